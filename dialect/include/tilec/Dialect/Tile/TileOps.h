@@ -1,0 +1,34 @@
+//===- TileOps.h - Operations of the tile dialect ---------------*- C++ -*-===//
+
+#ifndef TILEC_DIALECT_TILE_TILEOPS_H
+#define TILEC_DIALECT_TILE_TILEOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tilec/Dialect/Tile/TileDialect.h"
+
+#include "tilec/Dialect/Tile/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/Tile/TileAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/Tile/TileOps.h.inc"
+
+namespace tilec::tile {
+
+/// Checks that `type` can be a tile: statically shaped, rank >= 1, every
+/// dimension a power of two. On failure, emits an error through `emitError`
+/// naming `what` (e.g. "result").
+mlir::LogicalResult
+verifyTileShape(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
+                mlir::Type type, llvm::StringRef what);
+
+} // namespace tilec::tile
+
+#endif // TILEC_DIALECT_TILE_TILEOPS_H

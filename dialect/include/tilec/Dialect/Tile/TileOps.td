@@ -1,0 +1,244 @@
+//===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
+
+#ifndef TILEC_DIALECT_TILE_TILEOPS_TD
+#define TILEC_DIALECT_TILE_TILEOPS_TD
+
+include "tilec/Dialect/Tile/TileBase.td"
+include "tilec/Dialect/Tile/TileAttrs.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+// A tile: a statically shaped tensor with power-of-two dimensions of integers
+// or floats. The shape rule is checked by the ops' verifiers, which can say
+// which dimension is wrong.
+def Tile_Tile : RankedTensorOf<[AnySignlessInteger, AnyFloat]>;
+def Tile_Buffer : MemRefOf<[AnySignlessInteger, AnyFloat]>;
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, Symbol,
+    AutomaticAllocationScope]> {
+  let summary = "A block-level program launched over a grid";
+  let description = [{
+    The body runs once per program (thread block) of the grid; the grid is
+    given per dimension by `#tile.grid` attributes over the kernel's
+    arguments, and the block has `num_warps` warps. Arguments are global
+    buffers (`memref`, any rank, integer or float elements) and scalars
+    (`i1`..`i64`, `f16`, `bf16`, `f32`, `f64`); kernels return nothing.
+
+    ```mlir
+    tile.kernel @rows(%x: memref<?x?xf32>)
+        attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
+                    num_warps = 8} {
+      tile.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       TypedArrayAttrBase<Tile_GridAttr, "grid dimensions">:$grid,
+                       DefaultValuedAttr<I64Attr, "4">:$num_warps);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// Threads per program.
+    int64_t getNumThreads() { return getNumWarps() * 32; }
+  }];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">,
+                                       ReturnLike, Terminator]> {
+  let summary = "Ends a tile kernel";
+  let description = [{
+    ```mlir
+    tile.return
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "Index of this program in the grid";
+  let description = [{
+    ```mlir
+    %pid = tile.program_id x : index
+    ```
+  }];
+  let arguments = (ins Tile_ProgramDim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict `:` type($result)";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "Number of programs along a grid dimension";
+  let description = [{
+    ```mlir
+    %n = tile.num_programs x : index
+    ```
+  }];
+  let arguments = (ins Tile_ProgramDim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [
+    MemoryEffects<[MemRead]>]> {
+  let summary = "Reads a tile from a buffer, padding what lies outside it";
+  let description = [{
+    Reads the tile whose first element is at `indices` in `buffer`. Elements
+    outside the buffer (an index past the buffer's size in any dimension)
+    read as `padding` (zero when absent). The tile has the buffer's rank.
+
+    ```mlir
+    %t = tile.load %x[%row, %col] {padding = 0xFF800000 : f32}
+        : memref<?x?xf32> -> tensor<1x1024xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$buffer, Variadic<Index>:$indices,
+                       OptionalAttr<TypedAttrInterface>:$padding);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $buffer `[` $indices `]` attr-dict `:` type($buffer) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The padding value, or zero of the element type.
+    ::mlir::TypedAttr getPaddingOrZero();
+  }];
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "Writes the part of a tile that lies inside a buffer";
+  let description = [{
+    Writes `value` with its first element at `indices`; elements that would
+    fall outside `buffer` are not written.
+
+    ```mlir
+    tile.store %t, %y[%row, %col] : tensor<1x1024xf32>, memref<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_Buffer:$buffer,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $indices `]` attr-dict `:` type($value) `,`
+    type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile construction and data movement
+//===----------------------------------------------------------------------===//
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure,
+    TypesMatchWith<"element type matches the scalar", "result", "value",
+                   "::llvm::cast<::mlir::TensorType>($_self).getElementType()">]> {
+  let summary = "A tile with every element equal to a scalar";
+  let description = [{
+    ```mlir
+    %t = tile.splat %alpha : f32 -> tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$value);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_RangeOp : Tile_Op<"range", [Pure]> {
+  let summary = "The 1-D tile 0, 1, ..., n-1";
+  let description = [{
+    Useful to build masks and index arithmetic.
+
+    ```mlir
+    %r = tile.range : tensor<128xi32>
+    ```
+  }];
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "Repeats a tile along new dimensions";
+  let description = [{
+    Inserts the dimensions `dims` of the result, over which the input is
+    repeated; the remaining dimensions of the result are the input's.
+
+    ```mlir
+    %b = tile.broadcast %rowmax dims [1] : tensor<16xf32> -> tensor<16x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input, DenseI64ArrayAttr:$dims);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $input `dims` $dims attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "Combines a tile along one dimension";
+  let description = [{
+    Reduces `input` along dimension `axis` with `add`, `mul`, `max` or `min`
+    (signed for integers; `max`/`min` of floats propagate NaN). The result
+    drops that dimension; reducing a 1-D tile gives a scalar that every
+    thread of the program holds.
+
+    ```mlir
+    %m = tile.reduce max %t along 1 : tensor<16x128xf32> -> tensor<16xf32>
+    %s = tile.reduce add %v along 0 : tensor<1024xf32> -> f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Tile:$input,
+                       I64Attr:$axis);
+  let results = (outs AnyTypeOf<[Tile_Tile, AnySignlessInteger, AnyFloat]>:$result);
+  let assemblyFormat = [{
+    $kind $input `along` $axis attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Tile matrix product with accumulation";
+  let description = [{
+    `result = lhs x rhs + acc` for an MxK and a KxN tile of f16, bf16 or f32,
+    accumulated in an f32 MxN tile.
+
+    ```mlir
+    %d = tile.dot %a, %b, %c
+        : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$lhs, Tile_Tile:$rhs, Tile_Tile:$acc);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,`
+    type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TILEC_DIALECT_TILE_TILEOPS_TD

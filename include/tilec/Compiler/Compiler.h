@@ -1,0 +1,47 @@
+//===- Compiler.h - tilec as a library --------------------------*- C++ -*-===//
+//
+// The public, MLIR-free entry point of the compiler: tile source in, MLIR,
+// LLVM IR, PTX or a cubin out. `tilec` is a thin driver over this, and the
+// runtime's JIT calls it in-process. Plain C++17 types only, so that users do
+// not need LLVM's headers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_COMPILER_COMPILER_H
+#define TILEC_COMPILER_COMPILER_H
+
+#include <string>
+#include <string_view>
+
+namespace tilec {
+
+enum class EmitKind { MLIR, LLVM, PTX, Cubin };
+
+struct CompileOptions {
+  /// sm_80, sm_90 or sm_90a.
+  std::string arch = "sm_90a";
+  /// 0..3, passed to LLVM's NVPTX back end and to ptxas.
+  int optLevel = 3;
+  EmitKind emit = EmitKind::Cubin;
+  /// The name diagnostics use for the source buffer.
+  std::string bufferName = "<source>";
+};
+
+struct CompileResult {
+  bool ok = false;
+  /// The artifact: textual MLIR / LLVM IR / PTX, or cubin bytes.
+  std::string output;
+  /// Located diagnostics (`file:line:col: error: ...`), one per line.
+  std::string diagnostics;
+};
+
+/// Compiles `source` (a module of tile kernels). Never aborts: invalid input
+/// yields ok == false and the diagnostics.
+CompileResult compile(std::string_view source, const CompileOptions &options);
+
+/// "tilec 0.1.0 (MLIR 22.1.8)": part of every JIT cache key.
+const char *versionString();
+
+} // namespace tilec
+
+#endif // TILEC_COMPILER_COMPILER_H

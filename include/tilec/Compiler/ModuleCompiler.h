@@ -1,0 +1,28 @@
+//===- ModuleCompiler.h - Compiling a parsed module -------------*- C++ -*-===//
+//
+// The MLIR-facing layer under Compiler.h, for drivers that need to configure
+// the pass manager (debugging flags) or already hold a module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_COMPILER_MODULECOMPILER_H
+#define TILEC_COMPILER_MODULECOMPILER_H
+
+#include "tilec/Compiler/Compiler.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tilec {
+
+/// Runs the pipeline for `options` on `module` and writes the artifact to
+/// `os`. `configure` may adjust the pass manager (IR printing, timing).
+/// Errors are reported as diagnostics on the module's context.
+mlir::LogicalResult compileModule(
+    mlir::ModuleOp module, const CompileOptions &options, llvm::raw_ostream &os,
+    llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)> configure = {});
+
+} // namespace tilec
+
+#endif // TILEC_COMPILER_MODULECOMPILER_H

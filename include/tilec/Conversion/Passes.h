@@ -1,0 +1,31 @@
+//===- Passes.h - tilec conversion passes -----------------------*- C++ -*-===//
+
+#ifndef TILEC_CONVERSION_PASSES_H
+#define TILEC_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tilec {
+namespace tile {
+class KernelOp;
+} // namespace tile
+
+#define GEN_PASS_DECL
+#include "tilec/Conversion/Passes.h.inc"
+
+/// Moves `kernel` into `gpuModule` as a gpu.func kernel and erases it.
+mlir::FailureOr<mlir::gpu::GPUFuncOp>
+outlineTileKernel(tile::KernelOp kernel, mlir::gpu::GPUModuleOp gpuModule);
+
+/// Adds the launch-metadata global of one outlined kernel to its module.
+mlir::LogicalResult emitLaunchMetadata(mlir::gpu::GPUFuncOp kernel);
+
+#define GEN_PASS_REGISTRATION
+#include "tilec/Conversion/Passes.h.inc"
+
+} // namespace tilec
+
+#endif // TILEC_CONVERSION_PASSES_H

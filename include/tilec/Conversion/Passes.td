@@ -1,0 +1,79 @@
+//===- Passes.td - tilec conversion passes -----------------*- tablegen -*-===//
+
+#ifndef TILEC_CONVERSION_PASSES_TD
+#define TILEC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Target-neutral: tile -> gpu
+//===----------------------------------------------------------------------===//
+
+def ConvertTileKernelsToGPU : Pass<"convert-tile-kernels-to-gpu",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Turn tile.kernel ops into gpu.func kernels";
+  let description = [{
+    Moves every `tile.kernel` into a `gpu.func` kernel of one `gpu.module`
+    (named by `module-name`), with a known block size of `num_warps * 32`
+    threads and the grid description kept as the `tile.grid` attribute for
+    the launch metadata. `tile.program_id` / `tile.num_programs` become
+    `gpu.block_id` / `gpu.grid_dim`; the tile ops of the body stay for
+    `tile-map-warps`.
+
+    ```mlir
+    // Before
+    tile.kernel @k(%x: memref<?xf32>)
+        attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                    num_warps = 2} {
+      %p = tile.program_id x : index
+      tile.return
+    }
+    // After
+    gpu.module @tilec_kernels {
+      gpu.func @k(%x: memref<?xf32>) kernel attributes {
+          known_block_size = array<i32: 64, 1, 1>,
+          tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>]} {
+        %p = gpu.block_id x
+        gpu.return
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"moduleName", "module-name", "std::string",
+           /*default=*/"\"tilec_kernels\"",
+           "Name of the gpu.module that receives the kernels">,
+  ];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "Number of kernels outlined">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// NVIDIA-specific
+//===----------------------------------------------------------------------===//
+
+def TileEmitLaunchMetadata : Pass<"tile-emit-launch-metadata",
+                                  "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Record each kernel's launch metadata in the device module";
+  let description = [{
+    For every `gpu.func` kernel carrying `tile.grid`, adds a constant global
+    `__tilec_launch_<kernel>` in global memory whose bytes are the launch
+    metadata text that the runtime reads with `cuModuleGetGlobal` (see
+    runtime/include/tilec/Runtime/LaunchMetadata.h): parameter kinds, block
+    size, grid rule and dynamic shared memory. The global survives into the
+    PTX and the cubin, which are thereby self-describing.
+
+    ```mlir
+    llvm.mlir.global external constant @__tilec_launch_k(
+        "tilec-launch 1\0Akernel k\0A...") {addr_space = 1 : i32}
+    ```
+  }];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "Number of kernels described">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TILEC_CONVERSION_PASSES_TD

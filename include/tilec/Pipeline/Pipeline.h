@@ -1,0 +1,72 @@
+//===- Pipeline.h - The tilec pass pipeline ---------------------*- C++ -*-===//
+//
+// One typed builder for the whole pipeline, shared by `tilec`, `tilec-opt`
+// (as `--tilec-pipeline`) and the JIT. Stages, each followed by the
+// verifier:
+//
+//   tile.kernel ──convert-tile-kernels-to-gpu──▶ gpu.func + tile ops
+//     ──tile-map-warps──▶ gpu/scf/vector/memref (per-thread code)
+//     ──tile-emit-launch-metadata, nvvm-attach-target──▶
+//     ──convert-scf-to-cf, convert-gpu-to-nvvm──▶ NVVM + LLVM dialects
+//     ──gpu-module-to-binary──▶ PTX or cubin (ptxas)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_PIPELINE_PIPELINE_H
+#define TILEC_PIPELINE_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace tilec {
+
+struct PipelineOptions {
+  enum class Output {
+    /// Stop after lowering to the NVVM and LLVM dialects.
+    NVVM,
+    /// A gpu.binary holding PTX.
+    PTX,
+    /// A gpu.binary holding a cubin.
+    Cubin,
+  };
+
+  std::string arch = "sm_90a";
+  unsigned optLevel = 3;
+  Output output = Output::Cubin;
+  /// Where ptxas and libdevice are; empty means the NVVM target's default
+  /// search (PATH, CUDA_ROOT, ...).
+  std::string cudaToolkitPath;
+};
+
+/// The same options for textual pipelines:
+///   --tilec-pipeline="arch=sm_90a opt-level=3 output=cubin"
+struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
+  Option<std::string> arch{*this, "arch",
+                           llvm::cl::desc("sm_80, sm_90 or sm_90a"),
+                           llvm::cl::init("sm_90a")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("Optimisation level 0..3"),
+                            llvm::cl::init(3)};
+  Option<std::string> output{*this, "output",
+                             llvm::cl::desc("nvvm, ptx or cubin"),
+                             llvm::cl::init("cubin")};
+  Option<std::string> cudaToolkitPath{
+      *this, "cuda-toolkit", llvm::cl::desc("CUDA toolkit directory"),
+      llvm::cl::init("")};
+};
+
+/// Adds the pipeline to `pm`, which must be anchored on builtin.module.
+void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Returns an empty string if `arch` is supported, else a message.
+std::string checkArch(llvm::StringRef arch);
+
+/// The CUDA toolkit the pipeline uses by default: $CUDA_HOME, $CUDA_PATH,
+/// $CUDA_ROOT, the parent of the `ptxas` on PATH, else /usr/local/cuda.
+std::string findCudaToolkit();
+
+} // namespace tilec
+
+#endif // TILEC_PIPELINE_PIPELINE_H

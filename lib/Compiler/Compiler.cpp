@@ -1,0 +1,124 @@
+//===- Compiler.cpp - tilec as a library ----------------------------------===//
+
+#include "tilec/Compiler/Compiler.h"
+#include "tilec/Compiler/ModuleCompiler.h"
+#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Pipeline/Registration.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+namespace tilec {
+
+const char *versionString() {
+  return "tilec " TILEC_VERSION " (MLIR " TILEC_MLIR_VERSION ")";
+}
+
+static PipelineOptions::Output pipelineOutput(EmitKind emit) {
+  switch (emit) {
+  case EmitKind::PTX:
+    return PipelineOptions::Output::PTX;
+  case EmitKind::Cubin:
+    return PipelineOptions::Output::Cubin;
+  case EmitKind::MLIR:
+  case EmitKind::LLVM:
+    return PipelineOptions::Output::NVVM;
+  }
+  return PipelineOptions::Output::Cubin;
+}
+
+/// Writes the PTX or cubin held by the module's gpu.binary.
+static LogicalResult writeBinary(ModuleOp module, raw_ostream &os) {
+  SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+  if (binaries.size() != 1)
+    return module.emitError("expected one gpu.binary after the pipeline, got ")
+           << binaries.size();
+  ArrayAttr objects = binaries.front().getObjects();
+  if (objects.size() != 1)
+    return binaries.front().emitError("expected one object, got ")
+           << objects.size();
+  os << cast<gpu::ObjectAttr>(objects[0]).getObject().getValue();
+  return success();
+}
+
+/// Writes the LLVM IR of every device module.
+static LogicalResult writeLLVMIR(ModuleOp module, raw_ostream &os) {
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(gpuModule, llvmContext, gpuModule.getName());
+    if (!llvmModule)
+      return gpuModule.emitError("translation to LLVM IR failed");
+    llvmModule->print(os, nullptr);
+  }
+  return success();
+}
+
+LogicalResult
+compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
+              function_ref<LogicalResult(PassManager &)> configure) {
+  if (std::string error = checkArch(options.arch); !error.empty())
+    return module.emitError(error);
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return module.emitError("optimisation level must be 0..3, got ")
+           << options.optLevel;
+
+  PipelineOptions pipeline;
+  pipeline.arch = options.arch;
+  pipeline.optLevel = static_cast<unsigned>(options.optLevel);
+  pipeline.output = pipelineOutput(options.emit);
+  PassManager pm(module.getContext());
+  buildPipeline(pm, pipeline);
+  if (configure && failed(configure(pm)))
+    return failure();
+  if (failed(pm.run(module)))
+    return failure();
+
+  switch (options.emit) {
+  case EmitKind::MLIR:
+    module.print(os);
+    os << "\n";
+    return success();
+  case EmitKind::LLVM:
+    return writeLLVMIR(module, os);
+  case EmitKind::PTX:
+  case EmitKind::Cubin:
+    return writeBinary(module, os);
+  }
+  return failure();
+}
+
+CompileResult compile(std::string_view source, const CompileOptions &options) {
+  DialectRegistry registry;
+  registerDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+
+  CompileResult result;
+  llvm::raw_string_ostream diagnostics(result.diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(source.data(), source.size()), options.bufferName),
+      llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnostics);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return result;
+  llvm::raw_string_ostream output(result.output);
+  result.ok = succeeded(compileModule(*module, options, output));
+  if (!result.ok)
+    result.output.clear();
+  return result;
+}
+
+} // namespace tilec

@@ -1,0 +1,123 @@
+//===- EmitLaunchMetadata.cpp - Launch metadata as a cubin global ---------===//
+//
+// The runtime must compute grids and check arguments without the source, so
+// every kernel's launch rule travels inside the cubin itself, as a global the
+// driver can read back (cuModuleGetGlobal).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/Passes.h"
+#include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Runtime/LaunchMetadata.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEEMITLAUNCHMETADATA
+#include "tilec/Conversion/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+static std::optional<ScalarType> toScalarType(Type type) {
+  if (type.isF16())
+    return ScalarType::F16;
+  if (type.isBF16())
+    return ScalarType::BF16;
+  if (type.isF32())
+    return ScalarType::F32;
+  if (type.isF64())
+    return ScalarType::F64;
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    switch (intType.getWidth()) {
+    case 1:
+      return ScalarType::I1;
+    case 8:
+      return ScalarType::I8;
+    case 16:
+      return ScalarType::I16;
+    case 32:
+      return ScalarType::I32;
+    case 64:
+      return ScalarType::I64;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Builds the metadata of a kernel outlined by convert-tile-kernels-to-gpu.
+static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
+  LaunchMetadata meta;
+  meta.kernel = kernel.getName().str();
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    ParamInfo param;
+    Type elementType = type;
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      param.kind = ParamInfo::Kind::Buffer;
+      param.rank = memref.getRank();
+      elementType = memref.getElementType();
+    }
+    std::optional<ScalarType> scalar = toScalarType(elementType);
+    if (!scalar)
+      return kernel.emitError("argument #")
+             << i << " of type " << type << " has no launch ABI";
+    param.type = *scalar;
+    meta.params.push_back(param);
+  }
+  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+  if (!block)
+    return kernel.emitError("kernel has no known block size");
+  for (int i = 0; i < 3; ++i)
+    meta.block[i] = static_cast<unsigned>((*block)[i]);
+  auto grid = kernel->getAttrOfType<ArrayAttr>("tile.grid");
+  if (!grid || grid.size() > 3)
+    return kernel.emitError("kernel has no 'tile.grid' launch rule");
+  for (auto [i, attr] : llvm::enumerate(grid)) {
+    auto term = dyn_cast<tile::GridAttr>(attr);
+    if (!term)
+      return kernel.emitError("'tile.grid' must hold #tile.grid attributes");
+    meta.grid[i].push_back(
+        GridTerm{term.getArg(), term.getDim(), term.getPerProgram()});
+  }
+  return meta;
+}
+
+LogicalResult tilec::emitLaunchMetadata(gpu::GPUFuncOp kernel) {
+  FailureOr<LaunchMetadata> meta = describeKernel(kernel);
+  if (failed(meta))
+    return failure();
+  std::string text = serialize(*meta);
+  text.push_back('\0');
+
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  std::string symbol = launchMetadataSymbol(meta->kernel);
+  if (Operation *old = SymbolTable::lookupSymbolIn(gpuModule, symbol))
+    old->erase();
+  OpBuilder builder(gpuModule.getBodyRegion());
+  builder.setInsertionPointToStart(gpuModule.getBody());
+  auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), text.size());
+  constexpr unsigned kGlobalAddressSpace = 1;
+  LLVM::GlobalOp::create(builder, kernel.getLoc(), type, /*isConstant=*/true,
+                         LLVM::Linkage::External, symbol,
+                         builder.getStringAttr(text), /*alignment=*/1,
+                         kGlobalAddressSpace);
+  return success();
+}
+
+namespace {
+struct TileEmitLaunchMetadataPass
+    : tilec::impl::TileEmitLaunchMetadataBase<TileEmitLaunchMetadataPass> {
+  void runOnOperation() override {
+    SmallVector<gpu::GPUFuncOp> kernels;
+    for (auto func : getOperation().getOps<gpu::GPUFuncOp>())
+      if (func.isKernel() && func->hasAttr("tile.grid"))
+        kernels.push_back(func);
+    for (gpu::GPUFuncOp kernel : kernels) {
+      if (failed(emitLaunchMetadata(kernel)))
+        return signalPassFailure();
+      ++numKernels;
+    }
+  }
+};
+} // namespace

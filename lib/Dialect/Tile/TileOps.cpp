@@ -1,0 +1,290 @@
+//===- TileOps.cpp - Operations of the tile dialect -----------------------===//
+
+#include "tilec/Dialect/Tile/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+LogicalResult
+tilec::tile::verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
+                             Type type, StringRef what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return emitError() << what << " must be a ranked tensor, got " << type;
+  if (tensor.getRank() == 0)
+    return emitError() << what << " must have rank >= 1, got " << type;
+  if (tensor.getEncoding())
+    return emitError() << what << " must not carry a tensor encoding";
+  for (auto [i, size] : llvm::enumerate(tensor.getShape())) {
+    if (ShapedType::isDynamic(size))
+      return emitError() << what << " must have a static shape, got " << type;
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return emitError() << what << " dimension " << i << " is " << size
+                         << "; tile dimensions must be powers of two";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+static bool isKernelScalarType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.isSignless() && llvm::is_contained(
+                                       ArrayRef<unsigned>{1, 8, 16, 32, 64},
+                                       intType.getWidth());
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+LogicalResult KernelOp::verify() {
+  if (getBody().empty())
+    return emitOpError("must have a body");
+  if (!getResultTypes().empty())
+    return emitOpError("must not return values");
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      if (memref.getRank() == 0)
+        return emitOpError("argument #") << i << " is a rank-0 buffer";
+      if (memref.getMemorySpace())
+        return emitOpError("argument #")
+               << i << " must be in the default memory space";
+      if (!memref.getLayout().isIdentity())
+        return emitOpError("argument #")
+               << i << " must have the identity (row-major) layout";
+      if (!isKernelScalarType(memref.getElementType()))
+        return emitOpError("argument #")
+               << i << " has unsupported element type "
+               << memref.getElementType();
+      continue;
+    }
+    if (!isKernelScalarType(type))
+      return emitOpError("argument #")
+             << i << " has type " << type
+             << "; arguments must be buffers (memref) or i1/i8/i16/i32/i64/"
+                "f16/bf16/f32/f64 scalars";
+  }
+  if (getGrid().empty() || getGrid().size() > 3)
+    return emitOpError("grid must have 1 to 3 dimensions, got ")
+           << getGrid().size();
+  for (auto [i, attr] : llvm::enumerate(getGrid())) {
+    auto grid = cast<GridAttr>(attr);
+    if (grid.getArg() >= getArgumentTypes().size())
+      return emitOpError("grid dimension ")
+             << i << " refers to argument #" << grid.getArg() << " but the "
+             << "kernel has " << getArgumentTypes().size() << " arguments";
+    Type argType = getArgumentTypes()[grid.getArg()];
+    if (std::optional<unsigned> dim = grid.getDim()) {
+      auto memref = dyn_cast<MemRefType>(argType);
+      if (!memref)
+        return emitOpError("grid dimension ")
+               << i << " takes dimension " << *dim << " of argument #"
+               << grid.getArg() << ", which is not a buffer";
+      if (*dim >= memref.getRank())
+        return emitOpError("grid dimension ")
+               << i << " takes dimension " << *dim << " of argument #"
+               << grid.getArg() << ", which has rank " << memref.getRank();
+    } else if (!isa<IntegerType>(argType) || argType.isInteger(1)) {
+      return emitOpError("grid dimension ")
+             << i << " takes the value of argument #" << grid.getArg()
+             << ", which is not an integer scalar";
+    }
+  }
+  if (getNumWarps() < 1 || getNumWarps() > 32)
+    return emitOpError("num_warps must be in [1, 32], got ") << getNumWarps();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// Checks what tile.load and tile.store share: the tile fits the buffer.
+static LogicalResult verifyTileAccess(Operation *op, MemRefType buffer,
+                                      size_t numIndices, Type tileType) {
+  auto emitError = [op]() { return op->emitOpError(); };
+  if (failed(verifyTileShape(emitError, tileType, "tile")))
+    return failure();
+  auto tile = cast<RankedTensorType>(tileType);
+  if (numIndices != static_cast<size_t>(buffer.getRank()))
+    return op->emitOpError("expects ")
+           << buffer.getRank() << " indices for a rank-" << buffer.getRank()
+           << " buffer, got " << numIndices;
+  if (tile.getRank() != buffer.getRank())
+    return op->emitOpError("tile rank ")
+           << tile.getRank() << " does not match buffer rank "
+           << buffer.getRank();
+  if (tile.getElementType() != buffer.getElementType())
+    return op->emitOpError("tile element type ")
+           << tile.getElementType() << " does not match buffer element type "
+           << buffer.getElementType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyTileAccess(*this, getBuffer().getType(),
+                              getIndices().size(), getType())))
+    return failure();
+  if (std::optional<TypedAttr> padding = getPadding()) {
+    if (padding->getType() != getType().getElementType())
+      return emitOpError("padding type ")
+             << padding->getType() << " does not match element type "
+             << getType().getElementType();
+  }
+  return success();
+}
+
+TypedAttr LoadOp::getPaddingOrZero() {
+  if (std::optional<TypedAttr> padding = getPadding())
+    return *padding;
+  return cast<TypedAttr>(
+      Builder(getContext()).getZeroAttr(getType().getElementType()));
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyTileAccess(*this, getBuffer().getType(), getIndices().size(),
+                          getValue().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Tile construction and data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplatOp::verify() {
+  return verifyTileShape([this]() { return emitOpError(); }, getType(),
+                         "result");
+}
+
+LogicalResult RangeOp::verify() {
+  if (failed(verifyTileShape([this]() { return emitOpError(); }, getType(),
+                             "result")))
+    return failure();
+  RankedTensorType type = getType();
+  if (type.getRank() != 1)
+    return emitOpError("result must be 1-D, got ") << type;
+  auto elementType = dyn_cast<IntegerType>(type.getElementType());
+  if (!elementType || elementType.getWidth() < 32)
+    return emitOpError("result elements must be i32 or i64, got ")
+           << type.getElementType();
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto emitError = [this]() { return emitOpError(); };
+  if (failed(verifyTileShape(emitError, getResult().getType(), "result")) ||
+      failed(verifyTileShape(emitError, getInput().getType(), "input")))
+    return failure();
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getResult().getType();
+  if (input.getElementType() != result.getElementType())
+    return emitOpError("element types differ: ")
+           << input.getElementType() << " vs " << result.getElementType();
+  ArrayRef<int64_t> dims = getDims();
+  if (dims.empty())
+    return emitOpError("needs at least one new dimension");
+  if (input.getRank() + static_cast<int64_t>(dims.size()) != result.getRank())
+    return emitOpError("input rank ")
+           << input.getRank() << " plus " << dims.size()
+           << " new dimensions does not give result rank "
+           << result.getRank();
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 0 || dims[i] >= result.getRank())
+      return emitOpError("new dimension ")
+             << dims[i] << " is out of range for a rank-" << result.getRank()
+             << " result";
+    if (i > 0 && dims[i] <= dims[i - 1])
+      return emitOpError("new dimensions must be strictly increasing");
+  }
+  int64_t inputDim = 0;
+  for (int64_t d = 0; d < result.getRank(); ++d) {
+    if (llvm::is_contained(dims, d))
+      continue;
+    if (result.getDimSize(d) != input.getDimSize(inputDim))
+      return emitOpError("result dimension ")
+             << d << " is " << result.getDimSize(d) << " but input dimension "
+             << inputDim << " is " << input.getDimSize(inputDim);
+    ++inputDim;
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyTileShape([this]() { return emitOpError(); },
+                             getInput().getType(), "input")))
+    return failure();
+  auto input = cast<RankedTensorType>(getInput().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= input.getRank())
+    return emitOpError("axis ") << axis << " is out of range for a rank-"
+                                << input.getRank() << " tile";
+  Type expected = input.getElementType();
+  if (input.getRank() > 1) {
+    SmallVector<int64_t> shape(input.getShape());
+    shape.erase(shape.begin() + axis);
+    expected = RankedTensorType::get(shape, input.getElementType());
+  }
+  if (getResult().getType() != expected)
+    return emitOpError("result type must be ")
+           << expected << ", got " << getResult().getType();
+  return success();
+}
+
+LogicalResult DotOp::verify() {
+  auto emitError = [this]() { return emitOpError(); };
+  const char *names[] = {"lhs", "rhs", "acc"};
+  for (auto [value, what] : llvm::zip(getOperands(), names))
+    if (failed(verifyTileShape(emitError, value.getType(), what)))
+      return failure();
+  auto lhs = cast<RankedTensorType>(getLhs().getType());
+  auto rhs = cast<RankedTensorType>(getRhs().getType());
+  auto acc = cast<RankedTensorType>(getAcc().getType());
+  if (lhs.getRank() != 2 || rhs.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError("operands must be 2-D tiles");
+  if (lhs.getDimSize(1) != rhs.getDimSize(0))
+    return emitOpError("lhs is ")
+           << lhs.getDimSize(0) << "x" << lhs.getDimSize(1) << " but rhs is "
+           << rhs.getDimSize(0) << "x" << rhs.getDimSize(1)
+           << ": inner dimensions differ";
+  if (acc.getDimSize(0) != lhs.getDimSize(0) ||
+      acc.getDimSize(1) != rhs.getDimSize(1))
+    return emitOpError("acc must be ")
+           << lhs.getDimSize(0) << "x" << rhs.getDimSize(1);
+  Type inType = lhs.getElementType();
+  if (inType != rhs.getElementType())
+    return emitOpError("lhs and rhs element types differ: ")
+           << inType << " vs " << rhs.getElementType();
+  if (!inType.isF16() && !inType.isBF16() && !inType.isF32())
+    return emitOpError("operands must be f16, bf16 or f32, got ") << inType;
+  if (!acc.getElementType().isF32())
+    return emitOpError("accumulator must be f32, got ")
+           << acc.getElementType();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/Tile/TileOps.cpp.inc"

@@ -1,0 +1,76 @@
+//===- Pipeline.cpp - The tilec pass pipeline -----------------------------===//
+
+#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Conversion/Passes.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+using namespace mlir;
+
+namespace tilec {
+
+std::string checkArch(llvm::StringRef arch) {
+  if (arch == "sm_80" || arch == "sm_90" || arch == "sm_90a")
+    return "";
+  return ("unsupported arch '" + arch + "'; expected sm_80, sm_90 or sm_90a")
+      .str();
+}
+
+std::string findCudaToolkit() {
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *dir = std::getenv(var); dir && *dir)
+      return dir;
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+        .str();
+  return "/usr/local/cuda";
+}
+
+/// PTX ISA 8.0 is the first with sm_90a; CUDA 12+ ptxas accepts it for all
+/// our targets.
+static constexpr const char *kPtxFeatures = "+ptx80";
+
+void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  // Block programs -> per-thread GPU code (target-neutral).
+  pm.addPass(createConvertTileKernelsToGPU());
+  OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();
+  gpuModulePM.nest<gpu::GPUFuncOp>().addPass(createTileMapWarps());
+  gpuModulePM.addPass(createCanonicalizerPass());
+  gpuModulePM.addPass(createCSEPass());
+
+  // NVIDIA-specific from here on.
+  gpuModulePM.addPass(createTileEmitLaunchMetadata());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.arch;
+  target.features = kPtxFeatures;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  OpPassManager &lowerPM = pm.nest<gpu::GPUModuleOp>();
+  lowerPM.addPass(createSCFToControlFlowPass());
+  lowerPM.addPass(createConvertGpuOpsToNVVMOps());
+  lowerPM.addPass(createCanonicalizerPass());
+  lowerPM.addPass(createCSEPass());
+  lowerPM.addPass(createReconcileUnrealizedCastsPass());
+
+  if (options.output == PipelineOptions::Output::NVVM)
+    return;
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaToolkitPath.empty()
+                           ? findCudaToolkit()
+                           : options.cudaToolkitPath;
+  binary.compilationTarget =
+      options.output == PipelineOptions::Output::PTX ? "isa" : "bin";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+} // namespace tilec

@@ -1,0 +1,258 @@
+//===- MapWarps.cpp - Distribute tiles over warps and lanes ---------------===//
+//
+// After this pass no tensor is left in the kernel: each tile is a vector of
+// the elements one thread owns (see TileLayout.h), so that the upstream
+// GPU -> NVVM conversion can take over. This file holds the pass, the
+// analysis that precedes any rewrite, and the patterns for element-wise ops
+// and tile construction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MapWarpsPatterns.h"
+#include "tilec/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEMAPWARPS
+#include "tilec/Transforms/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+static bool hasTileTypes(Operation *op) {
+  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+static bool isElementwise(Operation *op) {
+  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+}
+
+/// Rejects, with a located error, what the rewrite cannot express, so that
+/// the conversion itself never fails half-way.
+static LogicalResult checkSupported(gpu::GPUFuncOp func) {
+  WalkResult result = func.walk([&](Operation *op) {
+    if (!hasTileTypes(op))
+      return WalkResult::advance();
+    for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                        op->getResultTypes())) {
+      if (!isa<RankedTensorType>(type))
+        continue;
+      if (failed(tile::verifyTileShape([op]() { return op->emitOpError(); },
+                                       type, "tile")))
+        return WalkResult::interrupt();
+    }
+    if (isa<tile::DotOp>(op)) {
+      op->emitOpError("is not lowered by tile-map-warps yet");
+      return WalkResult::interrupt();
+    }
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      unsigned width = getElementTypeOrSelf(reduce.getInput()).getIntOrFloatBitWidth();
+      if (width != 32 && width != 64) {
+        op->emitOpError("of ") << getElementTypeOrSelf(reduce.getInput())
+                               << " elements is not supported yet; reduce 32- "
+                                  "or 64-bit elements";
+        return WalkResult::interrupt();
+      }
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!dense || !dense.isSplat()) {
+        op->emitOpError("on tiles must be a splat; use tile.range and "
+                        "arithmetic for varying tiles");
+        return WalkResult::interrupt();
+      }
+    }
+    bool known = isa<tile::TileDialect>(op->getDialect()) ||
+                 isElementwise(op) || isa<scf::ForOp, scf::IfOp, scf::YieldOp,
+                                          scf::WhileOp, scf::ConditionOp>(op);
+    if (!known) {
+      op->emitOpError("on tiles is not supported by tile-map-warps");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Creates the thread id and one workgroup buffer per exchanging op before
+/// any rewrite, since the conversion must not change the kernel signature.
+static LogicalResult prepareState(gpu::GPUFuncOp func, MapWarpsState &state) {
+  std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+  if (!block || (*block)[1] != 1 || (*block)[2] != 1 || (*block)[0] % 32 != 0)
+    return func.emitOpError(
+        "needs a known 1-D block size that is a multiple of 32");
+  state.threads = (*block)[0];
+
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPointToStart(&func.getBody().front());
+  state.threadId =
+      gpu::ThreadIdOp::create(builder, func.getLoc(), gpu::Dimension::x);
+
+  auto workgroup = gpu::AddressSpaceAttr::get(func.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  func.walk([&](Operation *op) {
+    int64_t elements = exchangeBufferElements(op, state.threads);
+    if (elements == 0)
+      return;
+    Type elementType = getElementTypeOrSelf(op->getOperand(0).getType());
+    auto type = MemRefType::get({elements}, elementType,
+                                MemRefLayoutAttrInterface(), workgroup);
+    state.exchangeBuffers[op] = func.addWorkgroupAttribution(type, op->getLoc());
+    state.stats.workgroupBytes +=
+        elements * elementType.getIntOrFloatBitWidth() / 8;
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns: element-wise ops and tile construction
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Any arith/math op on tiles becomes the same op on the per-thread vectors:
+/// all tiles of one shape share a layout, so element i of every operand
+/// vector is the same tile element.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isElementwise(op) || isa<arith::ConstantOp>(op) || !hasTileTypes(op))
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense || !dense.isSplat())
+      return failure();
+    auto type = getTypeConverter()->convertType<VectorType>(op.getType());
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, type, DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+
+struct SplatLowering : OpConversionPattern<tile::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getTypeConverter()->convertType<VectorType>(op.getType());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type,
+                                                     adaptor.getValue());
+    return success();
+  }
+};
+
+struct RangeLowering : OpConversionPattern<tile::RangeOp> {
+  RangeLowering(const TypeConverter &converter, MLIRContext *ctx,
+                MapWarpsState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(tile::RangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    TileLayout layout = state.layoutOf(op.getType());
+    Type elementType = op.getType().getElementType();
+    SmallVector<Value> elements;
+    for (int64_t slot = 0; slot < layout.getPerThread(); ++slot) {
+      Value linear = layout.linearIndex(rewriter, loc, state.threadId, slot);
+      elements.push_back(rewriter.createOrFold<arith::IndexCastUIOp>(
+          loc, elementType, linear));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, layout.getVectorType(elementType), elements);
+    return success();
+  }
+
+  MapWarpsState &state;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
+                                       MapWarpsStats *stats) {
+  if (failed(checkSupported(func)))
+    return failure();
+  MapWarpsState state;
+  if (failed(prepareState(func, state)))
+    return failure();
+
+  MLIRContext *ctx = func.getContext();
+  TypeConverter converter;
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion([&state](RankedTensorType type) -> Type {
+    return state.layoutOf(type).getVectorType(type.getElementType());
+  });
+
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<tile::TileDialect>();
+  target.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
+                         memref::MemRefDialect>();
+  target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+      [](Operation *op) { return !hasTileTypes(op); });
+
+  RewritePatternSet patterns(ctx);
+  patterns.add<ElementwiseLowering, ConstantLowering, SplatLowering>(converter,
+                                                                     ctx);
+  patterns.add<RangeLowering>(converter, ctx, state);
+  populateMapWarpsMemoryPatterns(converter, state, patterns);
+  populateMapWarpsExchangePatterns(converter, state, patterns);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  if (failed(applyPartialConversion(func, target, std::move(patterns))))
+    return failure();
+  if (stats)
+    *stats = state.stats;
+  return success();
+}
+
+namespace {
+struct TileMapWarpsPass : tilec::impl::TileMapWarpsBase<TileMapWarpsPass> {
+  void runOnOperation() override {
+    gpu::GPUFuncOp func = getOperation();
+    if (!func.isKernel())
+      return;
+    MapWarpsStats stats;
+    if (failed(mapTilesToThreads(func, &stats)))
+      return signalPassFailure();
+    numReductions += stats.reductions;
+    numShuffles += stats.shuffles;
+    numWorkgroupBytes += stats.workgroupBytes;
+  }
+};
+} // namespace

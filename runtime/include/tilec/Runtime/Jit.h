@@ -1,0 +1,104 @@
+//===- Jit.h - Compile tile source at run time ------------------*- C++ -*-===//
+//
+// Compiles tile source in-process with tilec::compile and loads the cubin.
+// Cubins are cached on disk so that a program pays for a compilation once:
+//
+//   directory  $TILEC_CACHE_DIR, else $HOME/.cache/tilec, else
+//              /tmp/tilec-cache; TILEC_CACHE_DIR=off disables the cache
+//   key        64-bit FNV-1a (16 hex digits) over versionString(), arch,
+//              optLevel and the source; the file is <dir>/<key>.cubin
+//   writes     to a unique temporary file in the same directory, then
+//              rename(): readers in any process see a whole entry or none
+//   entries    carry their length and checksum; a damaged one is a miss
+//
+// Within a process, concurrent requests for the same key compile once and
+// share the result; different keys compile in parallel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_JIT_H
+#define TILEC_RUNTIME_JIT_H
+
+#include "tilec/Compiler/Compiler.h"
+#include "tilec/Runtime/Runtime.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace tilec::rt {
+
+/// The cache key of `source` compiled with `options` (arch, optLevel).
+std::string jitCacheKey(std::string_view source, const CompileOptions &options);
+
+/// The cache directory the environment selects; empty when disabled.
+std::string jitCacheDirectory();
+
+/// Process-wide counters, for tests and tools.
+struct JitCacheStats {
+  /// Served from disk.
+  uint64_t hits = 0;
+  /// Not on disk (or disabled): compiled here.
+  uint64_t misses = 0;
+  /// Waited for the same key being compiled by another thread.
+  uint64_t joined = 0;
+  /// Entries that could not be written (the result was still returned).
+  uint64_t writeFailures = 0;
+};
+JitCacheStats jitCacheStats();
+
+/// Compiles `source` to a cubin (options.emit is ignored) through the disk
+/// cache. Needs no GPU. Throws Error with the compiler's diagnostics if the
+/// source does not compile; compile errors are not cached.
+std::string compileCached(std::string_view source,
+                          const CompileOptions &options);
+
+/// The arch tilec compiles for on `device`: sm_90a for compute capability
+/// 9.0, sm_80 for 8.x. Throws Error for devices tilec has no target for.
+std::string archForDevice(const Device &device);
+
+struct JitOptions {
+  /// Empty: archForDevice() of the context's device.
+  std::string arch;
+  int optLevel = 3;
+  /// The name diagnostics use for the source.
+  std::string bufferName = "<jit>";
+};
+
+/// Compiles (through the cache) and loads `source` on `ctx`.
+Module jitLoad(const Context &ctx, std::string_view source,
+               const JitOptions &options = {});
+
+/// jitLoad with fixed options, for code that compiles many sources.
+class JitCompiler {
+public:
+  explicit JitCompiler(JitOptions options = {}) : options_(std::move(options)) {}
+
+  const JitOptions &options() const { return options_; }
+  Module load(const Context &ctx, std::string_view source) const {
+    return jitLoad(ctx, source, options_);
+  }
+  /// Loads `source` and looks up its kernel `name`.
+  Kernel kernel(const Context &ctx, std::string_view source,
+                const std::string &name) const {
+    return Kernel(load(ctx, source), name);
+  }
+
+private:
+  JitOptions options_;
+};
+
+namespace detail {
+using CompileFn =
+    std::function<CompileResult(std::string_view, const CompileOptions &)>;
+/// compileCached with another compiler, so that the cache can be tested on
+/// its own.
+std::string compileCachedWith(std::string_view source,
+                              const CompileOptions &options,
+                              const CompileFn &compile);
+} // namespace detail
+
+} // namespace tilec::rt
+
+#endif // TILEC_RUNTIME_JIT_H

@@ -1,0 +1,126 @@
+//===- KernelArgs.h - Typed kernel arguments, grids, packing ----*- C++ -*-===//
+//
+// The GPU-free half of a launch: checking argument values against a kernel's
+// launch metadata, computing its grid, and packing the values into the
+// parameter list of the kernel ABI (see LaunchMetadata.h). Pure functions, so
+// they are unit-tested on machines without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_KERNELARGS_H
+#define TILEC_RUNTIME_KERNELARGS_H
+
+#include "tilec/Runtime/LaunchMetadata.h"
+
+#include <cuda.h>
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tilec::rt {
+
+/// A strided view of device memory, the value of a buffer argument.
+struct TensorView {
+  static constexpr unsigned kMaxRank = 8;
+
+  CUdeviceptr data = 0;
+  ScalarType type = ScalarType::F32;
+  unsigned rank = 0;
+  /// Elements per dimension; only the first `rank` entries are used.
+  std::array<int64_t, kMaxRank> sizes{};
+  /// In elements, not bytes.
+  std::array<int64_t, kMaxRank> strides{};
+
+  /// A row-major, contiguous view of `sizes` starting at `data`. Throws Error
+  /// if the rank exceeds kMaxRank or a size is negative.
+  static TensorView contiguous(CUdeviceptr data, ScalarType type,
+                               const std::vector<int64_t> &sizes);
+  int64_t numElements() const;
+};
+
+/// A 16-bit scalar passed as its raw bits: f16, bf16 or i16.
+struct Raw16 {
+  ScalarType type = ScalarType::F16;
+  uint16_t bits = 0;
+};
+inline Raw16 f16Bits(uint16_t bits) { return {ScalarType::F16, bits}; }
+inline Raw16 bf16Bits(uint16_t bits) { return {ScalarType::BF16, bits}; }
+
+/// One argument value. Constructors are implicit so that launch() reads like a
+/// call; only these exact types are accepted (a size_t must be cast, so that
+/// its width is a choice rather than an accident).
+class KernelArg {
+public:
+  using Value = std::variant<float, double, int32_t, int64_t, Raw16, TensorView>;
+
+  KernelArg(float v) : value_(v) {}
+  KernelArg(double v) : value_(v) {}
+  KernelArg(int32_t v) : value_(v) {}
+  KernelArg(int64_t v) : value_(v) {}
+  KernelArg(Raw16 v) : value_(v) {}
+  KernelArg(const TensorView &v) : value_(v) {}
+
+  const Value &value() const { return value_; }
+  bool isBuffer() const { return std::holds_alternative<TensorView>(value_); }
+  /// What this value is, in the metadata's spelling: "scalar:i32",
+  /// "buffer:f32:1".
+  std::string describe() const;
+  /// The parameter this value matches exactly.
+  ParamInfo paramInfo() const;
+
+private:
+  Value value_;
+};
+
+/// "buffer:f32:1" / "scalar:i32", as in the metadata text.
+std::string describeParam(const ParamInfo &param);
+
+/// Checks the number, kinds, types and ranks of `args` against the metadata,
+/// and that buffer views are well formed. Throws Error naming the kernel and
+/// the argument index.
+void validateArguments(const LaunchMetadata &meta,
+                       const std::vector<KernelArg> &args);
+
+/// CUDA's limits on grid dimensions.
+constexpr std::array<uint64_t, 3> kMaxGrid = {2147483647u, 65535u, 65535u};
+
+/// The grid of a launch: each dimension is the product of its ceildiv terms.
+/// A dimension of 0 (an empty buffer) means there is nothing to launch.
+/// Validates the arguments first; throws Error for a negative scalar extent or
+/// a dimension beyond kMaxGrid.
+std::array<uint64_t, 3> computeGrid(const LaunchMetadata &meta,
+                                    const std::vector<KernelArg> &args);
+
+/// Kernel parameters in ABI order, each in its own 8-byte slot (little-endian,
+/// so a 4- or 2-byte value is the slot's low bytes).
+struct PackedArgs {
+  std::vector<uint64_t> slots;
+  /// Size in bytes of each parameter (8 for pointers and i64).
+  std::vector<unsigned> sizes;
+
+  /// The `kernelParams` array for cuLaunchKernel; valid while this object is
+  /// alive and unchanged.
+  std::vector<void *> pointers();
+};
+
+/// Expands the (validated) arguments into the ABI: scalars by value, a buffer
+/// of rank r as allocated ptr, aligned ptr, offset 0, sizes[r], strides[r].
+PackedArgs packArguments(const LaunchMetadata &meta,
+                         const std::vector<KernelArg> &args);
+
+/// The ScalarType of a C++ element type, for typed views.
+template <typename T> constexpr ScalarType scalarTypeOf();
+template <> constexpr ScalarType scalarTypeOf<float>() { return ScalarType::F32; }
+template <> constexpr ScalarType scalarTypeOf<double>() { return ScalarType::F64; }
+template <> constexpr ScalarType scalarTypeOf<int8_t>() { return ScalarType::I8; }
+template <> constexpr ScalarType scalarTypeOf<int16_t>() { return ScalarType::I16; }
+template <> constexpr ScalarType scalarTypeOf<int32_t>() { return ScalarType::I32; }
+template <> constexpr ScalarType scalarTypeOf<int64_t>() { return ScalarType::I64; }
+
+} // namespace tilec::rt
+
+#endif // TILEC_RUNTIME_KERNELARGS_H

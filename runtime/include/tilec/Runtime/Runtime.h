@@ -1,0 +1,246 @@
+//===- Runtime.h - Devices, memory, modules and launches --------*- C++ -*-===//
+//
+// RAII wrappers over the CUDA driver (loaded at run time, see Driver.h) and
+// the typed launch of tilec kernels:
+//
+//   tilec::rt::Context ctx(0);
+//   tilec::rt::Stream stream(ctx);
+//   auto x = tilec::rt::DeviceBuffer::fromHost(ctx, hostX);
+//   tilec::rt::DeviceBuffer out(ctx, n * sizeof(float));
+//   auto module = tilec::rt::Module::loadFile(ctx, "saxpy.cubin");
+//   tilec::rt::Kernel saxpy(module, "saxpy");
+//   saxpy.launch(stream, 2.0f, x.view<float>({n}), y.view<float>({n}),
+//                out.view<float>({n}));
+//   stream.synchronize();
+//
+// Objects created from a Context keep its primary context retained, so they
+// may outlive the Context object, and every operation makes its context
+// current first, so one thread can drive several devices.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_RUNTIME_H
+#define TILEC_RUNTIME_RUNTIME_H
+
+#include "tilec/Runtime/Error.h"
+#include "tilec/Runtime/KernelArgs.h"
+#include "tilec/Runtime/LaunchMetadata.h"
+
+#include <cuda.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilec::rt {
+
+/// Number of CUDA devices; 0 (never an exception) when there is no driver or
+/// no GPU.
+int deviceCount();
+
+/// Static properties of one device.
+struct Device {
+  int ordinal = 0;
+  std::string name;
+  int ccMajor = 0, ccMinor = 0;
+  int smCount = 0;
+  /// Opt-in maximum of shared memory per block, in bytes.
+  int maxSharedPerBlockOptin = 0;
+
+  /// Queries device `ordinal`; throws Error if it does not exist.
+  static Device get(int ordinal);
+  static std::vector<Device> all();
+  /// 90 for compute capability 9.0.
+  int computeCapability() const { return ccMajor * 10 + ccMinor; }
+};
+
+namespace detail {
+struct ContextState;
+struct ModuleState;
+} // namespace detail
+
+/// The retained primary context of one device.
+class Context {
+public:
+  explicit Context(int ordinal = 0);
+  Context(Context &&) noexcept = default;
+  Context &operator=(Context &&) noexcept = default;
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+  ~Context();
+
+  int ordinal() const;
+  const Device &device() const;
+  CUcontext handle() const;
+  /// Makes this context current on the calling thread.
+  void makeCurrent() const;
+  void synchronize() const;
+
+  const std::shared_ptr<detail::ContextState> &state() const { return state_; }
+
+private:
+  std::shared_ptr<detail::ContextState> state_;
+};
+
+class Stream {
+public:
+  explicit Stream(const Context &ctx);
+  Stream(Stream &&other) noexcept;
+  Stream &operator=(Stream &&other) noexcept;
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  ~Stream();
+
+  CUstream handle() const { return stream_; }
+  void synchronize() const;
+  const std::shared_ptr<detail::ContextState> &context() const { return ctx_; }
+
+private:
+  void reset() noexcept;
+  std::shared_ptr<detail::ContextState> ctx_;
+  CUstream stream_ = nullptr;
+};
+
+class DeviceBuffer {
+public:
+  /// An allocation of `bytes` (0 is allowed and allocates nothing).
+  DeviceBuffer(const Context &ctx, size_t bytes);
+  DeviceBuffer(DeviceBuffer &&other) noexcept;
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  ~DeviceBuffer();
+
+  CUdeviceptr data() const { return ptr_; }
+  size_t size() const { return bytes_; }
+
+  /// Synchronous copies; `offset` is in bytes. Throw Error when out of range.
+  void copyFromHost(const void *src, size_t bytes, size_t offset = 0);
+  void copyToHost(void *dst, size_t bytes, size_t offset = 0) const;
+  void copyFromHostAsync(const Stream &stream, const void *src, size_t bytes,
+                         size_t offset = 0);
+  void copyToHostAsync(const Stream &stream, void *dst, size_t bytes,
+                       size_t offset = 0) const;
+  /// Sets every byte to `value` (0xFF poisons f32 data with NaN).
+  void memset(uint8_t value);
+
+  template <typename T>
+  static DeviceBuffer fromHost(const Context &ctx, const std::vector<T> &host) {
+    DeviceBuffer buffer(ctx, host.size() * sizeof(T));
+    buffer.copyFromHost(host.data(), buffer.size());
+    return buffer;
+  }
+  template <typename T> void upload(const std::vector<T> &host) {
+    copyFromHost(host.data(), host.size() * sizeof(T));
+  }
+  /// The first `count` elements (all of them by default).
+  template <typename T> std::vector<T> download(size_t count = size_t(-1)) const {
+    if (count == size_t(-1))
+      count = bytes_ / sizeof(T);
+    std::vector<T> host(count);
+    copyToHost(host.data(), count * sizeof(T));
+    return host;
+  }
+
+  /// A contiguous row-major view; throws Error if it does not fit.
+  TensorView view(ScalarType type, const std::vector<int64_t> &sizes) const;
+  template <typename T>
+  TensorView view(const std::vector<int64_t> &sizes) const {
+    return view(scalarTypeOf<T>(), sizes);
+  }
+
+private:
+  void checkRange(size_t bytes, size_t offset, const char *what) const;
+  void reset() noexcept;
+  std::shared_ptr<detail::ContextState> ctx_;
+  CUdeviceptr ptr_ = 0;
+  size_t bytes_ = 0;
+};
+
+class Event {
+public:
+  explicit Event(const Context &ctx);
+  Event(Event &&other) noexcept;
+  Event &operator=(Event &&other) noexcept;
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+  ~Event();
+
+  CUevent handle() const { return event_; }
+  void record(const Stream &stream);
+  void synchronize() const;
+  /// Milliseconds between two recorded events (waits for `end`).
+  static float elapsedMs(const Event &start, const Event &end);
+
+private:
+  void reset() noexcept;
+  std::shared_ptr<detail::ContextState> ctx_;
+  CUevent event_ = nullptr;
+};
+
+/// A loaded cubin (or fatbin / PTX image).
+class Module {
+public:
+  static Module loadFile(const Context &ctx, const std::string &path);
+  static Module loadData(const Context &ctx, std::string_view image);
+
+  Module(Module &&) noexcept = default;
+  Module &operator=(Module &&) noexcept = default;
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  CUmodule handle() const;
+  const std::shared_ptr<detail::ModuleState> &state() const { return state_; }
+
+private:
+  explicit Module(std::shared_ptr<detail::ModuleState> state)
+      : state_(std::move(state)) {}
+  static Module load(const Context &ctx, std::string_view image,
+                     const std::string &operation);
+  std::shared_ptr<detail::ModuleState> state_;
+};
+
+/// A kernel of a loaded module with its launch metadata. A cheap handle: it
+/// keeps the module loaded and may be copied.
+class Kernel {
+public:
+  /// Throws Error if the module has no such kernel, or no tilec launch
+  /// metadata for it.
+  Kernel(const Module &module, const std::string &name);
+
+  const std::string &name() const { return name_; }
+  const LaunchMetadata &metadata() const { return meta_; }
+  CUfunction handle() const { return func_; }
+  /// Registers per thread, static shared bytes, ... (CU_FUNC_ATTRIBUTE_*).
+  int attribute(CUfunction_attribute attribute) const;
+
+  std::array<uint64_t, 3> gridFor(const std::vector<KernelArg> &args) const {
+    return computeGrid(meta_, args);
+  }
+  template <typename... Args>
+  std::array<uint64_t, 3> gridFor(const Args &...args) const {
+    return computeGrid(meta_, {KernelArg(args)...});
+  }
+
+  /// Checks the arguments, computes the grid and launches asynchronously on
+  /// `stream`. A grid with a zero dimension launches nothing.
+  void launchArgs(const Stream &stream,
+                  const std::vector<KernelArg> &args) const;
+  template <typename... Args>
+  void launch(const Stream &stream, const Args &...args) const {
+    launchArgs(stream, {KernelArg(args)...});
+  }
+
+private:
+  std::shared_ptr<detail::ModuleState> module_;
+  std::string name_;
+  CUfunction func_ = nullptr;
+  LaunchMetadata meta_;
+};
+
+} // namespace tilec::rt
+
+#endif // TILEC_RUNTIME_RUNTIME_H

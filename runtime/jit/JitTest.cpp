@@ -1,0 +1,476 @@
+//===- JitTest.cpp - The JIT and its disk cache ---------------------------===//
+//
+// The cache tests run the cache with a fake compiler (detail::
+// compileCachedWith), so that they check the cache alone, exactly and fast;
+// the JitCompiler tests run the real one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/CubinInfo.h"
+#include "tilec/Runtime/Jit.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace tilec;
+using namespace tilec::rt;
+namespace fs = std::filesystem;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Tile sources for the real compiler: adjust here if the syntax changes.
+//===----------------------------------------------------------------------===//
+
+/// y[i] = x[i] for a 1-D f32 buffer, 256 elements per program.
+constexpr const char *kCopySource = R"(
+tile.kernel @copy(%x: memref<?xf32>, %y: memref<?xf32>) attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>], num_warps = 2} {
+  %pid = tile.program_id x : index
+  %c256 = arith.constant 256 : index
+  %off = arith.muli %pid, %c256 : index
+  %t = tile.load %x[%off] : memref<?xf32> -> tensor<256xf32>
+  tile.store %t, %y[%off] : tensor<256xf32>, memref<?xf32>
+  tile.return
+}
+)";
+constexpr const char *kCopyKernel = "copy";
+constexpr unsigned kCopyThreads = 64; // num_warps = 2
+constexpr const char *kInvalidSource = "tile.kernel @bad(";
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Points TILEC_CACHE_DIR at a fresh directory for one test and restores
+/// the environment afterwards.
+class CacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    saveEnv("TILEC_CACHE_DIR", savedCacheDir_);
+    saveEnv("HOME", savedHome_);
+    std::string tmpl = (fs::temp_directory_path() / "tilec-jit-test.XXXXXX");
+    ASSERT_TRUE(::mkdtemp(tmpl.data()));
+    dir_ = tmpl;
+    ::setenv("TILEC_CACHE_DIR", dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    restoreEnv("TILEC_CACHE_DIR", savedCacheDir_);
+    restoreEnv("HOME", savedHome_);
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  static void saveEnv(const char *name, std::optional<std::string> &out) {
+    if (const char *v = std::getenv(name))
+      out = v;
+  }
+  static void restoreEnv(const char *name,
+                         const std::optional<std::string> &value) {
+    if (value)
+      ::setenv(name, value->c_str(), 1);
+    else
+      ::unsetenv(name);
+  }
+
+  /// Files in the cache directory.
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const fs::directory_entry &e : fs::directory_iterator(dir_))
+      names.push_back(e.path().filename());
+    return names;
+  }
+  std::string entryPath(std::string_view source,
+                        const CompileOptions &options) const {
+    return dir_ + "/" + jitCacheKey(source, options) + ".cubin";
+  }
+
+  std::string dir_;
+  std::optional<std::string> savedCacheDir_, savedHome_;
+};
+
+/// A stand-in compiler: the "cubin" names its inputs; `@bad(` fails.
+struct FakeCompiler {
+  std::atomic<int> calls{0};
+  std::chrono::milliseconds delay{0};
+
+  detail::CompileFn fn() {
+    return [this](std::string_view source, const CompileOptions &options) {
+      ++calls;
+      std::this_thread::sleep_for(delay);
+      CompileResult r;
+      if (source.find("@bad(") != std::string_view::npos) {
+        r.diagnostics = options.bufferName + ":1:18: error: expected ')'\n";
+        return r;
+      }
+      r.ok = true;
+      r.output = "CUBIN " + options.arch + " O" +
+                 std::to_string(options.optLevel) + " " + std::string(source);
+      return r;
+    };
+  }
+};
+
+CompileOptions opts(std::string arch = "sm_90a", int optLevel = 3) {
+  CompileOptions o;
+  o.arch = std::move(arch);
+  o.optLevel = optLevel;
+  return o;
+}
+
+/// Runs `fn(i)` on `n` threads released together, so that they overlap.
+template <typename Fn> void onThreads(int n, Fn fn) {
+  std::mutex m;
+  std::condition_variable cv;
+  bool go = false;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < n; ++i)
+    threads.emplace_back([&, i] {
+      {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] { return go; });
+      }
+      fn(i);
+    });
+  {
+    std::lock_guard<std::mutex> lock(m);
+    go = true;
+  }
+  cv.notify_all();
+  for (std::thread &t : threads)
+    t.join();
+}
+
+//===----------------------------------------------------------------------===//
+// Keys and directories
+//===----------------------------------------------------------------------===//
+
+TEST(JitCacheKey, HashesVersionArchOptLevelAndSource) {
+  std::string key = jitCacheKey("src", opts());
+  EXPECT_EQ(key.size(), 16u);
+  EXPECT_EQ(key.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(jitCacheKey("src", opts()), key);
+  EXPECT_NE(jitCacheKey("src ", opts()), key);
+  EXPECT_NE(jitCacheKey("src", opts("sm_90")), key);
+  EXPECT_NE(jitCacheKey("src", opts("sm_80")), key);
+  EXPECT_NE(jitCacheKey("src", opts("sm_90a", 2)), key);
+  // Field boundaries matter: moving a character between fields changes it.
+  EXPECT_NE(jitCacheKey("0src", opts("sm_8")), jitCacheKey("src", opts("sm_80")));
+  // Neither the diagnostics name nor the emit kind is part of the key.
+  CompileOptions named = opts();
+  named.bufferName = "other.mlir";
+  named.emit = EmitKind::PTX;
+  EXPECT_EQ(jitCacheKey("src", named), key);
+}
+
+TEST_F(CacheTest, DirectoryComesFromTheEnvironment) {
+  EXPECT_EQ(jitCacheDirectory(), dir_);
+  ::setenv("TILEC_CACHE_DIR", "off", 1);
+  EXPECT_EQ(jitCacheDirectory(), "");
+  ::unsetenv("TILEC_CACHE_DIR");
+  ::setenv("HOME", "/home/someone", 1);
+  EXPECT_EQ(jitCacheDirectory(), "/home/someone/.cache/tilec");
+  ::unsetenv("HOME");
+  EXPECT_EQ(jitCacheDirectory(), "/tmp/tilec-cache");
+}
+
+//===----------------------------------------------------------------------===//
+// The cache, with a fake compiler
+//===----------------------------------------------------------------------===//
+
+TEST_F(CacheTest, MissesThenHits) {
+  FakeCompiler fake;
+  JitCacheStats before = jitCacheStats();
+  std::string first = detail::compileCachedWith("k1", opts(), fake.fn());
+  EXPECT_EQ(first, "CUBIN sm_90a O3 k1");
+  EXPECT_EQ(fake.calls, 1);
+  std::string second = detail::compileCachedWith("k1", opts(), fake.fn());
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(fake.calls, 1);
+  JitCacheStats after = jitCacheStats();
+  EXPECT_EQ(after.misses - before.misses, 1u);
+  EXPECT_EQ(after.hits - before.hits, 1u);
+  // One entry under its key, and no temporary files left behind.
+  EXPECT_EQ(entries(), std::vector<std::string>{jitCacheKey("k1", opts()) +
+                                                ".cubin"});
+}
+
+TEST_F(CacheTest, KeysOnSourceArchAndOptLevel) {
+  FakeCompiler fake;
+  detail::compileCachedWith("k", opts(), fake.fn());
+  EXPECT_EQ(detail::compileCachedWith("k", opts("sm_80"), fake.fn()),
+            "CUBIN sm_80 O3 k");
+  EXPECT_EQ(detail::compileCachedWith("k", opts("sm_90a", 1), fake.fn()),
+            "CUBIN sm_90a O1 k");
+  EXPECT_EQ(detail::compileCachedWith("k2", opts(), fake.fn()),
+            "CUBIN sm_90a O3 k2");
+  EXPECT_EQ(fake.calls, 4);
+  EXPECT_EQ(entries().size(), 4u);
+  // All four are hits now.
+  detail::compileCachedWith("k", opts(), fake.fn());
+  detail::compileCachedWith("k", opts("sm_80"), fake.fn());
+  detail::compileCachedWith("k", opts("sm_90a", 1), fake.fn());
+  detail::compileCachedWith("k2", opts(), fake.fn());
+  EXPECT_EQ(fake.calls, 4);
+}
+
+TEST_F(CacheTest, OffDisablesIt) {
+  ::setenv("TILEC_CACHE_DIR", "off", 1);
+  FakeCompiler fake;
+  EXPECT_EQ(detail::compileCachedWith("k", opts(), fake.fn()),
+            "CUBIN sm_90a O3 k");
+  detail::compileCachedWith("k", opts(), fake.fn());
+  EXPECT_EQ(fake.calls, 2);
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(CacheTest, DamagedEntriesAreMisses) {
+  FakeCompiler fake;
+  std::string path = entryPath("k", opts());
+  std::string good = detail::compileCachedWith("k", opts(), fake.fn());
+  std::string file;
+  {
+    std::ifstream in(path, std::ios::binary);
+    file.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::vector<std::string> damaged = {
+      "", "garbage", file.substr(0, file.size() - 1), file + "x",
+      file.substr(0, 24)};
+  std::string flipped = file;
+  flipped.back() ^= 1;
+  damaged.push_back(flipped);
+  int calls = fake.calls;
+  for (const std::string &bad : damaged) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bad;
+    EXPECT_EQ(detail::compileCachedWith("k", opts(), fake.fn()), good);
+    EXPECT_EQ(fake.calls, ++calls) << "damaged entry of " << bad.size()
+                                   << " bytes was used";
+    // ... and repaired.
+    EXPECT_EQ(detail::compileCachedWith("k", opts(), fake.fn()), good);
+    EXPECT_EQ(fake.calls, calls);
+  }
+}
+
+TEST_F(CacheTest, UnwritableDirectoryStillCompiles) {
+  std::string file = dir_ + "/a-file";
+  std::ofstream(file) << "x";
+  ::setenv("TILEC_CACHE_DIR", (file + "/cache").c_str(), 1);
+  FakeCompiler fake;
+  JitCacheStats before = jitCacheStats();
+  EXPECT_EQ(detail::compileCachedWith("k", opts(), fake.fn()),
+            "CUBIN sm_90a O3 k");
+  EXPECT_EQ(detail::compileCachedWith("k", opts(), fake.fn()),
+            "CUBIN sm_90a O3 k");
+  EXPECT_EQ(fake.calls, 2);
+  EXPECT_EQ(jitCacheStats().writeFailures - before.writeFailures, 2u);
+}
+
+TEST_F(CacheTest, CompileErrorsCarryDiagnosticsAndAreNotCached) {
+  FakeCompiler fake;
+  CompileOptions o = opts();
+  o.bufferName = "bad.mlir";
+  for (int i = 0; i < 2; ++i) {
+    try {
+      detail::compileCachedWith(kInvalidSource, o, fake.fn());
+      FAIL() << "no error";
+    } catch (const Error &e) {
+      EXPECT_EQ(std::string(e.what()),
+                "JIT compilation of 'bad.mlir' for sm_90a failed:\n"
+                "bad.mlir:1:18: error: expected ')'\n");
+    }
+  }
+  EXPECT_EQ(fake.calls, 2);
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(CacheTest, ConcurrentRequestsCompileOnce) {
+  FakeCompiler fake;
+  fake.delay = std::chrono::milliseconds(200);
+  std::vector<std::string> results(8);
+  onThreads(8, [&](int i) {
+    results[i] = detail::compileCachedWith("same", opts(), fake.fn());
+  });
+  for (const std::string &r : results)
+    EXPECT_EQ(r, "CUBIN sm_90a O3 same");
+  EXPECT_EQ(fake.calls, 1);
+  EXPECT_EQ(entries().size(), 1u);
+}
+
+TEST_F(CacheTest, ConcurrentRequestsForDifferentKeys) {
+  FakeCompiler fake;
+  fake.delay = std::chrono::milliseconds(50);
+  std::vector<std::string> results(8);
+  onThreads(8, [&](int i) {
+    std::string source = "k" + std::to_string(i % 4);
+    results[i] = detail::compileCachedWith(source, opts(), fake.fn());
+  });
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(results[i], "CUBIN sm_90a O3 k" + std::to_string(i % 4));
+  EXPECT_EQ(fake.calls, 4);
+  EXPECT_EQ(entries().size(), 4u);
+}
+
+TEST_F(CacheTest, ConcurrentFailuresAllReportTheError) {
+  FakeCompiler fake;
+  fake.delay = std::chrono::milliseconds(100);
+  std::atomic<int> errors{0};
+  onThreads(8, [&](int) {
+    try {
+      detail::compileCachedWith(kInvalidSource, opts(), fake.fn());
+    } catch (const Error &e) {
+      if (std::string(e.what()).find("error: expected ')'") !=
+          std::string::npos)
+        ++errors;
+    }
+  });
+  EXPECT_EQ(errors, 8);
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(CacheTest, ConcurrentProcessesShareIt) {
+  // Several processes race to fill the same entry; each must get whole bytes
+  // and the entry must end up valid.
+  const int kProcesses = 6;
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      FakeCompiler fake;
+      fake.delay = std::chrono::milliseconds(20 * (p % 3));
+      bool ok = false;
+      try {
+        for (int round = 0; round < 20; ++round)
+          ok = detail::compileCachedWith("shared", opts(), fake.fn()) ==
+               "CUBIN sm_90a O3 shared";
+      } catch (...) {
+      }
+      ::_exit(ok ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  FakeCompiler fake;
+  EXPECT_EQ(detail::compileCachedWith("shared", opts(), fake.fn()),
+            "CUBIN sm_90a O3 shared");
+  EXPECT_EQ(fake.calls, 0);
+  EXPECT_EQ(entries().size(), 1u); // no temporary files left
+}
+
+//===----------------------------------------------------------------------===//
+// The real compiler
+//===----------------------------------------------------------------------===//
+
+using JitCompilerTest = CacheTest;
+
+/// Checks that `cubin` holds kernel `copy` with the expected metadata.
+void expectCopyCubin(const std::string &cubin) {
+  std::string error;
+  std::optional<CubinInfo> info = parseCubin(cubin, &error);
+  ASSERT_TRUE(info) << error;
+  const CubinKernel *k = info->findKernel(kCopyKernel);
+  ASSERT_TRUE(k) << "no kernel 'copy' in the cubin";
+  EXPECT_TRUE(k->hasLaunchMetadata);
+  EXPECT_GT(k->registers, 0u);
+  ASSERT_EQ(info->launchSymbols.size(), 1u);
+  std::optional<LaunchMetadata> meta =
+      parseLaunchMetadata(info->launchSymbols[0].text, &error);
+  ASSERT_TRUE(meta) << error;
+  EXPECT_EQ(meta->kernel, kCopyKernel);
+  ParamInfo buffer{ParamInfo::Kind::Buffer, ScalarType::F32, 1};
+  EXPECT_EQ(meta->params, (std::vector<ParamInfo>{buffer, buffer}));
+  EXPECT_EQ(meta->grid[0], (std::vector<GridTerm>{GridTerm{0, 0, 256}}));
+  EXPECT_TRUE(meta->grid[1].empty() && meta->grid[2].empty());
+  EXPECT_EQ(meta->block[0] * meta->block[1] * meta->block[2], kCopyThreads);
+}
+
+TEST_F(JitCompilerTest, CompilesAndCaches) {
+  JitCacheStats before = jitCacheStats();
+  std::string cubin = compileCached(kCopySource, opts());
+  expectCopyCubin(cubin);
+  EXPECT_EQ(compileCached(kCopySource, opts()), cubin);
+  JitCacheStats after = jitCacheStats();
+  EXPECT_EQ(after.misses - before.misses, 1u);
+  EXPECT_EQ(after.hits - before.hits, 1u);
+  expectCopyCubin(compileCached(kCopySource, opts("sm_80")));
+}
+
+TEST_F(JitCompilerTest, ReportsDiagnostics) {
+  CompileOptions o = opts();
+  o.bufferName = "bad.mlir";
+  try {
+    compileCached(kInvalidSource, o);
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("JIT compilation of 'bad.mlir' for sm_90a failed"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("bad.mlir:1:"), std::string::npos) << what;
+    EXPECT_NE(what.find("error:"), std::string::npos) << what;
+  }
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(JitCompilerTest, EightThreadsGetIdenticalBytes) {
+  std::vector<std::string> results(8);
+  std::atomic<int> failures{0};
+  onThreads(8, [&](int i) {
+    try {
+      results[i] = compileCached(kCopySource, opts());
+    } catch (const Error &) {
+      ++failures;
+    }
+  });
+  ASSERT_EQ(failures, 0);
+  for (const std::string &r : results)
+    EXPECT_EQ(r, results[0]);
+  expectCopyCubin(results[0]);
+}
+
+TEST_F(JitCompilerTest, WithTheCacheOffStillCompiles) {
+  ::setenv("TILEC_CACHE_DIR", "off", 1);
+  expectCopyCubin(compileCached(kCopySource, opts()));
+}
+
+TEST_F(JitCompilerTest, RunsOnTheGpu) {
+  if (deviceCount() == 0)
+    GTEST_SKIP() << "no GPU";
+  Context ctx(0);
+  Kernel copy = JitCompiler().kernel(ctx, kCopySource, kCopyKernel);
+  Stream stream(ctx);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (int64_t n : {1, 255, 1000, (1 << 20) + 7}) {
+    std::vector<float> x(n);
+    for (float &v : x)
+      v = dist(rng);
+    DeviceBuffer dx = DeviceBuffer::fromHost(ctx, x);
+    DeviceBuffer dy(ctx, n * sizeof(float));
+    dy.memset(0xff);
+    copy.launch(stream, dx.view<float>({n}), dy.view<float>({n}));
+    stream.synchronize();
+    std::vector<float> y = dy.download<float>();
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i)
+      wrong += !(y[i] == x[i]); // NaN (unwritten) counts as wrong
+    EXPECT_EQ(wrong, 0) << "n = " << n;
+  }
+}
+
+} // namespace

@@ -1,0 +1,217 @@
+//===- KernelArgs.cpp - Argument checking, grids and packing --------------===//
+
+#include "tilec/Runtime/KernelArgs.h"
+#include "tilec/Runtime/Error.h"
+
+#include <cstring>
+#include <limits>
+
+namespace tilec::rt {
+
+namespace {
+std::string kernelPrefix(const LaunchMetadata &meta) {
+  return "kernel '" + meta.kernel + "': ";
+}
+
+[[noreturn]] void fail(const LaunchMetadata &meta, const std::string &what) {
+  throw Error(kernelPrefix(meta) + what, meta.kernel);
+}
+
+void checkView(const LaunchMetadata &meta, size_t index,
+               const TensorView &view) {
+  std::string arg = "argument " + std::to_string(index);
+  for (unsigned d = 0; d < view.rank; ++d)
+    if (view.sizes[d] < 0)
+      fail(meta, arg + " has negative size " + std::to_string(view.sizes[d]) +
+                     " in dimension " + std::to_string(d));
+  if (view.numElements() == 0)
+    return;
+  if (view.data == 0)
+    fail(meta, arg + " is a null buffer with " +
+                   std::to_string(view.numElements()) + " elements");
+  if (view.data % scalarTypeSize(view.type) != 0)
+    fail(meta, arg + " is not aligned to its element size");
+}
+
+/// The extent that a grid term divides: a buffer dimension or an integer
+/// scalar's value.
+int64_t termExtent(const LaunchMetadata &meta,
+                   const std::vector<KernelArg> &args, const GridTerm &term) {
+  const KernelArg::Value &value = args[term.arg].value();
+  if (term.dim)
+    return std::get<TensorView>(value).sizes[*term.dim];
+  int64_t extent;
+  if (const auto *v = std::get_if<int32_t>(&value))
+    extent = *v;
+  else if (const auto *v = std::get_if<int64_t>(&value))
+    extent = *v;
+  else
+    fail(meta, "grid extent argument " + std::to_string(term.arg) +
+                   " is not an integer");
+  if (extent < 0)
+    fail(meta, "grid extent argument " + std::to_string(term.arg) +
+                   " is negative (" + std::to_string(extent) + ")");
+  return extent;
+}
+
+/// a * b, saturating at the maximum so that an absurd grid is reported as
+/// too large rather than wrapping around to a small one.
+uint64_t mulSaturating(uint64_t a, uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a)
+    return std::numeric_limits<uint64_t>::max();
+  return a * b;
+}
+
+template <typename T> uint64_t bitsOf(T value) {
+  uint64_t slot = 0;
+  std::memcpy(&slot, &value, sizeof(T));
+  return slot;
+}
+
+struct Packer {
+  PackedArgs out;
+
+  void add(uint64_t bits, unsigned size) {
+    out.slots.push_back(bits);
+    out.sizes.push_back(size);
+  }
+  void operator()(float v) { add(bitsOf(v), 4); }
+  void operator()(double v) { add(bitsOf(v), 8); }
+  void operator()(int32_t v) { add(bitsOf(v), 4); }
+  void operator()(int64_t v) { add(bitsOf(v), 8); }
+  void operator()(Raw16 v) { add(v.bits, 2); }
+  void operator()(const TensorView &v) {
+    // The memref descriptor: the runtime owns no allocation offsets, so the
+    // allocated and aligned pointers coincide and the offset is 0.
+    add(v.data, 8);
+    add(v.data, 8);
+    add(0, 8);
+    for (unsigned d = 0; d < v.rank; ++d)
+      add(bitsOf(v.sizes[d]), 8);
+    for (unsigned d = 0; d < v.rank; ++d)
+      add(bitsOf(v.strides[d]), 8);
+  }
+};
+} // namespace
+
+TensorView TensorView::contiguous(CUdeviceptr data, ScalarType type,
+                                  const std::vector<int64_t> &sizes) {
+  if (sizes.size() > kMaxRank)
+    throw Error("a tensor view has rank " + std::to_string(sizes.size()) +
+                ", more than the supported " + std::to_string(kMaxRank));
+  TensorView view;
+  view.data = data;
+  view.type = type;
+  view.rank = static_cast<unsigned>(sizes.size());
+  int64_t stride = 1;
+  for (unsigned d = view.rank; d-- > 0;) {
+    if (sizes[d] < 0)
+      throw Error("a tensor view has negative size " +
+                  std::to_string(sizes[d]));
+    view.sizes[d] = sizes[d];
+    view.strides[d] = stride;
+    // As in most frameworks, an empty dimension does not zero the strides of
+    // the dimensions before it.
+    stride *= sizes[d] > 0 ? sizes[d] : 1;
+  }
+  return view;
+}
+
+int64_t TensorView::numElements() const {
+  int64_t n = 1;
+  for (unsigned d = 0; d < rank && d < kMaxRank; ++d)
+    n *= sizes[d];
+  return n;
+}
+
+ParamInfo KernelArg::paramInfo() const {
+  ParamInfo p;
+  p.kind = ParamInfo::Kind::Scalar;
+  if (std::holds_alternative<float>(value_))
+    p.type = ScalarType::F32;
+  else if (std::holds_alternative<double>(value_))
+    p.type = ScalarType::F64;
+  else if (std::holds_alternative<int32_t>(value_))
+    p.type = ScalarType::I32;
+  else if (std::holds_alternative<int64_t>(value_))
+    p.type = ScalarType::I64;
+  else if (const auto *raw = std::get_if<Raw16>(&value_))
+    p.type = raw->type;
+  else {
+    const TensorView &view = std::get<TensorView>(value_);
+    p.kind = ParamInfo::Kind::Buffer;
+    p.type = view.type;
+    p.rank = view.rank;
+  }
+  return p;
+}
+
+std::string describeParam(const ParamInfo &param) {
+  if (param.kind == ParamInfo::Kind::Scalar)
+    return std::string("scalar:") + scalarTypeName(param.type);
+  return std::string("buffer:") + scalarTypeName(param.type) + ":" +
+         std::to_string(param.rank);
+}
+
+std::string KernelArg::describe() const { return describeParam(paramInfo()); }
+
+void validateArguments(const LaunchMetadata &meta,
+                       const std::vector<KernelArg> &args) {
+  if (args.size() != meta.params.size())
+    fail(meta, "expects " + std::to_string(meta.params.size()) +
+                   " arguments, got " + std::to_string(args.size()));
+  for (size_t i = 0; i < args.size(); ++i) {
+    ParamInfo got = args[i].paramInfo();
+    if (got.kind == ParamInfo::Kind::Buffer && got.rank > TensorView::kMaxRank)
+      fail(meta, "argument " + std::to_string(i) + " has rank " +
+                     std::to_string(got.rank) + ", more than the supported " +
+                     std::to_string(TensorView::kMaxRank));
+    if (!(got == meta.params[i]))
+      fail(meta, "argument " + std::to_string(i) + " expects " +
+                     describeParam(meta.params[i]) + ", got " +
+                     describeParam(got));
+    if (const auto *view = std::get_if<TensorView>(&args[i].value()))
+      checkView(meta, i, *view);
+  }
+}
+
+std::array<uint64_t, 3> computeGrid(const LaunchMetadata &meta,
+                                    const std::vector<KernelArg> &args) {
+  validateArguments(meta, args);
+  std::array<uint64_t, 3> grid = {1, 1, 1};
+  for (unsigned d = 0; d < 3; ++d)
+    for (const GridTerm &term : meta.grid[d]) {
+      uint64_t extent = static_cast<uint64_t>(termExtent(meta, args, term));
+      uint64_t per = static_cast<uint64_t>(term.perProgram);
+      grid[d] = mulSaturating(grid[d], extent / per + (extent % per != 0));
+    }
+  // An empty grid launches nothing, however large its other dimensions.
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return grid;
+  static const char *const kAxes[] = {"x", "y", "z"};
+  for (unsigned d = 0; d < 3; ++d)
+    if (grid[d] > kMaxGrid[d])
+      fail(meta, "grid dimension " + std::string(kAxes[d]) + " = " +
+                     std::to_string(grid[d]) + " exceeds the CUDA limit of " +
+                     std::to_string(kMaxGrid[d]));
+  return grid;
+}
+
+std::vector<void *> PackedArgs::pointers() {
+  std::vector<void *> ptrs;
+  ptrs.reserve(slots.size());
+  for (uint64_t &slot : slots)
+    ptrs.push_back(&slot);
+  return ptrs;
+}
+
+PackedArgs packArguments(const LaunchMetadata &meta,
+                         const std::vector<KernelArg> &args) {
+  validateArguments(meta, args);
+  Packer packer;
+  for (const KernelArg &arg : args)
+    std::visit(packer, arg.value());
+  return std::move(packer.out);
+}
+
+} // namespace tilec::rt

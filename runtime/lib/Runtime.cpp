@@ -1,0 +1,441 @@
+//===- Runtime.cpp - Devices, memory, modules and launches ----------------===//
+
+#include "tilec/Runtime/Runtime.h"
+#include "tilec/Runtime/Driver.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <utility>
+
+namespace tilec::rt {
+
+namespace detail {
+
+struct ContextState {
+  Device device;
+  CUdevice handle = 0;
+  CUcontext ctx = nullptr;
+
+  ContextState(const ContextState &) = delete;
+  ContextState &operator=(const ContextState &) = delete;
+
+  explicit ContextState(int ordinal) : device(Device::get(ordinal)) {
+    const DriverApi &api = driver();
+    check(api.deviceGet(&handle, ordinal), "cuDeviceGet");
+    check(api.devicePrimaryCtxRetain(&ctx, handle), "cuDevicePrimaryCtxRetain");
+  }
+  ~ContextState() {
+    // Errors are ignored: a destructor cannot report them, and at process
+    // exit the driver may already be shutting down.
+    driver().devicePrimaryCtxRelease(handle);
+  }
+  void makeCurrent() const {
+    check(driver().ctxSetCurrent(ctx), "cuCtxSetCurrent");
+  }
+  /// For destructors: best effort, no exceptions.
+  void makeCurrentNoThrow() const { driver().ctxSetCurrent(ctx); }
+};
+
+struct ModuleState {
+  std::shared_ptr<ContextState> ctx;
+  CUmodule module = nullptr;
+
+  ModuleState(std::shared_ptr<ContextState> ctx, CUmodule module)
+      : ctx(std::move(ctx)), module(module) {}
+  ModuleState(const ModuleState &) = delete;
+  ModuleState &operator=(const ModuleState &) = delete;
+  ~ModuleState() {
+    ctx->makeCurrentNoThrow();
+    driver().moduleUnload(module);
+  }
+};
+
+} // namespace detail
+
+using detail::ContextState;
+
+//===----------------------------------------------------------------------===//
+// Devices and contexts
+//===----------------------------------------------------------------------===//
+
+int deviceCount() {
+  const DriverApi *api = tryDriver();
+  int count = 0;
+  if (!api || api->deviceGetCount(&count) != CUDA_SUCCESS)
+    return 0;
+  return count;
+}
+
+namespace {
+int attribute(CUdevice device, CUdevice_attribute attr) {
+  int value = 0;
+  check(driver().deviceGetAttribute(&value, attr, device),
+        "cuDeviceGetAttribute");
+  return value;
+}
+} // namespace
+
+Device Device::get(int ordinal) {
+  const DriverApi &api = driver();
+  CUdevice handle;
+  check(api.deviceGet(&handle, ordinal), "cuDeviceGet");
+  Device dev;
+  dev.ordinal = ordinal;
+  char name[256] = {};
+  check(api.deviceGetName(name, sizeof(name) - 1, handle), "cuDeviceGetName");
+  dev.name = name;
+  dev.ccMajor =
+      attribute(handle, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  dev.ccMinor =
+      attribute(handle, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  dev.smCount = attribute(handle, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  dev.maxSharedPerBlockOptin =
+      attribute(handle, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  return dev;
+}
+
+std::vector<Device> Device::all() {
+  std::vector<Device> devices;
+  for (int i = 0, n = deviceCount(); i < n; ++i)
+    devices.push_back(get(i));
+  return devices;
+}
+
+Context::Context(int ordinal)
+    : state_(std::make_shared<ContextState>(ordinal)) {}
+Context::~Context() = default;
+
+int Context::ordinal() const { return state_->device.ordinal; }
+const Device &Context::device() const { return state_->device; }
+CUcontext Context::handle() const { return state_->ctx; }
+void Context::makeCurrent() const { state_->makeCurrent(); }
+
+void Context::synchronize() const {
+  state_->makeCurrent();
+  check(driver().ctxSynchronize(), "cuCtxSynchronize");
+}
+
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+Stream::Stream(const Context &ctx) : ctx_(ctx.state()) {
+  ctx_->makeCurrent();
+  // A blocking stream (not CU_STREAM_NON_BLOCKING), so that the synchronous
+  // copies of DeviceBuffer, which run on the legacy default stream, wait for
+  // kernels launched here.
+  check(driver().streamCreate(&stream_, CU_STREAM_DEFAULT), "cuStreamCreate");
+}
+
+Stream::Stream(Stream &&other) noexcept
+    : ctx_(std::move(other.ctx_)), stream_(std::exchange(other.stream_, nullptr)) {}
+
+Stream &Stream::operator=(Stream &&other) noexcept {
+  if (this != &other) {
+    reset();
+    ctx_ = std::move(other.ctx_);
+    stream_ = std::exchange(other.stream_, nullptr);
+  }
+  return *this;
+}
+
+Stream::~Stream() { reset(); }
+
+void Stream::reset() noexcept {
+  if (stream_) {
+    ctx_->makeCurrentNoThrow();
+    driver().streamDestroy(stream_);
+    stream_ = nullptr;
+  }
+}
+
+void Stream::synchronize() const {
+  ctx_->makeCurrent();
+  check(driver().streamSynchronize(stream_), "cuStreamSynchronize");
+}
+
+//===----------------------------------------------------------------------===//
+// Device memory
+//===----------------------------------------------------------------------===//
+
+DeviceBuffer::DeviceBuffer(const Context &ctx, size_t bytes)
+    : ctx_(ctx.state()), bytes_(bytes) {
+  // cuMemAlloc rejects 0 bytes; an empty buffer is still a valid argument.
+  if (bytes == 0)
+    return;
+  ctx_->makeCurrent();
+  check(driver().memAlloc(&ptr_, bytes), "cuMemAlloc");
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
+    : ctx_(std::move(other.ctx_)), ptr_(std::exchange(other.ptr_, 0)),
+      bytes_(std::exchange(other.bytes_, 0)) {}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
+  if (this != &other) {
+    reset();
+    ctx_ = std::move(other.ctx_);
+    ptr_ = std::exchange(other.ptr_, 0);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() { reset(); }
+
+void DeviceBuffer::reset() noexcept {
+  if (ptr_) {
+    ctx_->makeCurrentNoThrow();
+    driver().memFree(ptr_);
+    ptr_ = 0;
+  }
+  bytes_ = 0;
+}
+
+void DeviceBuffer::checkRange(size_t bytes, size_t offset,
+                              const char *what) const {
+  if (offset > bytes_ || bytes > bytes_ - offset)
+    throw Error(std::string(what) + ": " + std::to_string(bytes) +
+                " bytes at offset " + std::to_string(offset) +
+                " exceed a buffer of " + std::to_string(bytes_) + " bytes");
+}
+
+void DeviceBuffer::copyFromHost(const void *src, size_t bytes, size_t offset) {
+  checkRange(bytes, offset, "copy to device");
+  if (bytes == 0)
+    return;
+  ctx_->makeCurrent();
+  check(driver().memcpyHtoD(ptr_ + offset, src, bytes), "cuMemcpyHtoD");
+}
+
+void DeviceBuffer::copyToHost(void *dst, size_t bytes, size_t offset) const {
+  checkRange(bytes, offset, "copy to host");
+  if (bytes == 0)
+    return;
+  ctx_->makeCurrent();
+  check(driver().memcpyDtoH(dst, ptr_ + offset, bytes), "cuMemcpyDtoH");
+}
+
+void DeviceBuffer::copyFromHostAsync(const Stream &stream, const void *src,
+                                     size_t bytes, size_t offset) {
+  checkRange(bytes, offset, "copy to device");
+  if (bytes == 0)
+    return;
+  ctx_->makeCurrent();
+  check(driver().memcpyHtoDAsync(ptr_ + offset, src, bytes, stream.handle()),
+        "cuMemcpyHtoDAsync");
+}
+
+void DeviceBuffer::copyToHostAsync(const Stream &stream, void *dst,
+                                   size_t bytes, size_t offset) const {
+  checkRange(bytes, offset, "copy to host");
+  if (bytes == 0)
+    return;
+  ctx_->makeCurrent();
+  check(driver().memcpyDtoHAsync(dst, ptr_ + offset, bytes, stream.handle()),
+        "cuMemcpyDtoHAsync");
+}
+
+void DeviceBuffer::memset(uint8_t value) {
+  if (bytes_ == 0)
+    return;
+  ctx_->makeCurrent();
+  check(driver().memsetD8(ptr_, value, bytes_), "cuMemsetD8");
+}
+
+TensorView DeviceBuffer::view(ScalarType type,
+                              const std::vector<int64_t> &sizes) const {
+  TensorView v = TensorView::contiguous(ptr_, type, sizes);
+  // Compare in elements so that a huge shape cannot overflow the byte count.
+  uint64_t capacity = bytes_ / scalarTypeSize(type);
+  uint64_t needed = 1;
+  for (int64_t size : sizes) {
+    needed *= static_cast<uint64_t>(size);
+    if (needed > capacity)
+      throw Error("a view of " + std::to_string(v.numElements()) + " " +
+                  scalarTypeName(type) + " elements does not fit in a buffer "
+                  "of " + std::to_string(bytes_) + " bytes");
+    if (needed == 0)
+      break;
+  }
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+Event::Event(const Context &ctx) : ctx_(ctx.state()) {
+  ctx_->makeCurrent();
+  check(driver().eventCreate(&event_, CU_EVENT_DEFAULT), "cuEventCreate");
+}
+
+Event::Event(Event &&other) noexcept
+    : ctx_(std::move(other.ctx_)), event_(std::exchange(other.event_, nullptr)) {}
+
+Event &Event::operator=(Event &&other) noexcept {
+  if (this != &other) {
+    reset();
+    ctx_ = std::move(other.ctx_);
+    event_ = std::exchange(other.event_, nullptr);
+  }
+  return *this;
+}
+
+Event::~Event() { reset(); }
+
+void Event::reset() noexcept {
+  if (event_) {
+    ctx_->makeCurrentNoThrow();
+    driver().eventDestroy(event_);
+    event_ = nullptr;
+  }
+}
+
+void Event::record(const Stream &stream) {
+  ctx_->makeCurrent();
+  check(driver().eventRecord(event_, stream.handle()), "cuEventRecord");
+}
+
+void Event::synchronize() const {
+  ctx_->makeCurrent();
+  check(driver().eventSynchronize(event_), "cuEventSynchronize");
+}
+
+float Event::elapsedMs(const Event &start, const Event &end) {
+  end.synchronize();
+  float ms = 0;
+  check(driver().eventElapsedTime(&ms, start.event_, end.event_),
+        "cuEventElapsedTime");
+  return ms;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+Module Module::load(const Context &ctx, std::string_view image,
+                    const std::string &operation) {
+  // The driver reads the image through a plain pointer: give it 8-byte
+  // aligned storage (ELF headers are read as 64-bit words) and a terminating
+  // NUL (a PTX image is a C string).
+  std::vector<uint64_t> aligned(image.size() / 8 + 1, 0);
+  std::memcpy(aligned.data(), image.data(), image.size());
+  ctx.makeCurrent();
+  CUmodule module = nullptr;
+  check(driver().moduleLoadData(&module, aligned.data()), operation.c_str());
+  return Module(std::make_shared<detail::ModuleState>(ctx.state(), module));
+}
+
+Module Module::loadFile(const Context &ctx, const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error("cannot open module '" + path + "': " + std::strerror(errno));
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  if (in.bad())
+    throw Error("cannot read module '" + path + "'");
+  return load(ctx, bytes, "cuModuleLoadData('" + path + "')");
+}
+
+Module Module::loadData(const Context &ctx, std::string_view image) {
+  return load(ctx, image, "cuModuleLoadData");
+}
+
+CUmodule Module::handle() const { return state_->module; }
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Shared memory a kernel may use without opting in.
+constexpr unsigned kDefaultSharedLimit = 48 * 1024;
+
+std::string readMetadataText(CUmodule module, const std::string &kernel) {
+  const DriverApi &api = driver();
+  CUdeviceptr ptr = 0;
+  size_t bytes = 0;
+  std::string symbol = launchMetadataSymbol(kernel);
+  CUresult result = api.moduleGetGlobal(&ptr, &bytes, module, symbol.c_str());
+  if (result == CUDA_ERROR_NOT_FOUND)
+    throw Error("cubin has no tilec launch metadata for kernel '" + kernel +
+                    "' (no global " + symbol + ")",
+                kernel);
+  check(result, "cuModuleGetGlobal", kernel);
+  std::string text(bytes, '\0');
+  if (bytes)
+    check(api.memcpyDtoH(text.data(), ptr, bytes), "cuMemcpyDtoH", kernel);
+  // The global is a NUL-terminated byte array; its size may include padding.
+  text.resize(std::strlen(text.c_str()));
+  return text;
+}
+} // namespace
+
+Kernel::Kernel(const Module &module, const std::string &name)
+    : module_(module.state()), name_(name) {
+  const DriverApi &api = driver();
+  module_->ctx->makeCurrent();
+  check(api.moduleGetFunction(&func_, module_->module, name.c_str()),
+        "cuModuleGetFunction", name);
+  std::string why;
+  std::optional<LaunchMetadata> meta =
+      parseLaunchMetadata(readMetadataText(module_->module, name), &why);
+  if (!meta)
+    throw Error("kernel '" + name + "': " + why, name);
+  if (meta->kernel != name)
+    throw Error("kernel '" + name + "': its launch metadata describes kernel '" +
+                    meta->kernel + "'",
+                name);
+  meta_ = std::move(*meta);
+
+  uint64_t threads = uint64_t(meta_.block[0]) * meta_.block[1] * meta_.block[2];
+  int maxThreads = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  if (threads > static_cast<uint64_t>(maxThreads))
+    throw Error("kernel '" + name + "': its block of " +
+                    std::to_string(threads) +
+                    " threads exceeds the kernel's limit of " +
+                    std::to_string(maxThreads),
+                name);
+  // Beyond 48 KiB, dynamic shared memory must be requested explicitly; doing
+  // it once here keeps it off the launch path.
+  if (meta_.sharedBytes > kDefaultSharedLimit)
+    check(api.funcSetAttribute(func_,
+                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               static_cast<int>(meta_.sharedBytes)),
+          "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name);
+}
+
+int Kernel::attribute(CUfunction_attribute attribute) const {
+  module_->ctx->makeCurrent();
+  int value = 0;
+  check(driver().funcGetAttribute(&value, attribute, func_),
+        "cuFuncGetAttribute", name_);
+  return value;
+}
+
+void Kernel::launchArgs(const Stream &stream,
+                        const std::vector<KernelArg> &args) const {
+  std::array<uint64_t, 3> grid = computeGrid(meta_, args);
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return;
+  if (stream.context()->ctx != module_->ctx->ctx)
+    throw Error("kernel '" + name_ + "' is loaded on device " +
+                    std::to_string(module_->ctx->device.ordinal) +
+                    " but the stream belongs to device " +
+                    std::to_string(stream.context()->device.ordinal),
+                name_);
+  PackedArgs packed = packArguments(meta_, args);
+  std::vector<void *> params = packed.pointers();
+  module_->ctx->makeCurrent();
+  check(driver().launchKernel(func_, static_cast<unsigned>(grid[0]),
+                              static_cast<unsigned>(grid[1]),
+                              static_cast<unsigned>(grid[2]), meta_.block[0],
+                              meta_.block[1], meta_.block[2], meta_.sharedBytes,
+                              stream.handle(), params.data(), nullptr),
+        "cuLaunchKernel", name_);
+}
+
+} // namespace tilec::rt

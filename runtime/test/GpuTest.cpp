@@ -1,0 +1,300 @@
+//===- GpuTest.cpp - The runtime on a real device -------------------------===//
+//
+// Skipped when there is no GPU. Uses the hand-written kernels of kernels.ptx
+// (loaded as PTX, which the driver compiles for whatever device is present,
+// and as a cubin where one matches the device).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestKernels.h"
+#include "tilec/Runtime/CubinInfo.h"
+#include "tilec/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+using namespace tilec;
+using namespace tilec::rt;
+
+namespace {
+
+#define REQUIRE_GPU()                                                          \
+  do {                                                                         \
+    if (deviceCount() == 0)                                                    \
+      GTEST_SKIP() << "no GPU";                                                \
+  } while (0)
+
+std::vector<float> randomFloats(size_t n, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
+/// Runs saxpy on `n` elements and checks every one exactly: the kernel does a
+/// single fused multiply-add, which std::fma reproduces.
+void checkSaxpy(const Context &ctx, const Kernel &saxpy, int64_t n,
+                std::mt19937 &rng) {
+  Stream stream(ctx);
+  std::vector<float> x = randomFloats(n, rng), y = randomFloats(n, rng);
+  float alpha = std::uniform_real_distribution<float>(0.5f, 2.0f)(rng);
+  DeviceBuffer dx = DeviceBuffer::fromHost(ctx, x);
+  DeviceBuffer dy = DeviceBuffer::fromHost(ctx, y);
+  DeviceBuffer out(ctx, n * sizeof(float));
+  out.memset(0xff); // NaN
+  saxpy.launch(stream, alpha, dx.view<float>({n}), dy.view<float>({n}),
+               out.view<float>({n}));
+  stream.synchronize();
+  std::vector<float> got = out.download<float>();
+  ASSERT_EQ(got.size(), size_t(n));
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(got[i], std::fma(alpha, x[i], y[i]))
+        << "n = " << n << ", element " << i;
+}
+
+TEST(Gpu, DescribesDevices) {
+  REQUIRE_GPU();
+  for (const Device &d : Device::all()) {
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_GE(d.computeCapability(), 70);
+    EXPECT_GT(d.smCount, 0);
+    EXPECT_GE(d.maxSharedPerBlockOptin, 48 * 1024);
+    std::printf("device %d: %s, sm_%d, %d SMs, %d bytes shared opt-in\n",
+                d.ordinal, d.name.c_str(), d.computeCapability(), d.smCount,
+                d.maxSharedPerBlockOptin);
+  }
+}
+
+TEST(Gpu, CopiesRoundTrip) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  std::vector<int32_t> host(1000);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = int32_t(i * 7 - 3);
+  DeviceBuffer buf = DeviceBuffer::fromHost(ctx, host);
+  EXPECT_EQ(buf.size(), 4000u);
+  EXPECT_EQ(buf.download<int32_t>(), host);
+
+  // Partial copies at an offset.
+  int32_t patch[2] = {-1, -2};
+  buf.copyFromHost(patch, sizeof(patch), 40);
+  host[10] = -1;
+  host[11] = -2;
+  EXPECT_EQ(buf.download<int32_t>(), host);
+  int32_t back[3];
+  buf.copyToHost(back, sizeof(back), 36);
+  EXPECT_EQ(back[0], host[9]);
+  EXPECT_EQ(back[2], -2);
+
+  buf.memset(0xff);
+  for (int32_t v : buf.download<int32_t>())
+    ASSERT_EQ(v, -1);
+
+  Stream stream(ctx);
+  buf.copyFromHostAsync(stream, host.data(), 4000);
+  std::vector<int32_t> async(1000);
+  buf.copyToHostAsync(stream, async.data(), 4000);
+  stream.synchronize();
+  EXPECT_EQ(async, host);
+
+  EXPECT_THROW(buf.copyToHost(back, 8, 3996), Error);
+  EXPECT_THROW(buf.copyFromHost(back, 4001), Error);
+  EXPECT_THROW(buf.view<float>({1001}), Error);
+  EXPECT_THROW(buf.view<float>({int64_t(1) << 62, 4}), Error);
+
+  DeviceBuffer empty(ctx, 0);
+  EXPECT_EQ(empty.data(), 0u);
+  EXPECT_TRUE(empty.download<float>().empty());
+  DeviceBuffer moved = std::move(buf);
+  EXPECT_EQ(moved.size(), 4000u);
+}
+
+TEST(Gpu, LaunchesSaxpyFromPtx) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel saxpy(module, "saxpy");
+  EXPECT_EQ(saxpy.metadata(), test::saxpyMetadata());
+  std::mt19937 rng(1);
+  for (int64_t n : {1, 31, 256, 1000, (1 << 20) + 7})
+    checkSaxpy(ctx, saxpy, n, rng);
+}
+
+TEST(Gpu, ZeroSizeLaunchesNothing) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel saxpy(module, "saxpy");
+  Stream stream(ctx);
+  DeviceBuffer empty(ctx, 0);
+  TensorView v = empty.view<float>({0});
+  EXPECT_EQ(saxpy.gridFor(1.0f, v, v, v), (std::array<uint64_t, 3>{0, 1, 1}));
+  EXPECT_NO_THROW(saxpy.launch(stream, 1.0f, v, v, v));
+  stream.synchronize();
+}
+
+TEST(Gpu, UsesDynamicSharedMemoryBeyond48K) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel iota(module, "iota2d");
+  Stream stream(ctx);
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{1, 1}, {7, 33},
+                            {100, 1000}}) {
+    DeviceBuffer out(ctx, rows * cols * sizeof(int32_t));
+    out.memset(0xff);
+    iota.launch(stream, out.view<int32_t>({rows, cols}));
+    stream.synchronize();
+    std::vector<int32_t> got = out.download<int32_t>();
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        ASSERT_EQ(got[r * cols + c], 1000 * r + c) << r << "," << c;
+  }
+}
+
+TEST(Gpu, TakesTheGridFromAScalar) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel fill(module, "fill");
+  Stream stream(ctx);
+  DeviceBuffer out(ctx, 1000 * sizeof(float));
+  out.memset(0xff);
+  EXPECT_EQ(fill.gridFor(int64_t(300), 2.5f, out.view<float>({1000})),
+            (std::array<uint64_t, 3>{3, 1, 1}));
+  fill.launch(stream, int64_t(300), 2.5f, out.view<float>({1000}));
+  stream.synchronize();
+  std::vector<float> got = out.download<float>();
+  for (int i = 0; i < 1000; ++i) {
+    if (i < 300)
+      ASSERT_EQ(got[i], 2.5f) << i;
+    else
+      ASSERT_TRUE(std::isnan(got[i])) << i; // untouched
+  }
+}
+
+TEST(Gpu, ReportsBadKernelsAndArguments) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  try {
+    Kernel k(module, "nometa");
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cubin has no tilec launch metadata for kernel 'nometa' (no "
+              "global __tilec_launch_nometa)");
+    EXPECT_EQ(e.kernel(), "nometa");
+  }
+  try {
+    Kernel k(module, "nope");
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.result(), CUDA_ERROR_NOT_FOUND);
+    EXPECT_EQ(std::string(e.what()),
+              "cuModuleGetFunction failed for kernel 'nope': "
+              "CUDA_ERROR_NOT_FOUND (named symbol not found)");
+  }
+  Kernel saxpy(module, "saxpy");
+  Stream stream(ctx);
+  DeviceBuffer buf(ctx, 64);
+  try {
+    saxpy.launch(stream, 1.0f, 3, buf.view<float>({16}), buf.view<float>({16}));
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kernel 'saxpy': argument 1 expects buffer:f32:1, got scalar:i32");
+  }
+  EXPECT_THROW(Module::loadData(ctx, "not a module"), Error);
+  EXPECT_THROW(Module::loadFile(ctx, "/nonexistent/m.cubin"), Error);
+}
+
+TEST(Gpu, LoadsMatchingCubins) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  int cc = ctx.device().computeCapability();
+  // sm_80 code runs on any 8.x device; sm_90 only on 9.0.
+  int arch = cc / 10 == 8 ? 80 : cc == 90 ? 90 : 0;
+  std::optional<std::string_view> cubin = test::kernelsCubin(arch);
+  if (!cubin)
+    GTEST_SKIP() << "no test cubin for sm_" << cc;
+  Module module = Module::loadData(ctx, *cubin);
+  Kernel saxpy(module, "saxpy");
+  std::mt19937 rng(2);
+  checkSaxpy(ctx, saxpy, 1000, rng);
+
+  // What the cubin reader says without a GPU is what the driver says.
+  std::optional<CubinInfo> info = parseCubin(*cubin);
+  ASSERT_TRUE(info);
+  for (const char *name : {"saxpy", "iota2d", "fill"}) {
+    Kernel k(module, name);
+    const CubinKernel *ck = info->findKernel(name);
+    ASSERT_TRUE(ck);
+    EXPECT_EQ(int(ck->registers), k.attribute(CU_FUNC_ATTRIBUTE_NUM_REGS))
+        << name;
+    EXPECT_EQ(int(ck->staticSharedBytes),
+              k.attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES))
+        << name << " (section: " << ck->sharedSectionBytes << " bytes)";
+  }
+}
+
+TEST(Gpu, TimesWithEvents) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel fill(module, "fill");
+  Stream stream(ctx);
+  DeviceBuffer out(ctx, (1 << 20) * sizeof(float));
+  Event start(ctx), end(ctx);
+  start.record(stream);
+  fill.launch(stream, int64_t(1) << 20, 1.0f, out.view<float>({1 << 20}));
+  end.record(stream);
+  float ms = Event::elapsedMs(start, end);
+  EXPECT_GT(ms, 0.0f);
+  EXPECT_LT(ms, 1000.0f);
+}
+
+TEST(Gpu, DrivesEveryDeviceFromOneThread) {
+  REQUIRE_GPU();
+  // Interleave work on all devices so that each operation must make its own
+  // context current.
+  std::vector<Context> contexts;
+  std::vector<Module> modules;
+  std::vector<Kernel> kernels;
+  for (int d = 0; d < deviceCount(); ++d) {
+    contexts.emplace_back(d);
+    modules.push_back(Module::loadData(contexts.back(), test::kernelsPtx()));
+    kernels.emplace_back(modules.back(), "saxpy");
+  }
+  std::mt19937 rng(3);
+  for (int round = 0; round < 2; ++round)
+    for (size_t d = 0; d < contexts.size(); ++d)
+      checkSaxpy(contexts[d], kernels[d], 4097 + int64_t(d), rng);
+  if (contexts.size() > 1) {
+    // A kernel of device 0 cannot run on a stream of device 1.
+    Stream other(contexts[1]);
+    DeviceBuffer buf(contexts[0], 64);
+    TensorView v = buf.view<float>({16});
+    EXPECT_THROW(kernels[0].launch(other, 1.0f, v, v, v), Error);
+  }
+}
+
+TEST(Gpu, ObjectsOutliveTheirContextObject) {
+  REQUIRE_GPU();
+  std::optional<Kernel> saxpy;
+  {
+    Context ctx(0);
+    Module module = Module::loadData(ctx, test::kernelsPtx());
+    saxpy.emplace(module, "saxpy");
+  }
+  Context ctx(0);
+  std::mt19937 rng(4);
+  checkSaxpy(ctx, *saxpy, 100, rng);
+}
+
+} // namespace

@@ -1,0 +1,30 @@
+//===- TestKernels.h - The hand-written test kernels ------------*- C++ -*-===//
+//
+// Access to kernels.ptx (embedded at build time) and, when ptxas was found at
+// configure time, to its sm_80 and sm_90 cubins. See kernels.ptx.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_TEST_TESTKERNELS_H
+#define TILEC_RUNTIME_TEST_TESTKERNELS_H
+
+#include "tilec/Runtime/LaunchMetadata.h"
+
+#include <optional>
+#include <string_view>
+
+namespace tilec::rt::test {
+
+/// The PTX text (a valid module image for cuModuleLoadData).
+std::string_view kernelsPtx();
+/// The cubin for sm_<arch> (80 or 90), if it was built.
+std::optional<std::string_view> kernelsCubin(int arch);
+
+/// The metadata that kernels.ptx embeds for each kernel.
+LaunchMetadata saxpyMetadata();
+LaunchMetadata iota2dMetadata();
+LaunchMetadata fillMetadata();
+
+} // namespace tilec::rt::test
+
+#endif // TILEC_RUNTIME_TEST_TESTKERNELS_H

@@ -1,0 +1,165 @@
+//===- tilec.cpp - The tilec compiler driver ------------------------------===//
+//
+//   tilec kernel.mlir -o kernel.cubin [--emit=mlir|llvm|ptx|cubin]
+//         [--arch=sm_80|sm_90|sm_90a] [-O0..3]
+//
+// A thin driver over the compiler library: it parses flags, reads the input,
+// and hands the pass manager to the standard MLIR debugging options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Compiler/ModuleCompiler.h"
+#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Pipeline/Registration.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory tilecCategory("tilec options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir, - for stdin>"),
+                                          cl::init("-"), cl::cat(tilecCategory));
+
+static cl::opt<std::string>
+    outputFilename("o", cl::desc("Output file (- for stdout; default: the "
+                                 "input name with the emitted extension)"),
+                   cl::value_desc("file"), cl::init(""),
+                   cl::cat(tilecCategory));
+
+static cl::opt<tilec::EmitKind> emitKind(
+    "emit", cl::desc("What to produce"), cl::init(tilec::EmitKind::Cubin),
+    cl::values(clEnumValN(tilec::EmitKind::MLIR, "mlir",
+                          "MLIR after lowering to the NVVM dialect"),
+               clEnumValN(tilec::EmitKind::LLVM, "llvm", "LLVM IR"),
+               clEnumValN(tilec::EmitKind::PTX, "ptx", "PTX assembly"),
+               clEnumValN(tilec::EmitKind::Cubin, "cubin",
+                          "A cubin (via ptxas)")),
+    cl::cat(tilecCategory));
+
+static cl::opt<std::string> arch("arch",
+                                 cl::desc("Target: sm_80, sm_90 or sm_90a"),
+                                 cl::init("sm_90a"), cl::cat(tilecCategory));
+
+static cl::opt<char> optLevel("O", cl::desc("Optimisation level, -O0 .. -O3"),
+                              cl::Prefix, cl::init('3'),
+                              cl::cat(tilecCategory));
+
+static const char *defaultExtension(tilec::EmitKind kind) {
+  switch (kind) {
+  case tilec::EmitKind::MLIR:
+    return ".nvvm.mlir";
+  case tilec::EmitKind::LLVM:
+    return ".ll";
+  case tilec::EmitKind::PTX:
+    return ".ptx";
+  case tilec::EmitKind::Cubin:
+    return ".cubin";
+  }
+  return ".out";
+}
+
+static std::string outputPath() {
+  if (!outputFilename.empty())
+    return outputFilename;
+  if (inputFilename == "-")
+    return "-";
+  llvm::SmallString<128> path(llvm::sys::path::filename(inputFilename));
+  llvm::sys::path::replace_extension(path, defaultExtension(emitKind));
+  return std::string(path);
+}
+
+static LogicalResult run() {
+  if (optLevel < '0' || optLevel > '3') {
+    llvm::errs() << "tilec: error: invalid optimisation level -O" << optLevel
+                 << "; expected -O0 .. -O3\n";
+    return failure();
+  }
+  if (std::string error = tilec::checkArch(arch); !error.empty()) {
+    llvm::errs() << "tilec: error: " << error << "\n";
+    return failure();
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << "tilec: error: " << errorMessage << "\n";
+    return failure();
+  }
+
+  DialectRegistry registry;
+  tilec::registerDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failure();
+
+  tilec::CompileOptions options;
+  options.arch = arch;
+  options.optLevel = optLevel - '0';
+  options.emit = emitKind;
+  options.bufferName = inputFilename;
+
+  std::string artifact;
+  llvm::raw_string_ostream os(artifact);
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope timingScope = timing.getRootScope();
+  auto configure = [&](PassManager &pm) -> LogicalResult {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    pm.enableTiming(timingScope);
+    return success();
+  };
+  if (failed(tilec::compileModule(*module, options, os, configure)))
+    return failure();
+
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputPath(), &errorMessage);
+  if (!output) {
+    llvm::errs() << "tilec: error: " << errorMessage << "\n";
+    return failure();
+  }
+  output->os() << artifact;
+  output->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << tilec::versionString() << "\n";
+  });
+  cl::HideUnrelatedOptions({&tilecCategory});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tilec: compiles tile kernels to cubins for NVIDIA GPUs\n\n"
+      "  tilec kernel.mlir -o kernel.cubin\n\n"
+      "The standard MLIR debugging flags (--mlir-print-ir-after-all,\n"
+      "--mlir-timing, --mlir-print-ir-before=<pass>, ...) are accepted;\n"
+      "--help-hidden lists them.\n");
+  return failed(run()) ? 1 : 0;
+}
