@@ -1,0 +1,502 @@
+//===- run_examples.cpp - Run and check the examples on a GPU -------------===//
+//
+// tilec-run-examples --cubin-dir DIR [--source-dir DIR] [--mode aot|jit|both]
+//                    [--json FILE] [--only NAME,...] [--device N]
+//
+// For every example, mode and shape: load the module (AOT: DIR/<name>.cubin;
+// JIT: compile <source-dir>/<name>.mlir in-process), make fresh random inputs,
+// poison the output with NaN, launch once, check every element against a
+// float64 host reference (relative L2 error and no NaN), then time the kernel
+// with events (median of 20 after warm-up). Prints one table; exits non-zero
+// on any failure. Without a GPU it lists what it would run and what the
+// cubins contain, and exits 0.
+//
+// To add an example, write a prepare function and add a row to examples().
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/CubinInfo.h"
+#include "tilec/Runtime/Runtime.h"
+#ifdef TILEC_RUN_EXAMPLES_JIT
+#include "tilec/Runtime/Jit.h"
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tilec;
+using namespace tilec::rt;
+
+namespace {
+
+using Shape = std::vector<int64_t>;
+
+/// One prepared run: device buffers, the launch arguments that view them,
+/// which buffer is the output, and the float64 reference for it.
+struct Workload {
+  std::vector<DeviceBuffer> buffers;
+  std::vector<KernelArg> args;
+  size_t output = 0;
+  std::vector<double> reference;
+};
+
+using PrepareFn = Workload (*)(const Context &, const Shape &, std::mt19937 &);
+
+struct Example {
+  const char *name;
+  const char *kernel;
+  std::vector<Shape> shapes;
+  PrepareFn prepare;
+  /// Bound on ||out - ref|| / ||ref|| (gpu.md: 1e-5 for f32 SIMT).
+  double tolerance = 1e-5;
+};
+
+//===----------------------------------------------------------------------===//
+// Inputs and references
+//===----------------------------------------------------------------------===//
+
+std::vector<float> uniform(size_t n, std::mt19937 &rng, float lo, float hi) {
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
+/// Adds an input buffer holding `host`, or an output buffer of `elements`
+/// floats; returns its index.
+size_t addBuffer(Workload &w, const Context &ctx, const std::vector<float> &host) {
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, host));
+  return w.buffers.size() - 1;
+}
+size_t addOutput(Workload &w, const Context &ctx, size_t elements) {
+  w.buffers.emplace_back(ctx, elements * sizeof(float));
+  w.output = w.buffers.size() - 1;
+  return w.output;
+}
+
+// saxpy(alpha: f32, x, y, out: f32[n]): out = alpha * x + y.
+Workload prepareSaxpy(const Context &ctx, const Shape &shape,
+                      std::mt19937 &rng) {
+  int64_t n = shape[0];
+  float alpha = uniform(1, rng, 0.5f, 2.0f)[0];
+  std::vector<float> x = uniform(n, rng, -1, 1), y = uniform(n, rng, -1, 1);
+  Workload w;
+  size_t dx = addBuffer(w, ctx, x), dy = addBuffer(w, ctx, y);
+  size_t out = addOutput(w, ctx, n);
+  w.args = {alpha, w.buffers[dx].view<float>({n}),
+            w.buffers[dy].view<float>({n}), w.buffers[out].view<float>({n})};
+  w.reference.resize(n);
+  for (int64_t i = 0; i < n; ++i)
+    w.reference[i] = double(alpha) * x[i] + y[i];
+  return w;
+}
+
+// softmax(x, y: f32[rows, cols]): y = softmax of each row of x.
+Workload prepareSoftmax(const Context &ctx, const Shape &shape,
+                        std::mt19937 &rng) {
+  int64_t rows = shape[0], cols = shape[1];
+  std::vector<float> x = uniform(rows * cols, rng, -8, 8);
+  Workload w;
+  size_t dx = addBuffer(w, ctx, x);
+  size_t out = addOutput(w, ctx, rows * cols);
+  w.args = {w.buffers[dx].view<float>({rows, cols}),
+            w.buffers[out].view<float>({rows, cols})};
+  w.reference.resize(rows * cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float *row = &x[r * cols];
+    double max = *std::max_element(row, row + cols), sum = 0;
+    for (int64_t c = 0; c < cols; ++c)
+      sum += std::exp(double(row[c]) - max);
+    for (int64_t c = 0; c < cols; ++c)
+      w.reference[r * cols + c] = std::exp(double(row[c]) - max) / sum;
+  }
+  return w;
+}
+
+const std::vector<Example> &examples() {
+  static const std::vector<Example> table = {
+      {"saxpy", "saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
+      {"softmax",
+       "softmax",
+       {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {4096, 1000}},
+       prepareSoftmax},
+  };
+  return table;
+}
+
+//===----------------------------------------------------------------------===//
+// Running and checking
+//===----------------------------------------------------------------------===//
+
+struct Result {
+  std::string example, mode, shape;
+  double relError = NAN, maxAbsError = NAN, timeUs = NAN;
+  int64_t nanCount = 0;
+  bool pass = false;
+  std::string error;
+};
+
+Result startResult(const Example &ex, const std::string &mode,
+                   std::string shape) {
+  Result r;
+  r.example = ex.name;
+  r.mode = mode;
+  r.shape = std::move(shape);
+  return r;
+}
+
+std::string shapeString(const Shape &shape) {
+  std::string s;
+  for (int64_t d : shape)
+    s += (s.empty() ? "" : "x") + std::to_string(d);
+  return s;
+}
+
+void compare(const std::vector<float> &out, const std::vector<double> &ref,
+             double tolerance, Result &r) {
+  double diff2 = 0, ref2 = 0, maxAbs = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (std::isnan(out[i])) {
+      ++r.nanCount;
+      continue;
+    }
+    double d = double(out[i]) - ref[i];
+    diff2 += d * d;
+    ref2 += ref[i] * ref[i];
+    maxAbs = std::max(maxAbs, std::abs(d));
+  }
+  // An all-zero reference has no scale: fall back to the absolute error.
+  r.relError = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  r.maxAbsError = maxAbs;
+  r.pass = r.nanCount == 0 && r.relError < tolerance;
+  if (r.nanCount)
+    r.error = std::to_string(r.nanCount) + " elements are NaN (not written?)";
+}
+
+double medianLaunchUs(const Context &ctx, const Stream &stream,
+                      const Kernel &kernel, const std::vector<KernelArg> &args) {
+  const int kWarmup = 3, kRuns = 20;
+  for (int i = 0; i < kWarmup; ++i)
+    kernel.launchArgs(stream, args);
+  Event start(ctx), end(ctx);
+  std::vector<double> us;
+  for (int i = 0; i < kRuns; ++i) {
+    start.record(stream);
+    kernel.launchArgs(stream, args);
+    end.record(stream);
+    us.push_back(1000.0 * Event::elapsedMs(start, end));
+  }
+  std::sort(us.begin(), us.end());
+  return us[us.size() / 2];
+}
+
+Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
+                const std::string &mode, const Shape &shape,
+                std::mt19937 &rng) {
+  Result r = startResult(ex, mode, shapeString(shape));
+  try {
+    Stream stream(ctx);
+    Workload w = ex.prepare(ctx, shape, rng);
+    DeviceBuffer &out = w.buffers[w.output];
+    out.memset(0xff); // NaN: an element the kernel misses cannot pass
+    kernel.launchArgs(stream, w.args);
+    stream.synchronize();
+    compare(out.download<float>(), w.reference, ex.tolerance, r);
+    r.timeUs = medianLaunchUs(ctx, stream, kernel, w.args);
+  } catch (const Error &e) {
+    r.pass = false;
+    r.error = e.what();
+  }
+  return r;
+}
+
+#ifdef TILEC_RUN_EXAMPLES_JIT
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error("cannot open '" + path + "'");
+  return std::string((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+}
+#endif
+
+struct Options {
+  std::string cubinDir, sourceDir = TILEC_EXAMPLES_SOURCE_DIR, json;
+  std::vector<std::string> modes;
+  std::vector<std::string> only;
+  int device = 0;
+};
+
+Module loadModule(const Context &ctx, const Options &opts, const Example &ex,
+                  const std::string &mode) {
+  if (mode == "aot")
+    return Module::loadFile(ctx, opts.cubinDir + "/" + ex.name + ".cubin");
+#ifdef TILEC_RUN_EXAMPLES_JIT
+  std::string path = opts.sourceDir + "/" + ex.name + ".mlir";
+  JitOptions jit;
+  jit.bufferName = path;
+  return jitLoad(ctx, readFile(path), jit);
+#else
+  throw Error("this build has no JIT");
+#endif
+}
+
+std::vector<Result> runExample(const Context &ctx, const Options &opts,
+                               const Example &ex, const std::string &mode,
+                               std::mt19937 &rng) {
+  std::vector<Result> results;
+  std::optional<Kernel> kernel;
+  try {
+    kernel.emplace(loadModule(ctx, opts, ex, mode), ex.kernel);
+  } catch (const Error &e) {
+    // Every shape fails the same way; one row says why.
+    Result r = startResult(ex, mode, "-");
+    r.error = e.what();
+    return {r};
+  }
+  for (const Shape &shape : ex.shapes)
+    results.push_back(runShape(ctx, *kernel, ex, mode, shape, rng));
+  return results;
+}
+
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+std::string fmt(const char *format, double v) {
+  if (std::isnan(v))
+    return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), format, v);
+  return buf;
+}
+
+void printTable(const std::vector<Result> &results) {
+  std::printf("%-10s %-5s %-12s %10s %10s %10s  %s\n", "example", "mode",
+              "shape", "rel_err", "max_abs", "time_us", "status");
+  for (const Result &r : results)
+    std::printf("%-10s %-5s %-12s %10s %10s %10s  %s\n", r.example.c_str(),
+                r.mode.c_str(), r.shape.c_str(),
+                fmt("%.2e", r.relError).c_str(),
+                fmt("%.2e", r.maxAbsError).c_str(),
+                fmt("%.1f", r.timeUs).c_str(), r.pass ? "PASS" : "FAIL");
+  for (const Result &r : results)
+    if (!r.error.empty())
+      std::printf("%s %s %s: %s\n", r.example.c_str(), r.mode.c_str(),
+                  r.shape.c_str(), r.error.c_str());
+}
+
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += std::string("\\") + c;
+    else if (c == '\n')
+      out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+      out += buf;
+    } else
+      out += c;
+  }
+  return out + "\"";
+}
+
+std::string jsonNumber(double v) {
+  if (std::isnan(v) || std::isinf(v))
+    return "null";
+  std::ostringstream os;
+  os.precision(6);
+  os << v;
+  return os.str();
+}
+
+bool writeJson(const std::string &path, const Device &device,
+               const std::vector<Result> &results) {
+  std::ofstream out(path);
+  out << "{\n  \"device\": " << jsonString(device.name)
+      << ",\n  \"results\": [\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Result &r = results[i];
+    out << "    {\"example\": " << jsonString(r.example)
+        << ", \"mode\": " << jsonString(r.mode)
+        << ", \"shape\": " << jsonString(r.shape)
+        << ", \"rel_error\": " << jsonNumber(r.relError)
+        << ", \"max_abs_error\": " << jsonNumber(r.maxAbsError)
+        << ", \"nan_count\": " << r.nanCount
+        << ", \"time_us\": " << jsonNumber(r.timeUs)
+        << ", \"status\": " << jsonString(r.pass ? "PASS" : "FAIL")
+        << ", \"error\": " << jsonString(r.error) << "}"
+        << (i + 1 < results.size() ? ",\n" : "\n");
+  }
+  out << "  ]\n}\n";
+  return bool(out);
+}
+
+/// Without a GPU: what would run, and what the cubins hold.
+void listWithoutGpu(const Options &opts,
+                    const std::vector<const Example *> &selected) {
+  std::printf("no GPU found\n\nwould run:\n");
+  for (const Example *ex : selected)
+    for (const std::string &mode : opts.modes)
+      for (const Shape &shape : ex->shapes)
+        std::printf("  %-10s %-5s %s\n", ex->name, mode.c_str(),
+                    shapeString(shape).c_str());
+  if (opts.cubinDir.empty())
+    return;
+  std::printf("\n%-10s %-12s %9s %13s  %s\n", "cubin", "kernel", "registers",
+              "shared_bytes", "launch_metadata");
+  for (const Example *ex : selected) {
+    std::string path = opts.cubinDir + "/" + ex->name + ".cubin", error;
+    std::optional<CubinInfo> info = parseCubinFile(path, &error);
+    if (!info) {
+      std::printf("%-10s %s\n", ex->name, error.c_str());
+      continue;
+    }
+    for (const CubinKernel &k : info->kernels)
+      std::printf("%-10s %-12s %9u %13llu  %s\n", ex->name, k.name.c_str(),
+                  k.registers, (unsigned long long)k.staticSharedBytes,
+                  k.hasLaunchMetadata ? "yes" : "no");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+bool hasJit() {
+#ifdef TILEC_RUN_EXAMPLES_JIT
+  return true;
+#else
+  return false;
+#endif
+}
+
+const char kUsage[] =
+    "usage: tilec-run-examples --cubin-dir DIR [--source-dir DIR]\n"
+    "         [--mode aot|jit|both] [--json FILE] [--only NAME,...]\n"
+    "         [--device N]\n";
+
+std::vector<std::string> splitComma(const std::string &s) {
+  std::vector<std::string> parts;
+  std::stringstream ss(s);
+  for (std::string part; std::getline(ss, part, ',');)
+    if (!part.empty())
+      parts.push_back(part);
+  return parts;
+}
+
+/// Parses argv; returns false (after printing why) on bad usage.
+bool parseArgs(int argc, char **argv, Options &opts) {
+  std::string mode = hasJit() ? "both" : "aot";
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= argc)
+        return false;
+      out = argv[++i];
+      return true;
+    };
+    std::string v;
+    bool ok = true;
+    if (arg == "--cubin-dir")
+      ok = value(opts.cubinDir);
+    else if (arg == "--source-dir")
+      ok = value(opts.sourceDir);
+    else if (arg == "--mode")
+      ok = value(mode);
+    else if (arg == "--json")
+      ok = value(opts.json);
+    else if (arg == "--only" && (ok = value(v)))
+      opts.only = splitComma(v);
+    else if (arg == "--device" && (ok = value(v)))
+      opts.device = std::atoi(v.c_str());
+    else if (arg == "-h" || arg == "--help") {
+      std::printf("%s", kUsage);
+      std::exit(0);
+    } else
+      ok = false;
+    if (!ok) {
+      std::fprintf(stderr, "bad argument '%s'\n%s", arg.c_str(), kUsage);
+      return false;
+    }
+  }
+  if (mode == "both")
+    opts.modes = {"aot", "jit"};
+  else if (mode == "aot" || mode == "jit")
+    opts.modes = {mode};
+  else {
+    std::fprintf(stderr, "bad mode '%s'\n%s", mode.c_str(), kUsage);
+    return false;
+  }
+  if (!hasJit() && mode != "aot") {
+    std::fprintf(stderr, "this build of tilec-run-examples has no JIT; use "
+                         "--mode aot\n");
+    return false;
+  }
+  bool needsCubins =
+      std::find(opts.modes.begin(), opts.modes.end(), "aot") != opts.modes.end();
+  if (needsCubins && opts.cubinDir.empty()) {
+    std::fprintf(stderr, "--cubin-dir is required for aot mode\n%s", kUsage);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts;
+  if (!parseArgs(argc, argv, opts))
+    return 2;
+  std::vector<const Example *> selected;
+  for (const Example &ex : examples())
+    if (opts.only.empty() ||
+        std::find(opts.only.begin(), opts.only.end(), ex.name) !=
+            opts.only.end())
+      selected.push_back(&ex);
+  if (selected.empty()) {
+    std::fprintf(stderr, "no example matches --only\n");
+    return 2;
+  }
+
+  if (deviceCount() == 0) {
+    listWithoutGpu(opts, selected);
+    return 0;
+  }
+  try {
+    Context ctx(opts.device);
+    std::printf("device %d: %s (sm_%d, %d SMs)\n\n", opts.device,
+                ctx.device().name.c_str(), ctx.device().computeCapability(),
+                ctx.device().smCount);
+    std::mt19937 rng(20261121);
+    std::vector<Result> results;
+    for (const Example *ex : selected)
+      for (const std::string &mode : opts.modes)
+        for (Result &r : runExample(ctx, opts, *ex, mode, rng))
+          results.push_back(std::move(r));
+    printTable(results);
+    if (!opts.json.empty() && !writeJson(opts.json, ctx.device(), results)) {
+      std::fprintf(stderr, "cannot write '%s'\n", opts.json.c_str());
+      return 1;
+    }
+    bool allPass = std::all_of(results.begin(), results.end(),
+                               [](const Result &r) { return r.pass; });
+    std::printf("\n%s\n", allPass ? "all passed" : "FAILURES");
+    return allPass ? 0 : 1;
+  } catch (const Error &e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,32 @@
+// RUN: tilec-opt %s -split-input-file \
+// RUN:   -pass-pipeline='builtin.module(convert-tile-kernels-to-gpu, gpu.module(tile-emit-launch-metadata))' \
+// RUN:   | FileCheck %s
+
+// The metadata text lists the parameters (a buffer is element type and
+// rank), the block size and the grid rule.
+// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_mixed("tilec-launch 1\0Akernel mixed\0Aparams scalar:f32 buffer:bf16:2 scalar:i64 buffer:i32:1\0Ablock 256 1 1\0Agrid 1.0/128 2/4 -\0Ashared 0\0A\00") {addr_space = 1 : i32, alignment = 1 : i64}
+// CHECK: gpu.func @mixed
+tile.kernel @mixed(%a: f32, %x: memref<?x?xbf16>, %n: i64, %y: memref<?xi32>)
+    attributes {grid = [#tile.grid<arg = 1, dim = 0, per_program = 128>,
+                        #tile.grid<arg = 2, per_program = 4>],
+                num_warps = 8} {
+  tile.return
+}
+
+// -----
+
+// One global per kernel.
+// CHECK-LABEL: gpu.module @tilec_kernels
+// CHECK-DAG: llvm.mlir.global external constant @__tilec_launch_k1("tilec-launch 1\0Akernel k1\0Aparams buffer:f32:1\0Ablock 128 1 1\0Agrid 0.0/1 - -
+// CHECK-DAG: llvm.mlir.global external constant @__tilec_launch_k2("tilec-launch 1\0Akernel k2\0Aparams buffer:f16:3\0Ablock 32 1 1\0Agrid 0.2/8 0.1/4 0.0/2
+tile.kernel @k1(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  tile.return
+}
+tile.kernel @k2(%x: memref<?x?x?xf16>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 2, per_program = 8>,
+                        #tile.grid<arg = 0, dim = 1, per_program = 4>,
+                        #tile.grid<arg = 0, dim = 0, per_program = 2>],
+                num_warps = 1} {
+  tile.return
+}

@@ -1,0 +1,98 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'tile.kernel' op argument #0 has type 'index'; arguments must be buffers (memref) or i1/i8/i16/i32/i64/f16/bf16/f32/f64 scalars}}
+tile.kernel @index_arg(%n: index)
+    attributes {grid = [#tile.grid<arg = 0, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid dimension 0 refers to argument #3 but the kernel has 1 arguments}}
+tile.kernel @grid_arg_out_of_range(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 3, dim = 0, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid dimension 0 takes dimension 1 of argument #0, which has rank 1}}
+tile.kernel @grid_dim_out_of_range(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid dimension 0 takes dimension 0 of argument #0, which is not a buffer}}
+tile.kernel @grid_dim_of_scalar(%n: i32)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid dimension 0 takes the value of argument #0, which is not an integer scalar}}
+tile.kernel @grid_value_of_float(%a: f32)
+    attributes {grid = [#tile.grid<arg = 0, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid must have 1 to 3 dimensions, got 0}}
+tile.kernel @no_grid(%x: memref<?xf32>) attributes {grid = []} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op num_warps must be in [1, 32], got 33}}
+tile.kernel @too_many_warps(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
+                num_warps = 33} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op must not return values}}
+tile.kernel @returns(%x: memref<?xf32>) -> i32
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument #0 must have the identity (row-major) layout}}
+tile.kernel @strided(%x: memref<?xf32, strided<[2]>>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument #0 has unsupported element type 'complex<f32>'}}
+tile.kernel @complex(%x: memref<?xcomplex<f32>>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+2 {{per_program must be positive, got 0}}
+tile.kernel @zero_per_program(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 0>]} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @return_outside(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  scf.execute_region {
+    // expected-error @+1 {{'tile.return' op expects parent op 'tile.kernel'}}
+    tile.return
+  }
+  tile.return
+}

@@ -1,0 +1,81 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+tile.kernel @index_count(%x: memref<?x?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op expects 2 indices for a rank-2 buffer, got 1}}
+  %t = tile.load %x[%c0] : memref<?x?xf32> -> tensor<4x4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @rank_mismatch(%x: memref<?x?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op tile rank 1 does not match buffer rank 2}}
+  %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @element_mismatch(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op tile element type 'f16' does not match buffer element type 'f32'}}
+  %t = tile.load %x[%c0] : memref<?xf32> -> tensor<4xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @not_power_of_two(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op tile dimension 0 is 1000; tile dimensions must be powers of two}}
+  %t = tile.load %x[%c0] : memref<?xf32> -> tensor<1000xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dynamic_tile(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op tile must have a static shape, got 'tensor<?xf32>'}}
+  %t = tile.load %x[%c0] : memref<?xf32> -> tensor<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @padding_type(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op padding type 'i32' does not match element type 'f32'}}
+  %t = tile.load %x[%c0] {padding = 0 : i32} : memref<?xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_rank(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : memref<?xf32> -> tensor<4xf32>
+  // expected-error @+1 {{'tile.store' op expects 1 indices for a rank-1 buffer, got 2}}
+  tile.store %t, %x[%c0, %c0] : tensor<4xf32>, memref<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_element(%x: memref<?xf32>, %y: memref<?xi32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : memref<?xf32> -> tensor<4xf32>
+  // expected-error @+1 {{'tile.store' op tile element type 'f32' does not match buffer element type 'i32'}}
+  tile.store %t, %y[%c0] : tensor<4xf32>, memref<?xi32>
+  tile.return
+}

@@ -1,0 +1,110 @@
+// RUN: tilec-opt %s -split-input-file | FileCheck %s
+// Round-trip every op; the second run checks the printed form parses again.
+// RUN: tilec-opt %s -split-input-file | tilec-opt -split-input-file | FileCheck %s
+
+// CHECK-LABEL: tile.kernel @program_ids
+// CHECK-SAME: (%{{.*}}: memref<?xf32>, %{{.*}}: i32)
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 128>, #tile.grid<arg = 1, per_program = 2>]
+// CHECK-SAME: num_warps = 8
+// CHECK: tile.program_id x : index
+// CHECK: tile.program_id y : index
+// CHECK: tile.num_programs z : index
+// CHECK: tile.return
+tile.kernel @program_ids(%x: memref<?xf32>, %n: i32)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 128>,
+                        #tile.grid<arg = 1, per_program = 2>],
+                num_warps = 8} {
+  %0 = tile.program_id x : index
+  %1 = tile.program_id y : index
+  %2 = tile.num_programs z : index
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @load_store
+// CHECK: %[[T:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] {padding = 0xFF800000 : f32} : memref<?x?xf32> -> tensor<2x64xf32>
+// CHECK: %[[Z:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32> -> tensor<2x64xf32>
+// CHECK: tile.store %[[T]], %{{.*}}[%{{.*}}, %{{.*}}] : tensor<2x64xf32>, memref<?x?xf32>
+tile.kernel @load_store(%x: memref<?x?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 2>]} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] {padding = 0xFF800000 : f32}
+      : memref<?x?xf32> -> tensor<2x64xf32>
+  %z = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<2x64xf32>
+  tile.store %t, %x[%c0, %c0] : tensor<2x64xf32>, memref<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @construct
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<4x8xf32>
+// CHECK: tile.range : tensor<8xi32>
+// CHECK: tile.broadcast %{{.*}} dims [0] : tensor<8xi32> -> tensor<4x8xi32>
+// CHECK: tile.broadcast %{{.*}} dims [0, 2] : tensor<8xi32> -> tensor<2x8x4xi32>
+tile.kernel @construct(%a: f32, %n: i64)
+    attributes {grid = [#tile.grid<arg = 1, per_program = 1>]} {
+  %s = tile.splat %a : f32 -> tensor<4x8xf32>
+  %r = tile.range : tensor<8xi32>
+  %b = tile.broadcast %r dims [0] : tensor<8xi32> -> tensor<4x8xi32>
+  %c = tile.broadcast %r dims [0, 2] : tensor<8xi32> -> tensor<2x8x4xi32>
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @reduce
+// CHECK: tile.reduce add %{{.*}} along 1 : tensor<4x8xf32> -> tensor<4xf32>
+// CHECK: tile.reduce mul %{{.*}} along 0 : tensor<4x8xf32> -> tensor<8xf32>
+// CHECK: tile.reduce max %{{.*}} along 0 : tensor<8xi32> -> i32
+// CHECK: tile.reduce min %{{.*}} along 0 : tensor<8xi32> -> i32
+tile.kernel @reduce(%x: memref<?x?xf32>, %y: memref<?xi32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4>]} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<4x8xf32>
+  %i = tile.load %y[%c0] : memref<?xi32> -> tensor<8xi32>
+  %0 = tile.reduce add %t along 1 : tensor<4x8xf32> -> tensor<4xf32>
+  %1 = tile.reduce mul %t along 0 : tensor<4x8xf32> -> tensor<8xf32>
+  %2 = tile.reduce max %i along 0 : tensor<8xi32> -> i32
+  %3 = tile.reduce min %i along 0 : tensor<8xi32> -> i32
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @dot
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<32x128xbf16>, tensor<64x128xf32>
+tile.kernel @dot(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>)
+    attributes {grid = [#tile.grid<arg = 2, dim = 0, per_program = 64>,
+                        #tile.grid<arg = 2, dim = 1, per_program = 128>]} {
+  %c0 = arith.constant 0 : index
+  %at = tile.load %a[%c0, %c0] : memref<?x?xbf16> -> tensor<64x32xbf16>
+  %bt = tile.load %b[%c0, %c0] : memref<?x?xbf16> -> tensor<32x128xbf16>
+  %ct = tile.load %c[%c0, %c0] : memref<?x?xf32> -> tensor<64x128xf32>
+  %d = tile.dot %at, %bt, %ct : tensor<64x32xbf16>, tensor<32x128xbf16>, tensor<64x128xf32>
+  tile.return
+}
+
+// -----
+
+// Element-wise math and loops are upstream arith, math and scf on tiles.
+// CHECK-LABEL: tile.kernel @loop
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<256xf32>)
+// CHECK: math.exp %{{.*}} : tensor<256xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<256xf32>
+tile.kernel @loop(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>]} {
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %zero = arith.constant dense<0.0> : tensor<256xf32>
+  %acc = scf.for %i = %c0 to %n step %c256 iter_args(%a = %zero) -> (tensor<256xf32>) {
+    %t = tile.load %x[%i] : memref<?xf32> -> tensor<256xf32>
+    %e = math.exp %t : tensor<256xf32>
+    %s = arith.addf %a, %e : tensor<256xf32>
+    scf.yield %s : tensor<256xf32>
+  }
+  tile.store %acc, %x[%c0] : tensor<256xf32>, memref<?xf32>
+  tile.return
+}

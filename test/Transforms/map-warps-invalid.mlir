@@ -1,0 +1,57 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))'
+
+gpu.module @m {
+  gpu.func @dot(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32>
+    // expected-error @+1 {{'tile.dot' op is not lowered by tile-map-warps yet}}
+    %d = tile.dot %t, %t, %t : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @non_splat(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    // expected-error @+1 {{'arith.constant' op on tiles must be a splat; use tile.range and arithmetic for varying tiles}}
+    %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @odd_shape(%a: f32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    // expected-error @+1 {{'arith.constant' op tile dimension 0 is 3; tile dimensions must be powers of two}}
+    %c = arith.constant dense<1.0> : tensor<3xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @half_reduce(%x: memref<?xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf16> -> tensor<128xf16>
+    // expected-error @+1 {{'tile.reduce' op of 'f16' elements is not supported yet; reduce 32- or 64-bit elements}}
+    %s = tile.reduce add %t along 0 : tensor<128xf16> -> f16
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size that is a multiple of 32}}
+  gpu.func @no_block_size(%x: memref<?xf32>) kernel {
+    gpu.return
+  }
+}

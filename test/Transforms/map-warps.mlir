@@ -1,0 +1,255 @@
+// RUN: tilec-opt %s -split-input-file \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))' \
+// RUN:   | FileCheck %s
+
+// 1024 elements over 128 threads: 8 a thread, in two chunks of 4.
+// Element-wise ops become the same op on the thread's vector.
+// CHECK-LABEL: gpu.func @elementwise
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[A:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK: %[[M:.*]] = arith.mulf %[[A]], %{{.*}} : vector<8xf32>
+// CHECK: %[[E:.*]] = math.exp %[[M]] : vector<8xf32>
+// CHECK: arith.constant dense<1.000000e+00> : vector<8xf32>
+// CHECK-NOT: tensor<
+gpu.module @m {
+  gpu.func @elementwise(%a: f32, %x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<1024xf32>
+    %s = tile.splat %a : f32 -> tensor<1024xf32>
+    %m = arith.mulf %s, %t : tensor<1024xf32>
+    %e = math.exp %m : tensor<1024xf32>
+    %one = arith.constant dense<1.0> : tensor<1024xf32>
+    %r = arith.addf %e, %one : tensor<1024xf32>
+    tile.store %r, %x[%c0] : tensor<1024xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Loads check every element against the buffer size and read the padding
+// outside it; thread t's first element is 4t.
+// CHECK-LABEL: gpu.func @load
+// CHECK-DAG: %[[PAD:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
+// CHECK-DAG: %[[SIZE:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf32>
+// CHECK: %[[L0:.*]] = arith.muli %[[TID]], %[[C4]] : index
+// CHECK: %[[I0:.*]] = arith.addi %[[OFF:.*]], %{{.*}} : index
+// CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[I0]], %[[SIZE]] : index
+// CHECK: %[[V0:.*]] = scf.if %[[IN0]] -> (f32) {
+// CHECK:   %[[LD:.*]] = memref.load %{{.*}}[%[[I0]]] : memref<?xf32>
+// CHECK:   scf.yield %[[LD]] : f32
+// CHECK: } else {
+// CHECK:   scf.yield %[[PAD]] : f32
+// CHECK: }
+// CHECK-COUNT-7: scf.if
+// CHECK: vector.from_elements %[[V0]], {{.*}} : vector<8xf32>
+gpu.module @m {
+  gpu.func @load(%x: memref<?xf32>, %off: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %t = tile.load %x[%off] {padding = 0xFF800000 : f32}
+        : memref<?xf32> -> tensor<1024xf32>
+    %r = arith.negf %t : tensor<1024xf32>
+    tile.store %r, %x[%off] : tensor<1024xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Stores write only the elements inside the buffer.
+// CHECK-LABEL: gpu.func @store
+// CHECK: %[[E:.*]] = vector.extract %{{.*}}[0] : f32 from vector<8xf32>
+// CHECK: scf.if %{{.*}} {
+// CHECK:   memref.store %[[E]], %{{.*}}[%{{.*}}] : memref<?xf32>
+// CHECK-COUNT-7: memref.store
+// CHECK-NOT: memref.store
+gpu.module @m {
+  gpu.func @store(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<1024xf32>
+    tile.store %t, %x[%c0] : tensor<1024xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A 16-element tile on 128 threads is replicated: thread t holds element
+// t mod 16, and only threads 0..15 store.
+// CHECK-LABEL: gpu.func @replicated
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[C15:.*]] = arith.constant 15 : index
+// CHECK: arith.andi %[[TID]], %[[C15]] : index
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[OWNER:.*]] = arith.cmpi ult, %[[TID]], %[[C16]] : index
+// CHECK: %[[W:.*]] = arith.andi %[[OWNER]], %{{.*}} : i1
+// CHECK: scf.if %[[W]] {
+// CHECK:   memref.store
+gpu.module @m {
+  gpu.func @replicated(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<16xf32>
+    tile.store %t, %x[%c0] : tensor<16xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A row of 1024 over 4 warps: each thread adds its 8 elements, the lanes
+// combine with 5 xor shuffles, and the 4 warp partials meet in workgroup
+// memory.
+// CHECK-LABEL: gpu.func @row_reduce
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-7: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK:   memref.store %{{.*}}, %[[WG]][%{{.*}}] : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: memref.load %[[WG]]
+// CHECK: %[[R:.*]] = vector.from_elements %{{.*}} : vector<1xf32>
+gpu.module @m {
+  gpu.func @row_reduce(%x: memref<?x?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<1x1024xf32>
+    %s = tile.reduce add %t along 1 : tensor<1x1024xf32> -> tensor<1xf32>
+    tile.store %s, %y[%c0] : tensor<1xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// 16 rows of 128: a warp holds 4 whole rows at a time, so lanes shuffle
+// (4 rows x 5 offsets) and no warp partials are needed.
+// CHECK-LABEL: gpu.func @rows_reduce
+// CHECK-SAME: workgroup(%{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-20: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
+gpu.module @m {
+  gpu.func @rows_reduce(%x: memref<?x?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x128xf32>
+    %s = tile.reduce max %t along 1 : tensor<16x128xf32> -> tensor<16xf32>
+    tile.store %s, %y[%c0] : tensor<16xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Reducing the rows of a 32x128 tile: the reduced bits are those of the
+// warps and of the thread's own chunks, so no shuffle is needed; 128
+// results x 4 warp partials go through workgroup memory.
+// CHECK-LABEL: gpu.func @column_reduce
+// CHECK-SAME: workgroup(%{{.*}} : memref<512xi32, #gpu.address_space<workgroup>>)
+// CHECK-NOT: gpu.shuffle
+// CHECK: arith.maxsi
+gpu.module @m {
+  gpu.func @column_reduce(%x: memref<?x?xi32>, %y: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xi32> -> tensor<32x128xi32>
+    %s = tile.reduce max %t along 0 : tensor<32x128xi32> -> tensor<128xi32>
+    tile.store %s, %y[%c0] : tensor<128xi32>, memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Reducing a 1-D tile gives a scalar every thread holds.
+// CHECK-LABEL: gpu.func @to_scalar
+// CHECK: gpu.barrier
+// CHECK: %[[P0:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<2xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[P1:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<2xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[S:.*]] = arith.minimumf %[[P0]], %[[P1]] : f32
+// CHECK: memref.store %[[S]], %{{.*}}[%{{.*}}] : memref<?xf32>
+gpu.module @m {
+  gpu.func @to_scalar(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<256xf32>
+    %s = tile.reduce min %t along 0 : tensor<256xf32> -> f32
+    memref.store %s, %x[%c0] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Broadcasts go through workgroup memory: element (r, c) reads entry r.
+// CHECK-LABEL: gpu.func @broadcast
+// CHECK-SAME: workgroup(%{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>, %[[WG:[a-z0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[WG]][%{{.*}}]
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: memref.load %[[WG]]
+// CHECK: vector.from_elements {{.*}} : vector<16xf32>
+gpu.module @m {
+  gpu.func @broadcast(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<1x16xf32>
+    %r = tile.reduce add %v along 0 : tensor<1x16xf32> -> tensor<16xf32>
+    %b = tile.broadcast %r dims [1] : tensor<16xf32> -> tensor<16x128xf32>
+    tile.store %b, %x[%c0, %c0] : tensor<16x128xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// tile.range: each slot holds its own linear index.
+// CHECK-LABEL: gpu.func @range
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[L:.*]] = arith.andi %[[TID]], %{{.*}} : index
+// CHECK: %[[I:.*]] = arith.index_castui %[[L]] : index to i32
+// CHECK: vector.from_elements %[[I]] : vector<1xi32>
+gpu.module @m {
+  gpu.func @range(%x: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %r = tile.range : tensor<64xi32>
+    tile.store %r, %x[%c0] : tensor<64xi32>, memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Loops carry the per-thread vectors.
+// CHECK-LABEL: gpu.func @loop
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4xf32>)
+// CHECK:   %[[S:.*]] = arith.addf %[[ACC]], %{{.*}} : vector<4xf32>
+// CHECK:   scf.yield %[[S]] : vector<4xf32>
+gpu.module @m {
+  gpu.func @loop(%x: memref<?xf32>, %n: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant dense<0.0> : tensor<256xf32>
+    %acc = scf.for %i = %c0 to %n step %c256 iter_args(%a = %zero) -> (tensor<256xf32>) {
+      %t = tile.load %x[%i] : memref<?xf32> -> tensor<256xf32>
+      %s = arith.addf %a, %t : tensor<256xf32>
+      scf.yield %s : tensor<256xf32>
+    }
+    tile.store %acc, %x[%c0] : tensor<256xf32>, memref<?xf32>
+    gpu.return
+  }
+}
