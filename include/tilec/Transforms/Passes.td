@@ -28,8 +28,9 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
     %s = tile.reduce add %t along 0 : tensor<512xf32> -> f32
     // After (sketch)
     %v = vector.from_elements ... : vector<4xf32>     // 4 elements a thread
-    %p = vector.reduction <add>, %v : vector<4xf32> into f32
-    %p1, %ok = gpu.shuffle xor %p, %c1, %c32 : f32   // ... %c16
+    %e0 = vector.extract %v[0] : f32 from vector<4xf32>
+    %p = arith.addf %e0, %e1 : f32                    // ... and %e2, %e3
+    %q, %ok = gpu.shuffle xor %p, %c1, %c32 : f32     // ... up to 16
     memref.store %p16, %wg[...] : memref<4xf32, #gpu.address_space<workgroup>>
     gpu.barrier
     ```

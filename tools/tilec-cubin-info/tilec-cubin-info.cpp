@@ -1,0 +1,65 @@
+//===- tilec-cubin-info.cpp - What is in a cubin --------------------------===//
+//
+//   tilec-cubin-info a.cubin [b.cubin ...]
+//
+// Lists each kernel with its registers, static shared memory and whether it
+// carries tilec launch metadata, read from the ELF file alone (no GPU, no
+// CUDA driver), so that machines without a GPU can still report what they
+// compiled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/CubinInfo.h"
+#include "tilec/Runtime/LaunchMetadata.h"
+
+#include <cstdio>
+#include <string>
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: tilec-cubin-info FILE.cubin...\n");
+    return 1;
+  }
+  int status = 0;
+  std::printf("%-24s %-12s %9s %13s  %s\n", "cubin", "kernel", "registers",
+              "shared bytes", "launch (block / grid rule)");
+  for (int i = 1; i < argc; ++i) {
+    std::string path = argv[i];
+    std::string file = path.substr(path.find_last_of('/') + 1);
+    std::string error;
+    std::optional<tilec::rt::CubinInfo> info =
+        tilec::rt::parseCubinFile(path, &error);
+    if (!info) {
+      std::fprintf(stderr, "tilec-cubin-info: error: %s: %s\n", path.c_str(),
+                   error.c_str());
+      status = 1;
+      continue;
+    }
+    for (const tilec::rt::CubinKernel &kernel : info->kernels) {
+      std::string launch = "-";
+      for (const tilec::rt::CubinLaunchSymbol &sym : info->launchSymbols) {
+        if (sym.symbol != tilec::launchMetadataSymbol(kernel.name))
+          continue;
+        if (std::optional<tilec::LaunchMetadata> meta =
+                tilec::parseLaunchMetadata(sym.text)) {
+          launch = std::to_string(meta->block[0]) + " threads /";
+          for (const auto &dim : meta->grid) {
+            if (dim.empty())
+              continue;
+            for (const tilec::GridTerm &t : dim)
+              launch += " ceil(" +
+                        (t.dim ? "dim" + std::to_string(*t.dim) + "(arg" +
+                                     std::to_string(t.arg) + ")"
+                               : "arg" + std::to_string(t.arg)) +
+                        "/" + std::to_string(t.perProgram) + ")";
+          }
+        }
+      }
+      std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),
+                  kernel.name.c_str(), kernel.registers,
+                  static_cast<unsigned long long>(kernel.staticSharedBytes),
+                  launch.c_str());
+    }
+  }
+  return status;
+}
