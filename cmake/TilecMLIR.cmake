@@ -24,6 +24,7 @@ include_directories(
 add_definitions(${LLVM_DEFINITIONS})
 
 set(TILEC_TABLEGEN_OUTPUT_DIR ${PROJECT_BINARY_DIR}/include)
+set(MLIR_BINARY_DIR ${PROJECT_BINARY_DIR})
 # `ninja mlir-doc` (a target AddMLIR defines) writes the ODS-generated docs
 # under build/docs/.
 

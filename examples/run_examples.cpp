@@ -15,7 +15,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Runtime/CubinInfo.h"
 #include "tilec/Runtime/Runtime.h"
 #ifdef TILEC_RUN_EXAMPLES_JIT
 #include "tilec/Runtime/Jit.h"
@@ -353,22 +352,6 @@ void listWithoutGpu(const Options &opts,
       for (const Shape &shape : ex->shapes)
         std::printf("  %-10s %-5s %s\n", ex->name, mode.c_str(),
                     shapeString(shape).c_str());
-  if (opts.cubinDir.empty())
-    return;
-  std::printf("\n%-10s %-12s %9s %13s  %s\n", "cubin", "kernel", "registers",
-              "shared_bytes", "launch_metadata");
-  for (const Example *ex : selected) {
-    std::string path = opts.cubinDir + "/" + ex->name + ".cubin", error;
-    std::optional<CubinInfo> info = parseCubinFile(path, &error);
-    if (!info) {
-      std::printf("%-10s %s\n", ex->name, error.c_str());
-      continue;
-    }
-    for (const CubinKernel &k : info->kernels)
-      std::printf("%-10s %-12s %9u %13llu  %s\n", ex->name, k.name.c_str(),
-                  k.registers, (unsigned long long)k.staticSharedBytes,
-                  k.hasLaunchMetadata ? "yes" : "no");
-  }
 }
 
 //===----------------------------------------------------------------------===//

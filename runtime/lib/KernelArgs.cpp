@@ -3,6 +3,7 @@
 #include "tilec/Runtime/KernelArgs.h"
 #include "tilec/Runtime/Error.h"
 
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -112,16 +113,28 @@ TensorView TensorView::contiguous(CUdeviceptr data, ScalarType type,
     view.strides[d] = stride;
     // As in most frameworks, an empty dimension does not zero the strides of
     // the dimensions before it.
-    stride *= sizes[d] > 0 ? sizes[d] : 1;
+    // The last product is the element count: it must fit too.
+    int64_t extent = sizes[d] > 0 ? sizes[d] : 1;
+    if (stride > INT64_MAX / extent)
+      throw Error("a tensor view has more than 2^63 elements");
+    stride *= extent;
   }
   return view;
 }
 
 int64_t TensorView::numElements() const {
-  int64_t n = 1;
-  for (unsigned d = 0; d < rank && d < kMaxRank; ++d)
-    n *= sizes[d];
-  return n;
+  // Saturating and sign-safe, since views are built from user values: an
+  // absurd shape must be reported, not overflow.
+  uint64_t n = 1;
+  bool saturated = false;
+  for (unsigned d = 0; d < rank && d < kMaxRank; ++d) {
+    if (sizes[d] <= 0)
+      return 0;
+    uint64_t size = static_cast<uint64_t>(sizes[d]);
+    saturated = saturated || n > uint64_t(INT64_MAX) / size;
+    n = saturated ? uint64_t(INT64_MAX) : n * size;
+  }
+  return static_cast<int64_t>(n);
 }
 
 ParamInfo KernelArg::paramInfo() const {

@@ -248,17 +248,16 @@ void DeviceBuffer::memset(uint8_t value) {
 TensorView DeviceBuffer::view(ScalarType type,
                               const std::vector<int64_t> &sizes) const {
   TensorView v = TensorView::contiguous(ptr_, type, sizes);
-  // Compare in elements so that a huge shape cannot overflow the byte count.
-  uint64_t capacity = bytes_ / scalarTypeSize(type);
-  uint64_t needed = 1;
-  for (int64_t size : sizes) {
-    needed *= static_cast<uint64_t>(size);
-    if (needed > capacity)
-      throw Error("a view of " + std::to_string(v.numElements()) + " " +
-                  scalarTypeName(type) + " elements does not fit in a buffer "
-                  "of " + std::to_string(bytes_) + " bytes");
-    if (needed == 0)
-      break;
+  // numElements() saturates, so a huge shape cannot wrap around to a small
+  // byte count.
+  uint64_t elements = static_cast<uint64_t>(v.numElements());
+  if (elements > bytes_ / scalarTypeSize(type)) {
+    std::string shape;
+    for (int64_t size : sizes)
+      shape += (shape.empty() ? "" : "x") + std::to_string(size);
+    throw Error("a " + shape + " " + scalarTypeName(type) +
+                " view does not fit in a buffer of " + std::to_string(bytes_) +
+                " bytes");
   }
   return v;
 }

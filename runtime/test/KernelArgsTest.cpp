@@ -211,6 +211,12 @@ TEST(TensorView, ContiguousIsRowMajor) {
   TensorView empty = TensorView::contiguous(kX, ScalarType::F32, {3, 0, 5});
   EXPECT_EQ(empty.numElements(), 0);
   EXPECT_EQ(empty.strides[0], 5);
+  EXPECT_THROW(TensorView::contiguous(kX, ScalarType::F32,
+                                      {1 << 30, 1 << 30, 1 << 30}),
+               Error);
+  TensorView huge = TensorView::contiguous(kX, ScalarType::F32, {1, 1, 1});
+  huge.sizes = {1 << 30, 1 << 30, 1 << 30};
+  EXPECT_EQ(huge.numElements(), INT64_MAX); // saturates, does not wrap
   EXPECT_THROW(TensorView::contiguous(kX, ScalarType::F32, {-1}), Error);
   EXPECT_THROW(TensorView::contiguous(kX, ScalarType::F32,
                                       std::vector<int64_t>(9, 1)),
