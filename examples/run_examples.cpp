@@ -1,7 +1,7 @@
 //===- run_examples.cpp - Run and check the examples on a GPU -------------===//
 //
 // tilec-run-examples --cubin-dir DIR [--source-dir DIR] [--mode aot|jit|both]
-//                    [--json FILE] [--only NAME,...] [--device N]
+//                    [--json FILE] [--only NAME,...] [--device N] [--seed N]
 //
 // For every example, mode and shape: load the module (AOT: DIR/<name>.cubin;
 // JIT: compile <source-dir>/<name>.mlir in-process), make fresh random inputs,
@@ -234,6 +234,9 @@ struct Options {
   std::vector<std::string> modes;
   std::vector<std::string> only;
   int device = 0;
+  /// Seed of the input generator: fresh from the OS unless --seed is given,
+  /// and printed so that a failure can be replayed.
+  std::optional<uint64_t> seed;
 };
 
 Module loadModule(const Context &ctx, const Options &opts, const Example &ex,
@@ -369,7 +372,7 @@ bool hasJit() {
 const char kUsage[] =
     "usage: tilec-run-examples --cubin-dir DIR [--source-dir DIR]\n"
     "         [--mode aot|jit|both] [--json FILE] [--only NAME,...]\n"
-    "         [--device N]\n";
+    "         [--device N] [--seed N]\n";
 
 std::vector<std::string> splitComma(const std::string &s) {
   std::vector<std::string> parts;
@@ -405,6 +408,8 @@ bool parseArgs(int argc, char **argv, Options &opts) {
       opts.only = splitComma(v);
     else if (arg == "--device" && (ok = value(v)))
       opts.device = std::atoi(v.c_str());
+    else if (arg == "--seed" && (ok = value(v)))
+      opts.seed = std::strtoull(v.c_str(), nullptr, 10);
     else if (arg == "-h" || arg == "--help") {
       std::printf("%s", kUsage);
       std::exit(0);
@@ -463,7 +468,10 @@ int main(int argc, char **argv) {
     std::printf("device %d: %s (sm_%d, %d SMs)\n\n", opts.device,
                 ctx.device().name.c_str(), ctx.device().computeCapability(),
                 ctx.device().smCount);
-    std::mt19937 rng(20261121);
+    uint64_t seed = opts.seed ? *opts.seed : std::random_device{}();
+    std::printf("input seed %llu (replay with --seed)\n\n",
+                static_cast<unsigned long long>(seed));
+    std::mt19937 rng(static_cast<std::mt19937::result_type>(seed));
     std::vector<Result> results;
     for (const Example *ex : selected)
       for (const std::string &mode : opts.modes)
