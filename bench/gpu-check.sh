@@ -15,8 +15,10 @@ mkdir -p "$OUT"
 D=.device
 export PATH="/usr/local/cuda/bin:$PATH"
 export TILEC_CACHE_DIR=/tmp/tilec-cache
-gunzip -c "$D/tilec-run-examples.gz" > /tmp/tilec-run-examples
-chmod +x /tmp/tilec-run-examples "$D/tilec-run-examples-aot" "$D/tilec_runtime_tests"
+for exe in tilec-run-examples tilec-jit-rowsum; do
+  gunzip -c "$D/$exe.gz" > "/tmp/$exe" && chmod +x "/tmp/$exe"
+done
+chmod +x "$D/tilec-run-examples-aot" "$D/tilec_runtime_tests"
 
 declare -A status
 step() { # step NAME COMMAND...: runs, logs, records PASS/FAIL
@@ -55,6 +57,7 @@ jit_cache_hit() { # a second JIT run of the same sources adds no entry
   step examples-aot-jit /tmp/tilec-run-examples --cubin-dir "$D/cubins" \
     --source-dir examples --mode both --json "$OUT/examples.json"
   step jit-cache-hit jit_cache_hit
+  step jit-rowsum-example bash -c "/tmp/tilec-jit-rowsum 1000 1003 && /tmp/tilec-jit-rowsum 3 100003 && /tmp/tilec-jit-rowsum 1 1"
   step memcheck compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot
   step racecheck compute-sanitizer --tool racecheck --error-exitcode 9 \
@@ -63,7 +66,7 @@ jit_cache_hit() { # a second JIT run of the same sources adds no entry
   echo; echo "== summary"
   passed=0 failed=0
   for k in cuobjdump-res-usage sass-softmax runtime-unit-tests \
-           examples-aot-jit jit-cache-hit memcheck racecheck; do
+           examples-aot-jit jit-cache-hit jit-rowsum-example memcheck racecheck; do
     printf '  %-22s %s\n' "$k" "${status[$k]:-not run}"
     [ "${status[$k]:-}" = PASS ] && passed=$((passed + 1)) || failed=$((failed + 1))
   done

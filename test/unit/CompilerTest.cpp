@@ -1,0 +1,172 @@
+//===- CompilerTest.cpp - The compiler library API ------------------------===//
+
+#include "tilec/Compiler/Compiler.h"
+#include "tilec/Runtime/CubinInfo.h"
+#include "tilec/Runtime/LaunchMetadata.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace {
+
+constexpr const char *kScale = R"mlir(
+tile.kernel @scale(%a: f32, %x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 1, dim = 0, per_program = 256>],
+                num_warps = 2} {
+  %pid = tile.program_id x : index
+  %c256 = arith.constant 256 : index
+  %off = arith.muli %pid, %c256 : index
+  %t = tile.load %x[%off] : memref<?xf32> -> tensor<256xf32>
+  %s = tile.splat %a : f32 -> tensor<256xf32>
+  %r = arith.mulf %t, %s : tensor<256xf32>
+  tile.store %r, %x[%off] : tensor<256xf32>, memref<?xf32>
+  tile.return
+}
+)mlir";
+
+tilec::CompileOptions options(tilec::EmitKind emit,
+                              std::string arch = "sm_90a") {
+  tilec::CompileOptions o;
+  o.emit = emit;
+  o.arch = std::move(arch);
+  o.bufferName = "scale.mlir";
+  return o;
+}
+
+bool hasPtxas() {
+  const char *home = std::getenv("CUDA_HOME");
+  std::string path = std::string(home ? home : "/usr/local/cuda") + "/bin/ptxas";
+  return std::system(("test -x " + path + " || command -v ptxas >/dev/null")
+                         .c_str()) == 0;
+}
+
+TEST(Compiler, EmitsPtxWithLaunchMetadata) {
+  tilec::CompileResult r = tilec::compile(kScale, options(tilec::EmitKind::PTX));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.output.find(".target sm_90a"), std::string::npos);
+  EXPECT_NE(r.output.find(".visible .entry scale("), std::string::npos);
+  EXPECT_NE(r.output.find("__tilec_launch_scale"), std::string::npos);
+  EXPECT_NE(r.output.find(".maxntid 64, 1, 1"), std::string::npos);
+}
+
+TEST(Compiler, HonoursTheArch) {
+  tilec::CompileResult r =
+      tilec::compile(kScale, options(tilec::EmitKind::PTX, "sm_80"));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.output.find(".target sm_80"), std::string::npos);
+}
+
+TEST(Compiler, EmitsLlvmIrAndMlir) {
+  tilec::CompileResult llvm =
+      tilec::compile(kScale, options(tilec::EmitKind::LLVM));
+  ASSERT_TRUE(llvm.ok) << llvm.diagnostics;
+  EXPECT_NE(llvm.output.find("define ptx_kernel void @scale("),
+            std::string::npos);
+  tilec::CompileResult mlir =
+      tilec::compile(kScale, options(tilec::EmitKind::MLIR));
+  ASSERT_TRUE(mlir.ok) << mlir.diagnostics;
+  EXPECT_NE(mlir.output.find("llvm.func @scale("), std::string::npos);
+  EXPECT_EQ(mlir.output.find("tile."), mlir.output.find("tile.grid"))
+      << "only the grid attribute of the tile dialect may remain";
+}
+
+TEST(Compiler, CubinCarriesParsableLaunchMetadata) {
+  if (!hasPtxas())
+    GTEST_SKIP() << "no ptxas";
+  tilec::CompileResult r =
+      tilec::compile(kScale, options(tilec::EmitKind::Cubin));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  std::string error;
+  std::optional<tilec::rt::CubinInfo> info =
+      tilec::rt::parseCubin(r.output, &error);
+  ASSERT_TRUE(info) << error;
+  const tilec::rt::CubinKernel *kernel = info->findKernel("scale");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_TRUE(kernel->hasLaunchMetadata);
+  ASSERT_EQ(info->launchSymbols.size(), 1u);
+  std::optional<tilec::LaunchMetadata> meta =
+      tilec::parseLaunchMetadata(info->launchSymbols[0].text, &error);
+  ASSERT_TRUE(meta) << error;
+  EXPECT_EQ(meta->kernel, "scale");
+  EXPECT_EQ(meta->block[0], 64u);
+  ASSERT_EQ(meta->params.size(), 2u);
+  EXPECT_EQ(meta->params[0].kind, tilec::ParamInfo::Kind::Scalar);
+  EXPECT_EQ(meta->params[1].kind, tilec::ParamInfo::Kind::Buffer);
+  ASSERT_EQ(meta->grid[0].size(), 1u);
+  EXPECT_EQ(meta->grid[0][0].perProgram, 256);
+}
+
+TEST(Compiler, ReportsLocatedParseErrors) {
+  tilec::CompileResult r =
+      tilec::compile("tile.kernel @k(\n", options(tilec::EmitKind::PTX));
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.output.empty());
+  EXPECT_NE(r.diagnostics.find("scale.mlir:1:"), std::string::npos)
+      << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("error:"), std::string::npos);
+}
+
+TEST(Compiler, ReportsVerifierErrorsWithTheirLine) {
+  constexpr const char *source = R"mlir(
+tile.kernel @bad(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 200>]} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : memref<?xf32> -> tensor<200xf32>
+  tile.return
+}
+)mlir";
+  tilec::CompileResult r = tilec::compile(source, options(tilec::EmitKind::PTX));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("scale.mlir:5:8: error:"), std::string::npos)
+      << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("tile dimensions must be powers of two"),
+            std::string::npos);
+}
+
+TEST(Compiler, ReportsLoweringErrors) {
+  constexpr const char *dot = R"mlir(
+tile.kernel @d(%x: memref<?x?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 16>]} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32>
+  %d = tile.dot %t, %t, %t : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+  tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, memref<?x?xf32>
+  tile.return
+}
+)mlir";
+  tilec::CompileResult r = tilec::compile(dot, options(tilec::EmitKind::PTX));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("scale.mlir:6:8: error: 'tile.dot' op is not "
+                               "lowered by tile-map-warps yet"),
+            std::string::npos)
+      << r.diagnostics;
+}
+
+TEST(Compiler, RejectsBadOptions) {
+  tilec::CompileResult arch =
+      tilec::compile(kScale, options(tilec::EmitKind::PTX, "sm_70"));
+  EXPECT_FALSE(arch.ok);
+  EXPECT_NE(arch.diagnostics.find("unsupported arch 'sm_70'"),
+            std::string::npos);
+  tilec::CompileOptions o = options(tilec::EmitKind::PTX);
+  o.optLevel = 5;
+  tilec::CompileResult opt = tilec::compile(kScale, o);
+  EXPECT_FALSE(opt.ok);
+  EXPECT_NE(opt.diagnostics.find("optimisation level must be 0..3"),
+            std::string::npos);
+}
+
+TEST(Compiler, IsDeterministic) {
+  tilec::CompileResult a = tilec::compile(kScale, options(tilec::EmitKind::PTX));
+  tilec::CompileResult b = tilec::compile(kScale, options(tilec::EmitKind::PTX));
+  ASSERT_TRUE(a.ok && b.ok);
+  EXPECT_EQ(a.output, b.output);
+}
+
+TEST(Compiler, VersionNamesMlir) {
+  EXPECT_NE(std::string(tilec::versionString()).find("MLIR 22"),
+            std::string::npos);
+}
+
+} // namespace
