@@ -173,10 +173,8 @@ struct SplatLowering : OpConversionPattern<tile::SplatOp> {
   }
 };
 
-struct RangeLowering : OpConversionPattern<tile::RangeOp> {
-  RangeLowering(const TypeConverter &converter, MLIRContext *ctx,
-                MapWarpsState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
+struct RangeLowering : MapWarpsPattern<tile::RangeOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tile::RangeOp op, OpAdaptor adaptor,
@@ -184,18 +182,15 @@ struct RangeLowering : OpConversionPattern<tile::RangeOp> {
     Location loc = op.getLoc();
     TileLayout layout = state.layoutOf(op.getType());
     Type elementType = op.getType().getElementType();
-    SmallVector<Value> elements;
-    for (int64_t slot = 0; slot < layout.getPerThread(); ++slot) {
-      Value linear = layout.linearIndex(rewriter, loc, state.threadId, slot);
-      elements.push_back(rewriter.createOrFold<arith::IndexCastUIOp>(
-          loc, elementType, linear));
-    }
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, layout.getVectorType(elementType), elements);
+    auto castIndex = [&](Value linear) -> Value {
+      return rewriter.createOrFold<arith::IndexCastUIOp>(loc, elementType,
+                                                        linear);
+    };
+    rewriter.replaceOp(op, layout.buildVector(rewriter, loc, state.threadId,
+                                              elementType, castIndex));
     return success();
   }
 
-  MapWarpsState &state;
 };
 
 } // namespace

@@ -78,10 +78,8 @@ Value dropBits(OpBuilder &b, Location loc, Value linear, unsigned lo,
   return b.createOrFold<arith::OrIOp>(loc, low, highShifted);
 }
 
-struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
-  ReduceLowering(const TypeConverter &converter, MLIRContext *ctx,
-                 MapWarpsState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
+struct ReduceLowering : MapWarpsPattern<tile::ReduceOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
@@ -175,23 +173,16 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
       return success();
     }
     TileLayout resultLayout = state.layoutOf(resultTile);
-    SmallVector<Value> elements;
-    for (int64_t slot = 0; slot < resultLayout.getPerThread(); ++slot)
-      elements.push_back(
-          gather(resultLayout.linearIndex(rewriter, loc, tid, slot)));
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, resultLayout.getVectorType(resultTile.getElementType()),
-        elements);
+    rewriter.replaceOp(op, resultLayout.buildVector(
+                               rewriter, loc, tid,
+                               resultTile.getElementType(), gather));
     return success();
   }
 
-  MapWarpsState &state;
 };
 
-struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
-  BroadcastLowering(const TypeConverter &converter, MLIRContext *ctx,
-                    MapWarpsState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
+struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
@@ -223,9 +214,7 @@ struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
 
     // Read back: the input index keeps the result's non-broadcast dims.
     ArrayRef<int64_t> newDims = op.getDims();
-    SmallVector<Value> elements;
-    for (int64_t slot = 0; slot < out.getPerThread(); ++slot) {
-      Value linear = out.linearIndex(rewriter, loc, tid, slot);
+    auto readElement = [&](Value linear) -> Value {
       Value inputIndex = indexConstant(rewriter, loc, 0);
       unsigned inputDim = 0;
       for (unsigned d = 0; d < out.getShape().size(); ++d) {
@@ -237,15 +226,14 @@ struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
             loc, index, indexConstant(rewriter, loc, in.dimShift(inputDim++)));
         inputIndex = rewriter.createOrFold<arith::OrIOp>(loc, inputIndex, placed);
       }
-      elements.push_back(
-          memref::LoadOp::create(rewriter, loc, buffer, inputIndex));
-    }
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, out.getVectorType(op.getType().getElementType()), elements);
+      return memref::LoadOp::create(rewriter, loc, buffer, inputIndex);
+    };
+    rewriter.replaceOp(op, out.buildVector(rewriter, loc, tid,
+                                           op.getType().getElementType(),
+                                           readElement));
     return success();
   }
 
-  MapWarpsState &state;
 };
 
 } // namespace

@@ -47,10 +47,8 @@ SmallVector<Value> bufferSizes(OpBuilder &b, Location loc, Value buffer) {
   return sizes;
 }
 
-struct LoadLowering : OpConversionPattern<tile::LoadOp> {
-  LoadLowering(const TypeConverter &converter, MLIRContext *ctx,
-               MapWarpsState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
+struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
@@ -61,9 +59,7 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
     SmallVector<Value> sizes = bufferSizes(rewriter, loc, adaptor.getBuffer());
     Value padding = arith::ConstantOp::create(rewriter, loc,
                                               op.getPaddingOrZero());
-    SmallVector<Value> elements;
-    for (int64_t slot = 0; slot < layout.getPerThread(); ++slot) {
-      Value linear = layout.linearIndex(rewriter, loc, state.threadId, slot);
+    auto loadElement = [&](Value linear) -> Value {
       ElementAccess access = accessElement(rewriter, loc, layout, linear,
                                            adaptor.getIndices(), sizes);
       auto guarded = scf::IfOp::create(
@@ -76,20 +72,17 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
           [&](OpBuilder &b, Location l) {
             scf::YieldOp::create(b, l, padding);
           });
-      elements.push_back(guarded.getResult(0));
-    }
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, layout.getVectorType(elementType), elements);
+      return guarded.getResult(0);
+    };
+    rewriter.replaceOp(op, layout.buildVector(rewriter, loc, state.threadId,
+                                              elementType, loadElement));
     return success();
   }
 
-  MapWarpsState &state;
 };
 
-struct StoreLowering : OpConversionPattern<tile::StoreOp> {
-  StoreLowering(const TypeConverter &converter, MLIRContext *ctx,
-                MapWarpsState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
+struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
@@ -117,7 +110,6 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     return success();
   }
 
-  MapWarpsState &state;
 };
 
 } // namespace

@@ -34,6 +34,16 @@ struct MapWarpsState {
   }
 };
 
+/// A conversion pattern of tile-map-warps: it sees the kernel's state.
+template <typename OpTy>
+struct MapWarpsPattern : mlir::OpConversionPattern<OpTy> {
+  MapWarpsPattern(const mlir::TypeConverter &converter, mlir::MLIRContext *ctx,
+                  MapWarpsState &state)
+      : mlir::OpConversionPattern<OpTy>(converter, ctx), state(state) {}
+
+  MapWarpsState &state;
+};
+
 /// Number of workgroup-memory elements an exchanging op needs, or 0.
 int64_t exchangeBufferElements(mlir::Operation *op, int64_t threads);
 

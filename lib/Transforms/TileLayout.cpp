@@ -3,6 +3,7 @@
 #include "TileLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -67,6 +68,16 @@ Value TileLayout::ownsElements(OpBuilder &b, Location loc, Value tid) const {
 
 VectorType TileLayout::getVectorType(Type elementType) const {
   return VectorType::get({perThread}, elementType);
+}
+
+Value TileLayout::buildVector(OpBuilder &b, Location loc, Value tid,
+                              Type elementType,
+                              function_ref<Value(Value)> element) const {
+  SmallVector<Value> elements;
+  for (int64_t slot = 0; slot < perThread; ++slot)
+    elements.push_back(element(linearIndex(b, loc, tid, slot)));
+  return vector::FromElementsOp::create(b, loc, getVectorType(elementType),
+                                        elements);
 }
 
 Value tilec::indexConstant(OpBuilder &b, Location loc, int64_t v) {

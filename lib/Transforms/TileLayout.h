@@ -48,6 +48,13 @@ public:
 
   mlir::VectorType getVectorType(mlir::Type elementType) const;
 
+  /// Builds the vector of the elements thread `tid` owns, calling
+  /// `element(l)` for each slot's linear index l.
+  mlir::Value
+  buildVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
+              mlir::Type elementType,
+              llvm::function_ref<mlir::Value(mlir::Value linear)> element) const;
+
 private:
   llvm::SmallVector<int64_t> shape;
   int64_t numElements;
