@@ -28,7 +28,9 @@ step() { # step NAME COMMAND...: runs, logs, records PASS/FAIL
 }
 each_cubin() { # each_cubin CMD...: CMD on every cubin, all must succeed
   local f rc=0
-  for f in "$D"/cubins/*.cubin; do "$@" "$f" || rc=1; done
+  for f in "$D"/cubins/*.cubin; do
+    echo "-- $(basename "$f")"; "$@" "$f" || rc=1
+  done
   return $rc
 }
 sass_has() { # sass_has CUBIN PATTERN...: every pattern occurs in the SASS
@@ -61,7 +63,7 @@ jit_cache_hit() { # a second JIT run of the same sources adds no entry
   step memcheck compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot
   step racecheck compute-sanitizer --tool racecheck --error-exitcode 9 \
-    "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot --only softmax
+    "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot --only softmax,layernorm,colsum
 
   echo; echo "== summary"
   passed=0 failed=0

@@ -5,11 +5,11 @@
 //
 // For every example, mode and shape: load the module (AOT: DIR/<name>.cubin;
 // JIT: compile <source-dir>/<name>.mlir in-process), make fresh random inputs,
-// poison the output with NaN, launch once, check every element against a
-// float64 host reference (relative L2 error and no NaN), then time the kernel
-// with events (median of 20 after warm-up). Prints one table; exits non-zero
-// on any failure. Without a GPU it lists what it would run and what the
-// cubins contain, and exits 0.
+// poison the output (NaN / -1), launch once, check every element against a
+// float64 host reference (f32: relative L2 error and no NaN; i32: exact),
+// then time the kernel with events (median of 20 after warm-up). Prints one
+// table; exits non-zero on any failure. Without a GPU it lists what it would
+// run and exits 0.
 //
 // To add an example, write a prepare function and add a row to examples().
 //
@@ -45,6 +45,8 @@ struct Workload {
   std::vector<DeviceBuffer> buffers;
   std::vector<KernelArg> args;
   size_t output = 0;
+  /// f32 outputs are compared by relative error, i32 ones exactly.
+  ScalarType outputType = ScalarType::F32;
   std::vector<double> reference;
 };
 
@@ -122,6 +124,62 @@ Workload prepareSoftmax(const Context &ctx, const Shape &shape,
   return w;
 }
 
+// layernorm(x: f32[rows, cols], gamma, beta: f32[cols], y: f32[rows, cols],
+// eps: f32): y = (x - mean) / sqrt(var + eps) * gamma + beta, per row.
+Workload prepareLayernorm(const Context &ctx, const Shape &shape,
+                          std::mt19937 &rng) {
+  int64_t rows = shape[0], cols = shape[1];
+  const float eps = 1e-5f;
+  std::vector<float> x = uniform(rows * cols, rng, -1, 1);
+  std::vector<float> gamma = uniform(cols, rng, 0.5f, 1.5f);
+  std::vector<float> beta = uniform(cols, rng, -0.5f, 0.5f);
+  Workload w;
+  size_t dx = addBuffer(w, ctx, x), dg = addBuffer(w, ctx, gamma),
+         db = addBuffer(w, ctx, beta);
+  size_t out = addOutput(w, ctx, rows * cols);
+  w.args = {w.buffers[dx].view<float>({rows, cols}),
+            w.buffers[dg].view<float>({cols}), w.buffers[db].view<float>({cols}),
+            w.buffers[out].view<float>({rows, cols}), eps};
+  w.reference.resize(rows * cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float *row = &x[r * cols];
+    double mean = 0, var = 0;
+    for (int64_t c = 0; c < cols; ++c)
+      mean += row[c];
+    mean /= cols;
+    for (int64_t c = 0; c < cols; ++c)
+      var += (row[c] - mean) * (row[c] - mean);
+    var /= cols;
+    double rstd = 1 / std::sqrt(var + eps);
+    for (int64_t c = 0; c < cols; ++c)
+      w.reference[r * cols + c] = (row[c] - mean) * rstd * gamma[c] + beta[c];
+  }
+  return w;
+}
+
+// colsum(x: i32[rows, cols], sums: i32[cols]): column sums, exact. Inputs are
+// positive, so the poison (-1) cannot be a right answer.
+Workload prepareColsum(const Context &ctx, const Shape &shape,
+                       std::mt19937 &rng) {
+  int64_t rows = shape[0], cols = shape[1];
+  std::uniform_int_distribution<int32_t> dist(1, 1000);
+  std::vector<int32_t> x(rows * cols);
+  for (int32_t &v : x)
+    v = dist(rng);
+  Workload w;
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, x));
+  w.buffers.emplace_back(ctx, cols * sizeof(int32_t));
+  w.output = 1;
+  w.outputType = ScalarType::I32;
+  w.args = {w.buffers[0].view<int32_t>({rows, cols}),
+            w.buffers[1].view<int32_t>({cols})};
+  w.reference.assign(cols, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      w.reference[c] += x[r * cols + c];
+  return w;
+}
+
 const std::vector<Example> &examples() {
   static const std::vector<Example> table = {
       {"saxpy", "saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
@@ -129,6 +187,14 @@ const std::vector<Example> &examples() {
        "softmax",
        {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {4096, 1000}},
        prepareSoftmax},
+      {"layernorm",
+       "layernorm",
+       {{1, 1}, {7, 31}, {1000, 1003}, {4097, 256}, {64, 4096}},
+       prepareLayernorm},
+      {"colsum",
+       "colsum",
+       {{1, 1}, {33, 7}, {1000, 1003}, {4097, 129}, {3, 100003}},
+       prepareColsum},
   };
   return table;
 }
@@ -182,6 +248,24 @@ void compare(const std::vector<float> &out, const std::vector<double> &ref,
     r.error = std::to_string(r.nanCount) + " elements are NaN (not written?)";
 }
 
+void compareExact(const std::vector<int32_t> &out,
+                  const std::vector<double> &ref, Result &r) {
+  int64_t wrong = 0;
+  double diff2 = 0, ref2 = 0, maxAbs = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    double d = double(out[i]) - ref[i];
+    wrong += d != 0;
+    diff2 += d * d;
+    ref2 += ref[i] * ref[i];
+    maxAbs = std::max(maxAbs, std::abs(d));
+  }
+  r.relError = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  r.maxAbsError = maxAbs;
+  r.pass = wrong == 0;
+  if (wrong)
+    r.error = std::to_string(wrong) + " elements differ from the exact sums";
+}
+
 double medianLaunchUs(const Context &ctx, const Stream &stream,
                       const Kernel &kernel, const std::vector<KernelArg> &args) {
   const int kWarmup = 3, kRuns = 20;
@@ -207,10 +291,13 @@ Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
     Stream stream(ctx);
     Workload w = ex.prepare(ctx, shape, rng);
     DeviceBuffer &out = w.buffers[w.output];
-    out.memset(0xff); // NaN: an element the kernel misses cannot pass
+    out.memset(0xff); // NaN / -1: an element the kernel misses cannot pass
     kernel.launchArgs(stream, w.args);
     stream.synchronize();
-    compare(out.download<float>(), w.reference, ex.tolerance, r);
+    if (w.outputType == ScalarType::I32)
+      compareExact(out.download<int32_t>(), w.reference, r);
+    else
+      compare(out.download<float>(), w.reference, ex.tolerance, r);
     r.timeUs = medianLaunchUs(ctx, stream, kernel, w.args);
   } catch (const Error &e) {
     r.pass = false;

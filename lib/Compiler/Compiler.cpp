@@ -101,6 +101,8 @@ CompileResult compile(std::string_view source, const CompileOptions &options) {
   DialectRegistry registry;
   registerDialects(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  // Diagnostics point at the user's source; a dump of the op adds nothing.
+  context.printOpOnDiagnostic(false);
 
   CompileResult result;
   llvm::raw_string_ostream diagnostics(result.diagnostics);

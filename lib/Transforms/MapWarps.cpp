@@ -36,9 +36,22 @@ static bool isElementwise(Operation *op) {
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
 }
 
+/// Registers hold a thread's part of every live tile; past this many elements
+/// a thread the code spills heavily and compiles slowly.
+static constexpr int64_t kMaxElementsPerThread = 512;
+
+/// The threads of the kernel's block: its known 1-D size.
+static FailureOr<int64_t> blockThreads(gpu::GPUFuncOp func) {
+  std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+  if (!block || (*block)[1] != 1 || (*block)[2] != 1 || (*block)[0] % 32 != 0)
+    return func.emitOpError(
+        "needs a known 1-D block size that is a multiple of 32");
+  return (*block)[0];
+}
+
 /// Rejects, with a located error, what the rewrite cannot express, so that
 /// the conversion itself never fails half-way.
-static LogicalResult checkSupported(gpu::GPUFuncOp func) {
+static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
   WalkResult result = func.walk([&](Operation *op) {
     if (!hasTileTypes(op))
       return WalkResult::advance();
@@ -49,6 +62,17 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func) {
       if (failed(tile::verifyTileShape([op]() { return op->emitOpError(); },
                                        type, "tile")))
         return WalkResult::interrupt();
+      auto tileType = cast<RankedTensorType>(type);
+      int64_t perThread =
+          TileLayout(tileType.getShape(), threads).getPerThread();
+      if (perThread > kMaxElementsPerThread) {
+        op->emitOpError("uses a tile of ")
+            << tileType.getNumElements() << " elements, " << perThread
+            << " for each of the " << threads << " threads; at most "
+            << kMaxElementsPerThread
+            << " a thread are supported: use a smaller tile or more warps";
+        return WalkResult::interrupt();
+      }
     }
     if (isa<tile::DotOp>(op)) {
       op->emitOpError("is not lowered by tile-map-warps yet");
@@ -85,12 +109,9 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func) {
 
 /// Creates the thread id and one workgroup buffer per exchanging op before
 /// any rewrite, since the conversion must not change the kernel signature.
-static LogicalResult prepareState(gpu::GPUFuncOp func, MapWarpsState &state) {
-  std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
-  if (!block || (*block)[1] != 1 || (*block)[2] != 1 || (*block)[0] % 32 != 0)
-    return func.emitOpError(
-        "needs a known 1-D block size that is a multiple of 32");
-  state.threads = (*block)[0];
+static void prepareState(gpu::GPUFuncOp func, int64_t threads,
+                         MapWarpsState &state) {
+  state.threads = threads;
 
   OpBuilder builder(func.getContext());
   builder.setInsertionPointToStart(&func.getBody().front());
@@ -110,7 +131,6 @@ static LogicalResult prepareState(gpu::GPUFuncOp func, MapWarpsState &state) {
     state.stats.workgroupBytes +=
         elements * elementType.getIntOrFloatBitWidth() / 8;
   });
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -201,11 +221,11 @@ struct RangeLowering : MapWarpsPattern<tile::RangeOp> {
 
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                        MapWarpsStats *stats) {
-  if (failed(checkSupported(func)))
+  FailureOr<int64_t> threads = blockThreads(func);
+  if (failed(threads) || failed(checkSupported(func, *threads)))
     return failure();
   MapWarpsState state;
-  if (failed(prepareState(func, state)))
-    return failure();
+  prepareState(func, *threads, state);
 
   MLIRContext *ctx = func.getContext();
   TypeConverter converter;

@@ -55,3 +55,15 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @huge(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.load' op uses a tile of 65536 elements, 2048 for each of the 32 threads; at most 512 a thread are supported: use a smaller tile or more warps}}
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<65536xf32>
+    gpu.return
+  }
+}
