@@ -80,7 +80,14 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   buildPipeline(pm, pipeline);
   if (configure && failed(configure(pm)))
     return failure();
-  if (failed(pm.run(module)))
+  // Some upstream stages report an error yet succeed (a missing CUDA path
+  // while emitting PTX); any error fails the compilation.
+  bool sawError = false;
+  ScopedDiagnosticHandler errorWatch(module.getContext(), [&](Diagnostic &d) {
+    sawError |= d.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // let the caller's handler print it
+  });
+  if (failed(pm.run(module)) || sawError)
     return failure();
 
   switch (options.emit) {

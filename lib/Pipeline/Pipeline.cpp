@@ -25,9 +25,16 @@ std::string checkArch(llvm::StringRef arch) {
       .str();
 }
 
+/// A toolkit directory must hold the ptxas that gpu-module-to-binary runs.
+static bool hasPtxas(llvm::StringRef dir) {
+  llvm::SmallString<128> ptxas(dir);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  return llvm::sys::fs::can_execute(ptxas);
+}
+
 std::string findCudaToolkit() {
   for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (const char *dir = std::getenv(var); dir && *dir)
+    if (const char *dir = std::getenv(var); dir && hasPtxas(dir))
       return dir;
   if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
     return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))

@@ -63,8 +63,9 @@ void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 /// Returns an empty string if `arch` is supported, else a message.
 std::string checkArch(llvm::StringRef arch);
 
-/// The CUDA toolkit the pipeline uses by default: $CUDA_HOME, $CUDA_PATH,
-/// $CUDA_ROOT, the parent of the `ptxas` on PATH, else /usr/local/cuda.
+/// The CUDA toolkit the pipeline uses by default: the first of $CUDA_HOME,
+/// $CUDA_PATH, $CUDA_ROOT that holds bin/ptxas, the parent of the `ptxas` on
+/// PATH, else /usr/local/cuda.
 std::string findCudaToolkit();
 
 } // namespace tilec
