@@ -80,14 +80,6 @@ tile.kernel @complex(%x: memref<?xcomplex<f32>>)
 
 // -----
 
-// expected-error @+2 {{per_program must be positive, got 0}}
-tile.kernel @zero_per_program(%x: memref<?xf32>)
-    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 0>]} {
-  tile.return
-}
-
-// -----
-
 tile.kernel @return_outside(%x: memref<?xf32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
   scf.execute_region {
