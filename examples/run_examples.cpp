@@ -6,7 +6,7 @@
 // For every example, mode and shape: load the module (AOT: DIR/<name>.cubin;
 // JIT: compile <source-dir>/<name>.mlir in-process), make fresh random inputs,
 // poison the output (NaN / -1), launch once, check every element against a
-// float64 host reference (f32: relative L2 error and no NaN; i32: exact),
+// float64 host reference (f32, f16: relative L2 error and no NaN; i32: exact),
 // then time the kernel with events (median of 20 after warm-up). Prints one
 // table; exits non-zero on any failure. Without a GPU it lists what it would
 // run and exits 0.
@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -45,7 +46,7 @@ struct Workload {
   std::vector<DeviceBuffer> buffers;
   std::vector<KernelArg> args;
   size_t output = 0;
-  /// f32 outputs are compared by relative error, i32 ones exactly.
+  /// f32 and f16 outputs are compared by relative error, i32 ones exactly.
   ScalarType outputType = ScalarType::F32;
   std::vector<double> reference;
 };
@@ -180,6 +181,58 @@ Workload prepareColsum(const Context &ctx, const Shape &shape,
   return w;
 }
 
+// IEEE half precision on the host, for f16 inputs and outputs.
+uint16_t floatToHalf(float value) {
+  uint32_t f;
+  std::memcpy(&f, &value, 4);
+  uint32_t sign = (f >> 16) & 0x8000;
+  int32_t exponent = int32_t((f >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = f & 0x7fffff;
+  if (exponent <= 0) // flush values below the normal range to zero
+    return uint16_t(sign);
+  if (exponent >= 31)
+    return uint16_t(sign | 0x7c00);
+  // Round to nearest, ties to even.
+  uint32_t half = sign | (uint32_t(exponent) << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+    ++half;
+  return uint16_t(half);
+}
+
+double halfToDouble(uint16_t h) {
+  int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  double sign = (h & 0x8000) ? -1.0 : 1.0;
+  if (exponent == 0)
+    return sign * std::ldexp(mantissa, -24);
+  if (exponent == 31)
+    return mantissa ? NAN : sign * INFINITY;
+  return sign * std::ldexp(1024 + mantissa, exponent - 25);
+}
+
+// rowsum_f16(x: f16[rows, cols], sums: f16[rows]): row sums. The reference
+// sums the f16 inputs exactly (in float64).
+Workload prepareRowsumF16(const Context &ctx, const Shape &shape,
+                          std::mt19937 &rng) {
+  int64_t rows = shape[0], cols = shape[1];
+  std::vector<float> values = uniform(rows * cols, rng, -1, 1);
+  std::vector<uint16_t> x(values.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = floatToHalf(values[i]);
+  Workload w;
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, x));
+  w.buffers.emplace_back(ctx, rows * sizeof(uint16_t));
+  w.output = 1;
+  w.outputType = ScalarType::F16;
+  w.args = {w.buffers[0].view(ScalarType::F16, {rows, cols}),
+            w.buffers[1].view(ScalarType::F16, {rows})};
+  w.reference.assign(rows, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      w.reference[r] += halfToDouble(x[r * cols + c]);
+  return w;
+}
+
 const std::vector<Example> &examples() {
   static const std::vector<Example> table = {
       {"saxpy", "saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
@@ -195,6 +248,12 @@ const std::vector<Example> &examples() {
        "colsum",
        {{1, 1}, {33, 7}, {1000, 1003}, {4097, 129}, {3, 100003}},
        prepareColsum},
+      // f16 data with f32 accumulation: the 1e-2 bound of gpu.md.
+      {"rowsum_f16",
+       "rowsum_f16",
+       {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {3, 100003}},
+       prepareRowsumF16,
+       1e-2},
   };
   return table;
 }
@@ -294,10 +353,17 @@ Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
     out.memset(0xff); // NaN / -1: an element the kernel misses cannot pass
     kernel.launchArgs(stream, w.args);
     stream.synchronize();
-    if (w.outputType == ScalarType::I32)
+    if (w.outputType == ScalarType::I32) {
       compareExact(out.download<int32_t>(), w.reference, r);
-    else
+    } else if (w.outputType == ScalarType::F16) {
+      std::vector<uint16_t> halves = out.download<uint16_t>();
+      std::vector<float> widened(halves.size());
+      for (size_t i = 0; i < halves.size(); ++i)
+        widened[i] = float(halfToDouble(halves[i]));
+      compare(widened, w.reference, ex.tolerance, r);
+    } else {
       compare(out.download<float>(), w.reference, ex.tolerance, r);
+    }
     r.timeUs = medianLaunchUs(ctx, stream, kernel, w.args);
   } catch (const Error &e) {
     r.pass = false;

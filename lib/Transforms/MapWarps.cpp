@@ -79,11 +79,10 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
       return WalkResult::interrupt();
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-      unsigned width = getElementTypeOrSelf(reduce.getInput()).getIntOrFloatBitWidth();
-      if (width != 32 && width != 64) {
-        op->emitOpError("of ") << getElementTypeOrSelf(reduce.getInput())
-                               << " elements is not supported yet; reduce 32- "
-                                  "or 64-bit elements";
+      Type elementType = getElementTypeOrSelf(reduce.getInput());
+      if (elementType.isInteger(1)) {
+        op->emitOpError("of i1 elements is not supported; extend to i8 or "
+                        "wider first");
         return WalkResult::interrupt();
       }
     }
@@ -121,15 +120,14 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
   auto workgroup = gpu::AddressSpaceAttr::get(func.getContext(),
                                               gpu::AddressSpace::Workgroup);
   func.walk([&](Operation *op) {
-    int64_t elements = exchangeBufferElements(op, state.threads);
-    if (elements == 0)
+    std::optional<ExchangeBuffer> buffer = exchangeBufferFor(op, threads);
+    if (!buffer)
       return;
-    Type elementType = getElementTypeOrSelf(op->getOperand(0).getType());
-    auto type = MemRefType::get({elements}, elementType,
+    auto type = MemRefType::get({buffer->elements}, buffer->elementType,
                                 MemRefLayoutAttrInterface(), workgroup);
     state.exchangeBuffers[op] = func.addWorkgroupAttribution(type, op->getLoc());
     state.stats.workgroupBytes +=
-        elements * elementType.getIntOrFloatBitWidth() / 8;
+        buffer->elements * buffer->elementType.getIntOrFloatBitWidth() / 8;
   });
 }
 

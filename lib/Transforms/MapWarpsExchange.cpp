@@ -47,6 +47,29 @@ ReductionPlan planReduction(const TileLayout &layout, unsigned axis) {
   return plan;
 }
 
+/// Reductions combine in at least 32 bits: that is what a shuffle moves, and
+/// 16-bit float sums lose less in f32. Integer results are the same either
+/// way (two's complement wraps alike; signed order is kept).
+Type accumulatorType(Type elementType) {
+  if (elementType.getIntOrFloatBitWidth() >= 32)
+    return elementType;
+  MLIRContext *ctx = elementType.getContext();
+  return isa<FloatType>(elementType) ? Type(Float32Type::get(ctx))
+                                     : Type(IntegerType::get(ctx, 32));
+}
+
+Value convertElement(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  bool isFloat = isa<FloatType>(from);
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return isFloat ? arith::ExtFOp::create(b, loc, to, v).getResult()
+                   : arith::ExtSIOp::create(b, loc, to, v).getResult();
+  return isFloat ? arith::TruncFOp::create(b, loc, to, v).getResult()
+                 : arith::TruncIOp::create(b, loc, to, v).getResult();
+}
+
 Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value x,
               Value y) {
   bool isFloat = isa<FloatType>(x.getType());
@@ -99,9 +122,13 @@ struct ReduceLowering : MapWarpsPattern<tile::ReduceOp> {
         reducedSlotMask |= int64_t(1) << i;
     }
     llvm::MapVector<int64_t, Value> partials; // representative slot -> value
+    Type elementType = getElementTypeOrSelf(op.getInput());
+    Type accType = accumulatorType(elementType);
     for (int64_t slot = 0; slot < layout.getPerThread(); ++slot) {
-      Value element =
-          vector::ExtractOp::create(rewriter, loc, adaptor.getInput(), slot);
+      Value element = convertElement(
+          rewriter, loc,
+          vector::ExtractOp::create(rewriter, loc, adaptor.getInput(), slot),
+          accType);
       int64_t key = slot & ~reducedSlotMask;
       auto [it, inserted] = partials.try_emplace(key, element);
       if (!inserted)
@@ -164,7 +191,7 @@ struct ReduceLowering : MapWarpsPattern<tile::ReduceOp> {
         Value v = memref::LoadOp::create(rewriter, loc, buffer, address);
         acc = acc ? combine(rewriter, loc, kind, acc, v) : v;
       }
-      return acc;
+      return convertElement(rewriter, loc, acc, elementType);
     };
     ++state.stats.reductions;
     auto resultTile = dyn_cast<RankedTensorType>(op.getType());
@@ -173,9 +200,8 @@ struct ReduceLowering : MapWarpsPattern<tile::ReduceOp> {
       return success();
     }
     TileLayout resultLayout = state.layoutOf(resultTile);
-    rewriter.replaceOp(op, resultLayout.buildVector(
-                               rewriter, loc, tid,
-                               resultTile.getElementType(), gather));
+    rewriter.replaceOp(op, resultLayout.buildVector(rewriter, loc, tid,
+                                                    elementType, gather));
     return success();
   }
 
@@ -238,19 +264,20 @@ struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
 
 } // namespace
 
-int64_t tilec::exchangeBufferElements(Operation *op, int64_t threads) {
+std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
+                                                       int64_t threads) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    TileLayout layout(
-        cast<RankedTensorType>(reduce.getInput().getType()).getShape(),
-        threads);
+    auto input = cast<RankedTensorType>(reduce.getInput().getType());
+    TileLayout layout(input.getShape(), threads);
     ReductionPlan plan = planReduction(layout, reduce.getAxis());
-    int64_t resultElements =
-        layout.getNumElements() >> (plan.hi - plan.lo);
-    return resultElements * plan.numWarpPartials();
+    int64_t resultElements = layout.getNumElements() >> (plan.hi - plan.lo);
+    return ExchangeBuffer{resultElements * plan.numWarpPartials(),
+                          accumulatorType(input.getElementType())};
   }
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
-    return broadcast.getInput().getType().getNumElements();
-  return 0;
+    return ExchangeBuffer{broadcast.getInput().getType().getNumElements(),
+                          broadcast.getInput().getType().getElementType()};
+  return std::nullopt;
 }
 
 void tilec::populateMapWarpsExchangePatterns(const TypeConverter &converter,

@@ -44,8 +44,14 @@ struct MapWarpsPattern : mlir::OpConversionPattern<OpTy> {
   MapWarpsState &state;
 };
 
-/// Number of workgroup-memory elements an exchanging op needs, or 0.
-int64_t exchangeBufferElements(mlir::Operation *op, int64_t threads);
+/// The workgroup memory an exchanging op needs (a 1-D buffer).
+struct ExchangeBuffer {
+  int64_t elements;
+  mlir::Type elementType;
+};
+/// The buffer `op` needs, or nullopt if it exchanges nothing.
+std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
+                                                int64_t threads);
 
 void populateMapWarpsMemoryPatterns(const mlir::TypeConverter &converter,
                                     MapWarpsState &state,

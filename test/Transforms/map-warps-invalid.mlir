@@ -37,12 +37,14 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  gpu.func @half_reduce(%x: memref<?xf16>) kernel
+  gpu.func @bool_reduce(%x: memref<?xi32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
-    %t = tile.load %x[%c0] : memref<?xf16> -> tensor<128xf16>
-    // expected-error @+1 {{'tile.reduce' op of 'f16' elements is not supported yet; reduce 32- or 64-bit elements}}
-    %s = tile.reduce add %t along 0 : tensor<128xf16> -> f16
+    %t = tile.load %x[%c0] : memref<?xi32> -> tensor<128xi32>
+    %z = arith.constant dense<0> : tensor<128xi32>
+    %b = arith.cmpi sgt, %t, %z : tensor<128xi32>
+    // expected-error @+1 {{'tile.reduce' op of i1 elements is not supported; extend to i8 or wider first}}
+    %s = tile.reduce max %b along 0 : tensor<128xi1> -> i1
     gpu.return
   }
 }

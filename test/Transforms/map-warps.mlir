@@ -253,3 +253,25 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// 16-bit elements are combined in 32 bits: extended on the way in, the
+// workgroup buffer is f32, the result is truncated back.
+// CHECK-LABEL: gpu.func @half_reduce
+// CHECK-SAME: workgroup(%{{.*}} : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[E:.*]] = vector.extract %{{.*}}[0] : f16 from vector<4xf16>
+// CHECK: arith.extf %[[E]] : f16 to f32
+// CHECK: gpu.shuffle xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[S:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: memref.store %[[S]], %{{.*}}[%{{.*}}] : memref<?xf16>
+gpu.module @m {
+  gpu.func @half_reduce(%x: memref<?xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf16> -> tensor<512xf16>
+    %s = tile.reduce add %t along 0 : tensor<512xf16> -> f16
+    memref.store %s, %x[%c0] : memref<?xf16>
+    gpu.return
+  }
+}

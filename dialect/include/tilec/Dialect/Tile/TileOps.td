@@ -205,7 +205,8 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
     Reduces `input` along dimension `axis` with `add`, `mul`, `max` or `min`
     (signed for integers; `max`/`min` of floats propagate NaN). The result
     drops that dimension; reducing a 1-D tile gives a scalar that every
-    thread of the program holds.
+    thread of the program holds. Elements narrower than 32 bits are combined
+    in f32 or i32 and the result is rounded back once.
 
     ```mlir
     %m = tile.reduce max %t along 1 : tensor<16x128xf32> -> tensor<16xf32>
