@@ -54,8 +54,8 @@ struct Workload {
 using PrepareFn = Workload (*)(const Context &, const Shape &, std::mt19937 &);
 
 struct Example {
+  /// examples/<name>.mlir defines the kernel @<name>.
   const char *name;
-  const char *kernel;
   std::vector<Shape> shapes;
   PrepareFn prepare;
   /// Bound on ||out - ref|| / ||ref|| (gpu.md: 1e-5 for f32 SIMT).
@@ -235,22 +235,18 @@ Workload prepareRowsumF16(const Context &ctx, const Shape &shape,
 
 const std::vector<Example> &examples() {
   static const std::vector<Example> table = {
-      {"saxpy", "saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
+      {"saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
       {"softmax",
-       "softmax",
        {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {4096, 1000}},
        prepareSoftmax},
       {"layernorm",
-       "layernorm",
        {{1, 1}, {7, 31}, {1000, 1003}, {4097, 256}, {64, 4096}},
        prepareLayernorm},
       {"colsum",
-       "colsum",
        {{1, 1}, {33, 7}, {1000, 1003}, {4097, 129}, {3, 100003}},
        prepareColsum},
       // f16 data with f32 accumulation: the 1e-2 bound of gpu.md.
       {"rowsum_f16",
-       "rowsum_f16",
        {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {3, 100003}},
        prepareRowsumF16,
        1e-2},
@@ -412,7 +408,7 @@ std::vector<Result> runExample(const Context &ctx, const Options &opts,
   std::vector<Result> results;
   std::optional<Kernel> kernel;
   try {
-    kernel.emplace(loadModule(ctx, opts, ex, mode), ex.kernel);
+    kernel.emplace(loadModule(ctx, opts, ex, mode), ex.name);
   } catch (const Error &e) {
     // Every shape fails the same way; one row says why.
     Result r = startResult(ex, mode, "-");
