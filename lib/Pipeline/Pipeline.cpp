@@ -47,7 +47,8 @@ std::string findCudaToolkit() {
 static constexpr const char *kPtxFeatures = "+ptx80";
 
 void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  // Block programs -> per-thread GPU code (target-neutral).
+  // Descriptions -> block programs -> per-thread GPU code (target-neutral).
+  pm.addPass(createTileTiling());
   pm.addPass(createConvertTileKernelsToGPU());
   OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();
   gpuModulePM.nest<gpu::GPUFuncOp>().addPass(createTileMapWarps());

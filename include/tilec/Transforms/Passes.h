@@ -21,6 +21,26 @@ struct MapWarpsStats {
   unsigned workgroupBytes = 0;
 };
 
+namespace tile {
+class MatmulOp;
+class KernelOp;
+} // namespace tile
+
+/// Replaces a matmul description by its block program (see tile-tiling);
+/// `groupRows` tile rows form one group of the program order.
+mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
+                                           tile::MatmulOp matmul,
+                                           int64_t groupRows);
+
+/// Stages the tile.dot operand loads of `loop` through `stages` slots of
+/// workgroup memory (see tile-promote-shared). Returns the number of
+/// promoted loads; allocates from `sharedBytes` on, and advances it.
+mlir::FailureOr<unsigned> promoteDotOperands(mlir::RewriterBase &rewriter,
+                                             mlir::scf::ForOp loop,
+                                             int64_t stages,
+                                             mlir::Value sharedBase,
+                                             int64_t &sharedBytes);
+
 /// Distributes the tiles of `kernel` over its threads (see tile-map-warps).
 /// The kernel must have a known block size.
 mlir::LogicalResult mapTilesToThreads(mlir::gpu::GPUFuncOp kernel,

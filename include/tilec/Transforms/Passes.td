@@ -5,6 +5,123 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
+  let summary = "Turn descriptions into block programs";
+  let description = [{
+    Replaces each description op by the `tile.kernel` that computes it, one
+    program per output tile:
+
+    - `tile.matmul`: a 2-D grid over C's tiles of `block` [M, N, K] extents,
+      renumbered in groups of 8 tile rows so that programs running together
+      share A and B tiles in L2; each program loops over K, loading padded A
+      and B tiles (zeros past the buffers) into `tile.dot`, and stores its
+      masked C tile. The loop carries `tile.stages`, the pipeline depth for
+      `tile-promote-shared`. Without hints: 16-bit inputs take 128x128x32
+      tiles, 4 warps and 4 stages; f32 takes 128x128x8, 8 warps, 3 stages.
+
+    ```mlir
+    tile.matmul @mm a(row) b(row)
+        : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
+    // becomes (sketch)
+    tile.kernel @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>,
+                    %c: memref<?x?xf32>) attributes {grid = [...]} {
+      %acc = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+        %ta = tile.load %a[%m0, %k] : memref<?x?xbf16> -> tensor<128x32xbf16>
+        %tb = tile.load %b[%k, %n0] : memref<?x?xbf16> -> tensor<32x128xbf16>
+        %d = tile.dot %ta, %tb, %acc : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      } {tile.stages = 4 : i64}
+      tile.store %acc, %c[%m0, %n0] : tensor<128x128xf32>, memref<?x?xf32>
+      tile.return
+    }
+    ```
+  }];
+  let options = [
+    Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
+           "Tile rows per group of the grouped program order">,
+  ];
+  let statistics = [
+    Statistic<"numMatmuls", "num-matmuls", "Matmul descriptions tiled">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Stage the operand tiles of tile.dot through shared memory";
+  let description = [{
+    In every `scf.for` that loads the operands of a `tile.dot` from global
+    buffers at loop-invariant positions or at the induction variable, the
+    loads become a software pipeline of `stages` slots in dynamic workgroup
+    memory (the loop's `tile.stages` attribute, else the pass option; at
+    least 2): the prologue starts the copies of the first `stages - 1`
+    iterations, and each iteration waits for its own slot, starts the copy
+    `stages - 1` iterations ahead into the slot freed by the previous
+    iteration, and reads its tiles from workgroup memory. Each slot row is
+    padded by 16 bytes so that the 8 rows an `ldmatrix` (or a column of
+    threads) reads fall into different banks. The kernel records its
+    dynamic shared memory in `tile.dynamic_shared_bytes`.
+
+    ```mlir
+    // Before
+    %r = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+      %a = tile.load %A[%m0, %k] : memref<?x?xbf16> -> tensor<128x32xbf16>
+      ...
+    } {tile.stages = 3 : i64}
+    // After (sketch)
+    tile.copy_async %A[%m0, %c0], %slot0 : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.async_commit
+    ...
+    %r = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+      tile.async_wait 1
+      tile.copy_async %A[%m0, %k_ahead], %slot_ahead : ...
+      tile.async_commit
+      %a = tile.load %slot[%c0, %c0] : memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<128x32xbf16>
+      ...
+    }
+    tile.async_wait 0
+    ```
+  }];
+  let options = [
+    Option<"defaultStages", "stages", "int64_t", /*default=*/"3",
+           "Pipeline depth of loops without a tile.stages attribute">,
+  ];
+  let statistics = [
+    Statistic<"numPromotedTiles", "num-promoted-tiles",
+              "Operand tiles staged through shared memory">,
+    Statistic<"numSharedBytes", "shared-bytes",
+              "Dynamic shared memory allocated, in bytes">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
+def TileVectorize : Pass<"tile-vectorize", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Pick the widest access each tile copy allows";
+  let description = [{
+    Sets `vector_bytes` on each `tile.copy_async`: the widest of 16, 8 and 4
+    bytes that divides both the contiguous extent of a destination row and
+    the destination row pitch, so that each thread moves whole 16-byte
+    vectors and consecutive threads touch consecutive addresses. Whether the
+    source is aligned is only known at run time; the mapped copy checks it
+    once and falls back to element copies when it is not.
+
+    ```mlir
+    tile.copy_async %a[%i, %k], %slot
+        : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
+    // becomes
+    tile.copy_async %a[%i, %k], %slot {vector_bytes = 16 : i64} : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numVectorized", "num-vectorized", "Copies given a vector width">,
+  ];
+}
+
 def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
   let summary = "Distribute tiles over the warps and lanes of a block";
   let description = [{

@@ -2,6 +2,7 @@
 
 #include "tilec/Dialect/Tile/TileOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -117,6 +118,77 @@ LogicalResult KernelOp::verify() {
   }
   if (getNumWarps() < 1 || getNumWarps() > 32)
     return emitOpError("num_warps must be in [1, 32], got ") << getNumWarps();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Descriptions
+//===----------------------------------------------------------------------===//
+
+static bool isMatmulElementType(Type type) {
+  return type.isF32() || type.isF16() || type.isBF16();
+}
+
+/// The (rows, cols) of a matrix stored per `layout` as `buffer`.
+static std::pair<int64_t, int64_t> logicalShape(MemRefType buffer,
+                                                MatrixLayout layout) {
+  int64_t rows = buffer.getDimSize(0), cols = buffer.getDimSize(1);
+  return layout == MatrixLayout::row ? std::make_pair(rows, cols)
+                                     : std::make_pair(cols, rows);
+}
+
+/// Two static extents of one matrix dimension must agree.
+static LogicalResult checkExtent(MatmulOp op, StringRef dim, int64_t a,
+                                 StringRef aWhat, int64_t b, StringRef bWhat) {
+  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b)
+    return success();
+  return op.emitOpError(dim) << " is " << a << " in " << aWhat << " but " << b
+                             << " in " << bWhat;
+}
+
+LogicalResult MatmulOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumInputs() != 3 || type.getNumResults() != 0)
+    return emitOpError("expects the type (A, B, C) -> ()");
+  const char *names[] = {"A", "B", "C"};
+  for (auto [input, name] : llvm::zip(type.getInputs(), names)) {
+    auto buffer = dyn_cast<MemRefType>(input);
+    if (!buffer || buffer.getRank() != 2 || !buffer.getLayout().isIdentity())
+      return emitOpError(name) << " must be a 2-D memref with the identity "
+                                  "layout, got "
+                               << input;
+    if (!isMatmulElementType(buffer.getElementType()))
+      return emitOpError(name) << " elements must be f32, f16 or bf16, got "
+                               << buffer.getElementType();
+  }
+  if (getAType().getElementType() != getBType().getElementType())
+    return emitOpError("A and B element types differ: ")
+           << getAType().getElementType() << " vs "
+           << getBType().getElementType();
+  auto [am, ak] = logicalShape(getAType(), getALayout());
+  auto [bk, bn] = logicalShape(getBType(), getBLayout());
+  int64_t cm = getCType().getDimSize(0), cn = getCType().getDimSize(1);
+  if (failed(checkExtent(*this, "K", ak, "A", bk, "B")) ||
+      failed(checkExtent(*this, "M", am, "A", cm, "C")) ||
+      failed(checkExtent(*this, "N", bn, "B", cn, "C")))
+    return failure();
+
+  if (std::optional<ArrayRef<int64_t>> block = getBlock()) {
+    if (block->size() != 3)
+      return emitOpError("block must give [M, N, K] extents, got ")
+             << block->size() << " values";
+    for (int64_t extent : *block)
+      if (extent < 1 || !llvm::isPowerOf2_64(extent))
+        return emitOpError("block extents must be powers of two, got ")
+               << extent;
+  }
+  if (std::optional<int64_t> warps = getWarps())
+    if (*warps < 1 || *warps > 32 || !llvm::isPowerOf2_64(*warps))
+      return emitOpError("warps must be a power of two from 1 to 32, got ")
+             << *warps;
+  if (std::optional<int64_t> stages = getStages())
+    if (*stages < 1 || *stages > 8)
+      return emitOpError("stages must be from 1 to 8, got ") << *stages;
   return success();
 }
 
@@ -283,6 +355,45 @@ LogicalResult DotOp::verify() {
   if (!acc.getElementType().isF32())
     return emitOpError("accumulator must be f32, got ")
            << acc.getElementType();
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  auto emitError = [this]() { return emitOpError(); };
+  if (failed(verifyTileShape(emitError, getInput().getType(), "input")) ||
+      failed(verifyTileShape(emitError, getResult().getType(), "result")))
+    return failure();
+  auto input = cast<RankedTensorType>(getInput().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (input.getRank() != 2)
+    return emitOpError("expects a 2-D tile, got rank ") << input.getRank();
+  if (result.getElementType() != input.getElementType() ||
+      result.getRank() != 2 || result.getDimSize(0) != input.getDimSize(1) ||
+      result.getDimSize(1) != input.getDimSize(0))
+    return emitOpError("result must be the transposed input type, got ")
+           << result;
+  return success();
+}
+
+LogicalResult CopyAsyncOp::verify() {
+  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  if (getIndices().size() != static_cast<size_t>(src.getRank()))
+    return emitOpError("expects ")
+           << src.getRank() << " indices for a rank-" << src.getRank()
+           << " source, got " << getIndices().size();
+  if (dst.getRank() != src.getRank() || !dst.hasStaticShape())
+    return emitOpError("destination must be a static buffer of the source's "
+                       "rank, got ")
+           << dst;
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError("element types differ: ")
+           << src.getElementType() << " vs " << dst.getElementType();
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(dst.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return emitOpError("destination must be in workgroup memory");
+  if (std::optional<int64_t> bytes = getVectorBytes())
+    if (*bytes != 4 && *bytes != 8 && *bytes != 16)
+      return emitOpError("vector_bytes must be 4, 8 or 16, got ") << *bytes;
   return success();
 }
 

@@ -19,6 +19,59 @@ def Tile_Tile : RankedTensorOf<[AnySignlessInteger, AnyFloat]>;
 def Tile_Buffer : MemRefOf<[AnySignlessInteger, AnyFloat]>;
 
 //===----------------------------------------------------------------------===//
+// Descriptions
+//===----------------------------------------------------------------------===//
+
+def Tile_MatmulOp : Tile_Op<"matmul", [Symbol]> {
+  let summary = "A whole matrix product over global buffers";
+  let description = [{
+    Describes the kernel `@name(A, B, C)` computing `C = A x B` (or
+    `C = A x B + C` with `accumulate`) for A of MxK and B of KxN, with any
+    M, N, K >= 1 known only at run time. A and B hold f32, f16 or bf16
+    (the same type); the products are accumulated in f32 and rounded once to
+    C's element type (f32, f16 or bf16). A row-major operand is passed as
+    its matrix (A as MxK); a column-major one as the row-major buffer of
+    its transpose (A as KxM, B as NxK). C is row-major MxN.
+
+    `block` (the M, N and K extents of a program's tile), `warps` and
+    `stages` (shared-memory pipeline depth) are optional schedule hints;
+    `tile-tiling` picks them by element type when absent.
+
+    ```mlir
+    tile.matmul @mm a(row) b(col) accumulate
+        : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
+    tile.matmul @sgemm a(row) b(row) block [128, 128, 8] warps 8 stages 2
+        : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       Tile_MatrixLayout:$a_layout,
+                       Tile_MatrixLayout:$b_layout,
+                       UnitAttr:$accumulate,
+                       OptionalAttr<DenseI64ArrayAttr>:$block,
+                       OptionalAttr<I64Attr>:$warps,
+                       OptionalAttr<I64Attr>:$stages);
+  let assemblyFormat = [{
+    $sym_name `a` `(` $a_layout `)` `b` `(` $b_layout `)`
+    (`accumulate` $accumulate^)? (`block` $block^)? (`warps` $warps^)?
+    (`stages` $stages^)? attr-dict `:` $function_type
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getAType() {
+      return ::llvm::cast<::mlir::MemRefType>(getFunctionType().getInput(0));
+    }
+    ::mlir::MemRefType getBType() {
+      return ::llvm::cast<::mlir::MemRefType>(getFunctionType().getInput(1));
+    }
+    ::mlir::MemRefType getCType() {
+      return ::llvm::cast<::mlir::MemRefType>(getFunctionType().getInput(2));
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//
 
@@ -240,6 +293,73 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     type($acc)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
+  let summary = "Swaps the two dimensions of a 2-D tile";
+  let description = [{
+    ```mlir
+    %at = tile.transpose %a : tensor<32x128xbf16> -> tensor<128x32xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies (mapped programs)
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Starts copying a tile from global into workgroup memory";
+  let description = [{
+    The threads of the program start copying the tile of `dst`'s shape
+    whose first element is at `indices` in `src` into `dst`, a buffer in
+    workgroup memory; elements outside `src` arrive as zeros. The copy is
+    complete once a `tile.async_wait` has waited for the group that a later
+    `tile.async_commit` closed. `vector_bytes` (set by `tile-vectorize`) is
+    the width of each thread's accesses when `src` is suitably aligned.
+    `tile-promote-shared` creates these ops.
+
+    ```mlir
+    tile.copy_async %a[%m0, %k], %slot {vector_bytes = 16}
+        : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$src, Variadic<Index>:$indices,
+                       Tile_Buffer:$dst, OptionalAttr<I64Attr>:$vector_bytes);
+  let assemblyFormat = [{
+    $src `[` $indices `]` `,` $dst attr-dict `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit"> {
+  let summary = "Closes the group of copies started since the last commit";
+  let description = [{
+    ```mlir
+    tile.async_commit
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
+  let summary = "Waits for copy groups, then synchronizes the program";
+  let description = [{
+    Waits until at most `pending` of the most recently committed copy groups
+    are incomplete, then synchronizes the threads of the program, so that
+    every thread sees every completed copy.
+
+    ```mlir
+    tile.async_wait 2
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
 }
 
 #endif // TILEC_DIALECT_TILE_TILEOPS_TD

@@ -1,0 +1,216 @@
+//===- Tiling.cpp - Descriptions -> block programs ------------------------===//
+//
+// A description says what to compute over whole buffers; tiling decides how
+// one program (thread block) computes one tile of the output, and writes that
+// program in the tile dialect, where the later passes map it onto the GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILETILING
+#include "tilec/Transforms/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// How one program computes its C tile.
+struct MatmulSchedule {
+  int64_t blockM, blockN, blockK;
+  int64_t warps;
+  int64_t stages;
+};
+
+/// The hints of `op`, completed by defaults for its element type: tensor
+/// cores want wide K steps and a deep pipeline, the f32 outer product a
+/// thin K step and more threads to hold the accumulator.
+MatmulSchedule chooseSchedule(tile::MatmulOp op) {
+  bool isF32 = op.getAType().getElementType().isF32();
+  MatmulSchedule s = isF32 ? MatmulSchedule{128, 128, 8, 8, 3}
+                           : MatmulSchedule{128, 128, 32, 4, 4};
+  if (std::optional<ArrayRef<int64_t>> block = op.getBlock()) {
+    s.blockM = (*block)[0];
+    s.blockN = (*block)[1];
+    s.blockK = (*block)[2];
+  }
+  if (std::optional<int64_t> warps = op.getWarps())
+    s.warps = *warps;
+  if (std::optional<int64_t> stages = op.getStages())
+    s.stages = *stages;
+  return s;
+}
+
+/// Index arithmetic with folding, to keep the generated program short.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+
+  Value constant(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value sub(Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  }
+  Value mul(Value x, Value y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  }
+  Value div(Value x, Value y) {
+    return b.createOrFold<arith::DivUIOp>(loc, x, y);
+  }
+  Value rem(Value x, Value y) {
+    return b.createOrFold<arith::RemUIOp>(loc, x, y);
+  }
+  Value min(Value x, Value y) {
+    return b.createOrFold<arith::MinUIOp>(loc, x, y);
+  }
+};
+
+/// The (tile row, tile column) of this program. Consecutive program ids walk
+/// down a group of `groupRows` tile rows before moving right, so that the
+/// programs resident at one time reuse a few A rows and B columns from L2
+/// instead of sweeping all of B.
+std::pair<Value, Value> groupedTileCoords(OpBuilder &b, Location loc,
+                                          int64_t groupRows) {
+  IndexMath m{b, loc};
+  Type index = b.getIndexType();
+  auto dim = [&](tile::ProgramDim d) {
+    return tile::ProgramDimAttr::get(b.getContext(), d);
+  };
+  Value column =
+      tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::x));
+  Value row = tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::y));
+  Value columns =
+      tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
+  Value rows =
+      tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::y));
+  Value pid = m.add(m.mul(row, columns), column);
+
+  Value group = m.constant(groupRows);
+  Value perGroup = m.mul(group, columns);
+  Value firstRow = m.mul(m.div(pid, perGroup), group);
+  Value rowsInGroup = m.min(m.sub(rows, firstRow), group);
+  Value inGroup = m.rem(pid, perGroup);
+  Value tileRow = m.add(firstRow, m.rem(inGroup, rowsInGroup));
+  Value tileColumn = m.div(inGroup, rowsInGroup);
+  return {tileRow, tileColumn};
+}
+
+RankedTensorType tileType(int64_t rows, int64_t cols, Type elementType) {
+  return RankedTensorType::get({rows, cols}, elementType);
+}
+
+/// Loads the rows x cols tile of a matrix operand at (row, col), reading a
+/// column-major operand as its transpose and transposing the tile back.
+Value loadOperandTile(OpBuilder &b, Location loc, Value buffer,
+                      tile::MatrixLayout layout, Value row, Value col,
+                      int64_t rows, int64_t cols) {
+  Type elementType = cast<MemRefType>(buffer.getType()).getElementType();
+  if (layout == tile::MatrixLayout::row)
+    return tile::LoadOp::create(b, loc, tileType(rows, cols, elementType),
+                                buffer, ValueRange{row, col},
+                                /*padding=*/nullptr);
+  Value stored = tile::LoadOp::create(b, loc, tileType(cols, rows, elementType),
+                                      buffer, ValueRange{col, row},
+                                      /*padding=*/nullptr);
+  return tile::TransposeOp::create(b, loc, tileType(rows, cols, elementType),
+                                   stored);
+}
+
+/// Fills the body of the matmul kernel: grouped tile coordinates, the
+/// accumulator, the K loop and the masked store of C.
+void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
+                     const MatmulSchedule &s, int64_t groupRows,
+                     ValueRange args) {
+  IndexMath m{b, loc};
+  Value a = args[0], bMatrix = args[1], c = args[2];
+  auto [tileRow, tileColumn] = groupedTileCoords(b, loc, groupRows);
+  Value m0 = m.mul(tileRow, m.constant(s.blockM));
+  Value n0 = m.mul(tileColumn, m.constant(s.blockN));
+  unsigned kDim = op.getALayout() == tile::MatrixLayout::row ? 1 : 0;
+  Value k = b.createOrFold<memref::DimOp>(loc, a, kDim);
+
+  Type f32 = b.getF32Type();
+  Type cElement = op.getCType().getElementType();
+  RankedTensorType accType = tileType(s.blockM, s.blockN, f32);
+  Value init;
+  if (op.getAccumulate()) {
+    init = tile::LoadOp::create(b, loc, tileType(s.blockM, s.blockN, cElement),
+                                c, ValueRange{m0, n0}, /*padding=*/nullptr);
+    if (cElement != f32)
+      init = arith::ExtFOp::create(b, loc, accType, init);
+  } else {
+    init = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(accType, b.getZeroAttr(f32)));
+  }
+
+  auto loop = scf::ForOp::create(
+      b, loc, m.constant(0), k, m.constant(s.blockK), ValueRange{init},
+      [&](OpBuilder &lb, Location l, Value kk, ValueRange iterArgs) {
+        Value at = loadOperandTile(lb, l, a, op.getALayout(), m0, kk, s.blockM,
+                                   s.blockK);
+        Value bt = loadOperandTile(lb, l, bMatrix, op.getBLayout(), kk, n0,
+                                   s.blockK, s.blockN);
+        Value d = tile::DotOp::create(lb, l, accType, at, bt, iterArgs[0]);
+        scf::YieldOp::create(lb, l, d);
+      });
+  loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
+
+  Value result = loop.getResult(0);
+  if (cElement != f32)
+    result = arith::TruncFOp::create(
+        b, loc, tileType(s.blockM, s.blockN, cElement), result);
+  tile::StoreOp::create(b, loc, result, c, ValueRange{m0, n0});
+  tile::ReturnOp::create(b, loc);
+}
+
+struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<tile::MatmulOp> matmuls(getOperation().getOps<tile::MatmulOp>());
+    for (tile::MatmulOp matmul : matmuls) {
+      if (failed(tileMatmul(rewriter, matmul, groupRows)))
+        return signalPassFailure();
+      ++numMatmuls;
+    }
+  }
+};
+
+} // namespace
+
+FailureOr<tile::KernelOp> tilec::tileMatmul(RewriterBase &rewriter,
+                                            tile::MatmulOp op,
+                                            int64_t groupRows) {
+  if (groupRows < 1)
+    return op.emitOpError("needs a positive group size, got ") << groupRows;
+  MatmulSchedule s = chooseSchedule(op);
+  Location loc = op.getLoc();
+  Builder &b = rewriter;
+  // The grid: x over C's columns, y over its rows (argument 2 is C).
+  auto grid = b.getArrayAttr(
+      {tile::GridAttr::get(b.getContext(), 2, 1u, s.blockN),
+       tile::GridAttr::get(b.getContext(), 2, 0u, s.blockM)});
+
+  rewriter.setInsertionPoint(op);
+  auto kernel = tile::KernelOp::create(
+      rewriter, loc, op.getSymName(), op.getFunctionType(),
+      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, grid, s.warps);
+  Block *body = rewriter.createBlock(
+      &kernel.getBody(), {}, op.getFunctionType().getInputs(),
+      SmallVector<Location>(3, loc));
+  rewriter.setInsertionPointToStart(body);
+  buildMatmulBody(rewriter, loc, op, s, groupRows, body->getArguments());
+  rewriter.eraseOp(op);
+  return kernel;
+}
