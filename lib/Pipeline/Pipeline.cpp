@@ -4,11 +4,14 @@
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -51,7 +54,10 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createTileTiling());
   pm.addPass(createConvertTileKernelsToGPU());
   OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();
-  gpuModulePM.nest<gpu::GPUFuncOp>().addPass(createTileMapWarps());
+  OpPassManager &kernelPM = gpuModulePM.nest<gpu::GPUFuncOp>();
+  kernelPM.addPass(createTilePromoteShared());
+  kernelPM.addPass(createTileVectorize());
+  kernelPM.addPass(createTileMapWarps());
   gpuModulePM.addPass(createCanonicalizerPass());
   gpuModulePM.addPass(createCSEPass());
 
@@ -64,7 +70,12 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createGpuNVVMAttachTarget(target));
 
   OpPassManager &lowerPM = pm.nest<gpu::GPUModuleOp>();
+  // Subviews of staged tiles become plain pointer arithmetic.
+  lowerPM.addPass(memref::createExpandStridedMetadataPass());
+  lowerPM.addPass(createLowerAffinePass());
   lowerPM.addPass(createSCFToControlFlowPass());
+  // nvgpu first: it lowers memref operands the GPU conversion would change.
+  lowerPM.addPass(createConvertNVGPUToNVVMPass());
   lowerPM.addPass(createConvertGpuOpsToNVVMOps());
   lowerPM.addPass(createCanonicalizerPass());
   lowerPM.addPass(createCSEPass());

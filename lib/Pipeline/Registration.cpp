@@ -17,7 +17,9 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -27,6 +29,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -42,10 +45,11 @@
 using namespace mlir;
 
 void tilec::registerDialects(DialectRegistry &registry) {
-  registry.insert<tile::TileDialect, arith::ArithDialect, cf::ControlFlowDialect,
+  registry.insert<tile::TileDialect, affine::AffineDialect, arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
+                  NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
+                  ub::UBDialect,
                   vector::VectorDialect>();
 
   // convert-gpu-to-nvvm lowers every other dialect through these interfaces.
@@ -77,6 +81,9 @@ void tilec::registerPasses() {
   registerCSEPass();
   registerSCFToControlFlowPass();
   registerConvertGpuOpsToNVVMOps();
+  registerConvertNVGPUToNVVMPass();
+  memref::registerExpandStridedMetadataPass();
+  registerLowerAffinePass();
   registerReconcileUnrealizedCastsPass();
   registerGpuNVVMAttachTarget();
   registerGpuModuleToBinaryPass();

@@ -11,7 +11,10 @@
 #include "MapWarpsPatterns.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
 namespace tilec {
@@ -63,8 +66,10 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
                                        type, "tile")))
         return WalkResult::interrupt();
       auto tileType = cast<RankedTensorType>(type);
+      std::optional<DotLayout> dot = DotLayout::get(tileType);
       int64_t perThread =
-          TileLayout(tileType.getShape(), threads).getPerThread();
+          dot ? dot->getPerThread()
+              : TileLayout(tileType.getShape(), threads).getPerThread();
       if (perThread > kMaxElementsPerThread) {
         op->emitOpError("uses a tile of ")
             << tileType.getNumElements() << " elements, " << perThread
@@ -74,9 +79,15 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
         return WalkResult::interrupt();
       }
     }
-    if (isa<tile::DotOp>(op)) {
-      op->emitOpError("is not lowered by tile-map-warps yet");
-      return WalkResult::interrupt();
+    if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      for (Value operand : {dot.getLhs(), dot.getRhs()}) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || !isStagedDotOperand(def)) {
+          op->emitOpError("operands must be staged in workgroup memory; run "
+                          "tile-promote-shared first");
+          return WalkResult::interrupt();
+        }
+      }
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       Type elementType = getElementTypeOrSelf(reduce.getInput());
@@ -220,7 +231,8 @@ struct RangeLowering : MapWarpsPattern<tile::RangeOp> {
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                        MapWarpsStats *stats) {
   FailureOr<int64_t> threads = blockThreads(func);
-  if (failed(threads) || failed(checkSupported(func, *threads)))
+  if (failed(threads) || failed(assignDotLayouts(func, *threads)) ||
+      failed(checkSupported(func, *threads)))
     return failure();
   MapWarpsState state;
   prepareState(func, *threads, state);
@@ -229,13 +241,17 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   TypeConverter converter;
   converter.addConversion([](Type type) { return type; });
   converter.addConversion([&state](RankedTensorType type) -> Type {
-    return state.layoutOf(type).getVectorType(type.getElementType());
+    return VectorType::get({state.perThread(type)}, type.getElementType());
   });
 
   ConversionTarget target(*ctx);
   target.addIllegalDialect<tile::TileDialect>();
+  // Dots read their staged operands themselves and erase these.
+  target.addDynamicallyLegalOp<tile::LoadOp, tile::TransposeOp>(
+      [](Operation *op) { return isStagedDotOperand(op); });
   target.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
-                         memref::MemRefDialect>();
+                         memref::MemRefDialect, nvgpu::NVGPUDialect,
+                         NVVM::NVVMDialect, LLVM::LLVMDialect>();
   target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
       [](Operation *op) { return !hasTileTypes(op); });
 
@@ -245,6 +261,8 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   patterns.add<RangeLowering>(converter, ctx, state);
   populateMapWarpsMemoryPatterns(converter, state, patterns);
   populateMapWarpsExchangePatterns(converter, state, patterns);
+  populateMapWarpsDotPatterns(converter, state, patterns);
+  populateMapWarpsAsyncCopyPatterns(converter, state, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   if (failed(applyPartialConversion(func, target, std::move(patterns))))

@@ -19,14 +19,12 @@ struct ElementAccess {
   Value inBounds;
 };
 
-ElementAccess accessElement(OpBuilder &b, Location loc,
-                            const TileLayout &layout, Value linear,
-                            ValueRange base, ArrayRef<Value> sizes) {
+/// The access to the tile element at `local` (its position in the tile).
+ElementAccess accessAt(OpBuilder &b, Location loc, ArrayRef<Value> local,
+                       ValueRange base, ArrayRef<Value> sizes) {
   ElementAccess access;
   for (unsigned d = 0; d < base.size(); ++d) {
-    Value local =
-        extractBits(b, loc, linear, layout.dimShift(d), layout.dimBits(d));
-    Value index = b.createOrFold<arith::AddIOp>(loc, base[d], local);
+    Value index = b.createOrFold<arith::AddIOp>(loc, base[d], local[d]);
     // Unsigned compare also rejects negative indices.
     Value inside = b.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::ult, index, sizes[d]);
@@ -37,6 +35,23 @@ ElementAccess accessElement(OpBuilder &b, Location loc,
             : inside;
   }
   return access;
+}
+
+/// The position in the tile of slot `slot` of this thread.
+SmallVector<Value> slotPosition(OpBuilder &b, Location loc,
+                                const MapWarpsState &state,
+                                RankedTensorType type, int64_t slot) {
+  if (std::optional<DotLayout> dot = DotLayout::get(type)) {
+    auto [row, col] = dot->coords(b, loc, state.threadId, slot);
+    return {row, col};
+  }
+  TileLayout layout = state.layoutOf(type);
+  Value linear = layout.linearIndex(b, loc, state.threadId, slot);
+  SmallVector<Value> local;
+  for (unsigned d = 0; d < type.getRank(); ++d)
+    local.push_back(
+        extractBits(b, loc, linear, layout.dimShift(d), layout.dimBits(d)));
+  return local;
 }
 
 SmallVector<Value> bufferSizes(OpBuilder &b, Location loc, Value buffer) {
@@ -54,14 +69,16 @@ struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    TileLayout layout = state.layoutOf(op.getType());
     Type elementType = op.getType().getElementType();
     SmallVector<Value> sizes = bufferSizes(rewriter, loc, adaptor.getBuffer());
     Value padding = arith::ConstantOp::create(rewriter, loc,
                                               op.getPaddingOrZero());
-    auto loadElement = [&](Value linear) -> Value {
-      ElementAccess access = accessElement(rewriter, loc, layout, linear,
-                                           adaptor.getIndices(), sizes);
+    SmallVector<Value> elements;
+    for (int64_t slot = 0; slot < state.perThread(op.getType()); ++slot) {
+      ElementAccess access =
+          accessAt(rewriter, loc,
+                   slotPosition(rewriter, loc, state, op.getType(), slot),
+                   adaptor.getIndices(), sizes);
       auto guarded = scf::IfOp::create(
           rewriter, loc, access.inBounds,
           [&](OpBuilder &b, Location l) {
@@ -72,10 +89,12 @@ struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
           [&](OpBuilder &b, Location l) {
             scf::YieldOp::create(b, l, padding);
           });
-      return guarded.getResult(0);
-    };
-    rewriter.replaceOp(op, layout.buildVector(rewriter, loc, state.threadId,
-                                              elementType, loadElement));
+      elements.push_back(guarded.getResult(0));
+    }
+    auto vectorType = VectorType::get({state.perThread(op.getType())},
+                                      elementType);
+    rewriter.replaceOp(op, vector::FromElementsOp::create(rewriter, loc,
+                                                          vectorType, elements));
     return success();
   }
 
@@ -88,13 +107,18 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
   matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    TileLayout layout = state.layoutOf(op.getValue().getType());
+    auto tileType = cast<RankedTensorType>(op.getValue().getType());
     SmallVector<Value> sizes = bufferSizes(rewriter, loc, adaptor.getBuffer());
-    Value owner = layout.ownsElements(rewriter, loc, state.threadId);
-    for (int64_t slot = 0; slot < layout.getPerThread(); ++slot) {
-      Value linear = layout.linearIndex(rewriter, loc, state.threadId, slot);
-      ElementAccess access = accessElement(rewriter, loc, layout, linear,
-                                           adaptor.getIndices(), sizes);
+    // Replicated blocked tiles are written by one owner per element.
+    Value owner = DotLayout::get(tileType)
+                      ? Value()
+                      : state.layoutOf(tileType).ownsElements(
+                            rewriter, loc, state.threadId);
+    for (int64_t slot = 0; slot < state.perThread(tileType); ++slot) {
+      ElementAccess access =
+          accessAt(rewriter, loc,
+                   slotPosition(rewriter, loc, state, tileType, slot),
+                   adaptor.getIndices(), sizes);
       Value write = owner ? rewriter.createOrFold<arith::AndIOp>(
                                 loc, owner, access.inBounds)
                           : access.inBounds;

@@ -9,6 +9,7 @@
 #ifndef TILEC_LIB_TRANSFORMS_MAPWARPSPATTERNS_H
 #define TILEC_LIB_TRANSFORMS_MAPWARPSPATTERNS_H
 
+#include "DotLayout.h"
 #include "TileLayout.h"
 #include "tilec/Transforms/Passes.h"
 
@@ -27,6 +28,14 @@ struct MapWarpsState {
   /// tile.broadcast).
   llvm::DenseMap<mlir::Operation *, mlir::Value> exchangeBuffers;
   MapWarpsStats stats;
+
+  /// Elements of a tile of `tileType` that each thread holds.
+  int64_t perThread(mlir::Type tileType) const {
+    auto type = llvm::cast<mlir::RankedTensorType>(tileType);
+    if (std::optional<DotLayout> dot = DotLayout::get(type))
+      return dot->getPerThread();
+    return layoutOf(type).getPerThread();
+  }
 
   TileLayout layoutOf(mlir::Type tileType) const {
     return TileLayout(llvm::cast<mlir::RankedTensorType>(tileType).getShape(),
@@ -53,6 +62,21 @@ struct ExchangeBuffer {
 std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
                                                 int64_t threads);
 
+/// Gives the accumulators of every tile.dot in `func` their #tile.mma or
+/// #tile.fma encoding (see DotLayout.h); fails with an error where an
+/// accumulator flows into an op that cannot take it.
+mlir::LogicalResult assignDotLayouts(mlir::gpu::GPUFuncOp func,
+                                     int64_t threads);
+/// True for the tile.load (and tile.transpose) giving a tile.dot an operand
+/// staged in workgroup memory: the dot reads the memory itself.
+bool isStagedDotOperand(mlir::Operation *op);
+
+void populateMapWarpsDotPatterns(const mlir::TypeConverter &converter,
+                                 MapWarpsState &state,
+                                 mlir::RewritePatternSet &patterns);
+void populateMapWarpsAsyncCopyPatterns(const mlir::TypeConverter &converter,
+                                       MapWarpsState &state,
+                                       mlir::RewritePatternSet &patterns);
 void populateMapWarpsMemoryPatterns(const mlir::TypeConverter &converter,
                                     MapWarpsState &state,
                                     mlir::RewritePatternSet &patterns);

@@ -2,12 +2,54 @@
 // RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))'
 
 gpu.module @m {
-  gpu.func @dot(%x: memref<?x?xf32>) kernel
+  gpu.func @dot_too_small(%x: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32>
-    // expected-error @+1 {{'tile.dot' op is not lowered by tile-map-warps yet}}
+    // expected-error @+1 {{'tile.dot' op cannot map a 16x16 f32 dot onto 128 threads: each thread needs a block of at least 4x4}}
     %d = tile.dot %t, %t, %t : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @dot_unstaged(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x64xf32>
+    // expected-error @+1 {{'tile.dot' op operands must be staged in workgroup memory; run tile-promote-shared first}}
+    %d = tile.dot %t, %t, %t : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @dot_mma_too_small(%x: memref<?x?xbf16>, %y: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %x[%c0, %c0] : memref<?x?xbf16> -> tensor<32x32xbf16>
+    %c = tile.load %y[%c0, %c0] : memref<?x?xf32> -> tensor<32x32xf32>
+    // expected-error @+1 {{'tile.dot' op cannot map a 32x32x32 dot onto 8 warps of mma.sync m16n8k16: each warp needs a tile of at least 16x16 and K must be a multiple of 16}}
+    %d = tile.dot %a, %a, %c : tensor<32x32xbf16>, tensor<32x32xbf16>, tensor<32x32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @dot_acc_reduced(%x: memref<?x?xbf16>, %y: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %x[%c0, %c0] : memref<?x?xbf16> -> tensor<32x32xbf16>
+    %c = tile.load %y[%c0, %c0] : memref<?x?xf32> -> tensor<32x32xf32>
+    %d = tile.dot %a, %a, %c : tensor<32x32xbf16>, tensor<32x32xbf16>, tensor<32x32xf32>
+    // expected-error @+1 {{'tile.reduce' op cannot use a tile.dot accumulator yet}}
+    %r = tile.reduce add %d along 1 : tensor<32x32xf32> -> tensor<32xf32>
     gpu.return
   }
 }

@@ -137,8 +137,8 @@ tile.kernel @d(%x: memref<?x?xf32>)
 )mlir";
   tilec::CompileResult r = tilec::compile(dot, options(tilec::EmitKind::PTX));
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("scale.mlir:6:8: error: 'tile.dot' op is not "
-                               "lowered by tile-map-warps yet"),
+  EXPECT_NE(r.diagnostics.find("scale.mlir:6:8: error: 'tile.dot' op cannot map a "
+                               "16x16 f32 dot onto 128 threads"),
             std::string::npos)
       << r.diagnostics;
 }

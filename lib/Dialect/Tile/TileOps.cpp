@@ -20,7 +20,9 @@ tilec::tile::verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << what << " must be a ranked tensor, got " << type;
   if (tensor.getRank() == 0)
     return emitError() << what << " must have rank >= 1, got " << type;
-  if (tensor.getEncoding())
+  // Only the layouts tile-map-warps assigns to dot accumulators.
+  if (Attribute encoding = tensor.getEncoding();
+      encoding && !isa<MmaLayoutAttr, FmaLayoutAttr>(encoding))
     return emitError() << what << " must not carry a tensor encoding";
   for (auto [i, size] : llvm::enumerate(tensor.getShape())) {
     if (ShapedType::isDynamic(size))

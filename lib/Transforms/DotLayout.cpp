@@ -1,0 +1,126 @@
+//===- DotLayout.cpp - How a tile.dot accumulator is spread over threads --===//
+
+#include "DotLayout.h"
+#include "TileLayout.h"
+#include "tilec/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace tilec;
+
+std::optional<DotLayout> DotLayout::get(RankedTensorType type) {
+  Attribute encoding = type.getEncoding();
+  if (!encoding)
+    return std::nullopt;
+  DotLayout layout;
+  layout.rows = type.getDimSize(0);
+  layout.cols = type.getDimSize(1);
+  if (auto mma = dyn_cast<tile::MmaLayoutAttr>(encoding)) {
+    layout.kind = Kind::Mma;
+    layout.gridM = mma.getWarpsM();
+    layout.gridN = mma.getWarpsN();
+    return layout;
+  }
+  if (auto fma = dyn_cast<tile::FmaLayoutAttr>(encoding)) {
+    layout.kind = Kind::Fma;
+    layout.gridM = fma.getThreadsM();
+    layout.gridN = fma.getThreadsN();
+    return layout;
+  }
+  return std::nullopt;
+}
+
+int64_t DotLayout::getPerThread() const {
+  if (kind == Kind::Mma)
+    return rows * cols / (gridM * gridN * 32);
+  return rows * cols / (gridM * gridN);
+}
+
+/// Position along one dimension of element i of a thread's fma block:
+/// groups of 4 consecutive elements, group g of thread t at (g * grid + t) * 4.
+static Value fmaPosition(OpBuilder &b, Location loc, Value threadCoord,
+                         int64_t grid, int64_t i) {
+  Value base = b.createOrFold<arith::MulIOp>(loc, threadCoord,
+                                             indexConstant(b, loc, 4));
+  return b.createOrFold<arith::AddIOp>(
+      loc, base, indexConstant(b, loc, (i / 4) * grid * 4 + i % 4));
+}
+
+std::pair<Value, Value> DotLayout::coords(OpBuilder &b, Location loc,
+                                          Value tid, int64_t slot) const {
+  auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+  auto add = [&](Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  };
+  if (kind == Kind::Fma) {
+    Value ti = b.createOrFold<arith::RemUIOp>(loc, tid, c(gridM));
+    Value tj = b.createOrFold<arith::DivUIOp>(loc, tid, c(gridM));
+    int64_t i = slot / getThreadCols(), j = slot % getThreadCols();
+    return {fmaPosition(b, loc, ti, gridM, i),
+            fmaPosition(b, loc, tj, gridN, j)};
+  }
+  Value warp = b.createOrFold<arith::DivUIOp>(loc, tid, c(32));
+  Value lane = b.createOrFold<arith::RemUIOp>(loc, tid, c(32));
+  Value warpRow = b.createOrFold<arith::RemUIOp>(loc, warp, c(gridM));
+  Value warpCol = b.createOrFold<arith::DivUIOp>(loc, warp, c(gridM));
+  int64_t fragCols = getWarpTileN() / 8;
+  int64_t frag = slot / 4, fm = frag / fragCols, fn = frag % fragCols;
+  int64_t half = (slot / 2) % 2, column = slot % 2;
+  Value row = add(b.createOrFold<arith::MulIOp>(loc, warpRow,
+                                                c(getWarpTileM())),
+                  add(b.createOrFold<arith::DivUIOp>(loc, lane, c(4)),
+                      c(fm * 16 + half * 8)));
+  Value col = add(
+      b.createOrFold<arith::MulIOp>(loc, warpCol, c(getWarpTileN())),
+      add(b.createOrFold<arith::MulIOp>(
+              loc, b.createOrFold<arith::RemUIOp>(loc, lane, c(4)), c(2)),
+          c(fn * 8 + column)));
+  return {row, col};
+}
+
+/// Splits `units` (a power of two) into a grid (gm, gn) with gm * gn = units
+/// whose cells of (rows / gm) x (cols / gn) are as square as possible and at
+/// least minM x minN.
+static std::optional<std::pair<int64_t, int64_t>>
+squarestGrid(int64_t units, int64_t rows, int64_t cols, int64_t minM,
+             int64_t minN) {
+  std::optional<std::pair<int64_t, int64_t>> best;
+  int64_t bestSkew = 0;
+  for (int64_t gm = 1; gm <= units; gm *= 2) {
+    int64_t gn = units / gm;
+    if (rows % (gm * minM) != 0 || cols % (gn * minN) != 0)
+      continue;
+    int64_t cm = rows / gm, cn = cols / gn;
+    int64_t skew = cm > cn ? cm / cn : cn / cm;
+    // Prefer taller cells on ties: A fragments are reused across more columns.
+    if (!best || skew < bestSkew || (skew == bestSkew && cm > cn)) {
+      best = {gm, gn};
+      bestSkew = skew;
+    }
+  }
+  return best;
+}
+
+FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
+  auto acc = cast<RankedTensorType>(dot.getAcc().getType());
+  Type input = getElementTypeOrSelf(dot.getLhs().getType());
+  int64_t rows = acc.getDimSize(0), cols = acc.getDimSize(1);
+  int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
+  MLIRContext *ctx = dot.getContext();
+  if (input.isF16() || input.isBF16()) {
+    auto grid = squarestGrid(threads / 32, rows, cols, 16, 16);
+    if (!grid || k % 16 != 0)
+      return dot.emitOpError("cannot map a ")
+             << rows << "x" << cols << "x" << k << " dot onto " << threads / 32
+             << " warps of mma.sync m16n8k16: each warp needs a tile of at "
+                "least 16x16 and K must be a multiple of 16";
+    return Attribute(tile::MmaLayoutAttr::get(ctx, grid->first, grid->second));
+  }
+  auto grid = squarestGrid(threads, rows, cols, 4, 4);
+  if (!grid)
+    return dot.emitOpError("cannot map a ")
+           << rows << "x" << cols << " f32 dot onto " << threads
+           << " threads: each thread needs a block of at least 4x4";
+  return Attribute(tile::FmaLayoutAttr::get(ctx, grid->first, grid->second));
+}

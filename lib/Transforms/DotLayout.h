@@ -1,0 +1,73 @@
+//===- DotLayout.h - How a tile.dot accumulator is spread over threads ----===//
+//
+// The blocked layout of TileLayout.h suits element-wise work and coalesced
+// memory access; a dot's accumulator must instead sit where the multiply
+// instruction leaves it: in mma.sync fragments (#tile.mma) or in per-thread
+// 4x4-grouped blocks of an outer product (#tile.fma). tile-map-warps marks
+// the accumulator tensors with one of these encodings before rewriting.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_TRANSFORMS_DOTLAYOUT_H
+#define TILEC_LIB_TRANSFORMS_DOTLAYOUT_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace tilec {
+
+namespace tile {
+class DotOp;
+} // namespace tile
+
+/// One accumulator layout, read from a tensor type's encoding.
+class DotLayout {
+public:
+  enum class Kind { Mma, Fma };
+
+  /// The layout of `type`, or nullopt if it carries no dot encoding.
+  static std::optional<DotLayout> get(mlir::RankedTensorType type);
+
+  Kind getKind() const { return kind; }
+  int64_t getRows() const { return rows; }
+  int64_t getCols() const { return cols; }
+  /// Elements each thread holds.
+  int64_t getPerThread() const;
+
+  /// mma: the warp grid and each warp's tile.
+  int64_t getWarpsM() const { return gridM; }
+  int64_t getWarpsN() const { return gridN; }
+  int64_t getWarpTileM() const { return rows / gridM; }
+  int64_t getWarpTileN() const { return cols / gridN; }
+  /// fma: the thread grid and each thread's block.
+  int64_t getThreadsM() const { return gridM; }
+  int64_t getThreadsN() const { return gridN; }
+  int64_t getThreadRows() const { return rows / gridM; }
+  int64_t getThreadCols() const { return cols / gridN; }
+
+  /// mma: slot of (fragment row fm, fragment column fn, half h, column c).
+  int64_t mmaSlot(int64_t fm, int64_t fn, int64_t h, int64_t c) const {
+    return ((fm * (getWarpTileN() / 8) + fn) * 2 + h) * 2 + c;
+  }
+
+  /// (row, col) in the tile of slot `slot` of thread `tid`.
+  std::pair<mlir::Value, mlir::Value> coords(mlir::OpBuilder &b,
+                                             mlir::Location loc,
+                                             mlir::Value tid,
+                                             int64_t slot) const;
+
+private:
+  Kind kind = Kind::Mma;
+  int64_t rows = 0, cols = 0;
+  int64_t gridM = 1, gridN = 1;
+};
+
+/// Picks the accumulator encoding of `dot` for a block of `threads`
+/// threads: mma.sync fragments for 16-bit operands, an outer product for
+/// f32. Emits an error and fails if the tile does not divide evenly.
+mlir::FailureOr<mlir::Attribute> chooseDotLayout(tile::DotOp dot,
+                                                 int64_t threads);
+
+} // namespace tilec
+
+#endif // TILEC_LIB_TRANSFORMS_DOTLAYOUT_H

@@ -1,0 +1,203 @@
+//===- MapWarpsAsyncCopy.cpp - tile copies into workgroup memory ----------===//
+//
+// A tile.copy_async becomes cp.async instructions: the tile is cut into
+// vectors of `vector_bytes`, handed out round-robin so that consecutive
+// threads copy consecutive addresses. A vector that crosses the end of a
+// source row copies only its inside part and zero-fills the rest (cp.async's
+// source size), one entirely outside copies nothing; so no access leaves the
+// source. Vectors need an aligned source, which only the run time knows: a
+// misaligned source is copied element by element instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MapWarpsPatterns.h"
+#include "tilec/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+struct CopyAsyncLowering : MapWarpsPattern<tile::CopyAsyncOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  /// Element i of the copy: row, column in the tile.
+  struct Chunk {
+    Value row, col;
+  };
+
+  /// Calls `body` for each chunk of `vector` elements this thread copies.
+  void forEachChunk(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                    int64_t vector,
+                    function_ref<void(OpBuilder &, Chunk)> body) const {
+    int64_t perRow = shape[1] / vector;
+    int64_t chunks = shape[0] * perRow;
+    for (int64_t first = 0; first < chunks; first += state.threads) {
+      Value q = b.createOrFold<arith::AddIOp>(loc, state.threadId,
+                                              indexConstant(b, loc, first));
+      Chunk chunk{
+          b.createOrFold<arith::DivUIOp>(loc, q, indexConstant(b, loc, perRow)),
+          b.createOrFold<arith::MulIOp>(
+              loc,
+              b.createOrFold<arith::RemUIOp>(loc, q,
+                                             indexConstant(b, loc, perRow)),
+              indexConstant(b, loc, vector))};
+      if (first + state.threads <= chunks) {
+        body(b, chunk);
+        continue;
+      }
+      Value inside = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ult, q, indexConstant(b, loc, chunks));
+      auto guarded = scf::IfOp::create(b, loc, inside);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(guarded.thenBlock());
+      body(b, chunk);
+    }
+  }
+
+  LogicalResult
+  matchAndRewrite(tile::CopyAsyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value src = adaptor.getSrc(), dst = adaptor.getDst();
+    auto dstType = cast<MemRefType>(dst.getType());
+    if (dstType.getRank() != 2)
+      return rewriter.notifyMatchFailure(op, "only 2-D tiles are copied");
+    ArrayRef<int64_t> shape = dstType.getShape();
+    int64_t elementBytes = dstType.getElementTypeBitWidth() / 8;
+    int64_t vectorBytes = op.getVectorBytes().value_or(0);
+    Value i0 = adaptor.getIndices()[0], j0 = adaptor.getIndices()[1];
+    Value rows = rewriter.createOrFold<memref::DimOp>(loc, src, 0);
+    Value cols = rewriter.createOrFold<memref::DimOp>(loc, src, 1);
+    auto c = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
+
+    auto copyElements = [&](OpBuilder &b, Location l) {
+      forEachChunk(b, l, shape, 1, [&](OpBuilder &cb, Chunk chunk) {
+        Value gi = cb.createOrFold<arith::AddIOp>(l, i0, chunk.row);
+        Value gj = cb.createOrFold<arith::AddIOp>(l, j0, chunk.col);
+        Value inside = cb.createOrFold<arith::AndIOp>(
+            l,
+            cb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::ult, gi,
+                                           rows),
+            cb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::ult, gj,
+                                           cols));
+        Type elementType = dstType.getElementType();
+        auto read = scf::IfOp::create(
+            cb, l, inside,
+            [&](OpBuilder &tb, Location tl) {
+              scf::YieldOp::create(
+                  tb, tl,
+                  ValueRange{memref::LoadOp::create(tb, tl, src,
+                                                    ValueRange{gi, gj})});
+            },
+            [&](OpBuilder &eb, Location el) {
+              Value zero = arith::ConstantOp::create(
+                  eb, el, cast<TypedAttr>(eb.getZeroAttr(elementType)));
+              scf::YieldOp::create(eb, el, zero);
+            });
+        memref::StoreOp::create(cb, l, read.getResult(0), dst,
+                                ValueRange{chunk.row, chunk.col});
+      });
+    };
+
+    if (vectorBytes == 0) {
+      copyElements(rewriter, loc);
+      rewriter.eraseOp(op);
+      return success();
+    }
+
+    int64_t vector = vectorBytes / elementBytes;
+    // The source start, row pitch and tile column must all be multiples of
+    // the vector for every vector to be aligned.
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, src);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
+                                                                src);
+    Value start = rewriter.createOrFold<arith::AddIOp>(
+        loc, base,
+        rewriter.createOrFold<arith::MulIOp>(loc, metadata.getOffset(),
+                                             c(elementBytes)));
+    auto multipleOf = [&](Value v, int64_t m) {
+      return rewriter.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq,
+          rewriter.createOrFold<arith::RemUIOp>(loc, v, c(m)), c(0));
+    };
+    Value aligned = rewriter.createOrFold<arith::AndIOp>(
+        loc, multipleOf(start, vectorBytes),
+        rewriter.createOrFold<arith::AndIOp>(
+            loc, multipleOf(metadata.getStrides()[0], vector),
+            multipleOf(j0, vector)));
+
+    auto copyVectors = [&](OpBuilder &b, Location l) {
+      forEachChunk(b, l, shape, vector, [&](OpBuilder &cb, Chunk chunk) {
+        Value gi = cb.createOrFold<arith::AddIOp>(l, i0, chunk.row);
+        Value gj = cb.createOrFold<arith::AddIOp>(l, j0, chunk.col);
+        Value rowInside = cb.createOrFold<arith::CmpIOp>(
+            l, arith::CmpIPredicate::ult, gi, rows);
+        Value colInside = cb.createOrFold<arith::CmpIOp>(
+            l, arith::CmpIPredicate::ult, gj, cols);
+        Value inside = cb.createOrFold<arith::AndIOp>(l, rowInside, colInside);
+        Value left = cb.createOrFold<arith::MinUIOp>(
+            l, cb.createOrFold<arith::SubIOp>(l, cols, gj), c(vector));
+        Value valid = arith::SelectOp::create(cb, l, inside, left, c(0));
+        // A vector that copies nothing still names an address: use the
+        // buffer's first element, so no address past the buffer is formed.
+        Value si = arith::SelectOp::create(cb, l, inside, gi, c(0));
+        Value sj = arith::SelectOp::create(cb, l, inside, gj, c(0));
+        nvgpu::DeviceAsyncCopyOp::create(
+            cb, l, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), dst,
+            ValueRange{chunk.row, chunk.col}, src, ValueRange{si, sj},
+            cb.getIndexAttr(vector), valid,
+            vectorBytes == 16 ? cb.getUnitAttr() : UnitAttr());
+      });
+      scf::YieldOp::create(b, l);
+    };
+    scf::IfOp::create(rewriter, loc, aligned, copyVectors,
+                      [&](OpBuilder &b, Location l) {
+                        copyElements(b, l);
+                        scf::YieldOp::create(b, l);
+                      });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitLowering : OpConversionPattern<tile::AsyncCommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::AsyncCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : OpConversionPattern<tile::AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::AsyncWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncWaitGroupOp::create(
+        rewriter, op.getLoc(),
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getPending())));
+    // cp.async only orders this thread's copies; the barrier publishes
+    // every thread's copies (and the element fallback's stores).
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateMapWarpsAsyncCopyPatterns(const TypeConverter &converter,
+                                              MapWarpsState &state,
+                                              RewritePatternSet &patterns) {
+  patterns.add<CopyAsyncLowering>(converter, patterns.getContext(), state);
+  patterns.add<AsyncCommitLowering, AsyncWaitLowering>(converter,
+                                                       patterns.getContext());
+}
