@@ -23,3 +23,25 @@ for exe in examples/tilec-run-examples examples/tilec-run-examples-aot \
 done
 gzip -6 "$DEST/tilec-run-examples" "$DEST/tilec-jit-rowsum"
 du -sh "$DEST"
+
+# The matmul harness (bench/matmul-gpu.sh): tilec-matmul-bench (it links only
+# the runtime and, dynamically, the toolkit's cuBLAS, so it stays small); the
+# matmul cubin, once tilec can compile bench/matmul/kernels.mlir; and the
+# nvcc-built naive kernels that test the harness itself (in matmul-test/, not
+# cubins/, which gpu-check.sh walks).
+if ninja -C "$BUILD" -t targets all 2>/dev/null | grep -q '^tilec-matmul-bench:'; then
+  ninja -C "$BUILD" tilec-matmul-bench >/dev/null
+  strip -o "$DEST/tilec-matmul-bench" "$BUILD/bench/matmul/tilec-matmul-bench"
+else
+  echo "warning: no tilec-matmul-bench target (CUDA toolkit without cuBLAS?)" >&2
+fi
+if [ -f "$ROOT/bench/matmul/kernels.mlir" ]; then
+  "$BUILD/bin/tilec" "$ROOT/bench/matmul/kernels.mlir" -o "$DEST/cubins/matmul.cubin" ||
+    { rm -f "$DEST/cubins/matmul.cubin"
+      echo "warning: tilec cannot compile bench/matmul/kernels.mlir; no matmul.cubin" >&2; }
+fi
+if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+  bash "$ROOT/bench/matmul/make-test-cubins.sh" "$DEST/matmul-test" ||
+    echo "warning: cannot build the matmul harness's test cubins" >&2
+fi
+du -sh "$DEST"
