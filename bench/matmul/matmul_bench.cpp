@@ -50,6 +50,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Runtime/CubinInfo.h"
 #include "tilec/Runtime/Driver.h"
 #include "tilec/Runtime/Runtime.h"
 
@@ -577,11 +578,30 @@ std::vector<float> downloadC(const DeviceOperands &d, DType out) {
   return decode(d.c.download<uint8_t>(), out);
 }
 
-/// Whether constructing Kernel failed only because the cubin lacks it (a
-/// SKIP), as opposed to a kernel that is there but unusable (a FAIL).
-bool isMissingKernel(const Error &e) {
-  return e.isDriverError() && e.result() == CUDA_ERROR_NOT_FOUND &&
-         e.operation() == "cuModuleGetFunction";
+/// The kernels a cubin file lists in its ELF symbols; nullopt if the file
+/// is not an ELF cubin (a fatbin, PTX).
+std::optional<CubinInfo> listKernels(const std::string &path) {
+  return parseCubinFile(path);
+}
+
+/// Kernel `name` of the module, or nullopt when the cubin lacks it (a SKIP).
+/// Throws Error when it is there but unusable (a FAIL: no launch metadata,
+/// say). Absence is read from `listed` when there is one, rather than
+/// learned from a failing cuModuleGetFunction, which compute-sanitizer
+/// would report as an API error.
+std::optional<Kernel> lookUpKernel(const Module &module,
+                                   const std::optional<CubinInfo> &listed,
+                                   const std::string &name) {
+  if (listed && !listed->findKernel(name))
+    return std::nullopt;
+  try {
+    return Kernel(module, name);
+  } catch (const Error &e) {
+    if (e.isDriverError() && e.result() == CUDA_ERROR_NOT_FOUND &&
+        e.operation() == "cuModuleGetFunction")
+      return std::nullopt;
+    throw;
+  }
 }
 
 /// After an error from the driver the context may be lost (an illegal
@@ -973,22 +993,29 @@ std::vector<Variant> selectedVariants(const Options &opts) {
 /// `kernels`, the others become SKIP rows (absent) or FAIL rows (present but
 /// unusable, e.g. without launch metadata).
 std::vector<CheckRow> findKernels(const Module &module,
+                                  const std::optional<CubinInfo> &listed,
                                   const std::vector<Variant> &selected,
                                   std::map<std::string, Kernel> &kernels,
                                   std::vector<Variant> &available) {
   std::vector<CheckRow> rows;
   for (const Variant &v : selected) {
+    CheckRow r;
+    r.variant = v.name();
+    r.shape = "-";
     try {
-      kernels.emplace(v.name(), Kernel(module, v.name()));
-      available.push_back(v);
+      std::optional<Kernel> kernel = lookUpKernel(module, listed, v.name());
+      if (kernel) {
+        kernels.emplace(v.name(), *kernel);
+        available.push_back(v);
+        continue;
+      }
+      r.status = "SKIP";
+      r.error = "not in the cubin";
     } catch (const Error &e) {
-      CheckRow r;
-      r.variant = v.name();
-      r.shape = "-";
-      r.status = isMissingKernel(e) ? "SKIP" : "FAIL";
-      r.error = isMissingKernel(e) ? "not in the cubin" : e.what();
-      rows.push_back(r);
+      r.status = "FAIL";
+      r.error = e.what();
     }
+    rows.push_back(r);
   }
   return rows;
 }
@@ -998,7 +1025,8 @@ int runCheckMode(const Context &ctx, const Options &opts, uint64_t seed) {
   std::map<std::string, Kernel> kernels;
   std::vector<Variant> available;
   std::vector<CheckRow> rows =
-      findKernels(module, selectedVariants(opts), kernels, available);
+      findKernels(module, listKernels(opts.cubin), selectedVariants(opts),
+                  kernels, available);
   printCheckHeader();
   for (const CheckRow &r : rows)
     printCheckRow(r);
@@ -1255,14 +1283,14 @@ int runBenchMode(const Context &ctx, const Options &opts, uint64_t seed) {
   printBenchHeader();
   std::vector<BenchRow> rows;
   std::string lost;
+  std::optional<CubinInfo> listed = listKernels(opts.cubin);
   for (const BenchCase *bc : selectedBenchCases(opts)) {
     std::optional<Kernel> kernel;
     std::string kernelError; // present but unusable
     try {
-      kernel.emplace(module, bc->kernel);
+      kernel = lookUpKernel(module, listed, bc->kernel);
     } catch (const Error &e) {
-      if (!isMissingKernel(e))
-        kernelError = e.what();
+      kernelError = e.what();
     }
     for (const Shape &s : opts.shapes.empty() ? bc->shapes : opts.shapes) {
       BenchRow row;
