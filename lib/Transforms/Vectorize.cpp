@@ -39,7 +39,7 @@ namespace {
 struct TileVectorizePass : tilec::impl::TileVectorizeBase<TileVectorizePass> {
   void runOnOperation() override {
     Builder b(&getContext());
-    getOperation().walk([&](tile::CopyAsyncOp copy) {
+    getOperation()->walk([&](tile::CopyAsyncOp copy) {
       if (copy.getVectorBytes())
         return;
       if (int64_t bytes = widestAccess(copy.getDst().getType())) {

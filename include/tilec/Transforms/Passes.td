@@ -100,7 +100,7 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
   ];
 }
 
-def TileVectorize : Pass<"tile-vectorize", "::mlir::gpu::GPUFuncOp"> {
+def TileVectorize : Pass<"tile-vectorize"> {
   let summary = "Pick the widest access each tile copy allows";
   let description = [{
     Sets `vector_bytes` on each `tile.copy_async`: the widest of 16, 8 and 4

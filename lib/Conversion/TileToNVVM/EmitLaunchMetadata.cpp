@@ -80,6 +80,10 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
     meta.grid[i].push_back(
         GridTerm{term.getArg(), term.getDim(), term.getPerProgram()});
   }
+  // Staged operand tiles live in dynamic shared memory (tile-promote-shared).
+  if (auto shared =
+          kernel->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes"))
+    meta.sharedBytes = static_cast<unsigned>(shared.getInt());
   return meta;
 }
 

@@ -1,0 +1,39 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+func.func @global_dst(%src: memref<?x?xf16>, %dst: memref<16x16xf16>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op destination must be in workgroup memory}}
+  tile.copy_async %src[%i, %i], %dst : memref<?x?xf16>, memref<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @types(%src: memref<?x?xf16>, %dst: memref<16x16xf32, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op element types differ: 'f16' vs 'f32'}}
+  tile.copy_async %src[%i, %i], %dst : memref<?x?xf16>, memref<16x16xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @indices(%src: memref<?x?xf16>, %dst: memref<16x16xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op expects 2 indices for a rank-2 source, got 1}}
+  tile.copy_async %src[%i], %dst : memref<?x?xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @width(%src: memref<?x?xf16>, %dst: memref<16x16xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op vector_bytes must be 4, 8 or 16, got 2}}
+  tile.copy_async %src[%i, %i], %dst {vector_bytes = 2 : i64} : memref<?x?xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @dynamic_dst(%src: memref<?x?xf16>, %dst: memref<?x16xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op destination must be a static buffer of the source's rank, got 'memref<?x16xf16, #gpu.address_space<workgroup>>'}}
+  tile.copy_async %src[%i, %i], %dst : memref<?x?xf16>, memref<?x16xf16, #gpu.address_space<workgroup>>
+  return
+}
