@@ -2,20 +2,20 @@
 
 // CHECK-LABEL: tile.kernel @mm_row(
 // CHECK-SAME: %[[A:.*]]: memref<?x?xbf16>, %[[B:.*]]: memref<?x?xbf16>, %[[C:.*]]: memref<?x?xf32>
-// CHECK-SAME: grid = [#tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>]
-// CHECK-SAME: num_warps = 4
+// CHECK-SAME: grid = [#tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>]
+// CHECK-SAME: num_warps = 8
 // Grouped order: 8 tile rows per group.
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: arith.minui %{{.*}}, %[[C8]]
 // CHECK: %[[K:.*]] = memref.dim %[[A]], %c1
-// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x256xf32>
 // CHECK: %[[ACC:.*]] = scf.for %[[KK:.*]] = %{{.*}} to %[[K]] step %c32 iter_args(%[[IT:.*]] = %[[ZERO]])
 // CHECK:   %[[TA:.*]] = tile.load %[[A]][%[[M0:.*]], %[[KK]]] : memref<?x?xbf16> -> tensor<128x32xbf16>
-// CHECK:   %[[TB:.*]] = tile.load %[[B]][%[[KK]], %[[N0:.*]]] : memref<?x?xbf16> -> tensor<32x128xbf16>
+// CHECK:   %[[TB:.*]] = tile.load %[[B]][%[[KK]], %[[N0:.*]]] : memref<?x?xbf16> -> tensor<32x256xbf16>
 // CHECK:   %[[D:.*]] = tile.dot %[[TA]], %[[TB]], %[[IT]]
 // CHECK:   scf.yield %[[D]]
 // CHECK: } {tile.stages = 4 : i64}
-// CHECK: tile.store %[[ACC]], %[[C]][%[[M0]], %[[N0]]] : tensor<128x128xf32>, memref<?x?xf32>
+// CHECK: tile.store %[[ACC]], %[[C]][%[[M0]], %[[N0]]] : tensor<128x256xf32>, memref<?x?xf32>
 tile.matmul @mm_row a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
 
 // -----
@@ -25,14 +25,14 @@ tile.matmul @mm_row a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<
 // CHECK-LABEL: tile.kernel @mm_col_acc(
 // CHECK-SAME: %[[A:.*]]: memref<?x?xf16>, %[[B:.*]]: memref<?x?xf16>, %[[C:.*]]: memref<?x?xf16>
 // CHECK: %[[K:.*]] = memref.dim %[[A]], %c0
-// CHECK: %[[C0:.*]] = tile.load %[[C]][%[[M0:.*]], %[[N0:.*]]] : memref<?x?xf16> -> tensor<128x128xf16>
-// CHECK: %[[INIT:.*]] = arith.extf %[[C0]] : tensor<128x128xf16> to tensor<128x128xf32>
+// CHECK: %[[C0:.*]] = tile.load %[[C]][%[[M0:.*]], %[[N0:.*]]] : memref<?x?xf16> -> tensor<128x256xf16>
+// CHECK: %[[INIT:.*]] = arith.extf %[[C0]] : tensor<128x256xf16> to tensor<128x256xf32>
 // CHECK: scf.for %[[KK:.*]] = %{{.*}} to %[[K]] step %c32 iter_args(%{{.*}} = %[[INIT]])
 // CHECK:   %[[AT:.*]] = tile.load %[[A]][%[[KK]], %[[M0]]] : memref<?x?xf16> -> tensor<32x128xf16>
 // CHECK:   tile.transpose %[[AT]] : tensor<32x128xf16> -> tensor<128x32xf16>
-// CHECK:   %[[BT:.*]] = tile.load %[[B]][%[[N0]], %[[KK]]] : memref<?x?xf16> -> tensor<128x32xf16>
-// CHECK:   tile.transpose %[[BT]] : tensor<128x32xf16> -> tensor<32x128xf16>
-// CHECK: arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xf16>
+// CHECK:   %[[BT:.*]] = tile.load %[[B]][%[[N0]], %[[KK]]] : memref<?x?xf16> -> tensor<256x32xf16>
+// CHECK:   tile.transpose %[[BT]] : tensor<256x32xf16> -> tensor<32x256xf16>
+// CHECK: arith.truncf %{{.*}} : tensor<128x256xf32> to tensor<128x256xf16>
 tile.matmul @mm_col_acc a(col) b(col) accumulate : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>) -> ()
 
 // -----

@@ -16,8 +16,8 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       share A and B tiles in L2; each program loops over K, loading padded A
       and B tiles (zeros past the buffers) into `tile.dot`, and stores its
       masked C tile. The loop carries `tile.stages`, the pipeline depth for
-      `tile-promote-shared`. Without hints: 16-bit inputs take 128x128x32
-      tiles, 4 warps and 4 stages; f32 takes 128x128x8, 8 warps, 3 stages.
+      `tile-promote-shared`. Without hints: 16-bit inputs take 128x256x32
+      tiles, 8 warps and 4 stages; f32 takes 128x128x8, 8 warps, 3 stages.
 
     ```mlir
     tile.matmul @mm a(row) b(row)
