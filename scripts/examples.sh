@@ -29,3 +29,17 @@ echo "== running the examples (AOT cubins and in-process JIT)"
 "$BUILD_DIR/examples/tilec-run-examples" --cubin-dir "$OUT_DIR" \
   --source-dir "$TILEC_ROOT/examples" --mode both \
   --json "$BUILD_DIR/examples/results.json"
+
+# The matmul example is checked by the matmul harness (float64 reference,
+# poisoned outputs, ragged shapes) where a GPU and cuBLAS are present.
+MATMUL_BENCH="$BUILD_DIR/bench/matmul/tilec-matmul-bench"
+echo
+if [ -x "$MATMUL_BENCH" ] && command -v nvidia-smi >/dev/null 2>&1 &&
+   nvidia-smi -L >/dev/null 2>&1; then
+  echo "== checking examples/matmul.mlir"
+  LD_LIBRARY_PATH="${CUDA_HOME:-/usr/local/cuda}/lib64:${LD_LIBRARY_PATH:-}" \
+    "$MATMUL_BENCH" --cubin "$OUT_DIR/matmul.cubin" --check --fail-if-none \
+    --variant mm_bf16_bf16_rc --shape 1x1x1,7x13x5,33x65x17,1000x1003x517,4096x4096x4096
+else
+  echo "== examples/matmul.mlir compiled; no GPU (or no cuBLAS build) to check it on"
+fi
