@@ -243,6 +243,19 @@ SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value buffer,
   return registers;
 }
 
+/// Replaces `dot` by its per-thread accumulator and erases the operand
+/// loads (and transposes) it read through workgroup memory directly.
+void replaceDot(ConversionPatternRewriter &rewriter, tile::DotOp dot,
+                const TypeConverter &converter, ArrayRef<Value> acc,
+                const StagedOperand &lhs, const StagedOperand &rhs) {
+  auto vectorType = converter.convertType<VectorType>(dot.getType());
+  rewriter.replaceOp(dot, vector::FromElementsOp::create(
+                              rewriter, dot.getLoc(), vectorType, acc));
+  for (Operation *producer :
+       llvm::concat<Operation *const>(lhs.producers, rhs.producers))
+    rewriter.eraseOp(producer);
+}
+
 struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -336,14 +349,7 @@ struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
         }
       }
     }
-    auto vectorType =
-        getTypeConverter()->convertType<VectorType>(op.getType());
-    rewriter.replaceOp(op,
-                       vector::FromElementsOp::create(rewriter, loc, vectorType,
-                                                      acc));
-    for (Operation *producer : llvm::concat<Operation *>(lhs->producers,
-                                                          rhs->producers))
-      rewriter.eraseOp(producer);
+    replaceDot(rewriter, op, *getTypeConverter(), acc, *lhs, *rhs);
     return success();
   }
 };
@@ -415,14 +421,7 @@ struct FmaDotLowering : MapWarpsPattern<tile::DotOp> {
           acc[i * cols + j] =
               math::FmaOp::create(rewriter, loc, a[i], b[j], acc[i * cols + j]);
     }
-    auto vectorType =
-        getTypeConverter()->convertType<VectorType>(op.getType());
-    rewriter.replaceOp(op,
-                       vector::FromElementsOp::create(rewriter, loc, vectorType,
-                                                      acc));
-    for (Operation *producer : llvm::concat<Operation *>(lhs->producers,
-                                                          rhs->producers))
-      rewriter.eraseOp(producer);
+    replaceDot(rewriter, op, *getTypeConverter(), acc, *lhs, *rhs);
     return success();
   }
 };
