@@ -7,6 +7,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -51,11 +52,18 @@ static constexpr const char *kPtxFeatures = "+ptx80";
 
 void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Descriptions -> block programs -> per-thread GPU code (target-neutral).
-  pm.addPass(createTileTiling());
+  // Hopper's arch-specific features bring warpgroup MMA (wgmma), which
+  // reads operands from swizzled panels with its own tile schedule.
+  bool warpgroupMma = options.arch == "sm_90a";
+  TileTilingOptions tiling;
+  tiling.warpgroupMma = warpgroupMma;
+  pm.addPass(createTileTiling(tiling));
   pm.addPass(createConvertTileKernelsToGPU());
   OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();
   OpPassManager &kernelPM = gpuModulePM.nest<gpu::GPUFuncOp>();
-  kernelPM.addPass(createTilePromoteShared());
+  TilePromoteSharedOptions promotion;
+  promotion.swizzle = warpgroupMma;
+  kernelPM.addPass(createTilePromoteShared(promotion));
   kernelPM.addPass(createTileVectorize());
   kernelPM.addPass(createTileMapWarps());
   gpuModulePM.addPass(createCanonicalizerPass());
@@ -77,6 +85,8 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // nvgpu first: it lowers memref operands the GPU conversion would change.
   lowerPM.addPass(createConvertNVGPUToNVVMPass());
   lowerPM.addPass(createConvertGpuOpsToNVVMOps());
+  // wgmma and proxy fences have no LLVM intrinsic: they become inline PTX.
+  lowerPM.addPass(createConvertNVVMToLLVMPass());
   lowerPM.addPass(createCanonicalizerPass());
   lowerPM.addPass(createCSEPass());
   lowerPM.addPass(createReconcileUnrealizedCastsPass());

@@ -102,12 +102,57 @@ squarestGrid(int64_t units, int64_t rows, int64_t cols, int64_t minM,
   return best;
 }
 
+/// Elements in one 128-byte panel row of swizzled 16-bit operands.
+static constexpr int64_t kPanelElements = 64;
+
+static bool isSwizzledLoad(Value operand) {
+  if (auto transpose = operand.getDefiningOp<tile::TransposeOp>())
+    operand = transpose.getInput();
+  auto load = operand.getDefiningOp<tile::LoadOp>();
+  return load && load.getSwizzle().has_value();
+}
+
+bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads) {
+  Type input = getElementTypeOrSelf(dot.getLhs().getType());
+  auto acc = cast<RankedTensorType>(dot.getAcc().getType());
+  if (!(input.isF16() || input.isBF16()) || !acc.getElementType().isF32())
+    return false;
+  int64_t rows = acc.getDimSize(0), cols = acc.getDimSize(1);
+  int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
+  int64_t warps = threads / 32;
+  if (warps % 4 != 0 || rows % 64 != 0 || warps % (rows / 16) != 0)
+    return false;
+  int64_t warpgroupCols = cols / (warps / (rows / 16));
+  if (warpgroupCols % 8 != 0 || warpgroupCols > 256 || k % 16 != 0)
+    return false;
+  // A not transposed and B transposed are stored K-contiguous.
+  bool lhsKContiguous = !dot.getLhs().getDefiningOp<tile::TransposeOp>();
+  bool rhsKContiguous =
+      static_cast<bool>(dot.getRhs().getDefiningOp<tile::TransposeOp>());
+  if ((lhsKContiguous || rhsKContiguous) && k % kPanelElements != 0)
+    return false;
+  return rhsKContiguous || warpgroupCols % kPanelElements == 0;
+}
+
 FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
   auto acc = cast<RankedTensorType>(dot.getAcc().getType());
   Type input = getElementTypeOrSelf(dot.getLhs().getType());
   int64_t rows = acc.getDimSize(0), cols = acc.getDimSize(1);
   int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
   MLIRContext *ctx = dot.getContext();
+  if (isSwizzledLoad(dot.getLhs()) || isSwizzledLoad(dot.getRhs())) {
+    if (!isSwizzledLoad(dot.getLhs()) || !isSwizzledLoad(dot.getRhs()) ||
+        !fitsWarpgroupMma(dot, threads))
+      return dot.emitOpError("cannot map a ")
+             << rows << "x" << cols << "x" << k << " dot onto "
+             << threads / 32
+             << " warps of warpgroup MMA: both operands must be swizzled, "
+                "each warpgroup needs 64 rows and at most 256 columns, "
+                "panels must not straddle warpgroups";
+    int64_t gridM = rows / 16;
+    return Attribute(
+        tile::MmaLayoutAttr::get(ctx, gridM, threads / 32 / gridM));
+  }
   if (input.isF16() || input.isBF16()) {
     auto grid = squarestGrid(threads / 32, rows, cols, 16, 16);
     if (!grid || k % 16 != 0)

@@ -65,8 +65,18 @@ private:
 /// Picks the accumulator encoding of `dot` for a block of `threads`
 /// threads: mma.sync fragments for 16-bit operands, an outer product for
 /// f32. Emits an error and fails if the tile does not divide evenly.
+/// Warpgroup dots (operands in swizzled panels) take a #tile.mma grid
+/// whose warps own 16 rows each, where wgmma m64nN leaves its results.
 mlir::FailureOr<mlir::Attribute> chooseDotLayout(tile::DotOp dot,
                                                  int64_t threads);
+
+/// Whether `dot` can run as Hopper warpgroup MMAs on `threads` threads,
+/// its operands read from 128-byte swizzled panels: 16-bit operands, whole
+/// warpgroups each owning 64 rows and at most 256 columns, K a whole number
+/// of panels where an operand is K-contiguous (else of 16), and operands
+/// stored with M or N contiguous split at panel boundaries. An operand made
+/// by tile.transpose is read as stored (the other way round).
+bool fitsWarpgroupMma(tile::DotOp dot, int64_t threads);
 
 } // namespace tilec
 

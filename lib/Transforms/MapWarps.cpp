@@ -122,6 +122,10 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
 static void prepareState(gpu::GPUFuncOp func, int64_t threads,
                          MapWarpsState &state) {
   state.threads = threads;
+  func.walk([&](tile::LoadOp load) {
+    if (load.getSwizzle())
+      state.asyncProxyReads = true;
+  });
 
   OpBuilder builder(func.getContext());
   builder.setInsertionPointToStart(&func.getBody().front());

@@ -64,10 +64,29 @@ struct CopyAsyncLowering : MapWarpsPattern<tile::CopyAsyncOp> {
     Location loc = op.getLoc();
     Value src = adaptor.getSrc(), dst = adaptor.getDst();
     auto dstType = cast<MemRefType>(dst.getType());
-    if (dstType.getRank() != 2)
+    SmallVector<int64_t> shape = op.getTileShape();
+    if (shape.size() != 2)
       return rewriter.notifyMatchFailure(op, "only 2-D tiles are copied");
-    ArrayRef<int64_t> shape = dstType.getShape();
     int64_t elementBytes = dstType.getElementTypeBitWidth() / 8;
+    bool swizzled = op.getSwizzle().has_value();
+    // Where tile element (row, col) goes in `dst`; swizzled panels permute
+    // the 16-byte groups of a row (a vector never straddles one).
+    auto dstIndices = [&](OpBuilder &b, Location l,
+                          Chunk chunk) -> SmallVector<Value> {
+      if (!swizzled)
+        return {chunk.row, chunk.col};
+      auto c = [&](int64_t v) { return indexConstant(b, l, v); };
+      int64_t width = dstType.getDimSize(2), group = 16 / elementBytes;
+      Value panel = b.createOrFold<arith::DivUIOp>(l, chunk.col, c(width));
+      Value inPanel = b.createOrFold<arith::RemUIOp>(l, chunk.col, c(width));
+      Value groupIndex = b.createOrFold<arith::XOrIOp>(
+          l, b.createOrFold<arith::DivUIOp>(l, inPanel, c(group)),
+          b.createOrFold<arith::RemUIOp>(l, chunk.row, c(8)));
+      Value column = b.createOrFold<arith::AddIOp>(
+          l, b.createOrFold<arith::MulIOp>(l, groupIndex, c(group)),
+          b.createOrFold<arith::RemUIOp>(l, inPanel, c(group)));
+      return {panel, chunk.row, column};
+    };
     int64_t vectorBytes = op.getVectorBytes().value_or(0);
     Value i0 = adaptor.getIndices()[0], j0 = adaptor.getIndices()[1];
     Value rows = rewriter.createOrFold<memref::DimOp>(loc, src, 0);
@@ -99,7 +118,7 @@ struct CopyAsyncLowering : MapWarpsPattern<tile::CopyAsyncOp> {
               scf::YieldOp::create(eb, el, zero);
             });
         memref::StoreOp::create(cb, l, read.getResult(0), dst,
-                                ValueRange{chunk.row, chunk.col});
+                                dstIndices(cb, l, chunk));
       });
     };
 
@@ -149,7 +168,7 @@ struct CopyAsyncLowering : MapWarpsPattern<tile::CopyAsyncOp> {
         Value sj = arith::SelectOp::create(cb, l, inside, gj, c(0));
         nvgpu::DeviceAsyncCopyOp::create(
             cb, l, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), dst,
-            ValueRange{chunk.row, chunk.col}, src, ValueRange{si, sj},
+            dstIndices(cb, l, chunk), src, ValueRange{si, sj},
             cb.getIndexAttr(vector), valid,
             vectorBytes == 16 ? cb.getUnitAttr() : UnitAttr());
       });
@@ -176,8 +195,8 @@ struct AsyncCommitLowering : OpConversionPattern<tile::AsyncCommitOp> {
   }
 };
 
-struct AsyncWaitLowering : OpConversionPattern<tile::AsyncWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct AsyncWaitLowering : MapWarpsPattern<tile::AsyncWaitOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tile::AsyncWaitOp op, OpAdaptor adaptor,
@@ -185,6 +204,15 @@ struct AsyncWaitLowering : OpConversionPattern<tile::AsyncWaitOp> {
     NVVM::CpAsyncWaitGroupOp::create(
         rewriter, op.getLoc(),
         rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getPending())));
+    // Warpgroup MMAs read workgroup memory through the async proxy: each
+    // thread's copies must be made visible to it before the barrier.
+    if (state.asyncProxyReads)
+      NVVM::FenceProxyOp::create(
+          rewriter, op.getLoc(),
+          NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                   NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     // cp.async only orders this thread's copies; the barrier publishes
     // every thread's copies (and the element fallback's stores).
     rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
@@ -197,7 +225,7 @@ struct AsyncWaitLowering : OpConversionPattern<tile::AsyncWaitOp> {
 void tilec::populateMapWarpsAsyncCopyPatterns(const TypeConverter &converter,
                                               MapWarpsState &state,
                                               RewritePatternSet &patterns) {
-  patterns.add<CopyAsyncLowering>(converter, patterns.getContext(), state);
-  patterns.add<AsyncCommitLowering, AsyncWaitLowering>(converter,
-                                                       patterns.getContext());
+  patterns.add<CopyAsyncLowering, AsyncWaitLowering>(
+      converter, patterns.getContext(), state);
+  patterns.add<AsyncCommitLowering>(converter, patterns.getContext());
 }

@@ -141,12 +141,14 @@ LogicalResult tilec::assignDotLayouts(gpu::GPUFuncOp func, int64_t threads) {
 
 namespace {
 
-/// Where a dot operand lives: a 2-D workgroup buffer, the tile's origin in
-/// it, and whether the buffer holds the operand transposed.
+/// Where a dot operand lives: a 2-D workgroup buffer and the tile's origin
+/// in it, or a buffer of swizzled panels holding just the tile; and whether
+/// the buffer holds the operand transposed.
 struct StagedOperand {
   Value buffer;
   Value row, col;
   bool transposed = false;
+  bool swizzled = false;
   SmallVector<Operation *, 2> producers;
 };
 
@@ -172,6 +174,10 @@ static std::optional<StagedOperand> stagedOperand(Value operand) {
     return std::nullopt;
   staged.producers.push_back(load);
   staged.buffer = load.getBuffer();
+  if (load.getSwizzle()) {
+    staged.swizzled = true;
+    return staged;
+  }
   staged.row = load.getIndices()[0];
   staged.col = load.getIndices()[1];
   return staged;
@@ -265,7 +271,8 @@ struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
     std::optional<DotLayout> layout = DotLayout::get(op.getType());
     std::optional<StagedOperand> lhs = stagedOperand(op.getLhs());
     std::optional<StagedOperand> rhs = stagedOperand(op.getRhs());
-    if (!layout || layout->getKind() != DotLayout::Kind::Mma || !lhs || !rhs)
+    if (!layout || layout->getKind() != DotLayout::Kind::Mma || !lhs ||
+        !rhs || lhs->swizzled || rhs->swizzled)
       return failure();
     Location loc = op.getLoc();
     IndexBuilder ix{rewriter, loc};
@@ -354,6 +361,153 @@ struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
   }
 };
 
+/// A Hopper shared-memory matrix descriptor for 128-byte swizzled panels
+/// whose first row is at shared address `address`: bits 0-13 the address,
+/// 16-29 the leading and 32-45 the stride byte offsets (all in 16-byte
+/// units), 62-63 the swizzle mode (1: 128 bytes).
+Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
+                       int64_t leadingBytes, int64_t strideBytes) {
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  Value start = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, address, c(4)), c(0x3FFF));
+  int64_t fixed = ((leadingBytes >> 4) & 0x3FFF) << 16 |
+                  ((strideBytes >> 4) & 0x3FFF) << 32 | int64_t(1) << 62;
+  return arith::OrIOp::create(b, loc, start, c(fixed));
+}
+
+/// The shared-memory address of `buffer`'s first element, as i64.
+Value sharedAddress(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value address = b.createOrFold<arith::AddIOp>(
+      loc, pointer,
+      b.createOrFold<arith::MulIOp>(
+          loc, metadata.getOffset(),
+          indexConstant(b, loc, type.getElementTypeBitWidth() / 8)));
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+}
+
+/// A dot whose operands sit in 128-byte swizzled panels becomes Hopper
+/// warpgroup MMAs: warpgroup g owns 64 rows x N columns of the accumulator
+/// and issues one wgmma.mma_async m64nNk16 per 16 of K, addressing the
+/// operands through matrix descriptors. K-contiguous operands (A as
+/// stored, B transposed) step 32 bytes along a panel row per 16 of K;
+/// M/N-contiguous ones step 16 panel rows, their panels LBO bytes apart.
+/// The result registers are those of #tile.mma with 16-row warp tiles.
+struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  static constexpr int64_t kPanelRowBytes = 128;
+  static constexpr int64_t kAtomBytes = 8 * kPanelRowBytes;
+
+  LogicalResult
+  matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<DotLayout> layout = DotLayout::get(op.getType());
+    std::optional<StagedOperand> lhs = stagedOperand(op.getLhs());
+    std::optional<StagedOperand> rhs = stagedOperand(op.getRhs());
+    if (!layout || layout->getKind() != DotLayout::Kind::Mma || !lhs ||
+        !rhs || !lhs->swizzled || !rhs->swizzled)
+      return failure();
+    Location loc = op.getLoc();
+    IndexBuilder ix{rewriter, loc};
+    MLIRContext *ctx = rewriter.getContext();
+    Type elementType = getElementTypeOrSelf(op.getLhs().getType());
+    int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+    int64_t k = cast<RankedTensorType>(op.getLhs().getType()).getDimSize(1);
+    int64_t rows = layout->getRows(), cols = layout->getCols();
+    int64_t warpgroupsM = layout->getWarpsM() / 4;
+    int64_t n = layout->getWarpTileN();
+
+    // This warpgroup's rows and columns of the accumulator.
+    Value warpgroup = ix.div(state.threadId, 128);
+    Value row0 = ix.mul(ix.rem(warpgroup, warpgroupsM), 64);
+    Value col0 = ix.mul(ix.div(warpgroup, warpgroupsM), n);
+
+    // Byte offsets of this warpgroup's operand within its buffer, and the
+    // byte step per 16 of K, for each storage order.
+    Type i64 = rewriter.getI64Type();
+    auto toI64 = [&](Value index) -> Value {
+      return arith::IndexCastUIOp::create(rewriter, loc, i64, index);
+    };
+    struct Operand {
+      Value base;        // i64 shared address of this warpgroup's tile
+      bool kContiguous;  // stored with K innermost
+      int64_t panelBytes; // bytes of one panel
+    };
+    auto operand = [&](const StagedOperand &staged, Value origin,
+                       int64_t extent, bool kContiguous) {
+      Value address = sharedAddress(rewriter, loc, staged.buffer);
+      // K-contiguous: panels are [extent rows][64 of K]; rows at 128 bytes.
+      // Otherwise: panels are [k rows][64 of M/N]; origin is a panel start.
+      int64_t panelBytes = (kContiguous ? extent : k) * kPanelRowBytes;
+      Value offset = kContiguous
+                         ? ix.mul(origin, kPanelRowBytes)
+                         : ix.mul(ix.div(origin, 64), panelBytes);
+      return Operand{rewriter.createOrFold<arith::AddIOp>(loc, address,
+                                                          toI64(offset)),
+                     kContiguous, panelBytes};
+    };
+    Operand a = operand(*lhs, row0, rows, !lhs->transposed);
+    Operand b = operand(*rhs, col0, cols, rhs->transposed);
+    auto descriptorAt = [&](const Operand &o, int64_t kk) {
+      int64_t step = o.kContiguous
+                         ? (kk / 64) * o.panelBytes + (kk % 64) * elementBytes
+                         : kk * kPanelRowBytes;
+      Value address = rewriter.createOrFold<arith::AddIOp>(
+          loc, o.base, arith::ConstantIntOp::create(rewriter, loc, i64, step));
+      // K-contiguous panels need no leading offset (K steps stay inside a
+      // panel row); M/N-contiguous ones give the distance between panels.
+      return matrixDescriptor(rewriter, loc, address,
+                              o.kContiguous ? 16 : o.panelBytes, kAtomBytes);
+    };
+
+    // The accumulator as the struct wgmma reads and writes.
+    int64_t perThread = layout->getPerThread();
+    Type f32 = rewriter.getF32Type();
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(perThread, f32));
+    SmallVector<Value> acc = unpack(rewriter, loc, adaptor.getAcc(), perThread);
+    Value accStruct = LLVM::PoisonOp::create(rewriter, loc, structType);
+    for (auto [i, value] : llvm::enumerate(acc))
+      accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct, value,
+                                              ArrayRef<int64_t>{int64_t(i)});
+
+    auto type = elementType.isBF16() ? NVVM::WGMMATypes::bf16
+                                     : NVVM::WGMMATypes::f16;
+    auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, type);
+    auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    for (int64_t kk = 0; kk < k; kk += 16) {
+      accStruct = NVVM::WgmmaMmaAsyncOp::create(
+          rewriter, loc, structType, accStruct, descriptorAt(a, kk),
+          descriptorAt(b, kk), NVVM::MMAShapeAttr::get(ctx, 64, n, 16),
+          typeAttr, typeAttr,
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), one,
+          one,
+          NVVM::MMALayoutAttr::get(ctx, a.kContiguous ? NVVM::MMALayout::row
+                                                      : NVVM::MMALayout::col),
+          NVVM::MMALayoutAttr::get(ctx, b.kContiguous ? NVVM::MMALayout::col
+                                                      : NVVM::MMALayout::row),
+          /*satfinite=*/nullptr);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // The registers are only valid, and the operand slots only free, once
+    // the group has completed.
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    for (int64_t i = 0; i < perThread; ++i)
+      acc[i] = LLVM::ExtractValueOp::create(rewriter, loc, accStruct,
+                                            ArrayRef<int64_t>{i});
+    replaceDot(rewriter, op, *getTypeConverter(), acc, *lhs, *rhs);
+    return success();
+  }
+};
+
 struct FmaDotLowering : MapWarpsPattern<tile::DotOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -431,6 +585,6 @@ struct FmaDotLowering : MapWarpsPattern<tile::DotOp> {
 void tilec::populateMapWarpsDotPatterns(const TypeConverter &converter,
                                         MapWarpsState &state,
                                         RewritePatternSet &patterns) {
-  patterns.add<MmaDotLowering, FmaDotLowering>(converter,
-                                               patterns.getContext(), state);
+  patterns.add<MmaDotLowering, WarpgroupDotLowering, FmaDotLowering>(
+      converter, patterns.getContext(), state);
 }

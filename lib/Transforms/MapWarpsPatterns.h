@@ -24,6 +24,8 @@ struct MapWarpsState {
   int64_t threads = 0;
   /// gpu.thread_id x, created at the kernel entry.
   mlir::Value threadId;
+  /// Some tile.dot reads swizzled panels through the async proxy (wgmma).
+  bool asyncProxyReads = false;
   /// The workgroup buffer of each exchanging op (tile.reduce,
   /// tile.broadcast).
   llvm::DenseMap<mlir::Operation *, mlir::Value> exchangeBuffers;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DotLayout.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 #include "tilec/Transforms/Passes.h"
 
@@ -24,6 +25,9 @@ using namespace tilec;
 static constexpr int64_t kRowPaddingBytes = 16;
 /// Slots start on this boundary (TMA and 16-byte vectors need at least 16).
 static constexpr int64_t kSlotAlignment = 128;
+/// Swizzled panels have 128-byte rows, swizzled in atoms of 8 rows.
+static constexpr int64_t kSwizzleBytes = 128;
+static constexpr int64_t kSwizzleAtomBytes = 8 * kSwizzleBytes;
 
 static bool isGlobal(MemRefType type) { return !type.getMemorySpace(); }
 
@@ -55,38 +59,66 @@ static bool canPipeline(scf::ForOp loop, tile::LoadOp load) {
   });
 }
 
-static SmallVector<tile::LoadOp> promotableLoads(scf::ForOp loop) {
-  SmallVector<tile::LoadOp> loads;
-  for (auto dot : loop.getBody()->getOps<tile::DotOp>())
-    for (Value operand : {dot.getLhs(), dot.getRhs()})
-      if (tile::LoadOp load = operandLoad(operand);
-          load && canPipeline(loop, load) && !llvm::is_contained(loads, load))
-        loads.push_back(load);
+namespace {
+/// A load to stage, and whether into swizzled panels.
+struct PromotableLoad {
+  tile::LoadOp load;
+  bool swizzled;
+};
+} // namespace
+
+/// The operand loads of the dots in `loop` that can be staged; with
+/// `swizzle`, those of dots that fit warpgroup MMA on `threads` threads are
+/// marked for swizzled panels.
+static SmallVector<PromotableLoad>
+promotableLoads(scf::ForOp loop, bool swizzle = false, int64_t threads = 0) {
+  SmallVector<PromotableLoad> loads;
+  for (auto dot : loop.getBody()->getOps<tile::DotOp>()) {
+    tile::LoadOp lhs = operandLoad(dot.getLhs());
+    tile::LoadOp rhs = operandLoad(dot.getRhs());
+    bool lhsOk = lhs && canPipeline(loop, lhs);
+    bool rhsOk = rhs && canPipeline(loop, rhs);
+    bool swizzled = swizzle && lhsOk && rhsOk && lhs != rhs &&
+                    fitsWarpgroupMma(dot, threads);
+    for (auto [load, ok] : {std::pair{lhs, lhsOk}, std::pair{rhs, rhsOk}})
+      if (ok && llvm::none_of(loads, [&](const PromotableLoad &p) {
+            return p.load == load;
+          }))
+        loads.push_back({load, swizzled});
+  }
   return loads;
 }
 
 namespace {
 
-/// The workgroup slots of one promoted load: `stages` padded copies of its
-/// tile, and how to address slot s.
+/// The workgroup slots of one promoted load: `stages` copies of its tile,
+/// and how to address slot s. A padded slot is [rows, pitch]; a swizzled
+/// one is [panels, rows, panel width].
 struct StagedTile {
   mutable tile::LoadOp load;
-  Value slots; // memref<stages x rows x pitch x T, workgroup>
+  Value slots; // memref<stages x (slot shape) x T, workgroup>
+  bool swizzled;
 
-  /// The rows x cols view of slot `slot` (a strided memref).
+  /// The view of slot `slot` (a strided memref of the slot shape).
   Value slotView(OpBuilder &b, Location loc, Value slot) const {
     auto slotsType = cast<MemRefType>(slots.getType());
-    ArrayRef<int64_t> tileShape = load.getType().getShape();
-    SmallVector<OpFoldResult> offsets = {slot, b.getIndexAttr(0),
-                                         b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
-                                       b.getIndexAttr(tileShape[0]),
-                                       b.getIndexAttr(tileShape[1])};
-    SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+    ArrayRef<int64_t> slotShape = slotsType.getShape().drop_front();
+    ArrayRef<int64_t> viewShape =
+        swizzled ? slotShape : load.getType().getShape();
+    SmallVector<OpFoldResult> offsets(slotsType.getRank(), b.getIndexAttr(0));
+    offsets[0] = slot;
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+    for (int64_t size : viewShape)
+      sizes.push_back(b.getIndexAttr(size));
+    SmallVector<OpFoldResult> strides(slotsType.getRank(), b.getIndexAttr(1));
     auto viewType = memref::SubViewOp::inferRankReducedResultType(
-        tileShape, slotsType, offsets, sizes, strides);
+        viewShape, slotsType, offsets, sizes, strides);
     return memref::SubViewOp::create(b, loc, cast<MemRefType>(viewType), slots,
                                      offsets, sizes, strides);
+  }
+
+  IntegerAttr swizzleAttr(OpBuilder &b) const {
+    return swizzled ? b.getI64IntegerAttr(kSwizzleBytes) : IntegerAttr();
   }
 
   /// Starts copying the tile the load reads when the induction variable is
@@ -97,36 +129,79 @@ struct StagedTile {
     for (Value index : load.getIndices())
       indices.push_back(index == inductionVar ? iv : index);
     tile::CopyAsyncOp::create(b, loc, load.getBuffer(), indices,
-                              slotView(b, loc, slot), /*vector_bytes=*/nullptr);
+                              slotView(b, loc, slot),
+                              /*vector_bytes=*/nullptr, swizzleAttr(b));
+  }
+
+  /// Reads slot `slot` as the tile `load` read.
+  Value read(OpBuilder &b, Location loc, Value slot) const {
+    Value view = slotView(b, loc, slot);
+    if (swizzled)
+      return tile::LoadOp::create(b, loc, load.getType(), view, ValueRange{},
+                                  /*padding=*/nullptr, swizzleAttr(b));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    return tile::LoadOp::create(b, loc, load.getType(), view,
+                                ValueRange{zero, zero});
   }
 };
 
-/// Carves the slots of `load` out of the dynamic shared memory at `base`.
-StagedTile allocateSlots(OpBuilder &b, Location loc, tile::LoadOp load,
-                         int64_t stages, Value base, int64_t &sharedBytes) {
-  RankedTensorType type = load.getType();
+/// The slot shape of `type`'s tile: padded rows, or 128-byte panels.
+SmallVector<int64_t> slotShape(RankedTensorType type, bool swizzled) {
   unsigned elementBytes = type.getElementTypeBitWidth() / 8;
-  int64_t pitch = type.getDimSize(1) +
-                  std::max<int64_t>(kRowPaddingBytes / elementBytes, 1);
+  if (swizzled) {
+    int64_t width = kSwizzleBytes / elementBytes;
+    return {type.getDimSize(1) / width, type.getDimSize(0), width};
+  }
+  return {type.getDimSize(0),
+          type.getDimSize(1) +
+              std::max<int64_t>(kRowPaddingBytes / elementBytes, 1)};
+}
+
+/// Carves the slots of `load` out of the dynamic shared memory at `base`;
+/// swizzled slots start at `alignedShift` plus a multiple of the swizzle
+/// atom, padded ones at a constant offset.
+StagedTile allocateSlots(OpBuilder &b, Location loc, PromotableLoad toStage,
+                         int64_t stages, Value base, Value alignedShift,
+                         int64_t &sharedBytes) {
+  RankedTensorType type = toStage.load.getType();
+  unsigned elementBytes = type.getElementTypeBitWidth() / 8;
+  SmallVector<int64_t> shape = {stages};
+  llvm::append_range(shape, slotShape(type, toStage.swizzled));
   auto slotsType = MemRefType::get(
-      {stages, type.getDimSize(0), pitch}, type.getElementType(),
-      MemRefLayoutAttrInterface(),
+      shape, type.getElementType(), MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
-  int64_t offset = llvm::alignTo(sharedBytes, kSlotAlignment);
-  sharedBytes = offset + stages * type.getDimSize(0) * pitch * elementBytes;
-  Value slots = memref::ViewOp::create(
-      b, loc, slotsType, base, arith::ConstantIndexOp::create(b, loc, offset),
-      ValueRange{});
-  return {load, slots};
+  int64_t offset = llvm::alignTo(
+      sharedBytes, toStage.swizzled ? kSwizzleAtomBytes : kSlotAlignment);
+  sharedBytes = offset + slotsType.getNumElements() * elementBytes;
+  Value byteShift = arith::ConstantIndexOp::create(b, loc, offset);
+  if (toStage.swizzled)
+    byteShift = arith::AddIOp::create(b, loc, byteShift, alignedShift);
+  Value slots =
+      memref::ViewOp::create(b, loc, slotsType, base, byteShift, ValueRange{});
+  return {toStage.load, slots, toStage.swizzled};
+}
+
+/// The bytes from `base` to the next swizzle-atom boundary: the atoms
+/// TMA and wgmma swizzle within must be aligned to their size, and only
+/// the run time knows where dynamic shared memory starts.
+Value atomAlignmentShift(OpBuilder &b, Location loc, Value base) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base);
+  Value misalignment =
+      arith::RemUIOp::create(b, loc, address, c(kSwizzleAtomBytes));
+  return arith::RemUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, c(kSwizzleAtomBytes), misalignment),
+      c(kSwizzleAtomBytes));
 }
 
 } // namespace
 
-FailureOr<unsigned> tilec::promoteDotOperands(RewriterBase &rewriter,
-                                              scf::ForOp loop, int64_t stages,
-                                              Value sharedBase,
-                                              int64_t &sharedBytes) {
-  SmallVector<tile::LoadOp> loads = promotableLoads(loop);
+FailureOr<unsigned>
+tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
+                          int64_t stages, Value sharedBase,
+                          int64_t &sharedBytes, bool swizzle,
+                          int64_t threads) {
+  SmallVector<PromotableLoad> loads = promotableLoads(loop, swizzle, threads);
   if (loads.empty())
     return 0u;
   if (stages < 2)
@@ -134,10 +209,16 @@ FailureOr<unsigned> tilec::promoteDotOperands(RewriterBase &rewriter,
            << stages;
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
+  Value alignedShift;
+  if (llvm::any_of(loads, [](const PromotableLoad &p) { return p.swizzled; }))
+    alignedShift = atomAlignmentShift(rewriter, loc, sharedBase);
   SmallVector<StagedTile> tiles;
-  for (tile::LoadOp load : loads)
-    tiles.push_back(
-        allocateSlots(rewriter, loc, load, stages, sharedBase, sharedBytes));
+  for (const PromotableLoad &load : loads)
+    tiles.push_back(allocateSlots(rewriter, loc, load, stages, sharedBase,
+                                  alignedShift, sharedBytes));
+  // Room for the run-time alignment shift.
+  if (alignedShift)
+    sharedBytes += kSwizzleAtomBytes;
 
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
@@ -176,11 +257,7 @@ FailureOr<unsigned> tilec::promoteDotOperands(RewriterBase &rewriter,
 
   for (const StagedTile &t : tiles) {
     rewriter.setInsertionPoint(t.load);
-    Value view = t.slotView(rewriter, loc, slot);
-    Value zero = constant(0);
-    rewriter.replaceOpWithNewOp<tile::LoadOp>(t.load, t.load.getType(), view,
-                                              ValueRange{zero, zero},
-                                              /*padding=*/nullptr);
+    rewriter.replaceOp(t.load, t.read(rewriter, loc, slot));
   }
 
   // Copies still in flight past the last iteration must land before the
@@ -204,6 +281,9 @@ struct TilePromoteSharedPass
     });
     if (loops.empty())
       return;
+    int64_t threads = 0;
+    if (std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize())
+      threads = (*block)[0] * (*block)[1] * (*block)[2];
 
     IRRewriter rewriter(&getContext());
     rewriter.setInsertionPointToStart(&func.getBody().front());
@@ -222,7 +302,8 @@ struct TilePromoteSharedPass
       if (auto attr = loop->getAttrOfType<IntegerAttr>("tile.stages"))
         stages = attr.getInt();
       FailureOr<unsigned> promoted =
-          promoteDotOperands(rewriter, loop, stages, base, sharedBytes);
+          promoteDotOperands(rewriter, loop, stages, base, sharedBytes,
+                             swizzle, threads);
       if (failed(promoted))
         return signalPassFailure();
       numPromotedTiles += *promoted;

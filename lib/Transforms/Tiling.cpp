@@ -32,10 +32,13 @@ struct MatmulSchedule {
 /// cores want a deep pipeline and wide tiles (128x256 with 8 warps of 64x64
 /// beat 128x128 with 4 warps by 9-18% on the H200, bench/matmul/tuning), the
 /// f32 outer product a thin K step and more threads to hold the accumulator.
-MatmulSchedule chooseSchedule(tile::MatmulOp op) {
+/// Warpgroup MMA reads whole 128-byte swizzled panels, so its K step is one
+/// panel (64 16-bit elements); two warpgroups each own 64 rows x 256.
+MatmulSchedule chooseSchedule(tile::MatmulOp op, bool warpgroupMma) {
   bool isF32 = op.getAType().getElementType().isF32();
-  MatmulSchedule s = isF32 ? MatmulSchedule{128, 128, 8, 8, 3}
-                           : MatmulSchedule{128, 256, 32, 8, 4};
+  MatmulSchedule s = isF32          ? MatmulSchedule{128, 128, 8, 8, 3}
+                     : warpgroupMma ? MatmulSchedule{128, 256, 64, 8, 4}
+                                    : MatmulSchedule{128, 256, 32, 8, 4};
   if (std::optional<ArrayRef<int64_t>> block = op.getBlock()) {
     s.blockM = (*block)[0];
     s.blockN = (*block)[1];
@@ -118,11 +121,9 @@ Value loadOperandTile(OpBuilder &b, Location loc, Value buffer,
   Type elementType = cast<MemRefType>(buffer.getType()).getElementType();
   if (layout == tile::MatrixLayout::row)
     return tile::LoadOp::create(b, loc, tileType(rows, cols, elementType),
-                                buffer, ValueRange{row, col},
-                                /*padding=*/nullptr);
+                                buffer, ValueRange{row, col});
   Value stored = tile::LoadOp::create(b, loc, tileType(cols, rows, elementType),
-                                      buffer, ValueRange{col, row},
-                                      /*padding=*/nullptr);
+                                      buffer, ValueRange{col, row});
   return tile::TransposeOp::create(b, loc, tileType(rows, cols, elementType),
                                    stored);
 }
@@ -146,7 +147,7 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value init;
   if (op.getAccumulate()) {
     init = tile::LoadOp::create(b, loc, tileType(s.blockM, s.blockN, cElement),
-                                c, ValueRange{m0, n0}, /*padding=*/nullptr);
+                                c, ValueRange{m0, n0});
     if (cElement != f32)
       init = arith::ExtFOp::create(b, loc, accType, init);
   } else {
@@ -181,7 +182,7 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
     IRRewriter rewriter(&getContext());
     SmallVector<tile::MatmulOp> matmuls(getOperation().getOps<tile::MatmulOp>());
     for (tile::MatmulOp matmul : matmuls) {
-      if (failed(tileMatmul(rewriter, matmul, groupRows)))
+      if (failed(tileMatmul(rewriter, matmul, groupRows, warpgroupMma)))
         return signalPassFailure();
       ++numMatmuls;
     }
@@ -192,10 +193,11 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
 
 FailureOr<tile::KernelOp> tilec::tileMatmul(RewriterBase &rewriter,
                                             tile::MatmulOp op,
-                                            int64_t groupRows) {
+                                            int64_t groupRows,
+                                            bool warpgroupMma) {
   if (groupRows < 1)
     return op.emitOpError("needs a positive group size, got ") << groupRows;
-  MatmulSchedule s = chooseSchedule(op);
+  MatmulSchedule s = chooseSchedule(op, warpgroupMma);
   Location loc = op.getLoc();
   Builder &b = rewriter;
   // The grid: x over C's columns, y over its rows (argument 2 is C).

@@ -1,34 +1,55 @@
 // RUN: tilec %s --emit=ptx -o - | FileCheck %s
+// RUN: tilec %s --emit=ptx --arch=sm_90 -o - | FileCheck %s --check-prefix=SM90
 // RUN: tilec %s --emit=ptx --arch=sm_80 -o - | FileCheck %s --check-prefix=SM80
 
-// A matmul description down to PTX: operands staged by cp.async (16-byte
-// vectors, 4 stages: 3 groups ahead, then one per iteration), read by
-// ldmatrix (.trans for the column-major A and the row-major B) into
-// mma.sync m16n8k16; the f32 variant is an FMA outer product fed by
-// 16-byte shared loads.
+// A matmul description down to PTX. On sm_90a the 16-bit operands are
+// staged by cp.async (16-byte vectors, 4 stages: 3 groups ahead) into
+// 128-byte swizzled panels, fenced for the async proxy, and read by
+// wgmma.mma_async m64n256k16 (4 per 64 of K), transposing the panels of
+// the column-major A and the row-major B (the trailing imm-trans flags).
+// On sm_90 and sm_80 they are padded rows read by ldmatrix (.trans for the
+// same two operands) into mma.sync m16n8k16; the f32 variant is an FMA
+// outer product fed by 16-byte shared loads everywhere.
 
 // CHECK: .target sm_90a
 // CHECK-LABEL: .visible .entry mm_bf16(
 // CHECK-DAG: cp.async.cg.shared.global [%rd{{[0-9]+}}{{.*}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 // CHECK-DAG: cp.async.commit_group;
 // CHECK-DAG: cp.async.wait_group 2;
+// CHECK-DAG: fence.proxy.async.shared::cta;
 // CHECK-DAG: bar.sync 0;
-// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-DAG: wgmma.fence.sync.aligned;
+// CHECK-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
+// CHECK-DAG: wgmma.commit_group.sync.aligned;
+// CHECK-DAG: wgmma.wait_group.sync.aligned 0;
 // CHECK-DAG: cp.async.wait_group 0;
+// CHECK-NOT: ldmatrix
+// CHECK-NOT: mma.sync
 // CHECK: ret;
 tile.matmul @mm_bf16 a(col) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
 
 // CHECK-LABEL: .visible .entry mm_f16(
-// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// CHECK-NOT: wgmma.mma_async
+// CHECK: ret;
 tile.matmul @mm_f16 a(row) b(col) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
 
 // CHECK-LABEL: .visible .entry sgemm(
 // CHECK: cp.async.cg.shared.global
 // CHECK: ld.shared.v4.b32
 // CHECK: fma.rn.f32
-// CHECK-NOT: mma.sync
+// CHECK-NOT: mma
 tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+// SM90: .target sm_90
+// SM90-LABEL: .visible .entry mm_bf16(
+// SM90-DAG: cp.async.wait_group 2;
+// SM90-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// SM90-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// SM90-NOT: wgmma
+// SM90-NOT: fence.proxy
+// SM90-LABEL: .visible .entry mm_f16(
+// SM90: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // SM80: .target sm_80
 // SM80: cp.async.cg.shared.global

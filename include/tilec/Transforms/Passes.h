@@ -31,19 +31,23 @@ class KernelOp;
 } // namespace tile
 
 /// Replaces a matmul description by its block program (see tile-tiling);
-/// `groupRows` tile rows form one group of the program order.
+/// `groupRows` tile rows form one group of the program order;
+/// `warpgroupMma` picks the defaults of a Hopper warpgroup-MMA target.
 mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
                                            tile::MatmulOp matmul,
-                                           int64_t groupRows);
+                                           int64_t groupRows,
+                                           bool warpgroupMma = false);
 
 /// Stages the tile.dot operand loads of `loop` through `stages` slots of
-/// workgroup memory (see tile-promote-shared). Returns the number of
-/// promoted loads; allocates from `sharedBytes` on, and advances it.
-mlir::FailureOr<unsigned> promoteDotOperands(mlir::RewriterBase &rewriter,
-                                             mlir::scf::ForOp loop,
-                                             int64_t stages,
-                                             mlir::Value sharedBase,
-                                             int64_t &sharedBytes);
+/// workgroup memory (see tile-promote-shared). With `swizzle`, the operands
+/// of dots that fit warpgroup MMA on `threads` threads go into 128-byte
+/// swizzled panels. Returns the number of promoted loads; allocates from
+/// `sharedBytes` on, and advances it.
+mlir::FailureOr<unsigned>
+promoteDotOperands(mlir::RewriterBase &rewriter, mlir::scf::ForOp loop,
+                   int64_t stages, mlir::Value sharedBase,
+                   int64_t &sharedBytes, bool swizzle = false,
+                   int64_t threads = 0);
 
 /// Distributes the tiles of `kernel` over its threads (see tile-map-warps).
 /// The kernel must have a known block size.

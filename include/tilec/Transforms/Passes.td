@@ -39,6 +39,9 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
   let options = [
     Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
            "Tile rows per group of the grouped program order">,
+    Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
+           "Default schedules for Hopper warpgroup MMA (16-bit: 128x256x64, "
+           "8 warps, 4 stages)">,
   ];
   let statistics = [
     Statistic<"numMatmuls", "num-matmuls", "Matmul descriptions tiled">,
@@ -87,6 +90,9 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
   let options = [
     Option<"defaultStages", "stages", "int64_t", /*default=*/"3",
            "Pipeline depth of loops without a tile.stages attribute">,
+    Option<"swizzle", "swizzle", "bool", /*default=*/"false",
+           "Stage the operands of dots that fit warpgroup MMA in 128-byte "
+           "swizzled panels instead of padded rows">,
   ];
   let statistics = [
     Statistic<"numPromotedTiles", "num-promoted-tiles",

@@ -220,7 +220,59 @@ static LogicalResult verifyTileAccess(Operation *op, MemRefType buffer,
   return success();
 }
 
+/// The panel width, in elements, of a 128-byte swizzled buffer of
+/// `elementType`.
+static int64_t swizzlePanelWidth(Type elementType) {
+  return 128 * 8 / static_cast<int64_t>(elementType.getIntOrFloatBitWidth());
+}
+
+/// Checks a [P, R, W] buffer of swizzled panels holding a [R, P * W] tile.
+static LogicalResult verifySwizzledPanels(Operation *op, int64_t swizzle,
+                                          MemRefType buffer,
+                                          ArrayRef<int64_t> tileShape) {
+  if (swizzle != 128)
+    return op->emitOpError("only 128-byte swizzling is supported, got ")
+           << swizzle;
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(buffer.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return op->emitOpError("swizzled buffer must be in workgroup memory");
+  int64_t width = swizzlePanelWidth(buffer.getElementType());
+  if (buffer.getRank() != 3 || !buffer.hasStaticShape() ||
+      buffer.getDimSize(2) != width)
+    return op->emitOpError("swizzled buffer must be a static [panels, rows, ")
+           << width << "] buffer of 128-byte rows, got " << buffer;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(buffer.getStridesAndOffset(strides, offset)) ||
+      strides[2] != 1 || strides[1] != width ||
+      strides[0] != width * buffer.getDimSize(1))
+    return op->emitOpError("swizzled buffer must be contiguous, got ")
+           << buffer;
+  if (tileShape.size() != 2 || tileShape[0] != buffer.getDimSize(1) ||
+      tileShape[1] != buffer.getDimSize(0) * width)
+    return op->emitOpError("a [")
+           << buffer.getDimSize(0) << ", " << buffer.getDimSize(1) << ", "
+           << width << "] swizzled buffer holds a "
+           << buffer.getDimSize(1) << "x" << buffer.getDimSize(0) * width
+           << " tile";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
+  if (std::optional<int64_t> swizzle = getSwizzle()) {
+    if (!getIndices().empty())
+      return emitOpError("reads a whole swizzled buffer: expects no indices");
+    if (getPadding())
+      return emitOpError("a swizzled load has nothing to pad");
+    if (getType().getElementType() != getBuffer().getType().getElementType())
+      return emitOpError("tile element type ")
+             << getType().getElementType()
+             << " does not match buffer element type "
+             << getBuffer().getType().getElementType();
+    return verifySwizzledPanels(*this, *swizzle, getBuffer().getType(),
+                                getType().getShape());
+  }
   if (failed(verifyTileAccess(*this, getBuffer().getType(),
                               getIndices().size(), getType())))
     return failure();
@@ -383,13 +435,19 @@ LogicalResult CopyAsyncOp::verify() {
     return emitOpError("expects ")
            << src.getRank() << " indices for a rank-" << src.getRank()
            << " source, got " << getIndices().size();
-  if (dst.getRank() != src.getRank() || !dst.hasStaticShape())
-    return emitOpError("destination must be a static buffer of the source's "
-                       "rank, got ")
-           << dst;
   if (dst.getElementType() != src.getElementType())
     return emitOpError("element types differ: ")
            << src.getElementType() << " vs " << dst.getElementType();
+  if (std::optional<int64_t> swizzle = getSwizzle()) {
+    if (src.getRank() != 2)
+      return emitOpError("a swizzled copy needs a 2-D source, got ") << src;
+    if (failed(verifySwizzledPanels(*this, *swizzle, dst, getTileShape())))
+      return failure();
+  } else if (dst.getRank() != src.getRank() || !dst.hasStaticShape()) {
+    return emitOpError("destination must be a static buffer of the source's "
+                       "rank, got ")
+           << dst;
+  }
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(dst.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
     return emitOpError("destination must be in workgroup memory");
@@ -397,6 +455,13 @@ LogicalResult CopyAsyncOp::verify() {
     if (*bytes != 4 && *bytes != 8 && *bytes != 16)
       return emitOpError("vector_bytes must be 4, 8 or 16, got ") << *bytes;
   return success();
+}
+
+SmallVector<int64_t> CopyAsyncOp::getTileShape() {
+  MemRefType dst = getDst().getType();
+  if (!getSwizzle() || dst.getRank() != 3)
+    return llvm::to_vector(dst.getShape());
+  return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
 }
 
 #define GET_OP_CLASSES

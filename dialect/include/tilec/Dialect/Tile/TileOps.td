@@ -163,14 +163,29 @@ def Tile_LoadOp : Tile_Op<"load", [
     outside the buffer (an index past the buffer's size in any dimension)
     read as `padding` (zero when absent). The tile has the buffer's rank.
 
+    With `swizzle = 128`, `buffer` is a workgroup buffer of swizzled panels
+    (see `tile.copy_async`) and the tile is all of it: no indices, a
+    [R, P * W] tile from a [P, R, W] buffer. Only a warpgroup `tile.dot`
+    reads such a tile.
+
     ```mlir
     %t = tile.load %x[%row, %col] {padding = 0xFF800000 : f32}
         : memref<?x?xf32> -> tensor<1x1024xf32>
+    %b = tile.load %panels[] {swizzle = 128}
+        : memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<64x256xbf16>
     ```
   }];
   let arguments = (ins Tile_Buffer:$buffer, Variadic<Index>:$indices,
-                       OptionalAttr<TypedAttrInterface>:$padding);
+                       OptionalAttr<TypedAttrInterface>:$padding,
+                       OptionalAttr<I64Attr>:$swizzle);
   let results = (outs Tile_Tile:$result);
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$buffer,
+                   "::mlir::ValueRange":$indices), [{
+      build($_builder, $_state, result, buffer, indices,
+            /*padding=*/nullptr, /*swizzle=*/nullptr);
+    }]>
+  ];
   let assemblyFormat = [{
     $buffer `[` $indices `]` attr-dict `:` type($buffer) `->` type($result)
   }];
@@ -324,13 +339,34 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     the width of each thread's accesses when `src` is suitably aligned.
     `tile-promote-shared` creates these ops.
 
+    With `swizzle = 128`, `dst` holds the R x (P * W) tile as P swizzled
+    panels, the layout Hopper's warpgroup MMA and TMA use: `dst` is
+    [P, R, W] with W elements making 128 bytes, panel p holds columns
+    p * W .. p * W + W - 1, and in row r the 16-byte group g sits at group
+    position g xor (r mod 8). Consecutive rows of 8 thus spread a column of
+    16-byte groups over all 32 banks.
+
     ```mlir
     tile.copy_async %a[%m0, %k], %slot {vector_bytes = 16}
         : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy_async %b[%k, %n0], %panels {swizzle = 128, vector_bytes = 16}
+        : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins Tile_Buffer:$src, Variadic<Index>:$indices,
-                       Tile_Buffer:$dst, OptionalAttr<I64Attr>:$vector_bytes);
+                       Tile_Buffer:$dst, OptionalAttr<I64Attr>:$vector_bytes,
+                       OptionalAttr<I64Attr>:$swizzle);
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$src, "::mlir::ValueRange":$indices,
+                   "::mlir::Value":$dst), [{
+      build($_builder, $_state, src, indices, dst, /*vector_bytes=*/nullptr,
+            /*swizzle=*/nullptr);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The logical [rows, cols] of the copied tile.
+    ::llvm::SmallVector<int64_t> getTileShape();
+  }];
   let assemblyFormat = [{
     $src `[` $indices `]` `,` $dst attr-dict `:` type($src) `,` type($dst)
   }];
