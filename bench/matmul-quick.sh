@@ -29,4 +29,9 @@ if [ -f "$D/cubins/matmul.sm_90.cubin" ]; then
   run bench-sm90 "$BIN" --cubin "$D/cubins/matmul.sm_90.cubin" --bench --fail-if-none \
     --variant mm_bf16_bf16_rr --json "$OUT/bench-sm90.json" --shape 4096x4096x4096
 fi
+
+# Where the default bf16 kernel spills, if it does (local memory in SASS).
+cuobjdump -sass -fun mm_bf16_bf16_rr "$D/cubins/matmul.cubin" > "$OUT/mm_bf16_bf16_rr.sass" 2>&1 &&
+  grep -nE "STL|LDL|HGMMA|WARPGROUP|BAR\.SYNC|LDGSTS|BRA|EXIT" "$OUT/mm_bf16_bf16_rr.sass" |
+  awk '{print $1, $3, $4}' | uniq -c -f1 > "$OUT/sass-summary.txt"
 echo "$passed passed, $failed failed"

@@ -271,6 +271,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                                        target);
   if (failed(applyPartialConversion(func, target, std::move(patterns))))
     return failure();
+  tieLoopResultsToWaits(func);
   if (stats)
     *stats = state.stats;
   return success();

@@ -361,6 +361,10 @@ struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
   }
 };
 
+/// Marks the wait after a loop whose dots stay in flight: once the
+/// conversion is done, the loop's accumulators are routed through it.
+constexpr llvm::StringLiteral kLoopResultsWait = "tile.loop_results_wait";
+
 /// A Hopper shared-memory matrix descriptor for 128-byte swizzled panels
 /// whose first row is at shared address `address`: bits 0-13 the address,
 /// 16-29 the leading and 32-45 the stride byte offsets (all in 16-byte
@@ -498,8 +502,22 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // The registers are only valid, and the operand slots only free, once
-    // the group has completed.
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    // the group has completed. A dot that only feeds the next iteration's
+    // dot may stay in flight (its slots allowing): the next wgmma on the
+    // same registers is ordered after it, and the loop's users wait.
+    int64_t inFlight = 0;
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kDotInFlightAttr);
+        attr && loop && op->hasOneUse() &&
+        isa<scf::YieldOp>(*op->getUsers().begin()))
+      inFlight = attr.getInt();
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, inFlight);
+    if (inFlight > 0) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(loop);
+      auto wait = NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+      wait->setAttr(kLoopResultsWait, rewriter.getUnitAttr());
+    }
     for (int64_t i = 0; i < perThread; ++i)
       acc[i] = LLVM::ExtractValueOp::create(rewriter, loc, accStruct,
                                             ArrayRef<int64_t>{i});
@@ -581,6 +599,70 @@ struct FmaDotLowering : MapWarpsPattern<tile::DotOp> {
 };
 
 } // namespace
+
+/// The registers of an in-flight wgmma are not valid until a wait, but
+/// nothing ties them to the wait intrinsic: the code generator would hoist
+/// the epilogue's reads above it (and ptxas then serializes every wgmma).
+/// So the wait after such a loop becomes one that defines the f32 values
+/// the loop returns: inline PTX with each register as a tied operand.
+void tilec::tieLoopResultsToWaits(gpu::GPUFuncOp func) {
+  SmallVector<NVVM::WgmmaWaitGroupSyncOp> waits;
+  func.walk([&](NVVM::WgmmaWaitGroupSyncOp wait) {
+    if (wait->hasAttr(kLoopResultsWait))
+      waits.push_back(wait);
+  });
+  for (NVVM::WgmmaWaitGroupSyncOp wait : waits) {
+    auto loop = dyn_cast_or_null<scf::ForOp>(wait->getPrevNode());
+    wait->removeAttr(kLoopResultsWait);
+    if (!loop)
+      continue;
+    OpBuilder b(wait);
+    Location loc = wait.getLoc();
+    SmallVector<Value> scalars;
+    SmallVector<OpResult> results;
+    llvm::SmallPtrSet<Operation *, 32> unpacking;
+    for (OpResult result : loop->getResults()) {
+      auto type = dyn_cast<VectorType>(result.getType());
+      if (!type || type.getRank() != 1 || !type.getElementType().isF32())
+        continue;
+      results.push_back(result);
+      for (Value scalar : unpack(b, loc, result, type.getNumElements())) {
+        scalars.push_back(scalar);
+        unpacking.insert(scalar.getDefiningOp());
+      }
+    }
+    if (scalars.empty())
+      continue;
+    std::string constraints;
+    for (size_t i = 0; i < scalars.size(); ++i)
+      constraints += (i ? ",=f" : "=f");
+    for (size_t i = 0; i < scalars.size(); ++i)
+      constraints += "," + std::to_string(i);
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(scalars.size(), b.getF32Type()));
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, structType, scalars,
+        "wgmma.wait_group.sync.aligned " + std::to_string(wait.getGroup()) +
+            ";",
+        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    int64_t next = 0;
+    for (OpResult result : results) {
+      auto type = cast<VectorType>(result.getType());
+      SmallVector<Value> waited;
+      for (int64_t i = 0; i < type.getNumElements(); ++i)
+        waited.push_back(LLVM::ExtractValueOp::create(
+            b, loc, asmOp.getResult(0), ArrayRef<int64_t>{next++}));
+      Value vector = vector::FromElementsOp::create(b, loc, type, waited);
+      result.replaceUsesWithIf(vector, [&](OpOperand &use) {
+        return !unpacking.contains(use.getOwner());
+      });
+    }
+    wait.erase();
+  }
+}
 
 void tilec::populateMapWarpsDotPatterns(const TypeConverter &converter,
                                         MapWarpsState &state,

@@ -73,6 +73,10 @@ mlir::LogicalResult assignDotLayouts(mlir::gpu::GPUFuncOp func,
 /// staged in workgroup memory: the dot reads the memory itself.
 bool isStagedDotOperand(mlir::Operation *op);
 
+/// After the conversion: makes the wgmma wait after each loop whose dots
+/// stay in flight define the accumulators the loop returns.
+void tieLoopResultsToWaits(mlir::gpu::GPUFuncOp func);
+
 void populateMapWarpsDotPatterns(const mlir::TypeConverter &converter,
                                  MapWarpsState &state,
                                  mlir::RewritePatternSet &patterns);

@@ -226,8 +226,21 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   Value iv = loop.getInductionVar();
   Value lb = loop.getLowerBound(), step = loop.getStep();
 
-  // Prologue: iterations 0 .. stages-2 go to slots 0 .. stages-2.
-  for (int64_t j = 0; j + 1 < stages; ++j) {
+  // A dot on swizzled panels (warpgroup MMA) stays in flight for one more
+  // iteration, so its slot is not free until two iterations later: copies
+  // run one stage less ahead, and are issued after the dot so that their
+  // address arithmetic overlaps the tensor cores.
+  bool dotInFlight = llvm::any_of(
+      tiles, [](const StagedTile &t) { return t.swizzled; });
+  int64_t distance = dotInFlight ? stages - 2 : stages - 1;
+  if (distance < 1)
+    return loop.emitOpError("needs at least ")
+           << (dotInFlight ? 3 : 2)
+           << " pipeline stages to keep a warpgroup dot in flight, got "
+           << stages;
+
+  // Prologue: iterations 0 .. distance-1 go to slots 0 .. distance-1.
+  for (int64_t j = 0; j < distance; ++j) {
     Value ivJ = rewriter.createOrFold<arith::AddIOp>(
         loc, lb, rewriter.createOrFold<arith::MulIOp>(loc, step, constant(j)));
     for (const StagedTile &t : tiles)
@@ -235,21 +248,24 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
     tile::AsyncCommitOp::create(rewriter, loc);
   }
 
-  // Steady state: wait for this iteration's slot, refill the slot of the
-  // previous iteration (every thread is past it after the wait's barrier),
-  // then read this iteration's tiles from workgroup memory.
+  // Steady state: wait for this iteration's slot, refill the slot freed
+  // `stages - distance` iterations ago (every thread is past its reads
+  // after the wait's barrier), and read this iteration's tiles from
+  // workgroup memory.
   rewriter.setInsertionPointToStart(loop.getBody());
   Value iteration = rewriter.createOrFold<arith::DivUIOp>(
       loc, rewriter.createOrFold<arith::SubIOp>(loc, iv, lb), step);
   Value slot = rewriter.createOrFold<arith::RemUIOp>(loc, iteration,
                                                      constant(stages));
-  tile::AsyncWaitOp::create(rewriter, loc, stages - 2);
+  tile::AsyncWaitOp::create(rewriter, loc, distance - 1);
+  if (dotInFlight)
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
   Value ahead = rewriter.createOrFold<arith::AddIOp>(
       loc, iv,
-      rewriter.createOrFold<arith::MulIOp>(loc, step, constant(stages - 1)));
+      rewriter.createOrFold<arith::MulIOp>(loc, step, constant(distance)));
   Value aheadSlot = rewriter.createOrFold<arith::RemUIOp>(
       loc, rewriter.createOrFold<arith::AddIOp>(loc, iteration,
-                                                constant(stages - 1)),
+                                                constant(distance)),
       constant(stages));
   for (const StagedTile &t : tiles)
     t.copyInto(rewriter, loc, iv, ahead, aheadSlot);
@@ -259,6 +275,9 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
     rewriter.setInsertionPoint(t.load);
     rewriter.replaceOp(t.load, t.read(rewriter, loc, slot));
   }
+  if (dotInFlight)
+    for (tile::DotOp dot : loop.getBody()->getOps<tile::DotOp>())
+      dot->setAttr(kDotInFlightAttr, rewriter.getI64IntegerAttr(1));
 
   // Copies still in flight past the last iteration must land before the
   // kernel ends or reuses the memory.

@@ -30,6 +30,11 @@ class MatmulOp;
 class KernelOp;
 } // namespace tile
 
+/// Set by tile-promote-shared on a tile.dot whose operand slots stay
+/// untouched for this many further iterations: its lowering may leave that
+/// many warpgroup MMA groups in flight instead of waiting for the dot.
+inline constexpr llvm::StringLiteral kDotInFlightAttr = "tile.in_flight";
+
 /// Replaces a matmul description by its block program (see tile-tiling);
 /// `groupRows` tile rows form one group of the program order;
 /// `warpgroupMma` picks the defaults of a Hopper warpgroup-MMA target.
