@@ -3,10 +3,11 @@
 // RUN: tilec %s --emit=ptx --arch=sm_80 -o - | FileCheck %s --check-prefix=SM80
 
 // A matmul description down to PTX. On sm_90a the 16-bit operands are
-// staged by cp.async (16-byte vectors, 4 stages: 3 groups ahead) into
-// 128-byte swizzled panels, fenced for the async proxy, and read by
-// wgmma.mma_async m64n256k16 (4 per 64 of K), transposing the panels of
-// the column-major A and the row-major B (the trailing imm-trans flags).
+// staged by cp.async (16-byte vectors, 4 stages: 2 groups ahead, since one
+// MMA group stays in flight) into 128-byte swizzled panels, fenced for the
+// async proxy, and read by wgmma.mma_async m64n256k16 (4 per 64 of K),
+// transposing the panels of the column-major A and the row-major B (the
+// trailing imm-trans flags); after the loop a wait 0 defines the results.
 // On sm_90 and sm_80 they are padded rows read by ldmatrix (.trans for the
 // same two operands) into mma.sync m16n8k16; the f32 variant is an FMA
 // outer product fed by 16-byte shared loads everywhere.
@@ -15,12 +16,13 @@
 // CHECK-LABEL: .visible .entry mm_bf16(
 // CHECK-DAG: cp.async.cg.shared.global [%rd{{[0-9]+}}{{.*}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 // CHECK-DAG: cp.async.commit_group;
-// CHECK-DAG: cp.async.wait_group 2;
+// CHECK-DAG: cp.async.wait_group 1;
 // CHECK-DAG: fence.proxy.async.shared::cta;
 // CHECK-DAG: bar.sync 0;
 // CHECK-DAG: wgmma.fence.sync.aligned;
 // CHECK-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
 // CHECK-DAG: wgmma.commit_group.sync.aligned;
+// CHECK-DAG: wgmma.wait_group.sync.aligned 1;
 // CHECK-DAG: wgmma.wait_group.sync.aligned 0;
 // CHECK-DAG: cp.async.wait_group 0;
 // CHECK-NOT: ldmatrix

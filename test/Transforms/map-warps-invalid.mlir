@@ -111,3 +111,20 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Two warpgroups' worth of rows (128) on one warpgroup (4 warps).
+gpu.module @m {
+  gpu.func @wgmma_rows(%pa: memref<1x128x64xbf16, #gpu.address_space<workgroup>>, %pb: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %a = tile.load %pa[] {swizzle = 128 : i64} : memref<1x128x64xbf16, #gpu.address_space<workgroup>> -> tensor<128x64xbf16>
+    %b = tile.load %pb[] {swizzle = 128 : i64} : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x256xbf16>
+    // expected-error @+1 {{'tile.dot' op cannot map a 128x256x64 dot onto 4 warps of warpgroup MMA}}
+    %d = tile.dot %a, %b, %zero : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<128x256xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}

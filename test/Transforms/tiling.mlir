@@ -1,4 +1,14 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-tiling=warpgroup-mma=true | FileCheck %s --check-prefix=WGMMA
+
+// Warpgroup MMA reads 128-byte panels: 16-bit K steps of 64.
+// WGMMA-LABEL: tile.kernel @mm_row(
+// WGMMA-SAME: per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>]
+// WGMMA-SAME: num_warps = 8
+// WGMMA: scf.for {{.*}} step %c64
+// WGMMA: tile.load {{.*}} -> tensor<128x64xbf16>
+// WGMMA: tile.load {{.*}} -> tensor<64x256xbf16>
+// WGMMA: {tile.stages = 4 : i64}
 
 // CHECK-LABEL: tile.kernel @mm_row(
 // CHECK-SAME: %[[A:.*]]: memref<?x?xbf16>, %[[B:.*]]: memref<?x?xbf16>, %[[C:.*]]: memref<?x?xf32>

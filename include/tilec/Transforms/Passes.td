@@ -17,7 +17,9 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       and B tiles (zeros past the buffers) into `tile.dot`, and stores its
       masked C tile. The loop carries `tile.stages`, the pipeline depth for
       `tile-promote-shared`. Without hints: 16-bit inputs take 128x256x32
-      tiles, 8 warps and 4 stages; f32 takes 128x128x8, 8 warps, 3 stages.
+      tiles, 8 warps and 4 stages (128x256x64 with `warpgroup-mma`, whose
+      operands are read in 128-byte panels); f32 takes 128x128x8, 8 warps,
+      3 stages.
 
     ```mlir
     tile.matmul @mm a(row) b(row)
@@ -66,6 +68,15 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     padded by 16 bytes so that the 8 rows an `ldmatrix` (or a column of
     threads) reads fall into different banks. The kernel records its
     dynamic shared memory in `tile.dynamic_shared_bytes`.
+
+    With `swizzle`, the operands of a 16-bit dot that fits Hopper warpgroup
+    MMA (whole warpgroups of 64 rows, at most 256 columns each, K a whole
+    number of 128-byte panels where K is contiguous) go into unpadded
+    128-byte swizzled panels instead (`tile.copy_async` / `tile.load` with
+    `swizzle = 128`), at a 1024-byte-aligned offset found at run time. Such
+    a dot may stay in flight for one more iteration (`tile.in_flight = 1`),
+    so its slot is refilled one iteration later: copies run `stages - 2`
+    ahead and are issued after the dot.
 
     ```mlir
     // Before
@@ -144,6 +155,17 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
     - `tile.reduce` reduces each thread's own elements, then the lanes of a
       warp with `gpu.shuffle xor` butterflies, then the warps through
       workgroup memory; `tile.broadcast` exchanges through workgroup memory.
+    - `tile.dot` keeps its accumulator where the multiply leaves it
+      (`#tile.mma` / `#tile.fma`) and reads its staged operands itself:
+      16-bit operands in padded rows by `ldmatrix` into `mma.sync`
+      m16n8k16; operands in swizzled panels by warpgroup MMA
+      (`wgmma.mma_async` m64nNk16 through shared-memory descriptors, the
+      loop's results defined by the wait after it); f32 as an FMA outer
+      product.
+    - `tile.copy_async` becomes `cp.async` (zero-filling past the source,
+      element copies when the source is misaligned), `tile.async_wait` a
+      wait, an async-proxy fence where warpgroup MMAs read the copies, and
+      a barrier.
 
     ```mlir
     // Before (128 threads)

@@ -37,3 +37,35 @@ func.func @dynamic_dst(%src: memref<?x?xf16>, %dst: memref<?x16xf16, #gpu.addres
   tile.copy_async %src[%i, %i], %dst : memref<?x?xf16>, memref<?x16xf16, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+func.func @swizzle_bytes(%src: memref<?x?xbf16>, %dst: memref<1x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op only 128-byte swizzling is supported, got 64}}
+  tile.copy_async %src[%i, %i], %dst {swizzle = 64 : i64} : memref<?x?xbf16>, memref<1x8x64xbf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @swizzle_rank(%src: memref<?x?xbf16>, %dst: memref<8x64xbf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op swizzled buffer must be a static [panels, rows, 64] buffer of 128-byte rows}}
+  tile.copy_async %src[%i, %i], %dst {swizzle = 128 : i64} : memref<?x?xbf16>, memref<8x64xbf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @swizzle_width(%src: memref<?x?xf32>, %dst: memref<1x8x64xf32, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op swizzled buffer must be a static [panels, rows, 32] buffer of 128-byte rows}}
+  tile.copy_async %src[%i, %i], %dst {swizzle = 128 : i64} : memref<?x?xf32>, memref<1x8x64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @swizzle_strides(%src: memref<?x?xbf16>, %dst: memref<2x8x64xbf16, strided<[1024, 64, 1]>, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy_async' op swizzled buffer must be contiguous}}
+  tile.copy_async %src[%i, %i], %dst {swizzle = 128 : i64} : memref<?x?xbf16>, memref<2x8x64xbf16, strided<[1024, 64, 1]>, #gpu.address_space<workgroup>>
+  return
+}

@@ -57,3 +57,27 @@ tile.kernel @padding_type(%x: memref<?xf32>)
   %t = tile.load %x[%c0] {padding = 0 : i32} : memref<?xf32> -> tensor<4xf32>
   tile.return
 }
+
+// -----
+
+func.func @swizzled_indices(%buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.load' op reads a whole swizzled buffer: expects no indices}}
+  %t = tile.load %buf[%i, %i, %i] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
+  return
+}
+
+// -----
+
+func.func @swizzled_shape(%buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'tile.load' op a [2, 8, 64] swizzled buffer holds a 8x128 tile}}
+  %t = tile.load %buf[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<16x64xbf16>
+  return
+}
+
+// -----
+
+func.func @swizzled_global(%buf: memref<2x8x64xbf16>) {
+  // expected-error @+1 {{'tile.load' op swizzled buffer must be in workgroup memory}}
+  %t = tile.load %buf[] {swizzle = 128 : i64} : memref<2x8x64xbf16> -> tensor<8x128xbf16>
+  return
+}

@@ -108,3 +108,14 @@ tile.kernel @loop(%x: memref<?xf32>)
   tile.store %acc, %x[%c0] : tensor<256xf32>, memref<?xf32>
   tile.return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @swizzled_panels
+// CHECK: tile.copy_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {swizzle = 128 : i64, vector_bytes = 16 : i64}
+// CHECK: tile.load %{{.*}}[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
+func.func @swizzled_panels(%src: memref<?x?xbf16>, %buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) -> tensor<8x128xbf16> {
+  tile.copy_async %src[%i, %i], %buf {swizzle = 128 : i64, vector_bytes = 16 : i64} : memref<?x?xbf16>, memref<2x8x64xbf16, #gpu.address_space<workgroup>>
+  %t = tile.load %buf[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
+  return %t : tensor<8x128xbf16>
+}

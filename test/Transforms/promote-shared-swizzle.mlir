@@ -1,0 +1,74 @@
+// RUN: tilec-opt %s -split-input-file \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true})))' | FileCheck %s
+// With swizzle, a dot that fits warpgroup MMA (8 warps, 128x256x64) has its
+// operands staged in 128-byte swizzled panels: A as 1 panel of 128 rows, B
+// as 4 panels of 64 rows, at a run-time 1024-byte-aligned offset (1 KB more
+// is reserved: 4 * 48 KB + 1 KB). One dot stays in flight, so copies run 2
+// iterations ahead (wait for 1 pending group) and follow the dot.
+// CHECK-LABEL: gpu.func @swizzled(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %[[B:[^:]*]]: memref<?x?xbf16>
+// CHECK-SAME: tile.dynamic_shared_bytes = 197632 : i64
+// CHECK: %[[BASE:.*]] = gpu.dynamic_shared_memory
+// CHECK: memref.extract_aligned_pointer_as_index %[[BASE]]
+// CHECK: %[[SA:.*]] = memref.view %[[BASE]][%{{.*}}][] : {{.*}} to memref<4x1x128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.*]] = memref.view %[[BASE]][%{{.*}}][] : {{.*}} to memref<4x4x64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: tile.copy_async %[[A]]{{.*}} {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: tile.copy_async %[[B]]{{.*}} {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-NEXT: tile.async_commit
+// CHECK: tile.async_commit
+// CHECK-NOT: tile.async_commit
+// CHECK: scf.for
+// CHECK: tile.async_wait 1
+// CHECK: %[[TA:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<128x64xbf16>
+// CHECK: %[[TB:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<64x256xbf16>
+// CHECK: tile.dot %[[TA]], %[[TB]], %{{.*}} {tile.in_flight = 1 : i64}
+// CHECK: tile.copy_async %[[A]]
+// CHECK: tile.copy_async %[[B]]
+// CHECK-NEXT: tile.async_commit
+// CHECK-NEXT: scf.yield
+// CHECK: tile.async_wait 0
+gpu.module @m {
+  gpu.func @swizzled(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x256xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+      scf.yield %d : tensor<128x256xf32>
+    } {tile.stages = 4 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// K steps of 32 do not fill a 128-byte panel of the K-contiguous A: the
+// operands keep padded rows and the copies run 3 ahead, before the dot.
+// CHECK-LABEL: gpu.func @narrow_k(
+// CHECK-SAME: tile.dynamic_shared_bytes = 
+// CHECK: memref.view {{.*}} to memref<4x128x40xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: swizzle
+// CHECK: tile.async_wait 2
+// CHECK-NOT: tile.in_flight
+gpu.module @m {
+  gpu.func @narrow_k(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 32 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x32xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<32x256xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x32xbf16>, tensor<32x256xbf16>, tensor<128x256xf32>
+      scf.yield %d : tensor<128x256xf32>
+    } {tile.stages = 4 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
