@@ -201,7 +201,9 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
                           int64_t stages, Value sharedBase,
                           int64_t &sharedBytes, bool swizzle,
                           int64_t threads) {
-  SmallVector<PromotableLoad> loads = promotableLoads(loop, swizzle, threads);
+  // A warpgroup dot in flight needs a third slot; with two, stay padded.
+  SmallVector<PromotableLoad> loads =
+      promotableLoads(loop, swizzle && stages >= 3, threads);
   if (loads.empty())
     return 0u;
   if (stages < 2)

@@ -72,3 +72,29 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Two stages leave no slot for a dot in flight: the operands stay padded.
+// CHECK-LABEL: gpu.func @two_stages(
+// CHECK: memref.view {{.*}} to memref<2x128x72xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: swizzle
+// CHECK: tile.async_wait 0
+// CHECK-NOT: tile.in_flight
+gpu.module @m {
+  gpu.func @two_stages(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x256xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+      scf.yield %d : tensor<128x256xf32>
+    } {tile.stages = 2 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
