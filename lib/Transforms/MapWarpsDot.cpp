@@ -262,18 +262,37 @@ void replaceDot(ConversionPatternRewriter &rewriter, tile::DotOp dot,
     rewriter.eraseOp(producer);
 }
 
+/// What every dot lowering reads first: the accumulator layout and where
+/// the two operands are staged; nullopt unless the layout has `kind` and
+/// both operands are staged, swizzled or not as `swizzled` says.
+struct StagedDot {
+  DotLayout layout;
+  StagedOperand lhs, rhs;
+};
+std::optional<StagedDot> matchStagedDot(tile::DotOp op, DotLayout::Kind kind,
+                                        std::optional<bool> swizzled) {
+  std::optional<DotLayout> layout = DotLayout::get(op.getType());
+  std::optional<StagedOperand> lhs = stagedOperand(op.getLhs());
+  std::optional<StagedOperand> rhs = stagedOperand(op.getRhs());
+  if (!layout || layout->getKind() != kind || !lhs || !rhs)
+    return std::nullopt;
+  if (swizzled && (lhs->swizzled != *swizzled || rhs->swizzled != *swizzled))
+    return std::nullopt;
+  return StagedDot{*layout, *lhs, *rhs};
+}
+
 struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    std::optional<DotLayout> layout = DotLayout::get(op.getType());
-    std::optional<StagedOperand> lhs = stagedOperand(op.getLhs());
-    std::optional<StagedOperand> rhs = stagedOperand(op.getRhs());
-    if (!layout || layout->getKind() != DotLayout::Kind::Mma || !lhs ||
-        !rhs || lhs->swizzled || rhs->swizzled)
+    std::optional<StagedDot> dot =
+        matchStagedDot(op, DotLayout::Kind::Mma, false);
+    if (!dot)
       return failure();
+    const DotLayout *layout = &dot->layout;
+    const StagedOperand *lhs = &dot->lhs, *rhs = &dot->rhs;
     Location loc = op.getLoc();
     IndexBuilder ix{rewriter, loc};
     Type elementType = getElementTypeOrSelf(op.getLhs().getType());
@@ -411,12 +430,12 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
   LogicalResult
   matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    std::optional<DotLayout> layout = DotLayout::get(op.getType());
-    std::optional<StagedOperand> lhs = stagedOperand(op.getLhs());
-    std::optional<StagedOperand> rhs = stagedOperand(op.getRhs());
-    if (!layout || layout->getKind() != DotLayout::Kind::Mma || !lhs ||
-        !rhs || !lhs->swizzled || !rhs->swizzled)
+    std::optional<StagedDot> dot =
+        matchStagedDot(op, DotLayout::Kind::Mma, true);
+    if (!dot)
       return failure();
+    const DotLayout *layout = &dot->layout;
+    const StagedOperand *lhs = &dot->lhs, *rhs = &dot->rhs;
     Location loc = op.getLoc();
     IndexBuilder ix{rewriter, loc};
     MLIRContext *ctx = rewriter.getContext();
@@ -559,11 +578,12 @@ struct FmaDotLowering : MapWarpsPattern<tile::DotOp> {
   LogicalResult
   matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    std::optional<DotLayout> layout = DotLayout::get(op.getType());
-    std::optional<StagedOperand> lhs = stagedOperand(op.getLhs());
-    std::optional<StagedOperand> rhs = stagedOperand(op.getRhs());
-    if (!layout || layout->getKind() != DotLayout::Kind::Fma || !lhs || !rhs)
+    std::optional<StagedDot> dot =
+        matchStagedDot(op, DotLayout::Kind::Fma, std::nullopt);
+    if (!dot)
       return failure();
+    const DotLayout *layout = &dot->layout;
+    const StagedOperand *lhs = &dot->lhs, *rhs = &dot->rhs;
     Location loc = op.getLoc();
     IndexBuilder ix{rewriter, loc};
     int64_t k = cast<RankedTensorType>(op.getLhs().getType()).getDimSize(1);
