@@ -60,9 +60,14 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createTileTiling(tiling));
   pm.addPass(createConvertTileKernelsToGPU());
   OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();
+  // Hopper stages warpgroup-MMA operands with TMA, and keeps a twin staged
+  // by the threads for buffers TMA cannot describe.
+  if (warpgroupMma)
+    gpuModulePM.addPass(createTileBulkCopyFallback());
   OpPassManager &kernelPM = gpuModulePM.nest<gpu::GPUFuncOp>();
   TilePromoteSharedOptions promotion;
   promotion.swizzle = warpgroupMma;
+  promotion.bulkCopies = warpgroupMma;
   kernelPM.addPass(createTilePromoteShared(promotion));
   kernelPM.addPass(createTileVectorize());
   kernelPM.addPass(createTileMapWarps());
@@ -85,6 +90,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // nvgpu first: it lowers memref operands the GPU conversion would change.
   lowerPM.addPass(createConvertNVGPUToNVVMPass());
   lowerPM.addPass(createConvertGpuOpsToNVVMOps());
+  lowerPM.addPass(createTileTensorMapParams());
   // wgmma and proxy fences have no LLVM intrinsic: they become inline PTX.
   lowerPM.addPass(createConvertNVVMToLLVMPass());
   lowerPM.addPass(createCanonicalizerPass());

@@ -240,6 +240,8 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
     return failure();
   MapWarpsState state;
   prepareState(func, *threads, state);
+  if (failed(addTensorMapParams(func, state)))
+    return failure();
 
   MLIRContext *ctx = func.getContext();
   TypeConverter converter;
@@ -267,6 +269,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   populateMapWarpsExchangePatterns(converter, state, patterns);
   populateMapWarpsDotPatterns(converter, state, patterns);
   populateMapWarpsAsyncCopyPatterns(converter, state, patterns);
+  populateMapWarpsBulkCopyPatterns(converter, state, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   if (failed(applyPartialConversion(func, target, std::move(patterns))))

@@ -401,18 +401,6 @@ Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
   return arith::OrIOp::create(b, loc, start, c(fixed));
 }
 
-/// The shared-memory address of `buffer`'s first element, as i64.
-Value sharedAddress(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  Value address = b.createOrFold<arith::AddIOp>(
-      loc, pointer,
-      b.createOrFold<arith::MulIOp>(
-          loc, metadata.getOffset(),
-          indexConstant(b, loc, type.getElementTypeBitWidth() / 8)));
-  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
-}
 
 /// A dot whose operands sit in 128-byte swizzled panels becomes Hopper
 /// warpgroup MMAs: warpgroup g owns 64 rows x N columns of the accumulator
@@ -682,6 +670,18 @@ void tilec::tieLoopResultsToWaits(gpu::GPUFuncOp func) {
     }
     wait.erase();
   }
+}
+
+Value tilec::sharedAddress(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value address = b.createOrFold<arith::AddIOp>(
+      loc, pointer,
+      b.createOrFold<arith::MulIOp>(
+          loc, metadata.getOffset(),
+          indexConstant(b, loc, type.getElementTypeBitWidth() / 8)));
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
 }
 
 void tilec::populateMapWarpsDotPatterns(const TypeConverter &converter,

@@ -29,6 +29,8 @@ struct MapWarpsState {
   /// The workgroup buffer of each exchanging op (tile.reduce,
   /// tile.broadcast).
   llvm::DenseMap<mlir::Operation *, mlir::Value> exchangeBuffers;
+  /// The tensor-map parameter each tile.copy_bulk copies through.
+  llvm::DenseMap<mlir::Operation *, mlir::Value> tensorMaps;
   MapWarpsStats stats;
 
   /// Elements of a tile of `tileType` that each thread holds.
@@ -77,6 +79,19 @@ bool isStagedDotOperand(mlir::Operation *op);
 /// stay in flight define the accumulators the loop returns.
 void tieLoopResultsToWaits(mlir::gpu::GPUFuncOp func);
 
+/// Before any rewrite: appends one tensor-map parameter (!llvm.ptr) to
+/// `func` per source buffer and box of its tile.copy_bulk ops, records them
+/// in `state` and lists them in the kernel's tile.tensor_maps.
+mlir::LogicalResult addTensorMapParams(mlir::gpu::GPUFuncOp func,
+                                       MapWarpsState &state);
+
+/// The shared-memory address of `buffer`'s first element, as i64.
+mlir::Value sharedAddress(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value buffer);
+
+void populateMapWarpsBulkCopyPatterns(const mlir::TypeConverter &converter,
+                                      MapWarpsState &state,
+                                      mlir::RewritePatternSet &patterns);
 void populateMapWarpsDotPatterns(const mlir::TypeConverter &converter,
                                  MapWarpsState &state,
                                  mlir::RewritePatternSet &patterns);

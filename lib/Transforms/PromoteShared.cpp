@@ -122,12 +122,19 @@ struct StagedTile {
   }
 
   /// Starts copying the tile the load reads when the induction variable is
-  /// `iv` into slot `slot`.
+  /// `iv` into slot `slot`: by the threads, or, given `barriers`, as a bulk
+  /// copy completing on barrier `slot`.
   void copyInto(OpBuilder &b, Location loc, Value inductionVar, Value iv,
-                Value slot) const {
+                Value slot, Value barriers = nullptr) const {
     SmallVector<Value> indices;
     for (Value index : load.getIndices())
       indices.push_back(index == inductionVar ? iv : index);
+    if (barriers) {
+      tile::CopyBulkOp::create(b, loc, load.getBuffer(), indices,
+                               slotView(b, loc, slot), barriers, slot,
+                               swizzleAttr(b));
+      return;
+    }
     tile::CopyAsyncOp::create(b, loc, load.getBuffer(), indices,
                               slotView(b, loc, slot),
                               /*vector_bytes=*/nullptr, swizzleAttr(b));
@@ -181,6 +188,35 @@ StagedTile allocateSlots(OpBuilder &b, Location loc, PromotableLoad toStage,
   return {toStage.load, slots, toStage.swizzled};
 }
 
+/// Carves one 8-byte transaction barrier per stage out of the dynamic
+/// shared memory at `base`.
+Value allocateBarriers(OpBuilder &b, Location loc, int64_t stages, Value base,
+                       int64_t &sharedBytes) {
+  auto type = MemRefType::get(
+      {stages}, b.getI64Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+  int64_t offset = llvm::alignTo(sharedBytes, 8);
+  sharedBytes = offset + stages * 8;
+  return memref::ViewOp::create(b, loc, type, base,
+                                arith::ConstantIndexOp::create(b, loc, offset),
+                                ValueRange{});
+}
+
+/// Whether `load` reads a kernel argument, which the runtime can describe
+/// to a copy engine.
+bool readsKernelArgument(tile::LoadOp load) {
+  auto arg = dyn_cast<BlockArgument>(load.getBuffer());
+  return arg && isa<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
+}
+
+/// Bulk copies fill whole swizzled panels from buffers the runtime
+/// describes: every staged load must be of that kind.
+bool canBulkCopy(ArrayRef<PromotableLoad> loads) {
+  return llvm::all_of(loads, [](const PromotableLoad &p) {
+    return p.swizzled && readsKernelArgument(p.load);
+  });
+}
+
 /// The bytes from `base` to the next swizzle-atom boundary: the atoms
 /// TMA and wgmma swizzle within must be aligned to their size, and only
 /// the run time knows where dynamic shared memory starts.
@@ -196,57 +232,80 @@ Value atomAlignmentShift(OpBuilder &b, Location loc, Value base) {
 
 } // namespace
 
-FailureOr<unsigned>
-tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
-                          int64_t stages, Value sharedBase,
-                          int64_t &sharedBytes, bool swizzle,
-                          int64_t threads) {
-  // A warpgroup dot in flight needs a third slot; with two, stay padded.
-  SmallVector<PromotableLoad> loads =
-      promotableLoads(loop, swizzle && stages >= 3, threads);
-  if (loads.empty())
-    return 0u;
-  if (stages < 2)
-    return loop.emitOpError("needs at least 2 pipeline stages, got ")
-           << stages;
-  Location loc = loop.getLoc();
-  rewriter.setInsertionPoint(loop);
-  Value alignedShift;
-  if (llvm::any_of(loads, [](const PromotableLoad &p) { return p.swizzled; }))
-    alignedShift = atomAlignmentShift(rewriter, loc, sharedBase);
+namespace {
+/// The loop being pipelined, its staged tiles and the index arithmetic both
+/// pipelines share.
+struct Pipeline {
+  mutable scf::ForOp loop;
   SmallVector<StagedTile> tiles;
-  for (const PromotableLoad &load : loads)
-    tiles.push_back(allocateSlots(rewriter, loc, load, stages, sharedBase,
-                                  alignedShift, sharedBytes));
-  // Room for the run-time alignment shift.
-  if (alignedShift)
-    sharedBytes += kSwizzleAtomBytes;
+  int64_t stages;
 
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
-  Value iv = loop.getInductionVar();
-  Value lb = loop.getLowerBound(), step = loop.getStep();
+  Value constant(OpBuilder &b, int64_t v) const {
+    return arith::ConstantIndexOp::create(b, loop.getLoc(), v);
+  }
+  /// The induction variable of iteration `iteration + ahead`.
+  Value ivAhead(OpBuilder &b, Value iv, int64_t ahead) const {
+    Location loc = loop.getLoc();
+    return b.createOrFold<arith::AddIOp>(
+        loc, iv,
+        b.createOrFold<arith::MulIOp>(loc, loop.getStep(), constant(b, ahead)));
+  }
+  /// The number of the current iteration, from 0.
+  Value iteration(OpBuilder &b) const {
+    Location loc = loop.getLoc();
+    return b.createOrFold<arith::DivUIOp>(
+        loc,
+        b.createOrFold<arith::SubIOp>(loc, loop.getInductionVar(),
+                                      loop.getLowerBound()),
+        loop.getStep());
+  }
+  /// The slot of iteration `iteration + ahead`.
+  Value slot(OpBuilder &b, Value iteration, int64_t ahead) const {
+    Location loc = loop.getLoc();
+    return b.createOrFold<arith::RemUIOp>(
+        loc, b.createOrFold<arith::AddIOp>(loc, iteration, constant(b, ahead)),
+        constant(b, stages));
+  }
+  void copyAll(OpBuilder &b, Value iv, Value slot,
+               Value barriers = nullptr) const {
+    for (const StagedTile &t : tiles)
+      t.copyInto(b, loop.getLoc(), loop.getInductionVar(), iv, slot, barriers);
+  }
+  /// Replaces the staged loads by reads of this iteration's slot.
+  void readSlots(RewriterBase &rewriter, Value slot) const {
+    for (const StagedTile &t : tiles) {
+      rewriter.setInsertionPoint(t.load);
+      rewriter.replaceOp(t.load, t.read(rewriter, loop.getLoc(), slot));
+    }
+  }
+  void markDotsInFlight(RewriterBase &rewriter) const {
+    for (tile::DotOp dot : loop.getBody()->getOps<tile::DotOp>())
+      dot->setAttr(kDotInFlightAttr, rewriter.getI64IntegerAttr(1));
+  }
+};
 
+/// Copies by the threads (cp.async groups): each iteration waits for its
+/// own group, and the barrier in that wait frees the slot copies refill.
+LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
+                                   const Pipeline &p) {
+  Location loc = p.loop.getLoc();
   // A dot on swizzled panels (warpgroup MMA) stays in flight for one more
   // iteration, so its slot is not free until two iterations later: copies
   // run one stage less ahead, and are issued after the dot so that their
   // address arithmetic overlaps the tensor cores.
-  bool dotInFlight = llvm::any_of(
-      tiles, [](const StagedTile &t) { return t.swizzled; });
-  int64_t distance = dotInFlight ? stages - 2 : stages - 1;
+  bool dotInFlight =
+      llvm::any_of(p.tiles, [](const StagedTile &t) { return t.swizzled; });
+  int64_t distance = dotInFlight ? p.stages - 2 : p.stages - 1;
   if (distance < 1)
-    return loop.emitOpError("needs at least ")
+    return p.loop.emitOpError("needs at least ")
            << (dotInFlight ? 3 : 2)
            << " pipeline stages to keep a warpgroup dot in flight, got "
-           << stages;
+           << p.stages;
 
   // Prologue: iterations 0 .. distance-1 go to slots 0 .. distance-1.
   for (int64_t j = 0; j < distance; ++j) {
-    Value ivJ = rewriter.createOrFold<arith::AddIOp>(
-        loc, lb, rewriter.createOrFold<arith::MulIOp>(loc, step, constant(j)));
-    for (const StagedTile &t : tiles)
-      t.copyInto(rewriter, loc, iv, ivJ, constant(j));
+    p.copyAll(rewriter, p.ivAhead(rewriter, p.loop.getLowerBound(), j),
+              p.constant(rewriter, j));
     tile::AsyncCommitOp::create(rewriter, loc);
   }
 
@@ -254,38 +313,132 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   // `stages - distance` iterations ago (every thread is past its reads
   // after the wait's barrier), and read this iteration's tiles from
   // workgroup memory.
-  rewriter.setInsertionPointToStart(loop.getBody());
-  Value iteration = rewriter.createOrFold<arith::DivUIOp>(
-      loc, rewriter.createOrFold<arith::SubIOp>(loc, iv, lb), step);
-  Value slot = rewriter.createOrFold<arith::RemUIOp>(loc, iteration,
-                                                     constant(stages));
+  rewriter.setInsertionPointToStart(p.loop.getBody());
+  Value iteration = p.iteration(rewriter);
+  Value slot = p.slot(rewriter, iteration, 0);
   tile::AsyncWaitOp::create(rewriter, loc, distance - 1);
   if (dotInFlight)
-    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-  Value ahead = rewriter.createOrFold<arith::AddIOp>(
-      loc, iv,
-      rewriter.createOrFold<arith::MulIOp>(loc, step, constant(distance)));
-  Value aheadSlot = rewriter.createOrFold<arith::RemUIOp>(
-      loc, rewriter.createOrFold<arith::AddIOp>(loc, iteration,
-                                                constant(distance)),
-      constant(stages));
-  for (const StagedTile &t : tiles)
-    t.copyInto(rewriter, loc, iv, ahead, aheadSlot);
+    rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
+  p.copyAll(rewriter, p.ivAhead(rewriter, p.loop.getInductionVar(), distance),
+            p.slot(rewriter, iteration, distance));
   tile::AsyncCommitOp::create(rewriter, loc);
-
-  for (const StagedTile &t : tiles) {
-    rewriter.setInsertionPoint(t.load);
-    rewriter.replaceOp(t.load, t.read(rewriter, loc, slot));
-  }
+  p.readSlots(rewriter, slot);
   if (dotInFlight)
-    for (tile::DotOp dot : loop.getBody()->getOps<tile::DotOp>())
-      dot->setAttr(kDotInFlightAttr, rewriter.getI64IntegerAttr(1));
+    p.markDotsInFlight(rewriter);
 
   // Copies still in flight past the last iteration must land before the
   // kernel ends or reuses the memory.
-  rewriter.setInsertionPointAfter(loop);
+  rewriter.setInsertionPointAfter(p.loop);
   tile::AsyncWaitOp::create(rewriter, loc, 0);
-  return static_cast<unsigned>(tiles.size());
+  return success();
+}
+
+/// Bulk copies (TMA): slot s has barrier s, which completes a phase when
+/// all of the slot's tiles have landed; the n-th use of a slot waits for
+/// phase parity n mod 2. The warpgroup dot stays in flight, and a block
+/// barrier after it guarantees that every thread's dot of the previous
+/// iteration is done, so that iteration's slot is refilled: copies run
+/// `stages - 1` ahead. Only copies of iterations that exist are issued, so
+/// none is in flight when the loop ends.
+void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
+                        Value barriers) {
+  Location loc = p.loop.getLoc();
+  tile::BarrierInitOp::create(rewriter, loc, barriers,
+                              static_cast<int64_t>(p.tiles.size()));
+  auto copyIfInRange = [&](Value iv, Value slot) {
+    Value inRange = rewriter.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::slt, iv, p.loop.getUpperBound());
+    auto guarded = scf::IfOp::create(rewriter, loc, inRange);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(guarded.thenBlock());
+    p.copyAll(rewriter, iv, slot, barriers);
+  };
+  int64_t distance = p.stages - 1;
+  for (int64_t j = 0; j < distance; ++j)
+    copyIfInRange(p.ivAhead(rewriter, p.loop.getLowerBound(), j),
+                  p.constant(rewriter, j));
+
+  rewriter.setInsertionPointToStart(p.loop.getBody());
+  Value iteration = p.iteration(rewriter);
+  Value slot = p.slot(rewriter, iteration, 0);
+  Value phase = rewriter.createOrFold<arith::DivUIOp>(
+      loc, iteration, p.constant(rewriter, p.stages));
+  tile::BarrierWaitOp::create(rewriter, loc, barriers, slot, phase);
+  rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
+  gpu::BarrierOp::create(rewriter, loc);
+  copyIfInRange(p.ivAhead(rewriter, p.loop.getInductionVar(), distance),
+                p.slot(rewriter, iteration, distance));
+  p.readSlots(rewriter, slot);
+  p.markDotsInFlight(rewriter);
+}
+} // namespace
+
+FailureOr<unsigned>
+tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
+                          int64_t stages, Value sharedBase,
+                          int64_t &sharedBytes, bool swizzle,
+                          int64_t threads, bool bulkCopies) {
+  SmallVector<PromotableLoad> loads =
+      promotableLoads(loop, swizzle && stages >= 2, threads);
+  if (loads.empty())
+    return 0u;
+  if (stages < 2)
+    return loop.emitOpError("needs at least 2 pipeline stages, got ")
+           << stages;
+  bulkCopies = bulkCopies && canBulkCopy(loads);
+  // A warpgroup dot in flight needs a third slot when threads copy; with
+  // two, stay padded.
+  if (!bulkCopies && stages < 3)
+    loads = promotableLoads(loop, /*swizzle=*/false, threads);
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Value alignedShift;
+  if (llvm::any_of(loads, [](const PromotableLoad &p) { return p.swizzled; }))
+    alignedShift = atomAlignmentShift(rewriter, loc, sharedBase);
+  Pipeline pipeline{loop, {}, stages};
+  for (const PromotableLoad &load : loads)
+    pipeline.tiles.push_back(allocateSlots(rewriter, loc, load, stages,
+                                           sharedBase, alignedShift,
+                                           sharedBytes));
+  // Room for the run-time alignment shift.
+  if (alignedShift)
+    sharedBytes += kSwizzleAtomBytes;
+
+  if (bulkCopies) {
+    Value barriers =
+        allocateBarriers(rewriter, loc, stages, sharedBase, sharedBytes);
+    pipelineBulkCopies(rewriter, pipeline, barriers);
+  } else if (failed(pipelineThreadCopies(rewriter, pipeline))) {
+    return failure();
+  }
+  return static_cast<unsigned>(pipeline.tiles.size());
+}
+
+/// The pipeline depth of `loop`.
+static int64_t loopStages(scf::ForOp loop, int64_t defaultStages) {
+  if (auto attr = loop->getAttrOfType<IntegerAttr>("tile.stages"))
+    return attr.getInt();
+  return defaultStages;
+}
+
+static int64_t knownThreads(gpu::GPUFuncOp func) {
+  if (std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize())
+    return (*block)[0] * (*block)[1] * (*block)[2];
+  return 0;
+}
+
+bool tilec::stagesWithBulkCopies(gpu::GPUFuncOp kernel,
+                                 int64_t defaultStages) {
+  int64_t threads = knownThreads(kernel);
+  WalkResult found = kernel.walk([&](scf::ForOp loop) {
+    if (loopStages(loop, defaultStages) < 2)
+      return WalkResult::advance();
+    SmallVector<PromotableLoad> loads =
+        promotableLoads(loop, /*swizzle=*/true, threads);
+    return !loads.empty() && canBulkCopy(loads) ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 namespace {
@@ -302,9 +455,7 @@ struct TilePromoteSharedPass
     });
     if (loops.empty())
       return;
-    int64_t threads = 0;
-    if (std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize())
-      threads = (*block)[0] * (*block)[1] * (*block)[2];
+    int64_t threads = knownThreads(func);
 
     IRRewriter rewriter(&getContext());
     rewriter.setInsertionPointToStart(&func.getBody().front());
@@ -319,12 +470,10 @@ struct TilePromoteSharedPass
             func->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes"))
       sharedBytes = existing.getInt();
     for (scf::ForOp loop : loops) {
-      int64_t stages = defaultStages;
-      if (auto attr = loop->getAttrOfType<IntegerAttr>("tile.stages"))
-        stages = attr.getInt();
-      FailureOr<unsigned> promoted =
-          promoteDotOperands(rewriter, loop, stages, base, sharedBytes,
-                             swizzle, threads);
+      int64_t stages = loopStages(loop, defaultStages);
+      FailureOr<unsigned> promoted = promoteDotOperands(
+          rewriter, loop, stages, base, sharedBytes, swizzle, threads,
+          bulkCopies && !func->hasAttr(kNoBulkCopiesAttr));
       if (failed(promoted))
         return signalPassFailure();
       numPromotedTiles += *promoted;

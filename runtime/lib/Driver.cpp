@@ -94,6 +94,7 @@ std::string resolveAll(GetProcAddressFn getProcAddress, DriverApi &api) {
       {"cuEventSynchronize", (void **)&api.eventSynchronize},
       {"cuEventElapsedTime", (void **)&api.eventElapsedTime},
       {"cuEventDestroy", (void **)&api.eventDestroy},
+      {"cuTensorMapEncodeTiled", (void **)&api.tensorMapEncodeTiled},
   };
   for (const Entry &e : entries) {
     CUresult result;

@@ -4,6 +4,7 @@
 #include "tilec/Runtime/Error.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -212,10 +213,124 @@ std::array<uint64_t, 3> computeGrid(const LaunchMetadata &meta,
 
 std::vector<void *> PackedArgs::pointers() {
   std::vector<void *> ptrs;
-  ptrs.reserve(slots.size());
+  ptrs.reserve(slots.size() + tensorMaps.size());
   for (uint64_t &slot : slots)
     ptrs.push_back(&slot);
+  // cuLaunchKernel copies each map by value into its `.param .align 64 .b8
+  // [128]` parameter.
+  for (CUtensorMap &map : tensorMaps)
+    ptrs.push_back(&map);
   return ptrs;
+}
+
+std::optional<CUtensorMapDataType> tensorMapDataType(ScalarType type) {
+  switch (type) {
+  case ScalarType::I8:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case ScalarType::I16:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  case ScalarType::I32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case ScalarType::I64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  case ScalarType::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case ScalarType::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case ScalarType::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case ScalarType::F64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case ScalarType::I1:
+    break;
+  }
+  return std::nullopt;
+}
+
+namespace {
+CUtensorMapSwizzle swizzleMode(unsigned bytes) {
+  switch (bytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+// TMA's limits (cuTensorMapEncodeTiled): sizes below 2^32, byte strides
+// below 2^40 and, like the base address, multiples of 16 bytes.
+constexpr uint64_t kMaxTmaSize = uint64_t(1) << 32;
+constexpr uint64_t kMaxTmaStride = uint64_t(1) << 40;
+constexpr uint64_t kTmaAlignment = 16;
+
+/// Why the sizes and strides of `view` break TMA's rules, or "".
+std::string checkTmaLayout(const TensorView &view) {
+  unsigned inner = view.rank - 1;
+  for (unsigned d = 0; d < view.rank; ++d)
+    if (view.sizes[d] <= 0 || uint64_t(view.sizes[d]) >= kMaxTmaSize)
+      return "dimension " + std::to_string(d) + " has size " +
+             std::to_string(view.sizes[d]) + ", not in 1..2^32-1";
+  if (view.strides[inner] != 1)
+    return "its innermost stride is " + std::to_string(view.strides[inner]) +
+           " elements, not 1";
+  if (view.data % kTmaAlignment != 0) {
+    char address[32];
+    std::snprintf(address, sizeof address, "0x%llx",
+                  static_cast<unsigned long long>(view.data));
+    return std::string("its base address ") + address +
+           " is not a multiple of 16 bytes";
+  }
+  uint64_t elementBytes = scalarTypeSize(view.type);
+  for (unsigned d = 0; d < inner; ++d) {
+    int64_t stride = view.strides[d];
+    std::string what = "the stride of dimension " + std::to_string(d);
+    // Compare in elements first so that the byte count cannot overflow.
+    if (stride <= 0 || uint64_t(stride) >= kMaxTmaStride / elementBytes)
+      return what + " (" + std::to_string(stride) +
+             " elements) is not in 1..2^40-1 bytes";
+    if (uint64_t(stride) * elementBytes % kTmaAlignment != 0)
+      return what + " (" + std::to_string(stride * elementBytes) +
+             " bytes) is not a multiple of 16 bytes";
+  }
+  return {};
+}
+} // namespace
+
+std::variant<TensorMapRequest, std::string>
+describeTensorMap(const TensorMapInfo &info, const TensorView &view) {
+  std::optional<CUtensorMapDataType> dataType = tensorMapDataType(view.type);
+  if (!dataType)
+    return std::string("TMA has no ") + scalarTypeName(view.type) +
+           " element type";
+  if (info.box.size() != view.rank)
+    return "a rank-" + std::to_string(info.box.size()) +
+           " tensor map cannot describe a rank-" + std::to_string(view.rank) +
+           " view";
+  if (view.rank == 0 || view.rank > TensorMapInfo::kMaxRank)
+    return "TMA describes 1 to " + std::to_string(TensorMapInfo::kMaxRank) +
+           " dimensions, not " + std::to_string(view.rank);
+  if (std::string why = checkTmaLayout(view); !why.empty())
+    return why;
+  TensorMapRequest request;
+  request.dataType = *dataType;
+  request.rank = view.rank;
+  request.address = view.data;
+  // TMA lists dimensions innermost first; views list them outermost first.
+  unsigned inner = view.rank - 1;
+  for (unsigned i = 0; i < view.rank; ++i) {
+    request.globalDim[i] = cuuint64_t(view.sizes[inner - i]);
+    request.boxDim[i] = info.box[i];
+    request.elementStrides[i] = 1;
+  }
+  for (unsigned i = 0; i < inner; ++i)
+    request.globalStrides[i] =
+        cuuint64_t(view.strides[inner - 1 - i]) * scalarTypeSize(view.type);
+  request.swizzle = swizzleMode(info.swizzleBytes);
+  return request;
 }
 
 PackedArgs packArguments(const LaunchMetadata &meta,

@@ -114,6 +114,65 @@ bool parseParam(std::string_view text, ParamInfo &param) {
   param.type = *type;
   return true;
 }
+
+std::string serializeTensorMap(const TensorMapInfo &map) {
+  std::string out = std::to_string(map.arg) + ":";
+  for (size_t i = 0; i < map.box.size(); ++i)
+    out += (i ? "x" : "") + std::to_string(map.box[i]);
+  return out + ":" + std::to_string(map.swizzleBytes);
+}
+
+/// The syntax of one `ARG:BOX0xBOX1...:SWIZZLE` entry; checkTensorMap judges
+/// its values.
+bool parseTensorMap(std::string_view text, TensorMapInfo &map) {
+  std::vector<std::string_view> fields = splitOn(text, ':');
+  if (fields.size() != 3 || !parseInt(fields[0], map.arg) ||
+      !parseInt(fields[2], map.swizzleBytes))
+    return false;
+  for (std::string_view extent : splitOn(fields[1], 'x')) {
+    unsigned value;
+    if (!parseInt(extent, value))
+      return false;
+    map.box.push_back(value);
+  }
+  return true;
+}
+
+/// Why `map` cannot describe its argument, or "" when it can. These are the
+/// rules of cuTensorMapEncodeTiled that do not depend on the argument values,
+/// so that a bad descriptor fails when the kernel is loaded, not launched.
+std::string checkTensorMap(const LaunchMetadata &meta,
+                           const TensorMapInfo &map) {
+  std::string what = "tensor map of argument " + std::to_string(map.arg);
+  if (map.arg >= meta.params.size())
+    return what + ": the kernel has " + std::to_string(meta.params.size()) +
+           " arguments";
+  const ParamInfo &p = meta.params[map.arg];
+  if (p.kind != ParamInfo::Kind::Buffer)
+    return what + ": the argument is not a buffer";
+  if (map.box.size() != p.rank)
+    return what + ": a rank-" + std::to_string(map.box.size()) +
+           " box for a rank-" + std::to_string(p.rank) + " buffer";
+  if (p.rank > TensorMapInfo::kMaxRank)
+    return what + ": TMA describes at most " +
+           std::to_string(TensorMapInfo::kMaxRank) + " dimensions";
+  for (unsigned extent : map.box)
+    if (extent == 0 || extent > TensorMapInfo::kMaxBox)
+      return what + ": box extent " + std::to_string(extent) +
+             " is not in 1.." + std::to_string(TensorMapInfo::kMaxBox);
+  unsigned swizzle = map.swizzleBytes;
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return what + ": swizzle " + std::to_string(swizzle) +
+           " is not 0, 32, 64 or 128";
+  uint64_t innerBytes = uint64_t(map.box[0]) * scalarTypeSize(p.type);
+  if (innerBytes % 16 != 0)
+    return what + ": its inner box of " + std::to_string(innerBytes) +
+           " bytes is not a multiple of 16";
+  if (swizzle != 0 && innerBytes > swizzle)
+    return what + ": its inner box of " + std::to_string(innerBytes) +
+           " bytes exceeds the " + std::to_string(swizzle) + "-byte swizzle";
+  return {};
+}
 } // namespace
 
 unsigned scalarTypeSize(ScalarType type) { return entry(type).size; }
@@ -142,6 +201,14 @@ std::string serialize(const LaunchMetadata &meta) {
       os << " buffer:" << scalarTypeName(p.type) << ":" << p.rank;
   }
   os << "\n";
+  if (!meta.tensorMaps.empty()) {
+    os << "tensormaps";
+    for (const TensorMapInfo &map : meta.tensorMaps)
+      os << " " << serializeTensorMap(map);
+    os << "\n";
+  }
+  if (!meta.fallback.empty())
+    os << "fallback " << meta.fallback << "\n";
   os << "block " << meta.block[0] << " " << meta.block[1] << " "
      << meta.block[2] << "\n";
   os << "grid";
@@ -183,6 +250,15 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
           return fail("bad parameter '" + std::string(w[i]) + "'");
         meta.params.push_back(p);
       }
+    } else if (key == "tensormaps") {
+      for (size_t i = 1; i < w.size(); ++i) {
+        TensorMapInfo map;
+        if (!parseTensorMap(w[i], map))
+          return fail("bad tensor map '" + std::string(w[i]) + "'");
+        meta.tensorMaps.push_back(map);
+      }
+    } else if (key == "fallback" && w.size() == 2) {
+      meta.fallback = std::string(w[1]);
     } else if (key == "block" && w.size() == 4) {
       for (int i = 0; i < 3; ++i)
         if (!parseInt(w[i + 1], meta.block[i]) || meta.block[i] == 0)
@@ -213,6 +289,12 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
         return fail("grid term does not match argument " +
                     std::to_string(t.arg));
     }
+  for (const TensorMapInfo &map : meta.tensorMaps)
+    if (std::string why = checkTensorMap(meta, map); !why.empty())
+      return fail(why);
+  // A kernel that falls back to itself would never launch anything else.
+  if (!meta.fallback.empty() && meta.fallback == meta.kernel)
+    return fail("kernel '" + meta.kernel + "' is its own fallback");
   return meta;
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <utility>
+#include <variant>
 
 namespace tilec::rt {
 
@@ -374,7 +375,11 @@ std::string readMetadataText(CUmodule module, const std::string &kernel) {
 } // namespace
 
 Kernel::Kernel(const Module &module, const std::string &name)
-    : module_(module.state()), name_(name) {
+    : Kernel(module.state(), name, /*loadFallback=*/true) {}
+
+Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
+               const std::string &name, bool loadFallback)
+    : module_(std::move(module)), name_(name) {
   const DriverApi &api = driver();
   module_->ctx->makeCurrent();
   check(api.moduleGetFunction(&func_, module_->module, name.c_str()),
@@ -405,6 +410,33 @@ Kernel::Kernel(const Module &module, const std::string &name)
                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                static_cast<int>(meta_.sharedBytes)),
           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name);
+  // Eagerly, so that a broken fallback fails here rather than on the first
+  // launch with unaligned buffers. A fallback's own fallback is never needed
+  // (it has no tensor maps), and not loading it rules out cycles.
+  if (loadFallback && !meta_.fallback.empty())
+    this->loadFallback();
+}
+
+void Kernel::loadFallback() {
+  auto fallback = std::shared_ptr<const Kernel>(
+      new Kernel(module_, meta_.fallback, /*loadFallback=*/false));
+  const LaunchMetadata &other = fallback->metadata();
+  std::string prefix =
+      "kernel '" + name_ + "': its fallback '" + meta_.fallback + "' ";
+  if (!(other.params == meta_.params)) {
+    auto list = [](const std::vector<ParamInfo> &params) {
+      std::string out;
+      for (const ParamInfo &p : params)
+        out += (out.empty() ? "" : " ") + describeParam(p);
+      return "(" + out + ")";
+    };
+    throw Error(prefix + "takes " + list(other.params) +
+                    ", not the kernel's " + list(meta_.params),
+                name_);
+  }
+  if (!other.tensorMaps.empty())
+    throw Error(prefix + "has tensor maps itself", name_);
+  fallback_ = std::move(fallback);
 }
 
 int Kernel::attribute(CUfunction_attribute attribute) const {
@@ -413,6 +445,51 @@ int Kernel::attribute(CUfunction_attribute attribute) const {
   check(driver().funcGetAttribute(&value, attribute, func_),
         "cuFuncGetAttribute", name_);
   return value;
+}
+
+namespace {
+/// A tensor map that TMA cannot describe for the arguments given.
+struct TensorMapFailure {
+  unsigned arg;
+  std::string reason;
+};
+
+/// The encode request of every tensor map of `meta` over the (validated)
+/// `args`, or the first that cannot be described.
+std::variant<std::vector<TensorMapRequest>, TensorMapFailure>
+describeTensorMaps(const LaunchMetadata &meta,
+                   const std::vector<KernelArg> &args) {
+  std::vector<TensorMapRequest> requests;
+  for (const TensorMapInfo &info : meta.tensorMaps) {
+    // The metadata parser made `arg` a buffer, validation made it a view.
+    const auto &view = std::get<TensorView>(args[info.arg].value());
+    auto described = describeTensorMap(info, view);
+    if (auto *why = std::get_if<std::string>(&described))
+      return TensorMapFailure{info.arg, std::move(*why)};
+    requests.push_back(std::get<TensorMapRequest>(described));
+  }
+  return requests;
+}
+
+CUtensorMap encodeTensorMap(const TensorMapRequest &r, unsigned arg,
+                            const std::string &kernel) {
+  CUtensorMap map;
+  std::string operation =
+      "cuTensorMapEncodeTiled(argument " + std::to_string(arg) + ")";
+  check(driver().tensorMapEncodeTiled(
+            &map, r.dataType, r.rank, reinterpret_cast<void *>(r.address),
+            r.globalDim.data(), r.globalStrides.data(), r.boxDim.data(),
+            r.elementStrides.data(), r.interleave, r.swizzle, r.l2Promotion,
+            r.oobFill),
+        operation.c_str(), kernel);
+  return map;
+}
+} // namespace
+
+bool Kernel::usesFallback(const std::vector<KernelArg> &args) const {
+  validateArguments(meta_, args);
+  return fallback_ && std::holds_alternative<TensorMapFailure>(
+                          describeTensorMaps(meta_, args));
 }
 
 void Kernel::launchArgs(const Stream &stream,
@@ -426,7 +503,22 @@ void Kernel::launchArgs(const Stream &stream,
                     " but the stream belongs to device " +
                     std::to_string(stream.context()->device.ordinal),
                 name_);
+  auto described = describeTensorMaps(meta_, args);
+  if (auto *failure = std::get_if<TensorMapFailure>(&described)) {
+    if (fallback_)
+      return fallback_->launchArgs(stream, args);
+    throw Error("kernel '" + name_ + "': argument " +
+                    std::to_string(failure->arg) +
+                    " cannot be described by a TMA tensor map and there is "
+                    "no fallback kernel: " +
+                    failure->reason,
+                name_);
+  }
   PackedArgs packed = packArguments(meta_, args);
+  const auto &requests = std::get<std::vector<TensorMapRequest>>(described);
+  for (size_t i = 0; i < requests.size(); ++i)
+    packed.tensorMaps.push_back(
+        encodeTensorMap(requests[i], meta_.tensorMaps[i].arg, name_));
   std::vector<void *> params = packed.pointers();
   module_->ctx->makeCurrent();
   check(driver().launchKernel(func_, static_cast<unsigned>(grid[0]),

@@ -284,6 +284,136 @@ TEST(Gpu, DrivesEveryDeviceFromOneThread) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor maps (tma.ptx, sm_90 and newer)
+//===----------------------------------------------------------------------===//
+
+#define REQUIRE_HOPPER()                                                       \
+  do {                                                                         \
+    REQUIRE_GPU();                                                             \
+    if (Device::get(0).computeCapability() < 90)                               \
+      GTEST_SKIP() << "no TMA before sm_90";                                   \
+  } while (0)
+
+/// Random floats on the device, seen as a rows x cols matrix whose rows lie
+/// `pitch` elements apart, `skip` elements into the buffer.
+struct Matrix {
+  std::vector<float> host;
+  DeviceBuffer buffer;
+  TensorView view;
+};
+
+Matrix randomMatrix(const Context &ctx, int64_t rows, int64_t cols,
+                    int64_t pitch, int64_t skip, std::mt19937 &rng) {
+  std::vector<float> host = randomFloats(skip + rows * pitch, rng);
+  DeviceBuffer buffer = DeviceBuffer::fromHost(ctx, host);
+  TensorView view = TensorView::contiguous(buffer.data() + 4 * skip,
+                                           ScalarType::F32, {rows, cols});
+  view.strides[0] = pitch;
+  return {std::move(host), std::move(buffer), view};
+}
+
+/// Runs tma_copy (or what it falls back to) from `in` into a fresh outRows x
+/// outCols matrix and checks every element: a copy of `in`, plus 1000 where
+/// the fallback ran, and 0 outside `in`.
+void checkTmaCopy(const Context &ctx, const Kernel &copy, const Matrix &in,
+                  int64_t outRows, int64_t outCols, bool expectFallback) {
+  Stream stream(ctx);
+  DeviceBuffer out(ctx, outRows * outCols * sizeof(float));
+  out.memset(0xff); // NaN
+  TensorView outView = out.view<float>({outRows, outCols});
+  EXPECT_EQ(copy.usesFallback({in.view, outView}), expectFallback);
+  copy.launch(stream, in.view, outView);
+  stream.synchronize();
+  std::vector<float> got = out.download<float>();
+  int64_t pitch = in.view.strides[0];
+  int64_t skip = int64_t(in.view.data - in.buffer.data()) / 4;
+  float mark = expectFallback ? 1000.0f : 0.0f;
+  for (int64_t r = 0; r < outRows; ++r)
+    for (int64_t c = 0; c < outCols; ++c) {
+      bool inside = r < in.view.sizes[0] && c < in.view.sizes[1];
+      float want = inside ? in.host[skip + r * pitch + c] + mark : 0.0f;
+      ASSERT_EQ(got[r * outCols + c], want) << r << "," << c;
+    }
+}
+
+TEST(Gpu, LoadsThroughTensorMaps) {
+  REQUIRE_HOPPER();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::tmaKernelsPtx());
+  Kernel copy(module, "tma_copy");
+  ASSERT_TRUE(copy.fallbackKernel());
+  EXPECT_EQ(copy.fallbackKernel()->name(), "tma_copy_plain");
+  EXPECT_EQ(copy.metadata().tensorMaps.size(), 1u);
+  std::mt19937 rng(5);
+  // Boxes past the edge of `in` read zeros (partly and wholly outside).
+  checkTmaCopy(ctx, copy, randomMatrix(ctx, 37, 40, 40, 0, rng), 45, 70,
+               false);
+  checkTmaCopy(ctx, copy, randomMatrix(ctx, 64, 256, 256, 0, rng), 64, 256,
+               false);
+  // A window of a wider matrix: the tensor map takes the view's row pitch.
+  checkTmaCopy(ctx, copy, randomMatrix(ctx, 37, 40, 48, 0, rng), 37, 40,
+               false);
+  checkTmaCopy(ctx, copy, randomMatrix(ctx, 37, 40, 48, 4, rng), 40, 40,
+               false);
+}
+
+TEST(Gpu, FallsBackWhereTmaCannotDescribeABuffer) {
+  REQUIRE_HOPPER();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::tmaKernelsPtx());
+  Kernel copy(module, "tma_copy");
+  std::mt19937 rng(6);
+  // Rows of 33 floats (132 bytes, not a multiple of 16).
+  checkTmaCopy(ctx, copy, randomMatrix(ctx, 37, 33, 33, 0, rng), 45, 70, true);
+  // A base 4 bytes past a 16-byte boundary.
+  checkTmaCopy(ctx, copy, randomMatrix(ctx, 37, 40, 40, 1, rng), 37, 40, true);
+  // Nothing to launch: no fallback needed, no error.
+  DeviceBuffer empty(ctx, 0);
+  EXPECT_NO_THROW(copy.launch(Stream(ctx), empty.view<float>({0, 33}),
+                              empty.view<float>({0, 33})));
+}
+
+TEST(Gpu, ReportsTensorMapProblems) {
+  REQUIRE_HOPPER();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::tmaKernelsPtx());
+  Kernel strict(module, "tma_strict");
+  EXPECT_EQ(strict.fallbackKernel(), nullptr);
+  std::mt19937 rng(7);
+  Matrix in = randomMatrix(ctx, 37, 33, 33, 0, rng);
+  EXPECT_FALSE(strict.usesFallback({in.view, in.view}));
+  try {
+    strict.launch(Stream(ctx), in.view, in.view);
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kernel 'tma_strict': argument 0 cannot be described by a TMA "
+              "tensor map and there is no fallback kernel: the stride of "
+              "dimension 0 (132 bytes) is not a multiple of 16 bytes");
+    EXPECT_EQ(e.kernel(), "tma_strict");
+  }
+
+  auto loadError = [&](const char *name) {
+    try {
+      Kernel k(module, name);
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(loadError("tma_fallback_has_maps"),
+            "kernel 'tma_fallback_has_maps': its fallback 'tma_strict' has "
+            "tensor maps itself");
+  EXPECT_EQ(loadError("tma_fallback_other_params"),
+            "kernel 'tma_fallback_other_params': its fallback "
+            "'tma_one_buffer' takes (buffer:f32:2), not the kernel's "
+            "(buffer:f32:2 buffer:f32:2)");
+  EXPECT_EQ(loadError("tma_fallback_missing"),
+            "cuModuleGetFunction failed for kernel 'tma_nonexistent': "
+            "CUDA_ERROR_NOT_FOUND (named symbol not found)");
+}
+
 TEST(Gpu, ObjectsOutliveTheirContextObject) {
   REQUIRE_GPU();
   std::optional<Kernel> saxpy;

@@ -279,4 +279,184 @@ TEST(Packing, ValidatesFirst) {
   EXPECT_THROW(packArguments(test::saxpyMetadata(), {1.0f}), Error);
 }
 
+TEST(Packing, PassesTensorMapsAfterTheUserParameters) {
+  LaunchMetadata m = parse("tilec-launch 1\nkernel k\n"
+                           "params buffer:bf16:2 buffer:bf16:2 scalar:i32\n"
+                           "tensormaps 0:64x128:128 1:64x64:128\n"
+                           "block 128 1 1\ngrid - - -\n");
+  PackedArgs p = packArguments(
+      m, {mat(kX, 256, 64, ScalarType::BF16),
+          mat(kY, 64, 256, ScalarType::BF16), int32_t(7)});
+  // The runtime encodes the maps; packing leaves room for them only.
+  EXPECT_TRUE(p.tensorMaps.empty());
+  ASSERT_EQ(p.slots.size(), 15u);
+  p.tensorMaps.resize(2);
+  p.tensorMaps[0].opaque[0] = 0xaaaa;
+  p.tensorMaps[1].opaque[15] = 0xbbbb;
+  std::vector<void *> ptrs = p.pointers();
+  ASSERT_EQ(ptrs.size(), 17u);
+  EXPECT_EQ(*static_cast<int32_t *>(ptrs[14]), 7);
+  EXPECT_EQ(ptrs[15], &p.tensorMaps[0]);
+  EXPECT_EQ(ptrs[16], &p.tensorMaps[1]);
+  for (int i : {15, 16})
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(ptrs[i]) % 64, 0u) << i;
+  EXPECT_EQ(static_cast<CUtensorMap *>(ptrs[15])->opaque[0], 0xaaaau);
+  EXPECT_EQ(static_cast<CUtensorMap *>(ptrs[16])->opaque[15], 0xbbbbu);
+  static_assert(sizeof(CUtensorMap) == 128, "the ABI passes 128 bytes");
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor maps
+//===----------------------------------------------------------------------===//
+
+TensorMapRequest
+request(const std::variant<TensorMapRequest, std::string> &described) {
+  if (const auto *why = std::get_if<std::string>(&described)) {
+    ADD_FAILURE() << "not describable: " << *why;
+    return {};
+  }
+  return std::get<TensorMapRequest>(described);
+}
+
+/// The reason why `view` cannot be described, "" if it can.
+std::string reason(const TensorMapInfo &info, const TensorView &view) {
+  auto described = describeTensorMap(info, view);
+  if (const auto *why = std::get_if<std::string>(&described))
+    return *why;
+  return {};
+}
+
+const TensorMapInfo kBf16Tile{0, {64, 128}, 128};
+constexpr CUdeviceptr kAligned = 0x7f0000000000;
+
+TEST(TensorMap, DescribesAContiguousMatrixInnermostFirst) {
+  TensorView a = mat(kAligned, 1000, 1024, ScalarType::BF16);
+  TensorMapRequest r = request(describeTensorMap(kBf16Tile, a));
+  EXPECT_EQ(r.dataType, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+  EXPECT_EQ(r.rank, 2u);
+  EXPECT_EQ(r.address, kAligned);
+  EXPECT_EQ(r.globalDim, (std::array<cuuint64_t, 5>{1024, 1000, 0, 0, 0}));
+  EXPECT_EQ(r.globalStrides, (std::array<cuuint64_t, 4>{2048, 0, 0, 0}));
+  EXPECT_EQ(r.boxDim, (std::array<cuuint32_t, 5>{64, 128, 0, 0, 0}));
+  EXPECT_EQ(r.elementStrides, (std::array<cuuint32_t, 5>{1, 1, 0, 0, 0}));
+  EXPECT_EQ(r.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+  EXPECT_EQ(r.interleave, CU_TENSOR_MAP_INTERLEAVE_NONE);
+  EXPECT_EQ(r.l2Promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  EXPECT_EQ(r.oobFill, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+TEST(TensorMap, UsesTheViewStridesNotItsSizes) {
+  // A 100 x 96 window of a matrix whose rows are 1024 f32 apart.
+  TensorView window = mat(kAligned + 64, 100, 96);
+  window.strides[0] = 1024;
+  TensorMapRequest r =
+      request(describeTensorMap(TensorMapInfo{0, {32, 8}, 128}, window));
+  EXPECT_EQ(r.dataType, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+  EXPECT_EQ(r.address, kAligned + 64);
+  EXPECT_EQ(r.globalDim[0], 96u);
+  EXPECT_EQ(r.globalDim[1], 100u);
+  EXPECT_EQ(r.globalStrides[0], 4096u);
+}
+
+TEST(TensorMap, ReversesHigherRanks) {
+  TensorView v = TensorView::contiguous(kAligned, ScalarType::F16, {3, 5, 64});
+  TensorMapRequest r =
+      request(describeTensorMap(TensorMapInfo{0, {64, 4, 2}, 0}, v));
+  EXPECT_EQ(r.rank, 3u);
+  EXPECT_EQ(r.globalDim, (std::array<cuuint64_t, 5>{64, 5, 3, 0, 0}));
+  // Dimension 1 is 64 elements apart, dimension 2 (outermost) 5 * 64.
+  EXPECT_EQ(r.globalStrides, (std::array<cuuint64_t, 4>{128, 640, 0, 0}));
+  EXPECT_EQ(r.boxDim, (std::array<cuuint32_t, 5>{64, 4, 2, 0, 0}));
+  EXPECT_EQ(r.elementStrides, (std::array<cuuint32_t, 5>{1, 1, 1, 0, 0}));
+  EXPECT_EQ(r.swizzle, CU_TENSOR_MAP_SWIZZLE_NONE);
+
+  TensorView vec1 = vec(kAligned, 1000);
+  TensorMapRequest r1 =
+      request(describeTensorMap(TensorMapInfo{0, {256}, 0}, vec1));
+  EXPECT_EQ(r1.rank, 1u);
+  EXPECT_EQ(r1.globalDim[0], 1000u);
+  EXPECT_EQ(r1.globalStrides, (std::array<cuuint64_t, 4>{}));
+}
+
+TEST(TensorMap, MapsSwizzlesAndElementTypes) {
+  TensorView a = mat(kAligned, 8, 64, ScalarType::BF16);
+  EXPECT_EQ(request(describeTensorMap({0, {16, 8}, 32}, a)).swizzle,
+            CU_TENSOR_MAP_SWIZZLE_32B);
+  EXPECT_EQ(request(describeTensorMap({0, {32, 8}, 64}, a)).swizzle,
+            CU_TENSOR_MAP_SWIZZLE_64B);
+  struct Case {
+    ScalarType type;
+    CUtensorMapDataType tma;
+  };
+  for (Case c : {Case{ScalarType::F16, CU_TENSOR_MAP_DATA_TYPE_FLOAT16},
+                 Case{ScalarType::BF16, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16},
+                 Case{ScalarType::F32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32},
+                 Case{ScalarType::F64, CU_TENSOR_MAP_DATA_TYPE_FLOAT64},
+                 Case{ScalarType::I32, CU_TENSOR_MAP_DATA_TYPE_INT32},
+                 Case{ScalarType::I64, CU_TENSOR_MAP_DATA_TYPE_INT64},
+                 Case{ScalarType::I8, CU_TENSOR_MAP_DATA_TYPE_UINT8},
+                 Case{ScalarType::I16, CU_TENSOR_MAP_DATA_TYPE_UINT16}}) {
+    EXPECT_EQ(tensorMapDataType(c.type), c.tma) << scalarTypeName(c.type);
+    TensorView v = mat(kAligned, 16, 128, c.type);
+    EXPECT_EQ(request(describeTensorMap({0, {16, 16}, 0}, v)).dataType, c.tma)
+        << scalarTypeName(c.type);
+  }
+  EXPECT_EQ(tensorMapDataType(ScalarType::I1), std::nullopt);
+  EXPECT_EQ(reason({0, {16, 16}, 0}, mat(kAligned, 16, 128, ScalarType::I1)),
+            "TMA has no i1 element type");
+}
+
+TEST(TensorMap, RejectsARowPitchThatIsNotAMultipleOf16Bytes) {
+  // K = 517 bf16: each row is 1034 bytes.
+  EXPECT_EQ(reason(kBf16Tile, mat(kAligned, 1000, 517, ScalarType::BF16)),
+            "the stride of dimension 0 (1034 bytes) is not a multiple of 16 "
+            "bytes");
+  // K = 520 is fine.
+  EXPECT_EQ(reason(kBf16Tile, mat(kAligned, 1000, 520, ScalarType::BF16)), "");
+}
+
+TEST(TensorMap, RejectsAMisalignedBase) {
+  EXPECT_EQ(reason(kBf16Tile, mat(kAligned + 8, 1000, 1024, ScalarType::BF16)),
+            "its base address 0x7f0000000008 is not a multiple of 16 bytes");
+}
+
+TEST(TensorMap, RejectsANonUnitInnerStride) {
+  // The transpose of a contiguous 1024 x 1000 matrix.
+  TensorView t = mat(kAligned, 1000, 1024, ScalarType::BF16);
+  t.strides = {1, 1000};
+  EXPECT_EQ(reason(kBf16Tile, t), "its innermost stride is 1000 elements, not 1");
+}
+
+TEST(TensorMap, RejectsSizesAndStridesBeyondTma) {
+  TensorView empty = mat(kAligned, 0, 1024, ScalarType::BF16);
+  EXPECT_EQ(reason(kBf16Tile, empty),
+            "dimension 0 has size 0, not in 1..2^32-1");
+  TensorView wide = mat(kAligned, 1, int64_t(1) << 32, ScalarType::I8);
+  EXPECT_EQ(reason({0, {16, 1}, 0}, wide),
+            "dimension 1 has size 4294967296, not in 1..2^32-1");
+  TensorView justBelow = mat(kAligned, 1, (int64_t(1) << 32) - 16,
+                             ScalarType::I8);
+  EXPECT_EQ(reason({0, {16, 1}, 0}, justBelow), "");
+  TensorView far = mat(kAligned, 2, 64, ScalarType::F32);
+  far.strides[0] = int64_t(1) << 38; // 2^40 bytes
+  EXPECT_EQ(reason({0, {32, 2}, 0}, far),
+            "the stride of dimension 0 (274877906944 elements) is not in "
+            "1..2^40-1 bytes");
+  far.strides[0] = (int64_t(1) << 38) - 4; // 2^40 - 16 bytes
+  EXPECT_EQ(reason({0, {32, 2}, 0}, far), "");
+  far.strides[0] = -64;
+  EXPECT_EQ(reason({0, {32, 2}, 0}, far),
+            "the stride of dimension 0 (-64 elements) is not in 1..2^40-1 "
+            "bytes");
+}
+
+TEST(TensorMap, RejectsARankMismatch) {
+  EXPECT_EQ(reason(kBf16Tile, vec(kAligned, 64, ScalarType::BF16)),
+            "a rank-2 tensor map cannot describe a rank-1 view");
+  TensorView six = TensorView::contiguous(kAligned, ScalarType::F32,
+                                          {1, 1, 1, 1, 1, 64});
+  EXPECT_EQ(reason({0, {64, 1, 1, 1, 1, 1}, 0}, six),
+            "TMA describes 1 to 5 dimensions, not 6");
+}
+
 } // namespace

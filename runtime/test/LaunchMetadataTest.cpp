@@ -39,6 +39,71 @@ TEST(LaunchMetadata, SerializesTheDocumentedFormat) {
             "shared 0\n");
 }
 
+LaunchMetadata tmaMatmul() {
+  LaunchMetadata m;
+  m.kernel = "matmul_bf16";
+  m.params = {{ParamInfo::Kind::Buffer, ScalarType::BF16, 2},
+              {ParamInfo::Kind::Buffer, ScalarType::BF16, 2},
+              {ParamInfo::Kind::Buffer, ScalarType::F32, 2}};
+  m.block = {128, 1, 1};
+  m.grid[0] = {GridTerm{2, 1, 128}};
+  m.grid[1] = {GridTerm{2, 0, 128}};
+  m.tensorMaps = {TensorMapInfo{0, {64, 128}, 128},
+                  TensorMapInfo{1, {64, 64}, 128}};
+  m.fallback = "matmul_bf16__unaligned";
+  return m;
+}
+
+TEST(LaunchMetadata, RoundTripsTensorMapsAndFallback) {
+  LaunchMetadata m = tmaMatmul();
+  std::string text = serialize(m);
+  EXPECT_EQ(text, "tilec-launch 1\n"
+                  "kernel matmul_bf16\n"
+                  "params buffer:bf16:2 buffer:bf16:2 buffer:f32:2\n"
+                  "tensormaps 0:64x128:128 1:64x64:128\n"
+                  "fallback matmul_bf16__unaligned\n"
+                  "block 128 1 1\n"
+                  "grid 2.1/128 2.0/128 -\n"
+                  "shared 0\n");
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_EQ(serialize(*parsed), text);
+}
+
+TEST(LaunchMetadata, TensorMapsAndFallbackTakePartInEquality) {
+  LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
+  b.tensorMaps[1].swizzleBytes = 64;
+  EXPECT_FALSE(a == b);
+  b = tmaMatmul();
+  b.tensorMaps[0].box = {64, 64};
+  EXPECT_FALSE(a == b);
+  b = tmaMatmul();
+  b.fallback.clear();
+  EXPECT_FALSE(a == b);
+}
+
+TEST(LaunchMetadata, RoundTripsOtherRanksAndNoSwizzle) {
+  LaunchMetadata m;
+  m.kernel = "k";
+  m.params = {{ParamInfo::Kind::Buffer, ScalarType::F32, 1},
+              {ParamInfo::Kind::Scalar, ScalarType::I32, 0},
+              {ParamInfo::Kind::Buffer, ScalarType::F16, 5}};
+  m.tensorMaps = {TensorMapInfo{0, {256}, 0},
+                  TensorMapInfo{2, {8, 1, 2, 3, 256}, 0},
+                  TensorMapInfo{0, {32}, 128}};
+  std::string error;
+  std::optional<LaunchMetadata> parsed =
+      parseLaunchMetadata(serialize(m), &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  // Without tensor maps or a fallback neither line is written.
+  m.tensorMaps.clear();
+  EXPECT_EQ(serialize(m).find("tensormaps"), std::string::npos);
+  EXPECT_EQ(serialize(m).find("fallback"), std::string::npos);
+}
+
 TEST(LaunchMetadata, ToleratesBlankLinesAndExtraSpaces) {
   std::optional<LaunchMetadata> m = parseLaunchMetadata(
       "\n tilec-launch  1\nkernel k\n\nparams   scalar:i32\nblock 64 1 1\n"
@@ -108,7 +173,68 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"two grid fields",
                   HEAD "params buffer:f32:1\nblock 1 1 1\ngrid 0.0/4 -\n"},
         Malformed{"bad shared", HEAD "block 1 1 1\ngrid - - -\nshared lots\n"},
-        Malformed{"unknown line", HEAD "block 1 1 1\ngrid - - -\ncluster 2\n"}));
+        Malformed{"unknown line", HEAD "block 1 1 1\ngrid - - -\ncluster 2\n"},
+        Malformed{"fallback without a name", HEAD "block 1 1 1\ngrid - - -\n"
+                                                  "fallback\n"},
+        Malformed{"two fallbacks", HEAD "block 1 1 1\ngrid - - -\n"
+                                        "fallback a b\n"},
+        Malformed{"own fallback", HEAD "block 1 1 1\ngrid - - -\n"
+                                       "fallback k\n"},
+        Malformed{"tensor map of rank 6",
+                  HEAD "params buffer:f32:6\ntensormaps 0:4x1x1x1x1x1:0\n"
+                       "block 1 1 1\ngrid - - -\n"}));
+
+// Each case is the `tensormaps` line of a kernel whose parameters are
+// buffer:bf16:2 scalar:i32 buffer:f32:1.
+class TensorMapRejects : public ::testing::TestWithParam<Malformed> {};
+
+TEST_P(TensorMapRejects, WithAReason) {
+  std::string text = std::string("tilec-launch 1\nkernel k\n"
+                                 "params buffer:bf16:2 scalar:i32 "
+                                 "buffer:f32:1\n"
+                                 "tensormaps ") +
+                     GetParam().text + "\nblock 1 1 1\ngrid - - -\n";
+  std::string error;
+  EXPECT_FALSE(parseLaunchMetadata(text, &error)) << GetParam().why;
+  EXPECT_EQ(error.rfind("malformed launch metadata: ", 0), 0u) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
+TEST(TensorMapRejects, ButAcceptsTheirValidNeighbours) {
+  std::string error;
+  EXPECT_TRUE(parseLaunchMetadata("tilec-launch 1\nkernel k\n"
+                                  "params buffer:bf16:2 scalar:i32 "
+                                  "buffer:f32:1\n"
+                                  "tensormaps 0:64x256:128 0:8x1:0 2:32:128 "
+                                  "0:16x8:32\n"
+                                  "block 1 1 1\ngrid - - -\n",
+                                  &error))
+      << error;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, TensorMapRejects,
+    ::testing::Values(
+        Malformed{"two fields", "0:64x64"},
+        Malformed{"four fields", "0:64x64:128:1"},
+        Malformed{"empty box", "0::128"},
+        Malformed{"empty extent", "0:64x:128"},
+        Malformed{"negative extent", "0:64x-1:128"},
+        Malformed{"non-numeric arg", "a:64x64:128"},
+        Malformed{"non-numeric swizzle", "0:64x64:big"},
+        Malformed{"arg out of range", "3:64x64:128"},
+        Malformed{"arg is a scalar", "1:64:0"},
+        Malformed{"box rank below buffer rank", "0:64:128"},
+        Malformed{"box rank above buffer rank", "0:64x64x1:128"},
+        Malformed{"box extent 0", "0:64x0:128"},
+        Malformed{"box extent 257", "0:64x257:128"},
+        Malformed{"swizzle 16", "0:64x64:16"},
+        Malformed{"swizzle 256", "0:64x64:256"},
+        Malformed{"inner box wider than the swizzle", "0:128x64:128"},
+        Malformed{"inner box wider than a 32B swizzle", "2:16:32"},
+        Malformed{"inner box not a multiple of 16 bytes", "0:4x64:0"},
+        Malformed{"one bad entry among good ones",
+                  "0:64x64:128 0:64x64:48"}));
 #undef HEAD
 
 } // namespace

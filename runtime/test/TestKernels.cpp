@@ -3,6 +3,7 @@
 #include "TestKernels.h"
 
 #include "kTestKernelsPtx.inc"
+#include "kTmaKernelsPtx.inc"
 #ifdef TILEC_TEST_HAVE_CUBINS
 #include "kTestKernelsSm80.inc"
 #include "kTestKernelsSm90.inc"
@@ -23,6 +24,10 @@ ParamInfo scalar(ScalarType type) { return {ParamInfo::Kind::Scalar, type, 0}; }
 
 std::string_view kernelsPtx() {
   return bytesOf(kTestKernelsPtx, kTestKernelsPtxSize);
+}
+
+std::string_view tmaKernelsPtx() {
+  return bytesOf(kTmaKernelsPtx, kTmaKernelsPtxSize);
 }
 
 std::optional<std::string_view> kernelsCubin(int arch) {

@@ -23,6 +23,10 @@ outlineTileKernel(tile::KernelOp kernel, mlir::gpu::GPUModuleOp gpuModule);
 /// Adds the launch-metadata global of one outlined kernel to its module.
 mlir::LogicalResult emitLaunchMetadata(mlir::gpu::GPUFuncOp kernel);
 
+/// Makes the tensor-map parameters that `kernel`'s tile.tensor_maps lists
+/// 128-byte by-value grid constants; returns how many.
+unsigned passTensorMapsByValue(mlir::LLVM::LLVMFuncOp kernel);
+
 #define GEN_PASS_REGISTRATION
 #include "tilec/Conversion/Passes.h.inc"
 

@@ -54,6 +54,31 @@ def ConvertTileKernelsToGPU : Pass<"convert-tile-kernels-to-gpu",
 // NVIDIA-specific
 //===----------------------------------------------------------------------===//
 
+def TileTensorMapParams : Pass<"tile-tensor-map-params",
+                               "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Pass kernels' tensor-map descriptors by value in parameter space";
+  let description = [{
+    Runs after the GPU to NVVM conversion. The trailing parameters that a
+    kernel's `tile.tensor_maps` lists are TMA descriptors: each becomes a
+    128-byte parameter passed by value, 64-byte aligned and marked
+    `nvvm.grid_constant`, so that TMA reads the descriptor where the driver
+    put it (`.param .align 64 .b8 p[128]`, addressed through
+    `cvta.param`) instead of a copy in local memory, which TMA cannot read.
+    (The GPU to NVVM conversion drops such argument attributes, and the
+    NVVM dialect only allows them on `llvm.func` kernels, hence a pass.)
+
+    ```mlir
+    // Before
+    llvm.func @mm(..., %map: !llvm.ptr) attributes {nvvm.kernel, tile.tensor_maps = [array<i64: 0, 64, 128, 128>]}
+    // After
+    llvm.func @mm(..., %map: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}) attributes {...}
+    ```
+  }];
+  let statistics = [
+    Statistic<"numParams", "num-params", "Tensor-map parameters marked">,
+  ];
+}
+
 def TileEmitLaunchMetadata : Pass<"tile-emit-launch-metadata",
                                   "::mlir::gpu::GPUModuleOp"> {
   let summary = "Record each kernel's launch metadata in the device module";

@@ -43,16 +43,30 @@ mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
                                            int64_t groupRows,
                                            bool warpgroupMma = false);
 
+/// Set by tile-bulk-copy-fallback on the fallback kernel it makes:
+/// tile-promote-shared stages its operands with per-thread copies.
+inline constexpr llvm::StringLiteral kNoBulkCopiesAttr = "tile.no_bulk_copies";
+
 /// Stages the tile.dot operand loads of `loop` through `stages` slots of
 /// workgroup memory (see tile-promote-shared). With `swizzle`, the operands
 /// of dots that fit warpgroup MMA on `threads` threads go into 128-byte
-/// swizzled panels. Returns the number of promoted loads; allocates from
-/// `sharedBytes` on, and advances it.
+/// swizzled panels; with `bulkCopies` as well, panels of kernel arguments
+/// are filled by bulk copies on transaction barriers. Returns the number of
+/// promoted loads; allocates from `sharedBytes` on, and advances it.
 mlir::FailureOr<unsigned>
 promoteDotOperands(mlir::RewriterBase &rewriter, mlir::scf::ForOp loop,
                    int64_t stages, mlir::Value sharedBase,
                    int64_t &sharedBytes, bool swizzle = false,
-                   int64_t threads = 0);
+                   int64_t threads = 0, bool bulkCopies = false);
+
+/// Whether tile-promote-shared{swizzle bulk-copies} would stage some
+/// operands of `kernel` with bulk copies, loops without a tile.stages
+/// attribute having `defaultStages`.
+bool stagesWithBulkCopies(mlir::gpu::GPUFuncOp kernel, int64_t defaultStages);
+
+/// Makes `kernel`'s per-thread-copy twin (see tile-bulk-copy-fallback),
+/// records it in the kernel's tile.fallback and returns it.
+mlir::gpu::GPUFuncOp addBulkCopyFallback(mlir::gpu::GPUFuncOp kernel);
 
 /// Distributes the tiles of `kernel` over its threads (see tile-map-warps).
 /// The kernel must have a known block size.

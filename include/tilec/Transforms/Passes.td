@@ -78,6 +78,15 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     so its slot is refilled one iteration later: copies run `stages - 2`
     ahead and are issued after the dot.
 
+    With `bulk-copies` as well, swizzled panels read from kernel arguments
+    are filled by `tile.copy_bulk` (TMA on Hopper) instead of the threads:
+    slot s has transaction barrier s (`tile.barrier_init`), which each
+    iteration waits on (`tile.barrier_wait`, phase parity = use count mod
+    2); a block barrier after the in-flight dot frees the previous
+    iteration's slot, so copies run `stages - 1` ahead, and only copies of
+    iterations that exist are issued. Kernels marked `tile.no_bulk_copies`
+    (fallbacks made by `tile-bulk-copy-fallback`) keep per-thread copies.
+
     ```mlir
     // Before
     %r = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
@@ -104,6 +113,9 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     Option<"swizzle", "swizzle", "bool", /*default=*/"false",
            "Stage the operands of dots that fit warpgroup MMA in 128-byte "
            "swizzled panels instead of padded rows">,
+    Option<"bulkCopies", "bulk-copies", "bool", /*default=*/"false",
+           "Fill swizzled panels of kernel arguments with bulk copies (TMA) "
+           "completing on transaction barriers">,
   ];
   let statistics = [
     Statistic<"numPromotedTiles", "num-promoted-tiles",
@@ -114,6 +126,40 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::gpu::GPUDialect",
+  ];
+}
+
+def TileBulkCopyFallback
+    : Pass<"tile-bulk-copy-fallback", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give kernels that will use bulk copies a per-thread-copy twin";
+  let description = [{
+    Bulk copies (TMA) need buffers the copy engine can describe: rows that
+    start on 16-byte boundaries, which depends on shapes only known at run
+    time (a bf16 matrix with 517 columns has 1034-byte rows). So every
+    kernel that `tile-promote-shared{swizzle bulk-copies}` would stage with
+    bulk copies gets a copy named `<kernel>__thread_copies`, marked
+    `tile.no_bulk_copies` so that its operands are staged by the threads,
+    and the kernel records it in `tile.fallback`; the launch metadata
+    carries it to the runtime, which launches the fallback when a buffer
+    cannot be described.
+
+    ```mlir
+    // Before
+    gpu.func @mm(%a: memref<?x?xbf16>, ...) kernel { ... }
+    // After
+    gpu.func @mm(%a: memref<?x?xbf16>, ...) kernel
+        attributes {tile.fallback = @mm__thread_copies} { ... }
+    gpu.func @mm__thread_copies(%a: memref<?x?xbf16>, ...) kernel
+        attributes {tile.no_bulk_copies} { ... }
+    ```
+  }];
+  let options = [
+    Option<"defaultStages", "stages", "int64_t", /*default=*/"3",
+           "Pipeline depth of loops without a tile.stages attribute (as "
+           "tile-promote-shared's option)">,
+  ];
+  let statistics = [
+    Statistic<"numFallbacks", "num-fallbacks", "Fallback kernels made">,
   ];
 }
 

@@ -50,7 +50,30 @@ static std::optional<ScalarType> toScalarType(Type type) {
 static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   LaunchMetadata meta;
   meta.kernel = kernel.getName().str();
-  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+  // Tensor maps come last and are not the user's: the runtime builds them.
+  ArrayRef<Type> types = kernel.getArgumentTypes();
+  if (auto maps = kernel->getAttrOfType<ArrayAttr>(tile::kTensorMapsAttrName)) {
+    if (maps.size() > types.size())
+      return kernel.emitError("kernel has fewer parameters than tensor maps");
+    types = types.drop_back(maps.size());
+    for (Attribute attr : maps) {
+      auto entry = dyn_cast<DenseI64ArrayAttr>(attr);
+      if (!entry || entry.size() != 4 || entry[0] >= int64_t(types.size()) ||
+          !isa<MemRefType>(types[entry[0]]))
+        return kernel.emitError("'")
+               << tile::kTensorMapsAttrName
+               << "' entries must be [buffer argument, box columns, box rows, "
+                  "swizzle]";
+      meta.tensorMaps.push_back(TensorMapInfo{
+          static_cast<unsigned>(entry[0]),
+          {static_cast<unsigned>(entry[1]), static_cast<unsigned>(entry[2])},
+          static_cast<unsigned>(entry[3])});
+    }
+  }
+  if (auto fallback =
+          kernel->getAttrOfType<FlatSymbolRefAttr>(tile::kFallbackAttrName))
+    meta.fallback = fallback.getValue().str();
+  for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;
     Type elementType = type;
     if (auto memref = dyn_cast<MemRefType>(type)) {

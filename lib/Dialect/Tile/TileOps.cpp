@@ -464,5 +464,54 @@ SmallVector<int64_t> CopyAsyncOp::getTileShape() {
   return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
 }
 
+static LogicalResult verifyBarriers(Operation *op, MemRefType barriers) {
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(barriers.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return op->emitOpError("barriers must be in workgroup memory");
+  if (!barriers.hasStaticShape() || !barriers.getLayout().isIdentity())
+    return op->emitOpError("barriers must be a static contiguous buffer, got ")
+           << barriers;
+  return success();
+}
+
+LogicalResult BarrierInitOp::verify() {
+  if (getArrivals() < 1)
+    return emitOpError("needs at least one arrival, got ") << getArrivals();
+  return verifyBarriers(*this, getBarriers().getType());
+}
+
+LogicalResult BarrierWaitOp::verify() {
+  return verifyBarriers(*this, getBarriers().getType());
+}
+
+LogicalResult CopyBulkOp::verify() {
+  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  if (src.getRank() != 2 || getIndices().size() != 2)
+    return emitOpError("needs a 2-D source and 2 indices, got ") << src;
+  if (src.getMemorySpace())
+    return emitOpError("source must be in global memory");
+  if (!isa<BlockArgument>(getSrc()))
+    return emitOpError("source must be a kernel argument, which the runtime "
+                       "describes to the copy engine");
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError("element types differ: ")
+           << src.getElementType() << " vs " << dst.getElementType();
+  if (failed(verifySwizzledPanels(*this, getSwizzle(), dst, getTileShape())))
+    return failure();
+  // The copy engine's boxes hold at most 256 rows.
+  if (dst.getDimSize(1) > 256)
+    return emitOpError("panels of at most 256 rows can be copied, got ")
+           << dst.getDimSize(1);
+  return verifyBarriers(*this, getBarriers().getType());
+}
+
+SmallVector<int64_t> CopyBulkOp::getTileShape() {
+  MemRefType dst = getDst().getType();
+  if (dst.getRank() != 3)
+    return llvm::to_vector(dst.getShape());
+  return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
+}
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/TileOps.cpp.inc"

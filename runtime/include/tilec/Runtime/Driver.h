@@ -67,6 +67,14 @@ struct DriverApi {
   CUresult (*eventSynchronize)(CUevent event);
   CUresult (*eventElapsedTime)(float *ms, CUevent start, CUevent end);
   CUresult (*eventDestroy)(CUevent event);
+  // Since CUDA 12.0; builds the TMA descriptors of sm_90 kernels.
+  CUresult (*tensorMapEncodeTiled)(
+      CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
+      void *globalAddress, const cuuint64_t *globalDim,
+      const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
+      const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+      CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+      CUtensorMapFloatOOBfill oobFill);
 };
 
 /// The loaded and initialised (cuInit) driver. Loads it on first use; throws

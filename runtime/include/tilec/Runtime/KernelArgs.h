@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -96,16 +97,52 @@ std::array<uint64_t, 3> computeGrid(const LaunchMetadata &meta,
                                     const std::vector<KernelArg> &args);
 
 /// Kernel parameters in ABI order, each in its own 8-byte slot (little-endian,
-/// so a 4- or 2-byte value is the slot's low bytes).
+/// so a 4- or 2-byte value is the slot's low bytes), then the encoded tensor
+/// maps.
 struct PackedArgs {
   std::vector<uint64_t> slots;
-  /// Size in bytes of each parameter (8 for pointers and i64).
+  /// Size in bytes of each user parameter (8 for pointers and i64).
   std::vector<unsigned> sizes;
+  /// The tensor maps, in metadata order. CUtensorMap is over-aligned in
+  /// cuda.h (64 or 128 bytes), which the driver expects of what it copies.
+  std::vector<CUtensorMap> tensorMaps;
 
-  /// The `kernelParams` array for cuLaunchKernel; valid while this object is
-  /// alive and unchanged.
+  /// The `kernelParams` array for cuLaunchKernel: one pointer per user slot,
+  /// then one per tensor map; valid while this object is alive and unchanged.
   std::vector<void *> pointers();
 };
+
+/// The arguments of one cuTensorMapEncodeTiled call. Arrays are innermost
+/// dimension first; only the first `rank` entries (rank - 1 for strides)
+/// are used.
+struct TensorMapRequest {
+  CUtensorMapDataType dataType = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  cuuint32_t rank = 0;
+  CUdeviceptr address = 0;
+  /// For a [rows, cols] view: {cols, rows}.
+  std::array<cuuint64_t, 5> globalDim{};
+  /// In bytes, for dimensions 1..rank-1 (the innermost stride is implicit).
+  std::array<cuuint64_t, 4> globalStrides{};
+  std::array<cuuint32_t, 5> boxDim{};
+  /// All 1: every element of the box is loaded.
+  std::array<cuuint32_t, 5> elementStrides{};
+  CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMapInterleave interleave = CU_TENSOR_MAP_INTERLEAVE_NONE;
+  CUtensorMapL2promotion l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  /// Out-of-bounds elements read as zero, which is what pads partial tiles.
+  CUtensorMapFloatOOBfill oobFill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+};
+
+/// The TMA element type of `type`; nullopt for i1, which TMA lacks.
+std::optional<CUtensorMapDataType> tensorMapDataType(ScalarType type);
+
+/// The encode request for `info` over buffer `view`, or the reason why TMA
+/// cannot describe the view: innermost stride != 1, base address not 16-byte
+/// aligned, an outer stride in bytes not a multiple of 16 or >= 2^40, a size
+/// of 0 or >= 2^32, an element type TMA lacks. Pure, so it is testable
+/// without a GPU; the runtime falls back or throws on a reason.
+std::variant<TensorMapRequest, std::string>
+describeTensorMap(const TensorMapInfo &info, const TensorView &view);
 
 /// Expands the (validated) arguments into the ABI: scalars by value, a buffer
 /// of rank r as allocated ptr, aligned ptr, offset 0, sizes[r], strides[r].

@@ -14,6 +14,19 @@
 //   grid 0.0/1 - -
 //   shared 0
 //
+// Two optional lines follow `params` (written only when non-empty; text
+// without them still parses, so the version stays 1):
+//
+//   tensormaps 0:64x128:128 1:64x64:128
+//   fallback matmul_bf16__unaligned
+//
+// Each tensormap entry is `ARG:BOX0xBOX1[xBOX2...]:SWIZZLE`: a TMA descriptor
+// over buffer argument ARG whose box is BOX0 x BOX1 ... elements, innermost
+// (contiguous) dimension first, with a 0 (none), 32, 64 or 128-byte swizzle.
+// `fallback` names a kernel of the same module, with the same user
+// parameters and no tensor maps, that the runtime launches instead when some
+// buffer cannot be described by a tensor map (TMA's alignment rules).
+//
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
 // each `A.D/P` = ceildiv(size of dimension D of buffer argument A, P) or
 // `A/P` = ceildiv(value of integer scalar argument A, P). A dimension is the
@@ -22,7 +35,9 @@
 // Kernel ABI (the default MLIR memref calling convention): a scalar argument
 // is passed by value; a buffer argument of rank r becomes 3 + 2r parameters:
 // allocated pointer, aligned pointer, offset (i64, elements), sizes[r] (i64),
-// strides[r] (i64, elements).
+// strides[r] (i64, elements). After the user parameters come the tensor
+// maps, in metadata order, each a 128-byte CUtensorMap passed by value
+// (`.param .align 64 .b8 p[128]`, i.e. __grid_constant__).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +86,26 @@ struct GridTerm {
   }
 };
 
+/// A TMA descriptor the runtime builds from buffer argument `arg` and passes
+/// after the user parameters (see the ABI above).
+struct TensorMapInfo {
+  /// TMA describes at most 5 dimensions.
+  static constexpr unsigned kMaxRank = 5;
+  /// TMA's limit on each box extent.
+  static constexpr unsigned kMaxBox = 256;
+
+  /// Index of a buffer argument whose rank is box.size().
+  unsigned arg = 0;
+  /// Box extent per dimension in elements, innermost (contiguous) first.
+  std::vector<unsigned> box;
+  /// 0 (none), 32, 64 or 128.
+  unsigned swizzleBytes = 0;
+
+  bool operator==(const TensorMapInfo &o) const {
+    return arg == o.arg && box == o.box && swizzleBytes == o.swizzleBytes;
+  }
+};
+
 struct LaunchMetadata {
   static constexpr int kVersion = 1;
   std::string kernel;
@@ -80,10 +115,16 @@ struct LaunchMetadata {
   std::array<std::vector<GridTerm>, 3> grid;
   /// Dynamic shared memory in bytes.
   unsigned sharedBytes = 0;
+  /// Tensor maps passed after the user parameters, in this order.
+  std::vector<TensorMapInfo> tensorMaps;
+  /// Kernel of the same module to launch instead when some tensor map cannot
+  /// be encoded for the arguments given (empty: none).
+  std::string fallback;
 
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
-           grid == o.grid && sharedBytes == o.sharedBytes;
+           grid == o.grid && sharedBytes == o.sharedBytes &&
+           tensorMaps == o.tensorMaps && fallback == o.fallback;
   }
 };
 

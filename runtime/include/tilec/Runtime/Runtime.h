@@ -208,7 +208,8 @@ private:
 class Kernel {
 public:
   /// Throws Error if the module has no such kernel, or no tilec launch
-  /// metadata for it.
+  /// metadata for it. Loads the metadata's fallback kernel too, and throws if
+  /// it is missing, takes other user parameters or has tensor maps itself.
   Kernel(const Module &module, const std::string &name);
 
   const std::string &name() const { return name_; }
@@ -226,7 +227,10 @@ public:
   }
 
   /// Checks the arguments, computes the grid and launches asynchronously on
-  /// `stream`. A grid with a zero dimension launches nothing.
+  /// `stream`. A grid with a zero dimension launches nothing. Encodes the
+  /// metadata's tensor maps from the buffer arguments; when one cannot be
+  /// described (TMA alignment rules), launches the fallback kernel instead,
+  /// or throws Error naming the argument if there is none.
   void launchArgs(const Stream &stream,
                   const std::vector<KernelArg> &args) const;
   template <typename... Args>
@@ -234,11 +238,23 @@ public:
     launchArgs(stream, {KernelArg(args)...});
   }
 
+  /// The metadata's fallback kernel; nullptr when it names none.
+  const Kernel *fallbackKernel() const { return fallback_.get(); }
+  /// Whether launchArgs(args) would launch the fallback kernel, so that a
+  /// benchmark can tell which kernel ran. Validates the arguments first.
+  bool usesFallback(const std::vector<KernelArg> &args) const;
+
 private:
+  Kernel(std::shared_ptr<detail::ModuleState> module, const std::string &name,
+         bool loadFallback);
+  void loadFallback();
+
   std::shared_ptr<detail::ModuleState> module_;
   std::string name_;
   CUfunction func_ = nullptr;
   LaunchMetadata meta_;
+  /// Shared between copies; never has a fallback of its own.
+  std::shared_ptr<const Kernel> fallback_;
 };
 
 } // namespace tilec::rt

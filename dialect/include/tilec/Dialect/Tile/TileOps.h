@@ -22,6 +22,15 @@
 
 namespace tilec::tile {
 
+/// Kernel attributes that tie the passes to the launch metadata.
+/// `tile.tensor_maps`: the kernel's trailing parameters are tensor-map
+/// descriptors, one per entry [buffer argument, box columns, box rows,
+/// swizzle bytes] (set by tile-map-warps for tile.copy_bulk).
+inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensor_maps";
+/// `tile.fallback`: the kernel to launch instead when a buffer cannot be
+/// described to the copy engine (set by tile-bulk-copy-fallback).
+inline constexpr llvm::StringLiteral kFallbackAttrName = "tile.fallback";
+
 /// Checks that `type` can be a tile: statically shaped, rank >= 1, every
 /// dimension a power of two. On failure, emits an error through `emitError`
 /// naming `what` (e.g. "result").

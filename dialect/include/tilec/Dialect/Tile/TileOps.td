@@ -398,4 +398,83 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
   let assemblyFormat = "$pending attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Bulk tensor copies completing on transaction barriers
+//===----------------------------------------------------------------------===//
+
+def Tile_Barriers : MemRefRankOf<[I64], [1]>;
+
+def Tile_BarrierInitOp : Tile_Op<"barrier_init", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "Initializes a row of transaction barriers";
+  let description = [{
+    Sets up every barrier in `barriers`, an i64 buffer in workgroup memory,
+    for phases that complete once `arrivals` arrivals have been made and
+    every byte announced with them has landed; then synchronizes the threads
+    of the program, so that no barrier is used before it is ready. Each
+    phase of a barrier has a parity, 0 for the first, alternating after.
+    `tile-promote-shared` creates these ops for bulk copies.
+
+    ```mlir
+    tile.barrier_init %bars arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Tile_Barriers:$barriers, I64Attr:$arrivals);
+  let assemblyFormat = [{
+    $barriers `arrivals` $arrivals attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_CopyBulkOp : Tile_Op<"copy_bulk", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Copies a tile into swizzled panels with the tensor-copy engine";
+  let description = [{
+    Like `tile.copy_async` with `swizzle = 128`, copies the tile of the
+    panels' R x (P * W) shape whose first element is at `indices` in `src`
+    into `dst`, with zeros for elements outside `src`. The copy is not made
+    by the threads: one of them announces the tile's bytes on barrier
+    `barrier` of `barriers` (one arrival) and hands the copy to the hardware
+    (TMA on Hopper), so the barrier's phase completes only once the tile has
+    landed. The runtime describes `src` to the hardware, so `src` must be a
+    kernel argument.
+
+    ```mlir
+    tile.copy_bulk %b[%k, %n0], %panels, %bars[%slot] {swizzle = 128}
+        : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$src, Variadic<Index>:$indices,
+                       Tile_Buffer:$dst, Tile_Barriers:$barriers,
+                       Index:$barrier, I64Attr:$swizzle);
+  let extraClassDeclaration = [{
+    /// The logical [rows, cols] of the copied tile.
+    ::llvm::SmallVector<int64_t> getTileShape();
+  }];
+  let assemblyFormat = [{
+    $src `[` $indices `]` `,` $dst `,` $barriers `[` $barrier `]` attr-dict
+    `:` type($src) `,` type($dst) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierWaitOp : Tile_Op<"barrier_wait", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for a phase of a transaction barrier";
+  let description = [{
+    Every thread waits until the phase of barrier `barrier` whose parity is
+    the low bit of `phase` has completed; the bytes copied to it are then
+    visible to the thread. Threads are not otherwise synchronized.
+
+    ```mlir
+    tile.barrier_wait %bars[%slot], %phase : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Tile_Barriers:$barriers, Index:$barrier, Index:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $barrier `]` `,` $phase attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILEC_DIALECT_TILE_TILEOPS_TD

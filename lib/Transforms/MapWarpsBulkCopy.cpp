@@ -1,0 +1,204 @@
+//===- MapWarpsBulkCopy.cpp - Bulk tensor copies on transaction barriers --===//
+//
+// tile.copy_bulk becomes Hopper TMA: thread 0 announces the tile's bytes on
+// the slot's mbarrier and issues one cp.async.bulk.tensor per 128-byte
+// panel, through a tensor-map descriptor the runtime builds for the source
+// buffer and passes by value after the kernel's own parameters. Every
+// thread then waits for the barrier's phase (mbarrier.try_wait.parity)
+// instead of copying anything itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MapWarpsPatterns.h"
+#include "tilec/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace tilec;
+
+/// The shared-memory space of LLVM pointers on NVPTX.
+static constexpr unsigned kSharedAddressSpace = 3;
+/// Suspend-time hint of each try_wait, in nanoseconds: long enough that a
+/// waiting warp yields the scheduler while the copy is in flight.
+static constexpr int32_t kTryWaitTicks = 10000000;
+
+LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
+                                        MapWarpsState &state) {
+  // One descriptor per source buffer and box shape.
+  std::map<std::array<int64_t, 3>, Value> descriptors;
+  SmallVector<Attribute> described;
+  MLIRContext *ctx = func.getContext();
+  WalkResult result = func.walk([&](tile::CopyBulkOp copy) {
+    auto src = dyn_cast<BlockArgument>(copy.getSrc());
+    if (!src || src.getOwner() != &func.getBody().front() ||
+        src.getArgNumber() >= func.getNumArguments()) {
+      copy.emitOpError("source must be an argument of the enclosing kernel");
+      return WalkResult::interrupt();
+    }
+    MemRefType dst = copy.getDst().getType();
+    std::array<int64_t, 3> key = {src.getArgNumber(), dst.getDimSize(2),
+                                  dst.getDimSize(1)};
+    Value &descriptor = descriptors[key];
+    if (!descriptor) {
+      unsigned index = func.getNumArguments();
+      (void)func.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
+                                DictionaryAttr::get(ctx), copy.getLoc());
+      descriptor = func.getArgument(index);
+      described.push_back(DenseI64ArrayAttr::get(
+          ctx, {key[0], key[1], key[2], copy.getSwizzle()}));
+    }
+    state.tensorMaps[copy] = descriptor;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  if (!described.empty())
+    func->setAttr(tile::kTensorMapsAttrName, ArrayAttr::get(ctx, described));
+  return success();
+}
+
+namespace {
+
+/// The !llvm.ptr<3> of barrier `index` of an i64 barrier buffer.
+Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index) {
+  Value offset = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(),
+      b.createOrFold<arith::MulIOp>(loc, index, indexConstant(b, loc, 8)));
+  Value address = b.createOrFold<arith::AddIOp>(
+      loc, sharedAddress(b, loc, barriers), offset);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace),
+      address);
+}
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+/// Runs `body` in thread 0 of the block only.
+void inFirstThread(OpBuilder &b, Location loc, Value threadId,
+                   function_ref<void(OpBuilder &)> body) {
+  Value first = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                              threadId,
+                                              indexConstant(b, loc, 0));
+  auto guarded = scf::IfOp::create(b, loc, first);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(guarded.thenBlock());
+  body(b);
+}
+
+struct BarrierInitLowering : MapWarpsPattern<tile::BarrierInitOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::BarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t count = op.getBarriers().getType().getDimSize(0);
+    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
+      Value arrivals = i32Constant(b, loc, op.getArrivals());
+      for (int64_t i = 0; i < count; ++i)
+        NVVM::MBarrierInitOp::create(
+            b, loc,
+            barrierPointer(b, loc, adaptor.getBarriers(),
+                           indexConstant(b, loc, i)),
+            arrivals, /*predicate=*/nullptr);
+      // The copy engine completes transactions on the barriers: make the
+      // initialization visible to it, not only to the threads.
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    });
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
+struct CopyBulkLowering : MapWarpsPattern<tile::CopyBulkOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::CopyBulkOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value descriptor = state.tensorMaps.lookup(op);
+    if (!descriptor)
+      return rewriter.notifyMatchFailure(op, "no tensor map for the source");
+    Location loc = op.getLoc();
+    MemRefType dst = op.getDst().getType();
+    int64_t panels = dst.getDimSize(0), rows = dst.getDimSize(1),
+            width = dst.getDimSize(2);
+    int64_t panelBytes = rows * width * dst.getElementTypeBitWidth() / 8;
+    MLIRContext *ctx = rewriter.getContext();
+    auto clusterPointer = LLVM::LLVMPointerType::get(ctx, 7);
+    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
+      Value barrier = barrierPointer(b, loc, adaptor.getBarriers(),
+                                     adaptor.getBarrier());
+      // One arrival that expects every byte of the tile; the copy engine
+      // counts boxes in full, zero-filled parts included.
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, /*res=*/Type(), barrier,
+          i32Constant(b, loc, panels * panelBytes),
+          NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
+          b.getBoolAttr(false), /*predicate=*/nullptr);
+      Value base = sharedAddress(b, loc, adaptor.getDst());
+      auto toI32 = [&](Value index) {
+        return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+      };
+      Value row = toI32(adaptor.getIndices()[0]);
+      for (int64_t p = 0; p < panels; ++p) {
+        Value address = b.createOrFold<arith::AddIOp>(
+            loc, base,
+            arith::ConstantIntOp::create(b, loc, p * panelBytes, 64));
+        Value shared = LLVM::IntToPtrOp::create(
+            b, loc, LLVM::LLVMPointerType::get(ctx, kSharedAddressSpace),
+            address);
+        Value dstPointer =
+            LLVM::AddrSpaceCastOp::create(b, loc, clusterPointer, shared);
+        // Coordinates are innermost first: column, then row.
+        Value column = toI32(b.createOrFold<arith::AddIOp>(
+            loc, adaptor.getIndices()[1], indexConstant(b, loc, p * width)));
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, loc, dstPointer, descriptor, ValueRange{column, row}, barrier,
+            /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/nullptr,
+            /*l2CacheHint=*/nullptr,
+            NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
+            /*isCTAOnly=*/b.getBoolAttr(false), /*group=*/nullptr,
+            /*predicate=*/nullptr);
+      }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierWaitLowering : OpConversionPattern<tile::BarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::BarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
+                                   adaptor.getBarrier());
+    Value parity = arith::AndIOp::create(
+        rewriter, loc,
+        arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     adaptor.getPhase()),
+        i32Constant(rewriter, loc, 1));
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
+        op, barrier, parity, i32Constant(rewriter, loc, kTryWaitTicks));
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateMapWarpsBulkCopyPatterns(const TypeConverter &converter,
+                                             MapWarpsState &state,
+                                             RewritePatternSet &patterns) {
+  patterns.add<BarrierInitLowering, CopyBulkLowering>(
+      converter, patterns.getContext(), state);
+  patterns.add<BarrierWaitLowering>(converter, patterns.getContext());
+}
