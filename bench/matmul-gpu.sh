@@ -9,8 +9,10 @@
 #                written; last k term dropped) fail
 #   check        every matmul kernel in the cubin on 30 shapes vs float64
 #   bench        bf16/f16/f32 against cuBLAS, each result verified first
-#   memcheck     compute-sanitizer memcheck on two ragged shapes
-#   racecheck    compute-sanitizer racecheck (shared memory) on a ragged shape
+#   memcheck     compute-sanitizer memcheck on three ragged shapes (the last
+#                one with 16-byte rows, so that sm_90a runs its TMA path)
+#   racecheck    compute-sanitizer racecheck (shared memory) on two ragged
+#                shapes (the TMA path and the per-thread-copy fallback)
 #   report       SVG chart and markdown table of the bench JSON
 # MATMUL_CUBIN overrides the cubin (default .device/cubins/matmul.cubin).
 set -uo pipefail
@@ -62,11 +64,11 @@ bench() {
 memcheck() {
   need_cubin && timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$BIN" --cubin "$CUBIN" --check --fail-if-none \
-    --shape 1000x1003x517,127x129x4097 --variant "$SANITIZE_VARIANTS"
+    --shape 1000x1003x517,127x129x4097,136x264x1000 --variant "$SANITIZE_VARIANTS"
 }
 racecheck() {
   need_cubin && timeout 300 compute-sanitizer --tool racecheck --error-exitcode 9 \
-    "$BIN" --cubin "$CUBIN" --check --fail-if-none --shape 127x129x1023 \
+    "$BIN" --cubin "$CUBIN" --check --fail-if-none --shape 127x129x1023,136x264x1000 \
     --variant mm_bf16_bf16_rr,mm_f32_f32_rr
 }
 report() {

@@ -563,15 +563,29 @@ DeviceOperands allocateOperands(const Context &ctx, const Shape &s,
 /// The typed launch of the kernel interface: A {M, K} or {K, M}, B {K, N} or
 /// {N, K}, C {M, N}. The runtime checks the views against the kernel's
 /// metadata and computes the grid.
-void launchMatmul(const Kernel &kernel, const Stream &stream,
-                  const Variant &v, const Shape &s, const DeviceOperands &d) {
+std::vector<KernelArg> matmulArgs(const Variant &v, const Shape &s,
+                                  const DeviceOperands &d) {
   std::vector<int64_t> sizesA = v.aColMajor ? std::vector<int64_t>{s.k, s.m}
                                             : std::vector<int64_t>{s.m, s.k};
   std::vector<int64_t> sizesB = v.bColMajor ? std::vector<int64_t>{s.n, s.k}
                                             : std::vector<int64_t>{s.k, s.n};
-  kernel.launch(stream, d.a.view(scalarType(v.in), sizesA),
-                d.b.view(scalarType(v.in), sizesB),
-                d.c.view(scalarType(v.out), {s.m, s.n}));
+  return {d.a.view(scalarType(v.in), sizesA),
+          d.b.view(scalarType(v.in), sizesB),
+          d.c.view(scalarType(v.out), {s.m, s.n})};
+}
+
+void launchMatmul(const Kernel &kernel, const Stream &stream,
+                  const Variant &v, const Shape &s, const DeviceOperands &d) {
+  kernel.launchArgs(stream, matmulArgs(v, s, d));
+}
+
+/// Which of the kernel's code paths runs at `s`: "fallback" where a buffer
+/// cannot be described to TMA (rows not 16-byte aligned), else "main".
+std::string kernelPath(const Kernel &kernel, const Variant &v, const Shape &s,
+                       const DeviceOperands &d) {
+  if (!kernel.fallbackKernel())
+    return "main";
+  return kernel.usesFallback(matmulArgs(v, s, d)) ? "fallback" : "main";
 }
 
 std::vector<float> downloadC(const DeviceOperands &d, DType out) {
@@ -847,6 +861,7 @@ struct Options {
 
 struct CheckRow {
   std::string variant, shape, status; // PASS, FAIL, SKIP
+  std::string path = "-"; // main, or the fallback kernel (see kernelPath)
   double relError = NAN, tolerance = NAN;
   int64_t nonFinite = 0, checked = 0;
   bool sampled = false;
@@ -906,6 +921,7 @@ CheckRow runCheck(const Context &ctx, const Stream &stream,
     stream.synchronize();
     return d.c.download<uint8_t>();
   };
+  row.path = kernelPath(kernel, v, s, d);
   std::vector<uint8_t> first = launchOnce();
   // The same inputs must give the same bits (gpu.md: else it is a race).
   row.deterministic = launchOnce() == first;
@@ -932,8 +948,8 @@ CheckRow runCheck(const Context &ctx, const Stream &stream,
 }
 
 void printCheckHeader() {
-  std::printf("%-20s %-16s %10s %8s %-13s %s\n", "variant", "shape",
-              "rel_err", "tol", "checked", "status");
+  std::printf("%-20s %-16s %-8s %10s %8s %-13s %s\n", "variant", "shape",
+              "path", "rel_err", "tol", "checked", "status");
 }
 
 void printCheckRow(const CheckRow &r) {
@@ -941,8 +957,8 @@ void printCheckRow(const CheckRow &r) {
       r.checked == 0 ? "-"
                      : (r.sampled ? "sample " : "all ") +
                            std::to_string(r.checked);
-  std::printf("%-20s %-16s %10s %8s %-13s %s%s%s\n", r.variant.c_str(),
-              r.shape.c_str(), fmt("%.2e", r.relError).c_str(),
+  std::printf("%-20s %-16s %-8s %10s %8s %-13s %s%s%s\n", r.variant.c_str(),
+              r.shape.c_str(), r.path.c_str(), fmt("%.2e", r.relError).c_str(),
               fmt("%.0e", r.tolerance).c_str(), checked.c_str(),
               r.status.c_str(), r.floored ? "  (||ref|| floored)" : "",
               r.error.empty() ? "" : ("  " + r.error).c_str());
@@ -965,6 +981,7 @@ bool writeCheckJson(const std::string &path, const std::string &header,
     const CheckRow &r = rows[i];
     out << "    {\"variant\": " << jsonString(r.variant)
         << ", \"shape\": " << jsonString(r.shape)
+        << ", \"path\": " << jsonString(r.path)
         << ", \"status\": " << jsonString(r.status)
         << ", \"rel_error\": " << jsonNumber(r.relError)
         << ", \"tolerance\": " << jsonNumber(r.tolerance)
