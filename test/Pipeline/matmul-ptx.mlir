@@ -3,30 +3,50 @@
 // RUN: tilec %s --emit=ptx --arch=sm_80 -o - | FileCheck %s --check-prefix=SM80
 
 // A matmul description down to PTX. On sm_90a the 16-bit operands are
-// staged by cp.async (16-byte vectors, 4 stages: 2 groups ahead, since one
-// MMA group stays in flight) into 128-byte swizzled panels, fenced for the
-// async proxy, and read by wgmma.mma_async m64n256k16 (4 per 64 of K),
-// transposing the panels of the column-major A and the row-major B (the
-// trailing imm-trans flags); after the loop a wait 0 defines the results.
+// staged by TMA into 128-byte swizzled panels: thread 0 initializes one
+// mbarrier per stage (4), announces each tile's bytes and issues
+// cp.async.bulk.tensor through the tensor maps the kernel takes as 128-byte
+// grid-constant parameters; every thread waits on the stage's phase parity.
+// wgmma.mma_async m64n256k16 (4 per 64 of K) reads the panels, transposing
+// those of the column-major A and the row-major B (the trailing imm-trans
+// flags); one MMA group stays in flight and after the loop a wait 0 defines
+// the results. The twin `__thread_copies` kernel, for buffers TMA cannot
+// describe, stages the same panels with cp.async (16-byte vectors, 2 groups
+// ahead) fenced for the async proxy.
 // On sm_90 and sm_80 they are padded rows read by ldmatrix (.trans for the
 // same two operands) into mma.sync m16n8k16; the f32 variant is an FMA
 // outer product fed by 16-byte shared loads everywhere.
 
 // CHECK: .target sm_90a
 // CHECK-LABEL: .visible .entry mm_bf16(
+// CHECK: .param .align 64 .b8 mm_bf16_param_21[128],
+// CHECK-NEXT: .param .align 64 .b8 mm_bf16_param_22[128]
+// CHECK-COUNT-4: mbarrier.init.shared.b64
+// CHECK: fence.mbarrier_init.release.cluster;
+// CHECK: bar.sync 0;
+// CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, %r{{[0-9]+}};
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [{{.*}}];
+// CHECK: mbarrier.try_wait.parity.shared.b64
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK: bar.sync 0;
+// CHECK: cp.async.bulk.tensor.2d
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NOT: cp.async.cg
+// CHECK-NOT: ldmatrix
+// CHECK-NOT: mma.sync
+// CHECK: ret;
+// CHECK-LABEL: .visible .entry mm_bf16__thread_copies(
+// CHECK-NOT: .b8 mm_bf16__thread_copies_param_21[128]
+// CHECK-NOT: mbarrier
 // CHECK-DAG: cp.async.cg.shared.global [%rd{{[0-9]+}}{{.*}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 // CHECK-DAG: cp.async.commit_group;
 // CHECK-DAG: cp.async.wait_group 1;
 // CHECK-DAG: fence.proxy.async.shared::cta;
-// CHECK-DAG: bar.sync 0;
-// CHECK-DAG: wgmma.fence.sync.aligned;
 // CHECK-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
-// CHECK-DAG: wgmma.commit_group.sync.aligned;
-// CHECK-DAG: wgmma.wait_group.sync.aligned 1;
-// CHECK-DAG: wgmma.wait_group.sync.aligned 0;
 // CHECK-DAG: cp.async.wait_group 0;
-// CHECK-NOT: ldmatrix
-// CHECK-NOT: mma.sync
 // CHECK: ret;
 tile.matmul @mm_bf16 a(col) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
 
@@ -37,6 +57,7 @@ tile.matmul @mm_bf16 a(col) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref
 tile.matmul @mm_f16 a(row) b(col) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
 
 // CHECK-LABEL: .visible .entry sgemm(
+// CHECK-NOT: mbarrier
 // CHECK: cp.async.cg.shared.global
 // CHECK: ld.shared.v4.b32
 // CHECK: fma.rn.f32
@@ -50,6 +71,8 @@ tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?
 // SM90-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // SM90-NOT: wgmma
 // SM90-NOT: fence.proxy
+// SM90-NOT: mbarrier
+// SM90-NOT: __thread_copies
 // SM90-LABEL: .visible .entry mm_f16(
 // SM90: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 

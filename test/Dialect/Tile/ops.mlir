@@ -119,3 +119,18 @@ func.func @swizzled_panels(%src: memref<?x?xbf16>, %buf: memref<2x8x64xbf16, #gp
   %t = tile.load %buf[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
   return %t : tensor<8x128xbf16>
 }
+
+// -----
+
+// CHECK-LABEL: gpu.func @bulk_copies
+// CHECK: tile.barrier_init %{{.*}} arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: tile.copy_bulk %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: tile.barrier_wait %{{.*}}[%{{.*}}], %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @bulk_copies(%b: memref<?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index) {
+    tile.barrier_init %bars arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
+    tile.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+    tile.barrier_wait %bars[%i], %i : memref<4xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

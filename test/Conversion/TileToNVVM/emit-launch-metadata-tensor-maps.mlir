@@ -1,0 +1,16 @@
+// RUN: tilec-opt %s -pass-pipeline='builtin.module(gpu.module(tile-emit-launch-metadata))' | FileCheck %s
+
+// Trailing tensor-map parameters (tile.tensor_maps) are not user
+// parameters: the metadata lists them on their own line, with the buffer
+// each describes, its box and swizzle; tile.fallback names the fallback.
+// CHECK: @__tilec_launch_mm("tilec-launch 1\0Akernel mm\0Aparams buffer:bf16:2 buffer:bf16:2 buffer:f32:2\0Atensormaps 0:64x128:128 1:64x64:128\0Afallback mm__thread_copies\0Ablock 256 1 1\0Agrid 2.0/128 - -\0Ashared 197664\0A\00")
+gpu.module @tilec_kernels {
+  gpu.func @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %ta: !llvm.ptr, %tb: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 2, dim = 0, per_program = 128>],
+                  tile.dynamic_shared_bytes = 197664 : i64,
+                  tile.fallback = @mm__thread_copies,
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>, array<i64: 1, 64, 64, 128>]} {
+    gpu.return
+  }
+}

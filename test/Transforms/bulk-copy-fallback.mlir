@@ -1,0 +1,50 @@
+// RUN: tilec-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(tile-bulk-copy-fallback))' | FileCheck %s
+
+// A kernel whose dot fits warpgroup MMA, with operands from kernel
+// arguments, gets a twin staged by the threads, named in tile.fallback.
+// CHECK-LABEL: gpu.module @m
+// CHECK: gpu.func @mm({{.*}}) kernel attributes {{{.*}}tile.fallback = @mm__thread_copies
+// CHECK: tile.load %arg0
+// CHECK: gpu.func @mm__thread_copies({{.*}}) kernel attributes {{{.*}}tile.no_bulk_copies}
+// CHECK: tile.load %arg0
+gpu.module @m {
+  gpu.func @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x256xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+      scf.yield %d : tensor<128x256xf32>
+    } {tile.stages = 4 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// An f32 dot (SIMT FMA, per-thread copies anyway) gets no twin.
+// CHECK-LABEL: gpu.module @m
+// CHECK-NOT: tile.fallback
+// CHECK-NOT: __thread_copies
+gpu.module @m {
+  gpu.func @sgemm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %k = memref.dim %a, %c0 : memref<?x?xf32>
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+    %r = scf.for %kk = %c0 to %k step %c8 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xf32> -> tensor<128x8xf32>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xf32> -> tensor<8x128xf32>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x8xf32>, tensor<8x128xf32>, tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    } {tile.stages = 3 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<128x128xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}

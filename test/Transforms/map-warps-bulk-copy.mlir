@@ -1,0 +1,66 @@
+// RUN: tilec-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))' | FileCheck %s
+
+// Bulk copies become TMA issued by thread 0: the kernel takes one tensor
+// map per source and box (appended, listed in tile.tensor_maps), the
+// barriers are initialized by thread 0 and fenced for the copy engine, a
+// copy announces all its bytes (4 panels x 64 rows x 128 bytes) and issues
+// one cp.async.bulk.tensor per panel at column n0 + 64 p, row k; the wait
+// polls the barrier's phase parity.
+// CHECK-LABEL: gpu.func @bulk(
+// CHECK-SAME: %[[B:[^:]*]]: memref<?x?xbf16>, %{{[^:]*}}: index, %[[N0:[^:]*]]: index, %[[SLOT:[^:]*]]: index, %[[PHASE:[^:]*]]: index, %[[MAP:[^:]*]]: !llvm.ptr)
+// CHECK-SAME: tile.tensor_maps = [array<i64: 0, 64, 64, 128>]
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK: scf.if %[[FIRST]]
+// CHECK-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c2_i32 : !llvm.ptr<3>, i32
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c32768_i32 : !llvm.ptr<3>, i32
+// CHECK: %[[ROW:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK: %[[COL:.*]] = arith.index_cast %[[N0]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP]], %[[BAR]], box[%[[COL]], %[[ROW]]]
+// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %[[MAP]],
+// CHECK: %[[PARITY:.*]] = arith.andi %{{.*}}, %c1_i32
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]], %c10000000_i32
+gpu.module @m {
+  gpu.func @bulk(%b: memref<?x?xbf16>, %k: index, %n0: index, %slot: index, %phase: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c1024 = arith.constant 1024 : index
+    %c99328 = arith.constant 99328 : index
+    %panels = memref.view %base[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x4x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c99328][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xi64, #gpu.address_space<workgroup>>
+    tile.barrier_init %bars arrivals 2 : memref<3xi64, #gpu.address_space<workgroup>>
+    %slot0 = memref.subview %panels[%slot, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<3x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy_bulk %b[%k, %n0], %slot0, %bars[%slot] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<3xi64, #gpu.address_space<workgroup>>
+    tile.barrier_wait %bars[%slot], %phase : memref<3xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// Copies of one buffer with one box share a tensor map; another box of the
+// same buffer gets its own.
+// CHECK-LABEL: gpu.func @shared_maps(
+// CHECK-SAME: %{{[^:]*}}: !llvm.ptr, %{{[^:]*}}: !llvm.ptr)
+// CHECK-SAME: tile.tensor_maps = [array<i64: 0, 64, 64, 128>, array<i64: 0, 64, 128, 128>]
+gpu.module @m {
+  gpu.func @shared_maps(%b: memref<?x?xbf16>, %k: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c65536 = arith.constant 65536 : index
+    %p64 = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+    %p128 = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c65536][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi64, #gpu.address_space<workgroup>>
+    tile.copy_bulk %b[%k, %c0], %p64, %bars[%c0] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    tile.copy_bulk %b[%k, %c1], %p64, %bars[%c1] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    tile.copy_bulk %b[%k, %c0], %p128, %bars[%c0] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
