@@ -63,16 +63,21 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
 
 namespace {
 
+/// The !llvm.ptr<3> at i64 shared-memory address `address`.
+Value sharedPointer(OpBuilder &b, Location loc, Value address) {
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace),
+      address);
+}
+
 /// The !llvm.ptr<3> of barrier `index` of an i64 barrier buffer.
 Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index) {
   Value offset = arith::IndexCastUIOp::create(
       b, loc, b.getI64Type(),
       b.createOrFold<arith::MulIOp>(loc, index, indexConstant(b, loc, 8)));
-  Value address = b.createOrFold<arith::AddIOp>(
-      loc, sharedAddress(b, loc, barriers), offset);
-  return LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace),
-      address);
+  return sharedPointer(b, loc,
+                       b.createOrFold<arith::AddIOp>(
+                           loc, sharedAddress(b, loc, barriers), offset));
 }
 
 Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
@@ -151,11 +156,8 @@ struct CopyBulkLowering : MapWarpsPattern<tile::CopyBulkOp> {
         Value address = b.createOrFold<arith::AddIOp>(
             loc, base,
             arith::ConstantIntOp::create(b, loc, p * panelBytes, 64));
-        Value shared = LLVM::IntToPtrOp::create(
-            b, loc, LLVM::LLVMPointerType::get(ctx, kSharedAddressSpace),
-            address);
-        Value dstPointer =
-            LLVM::AddrSpaceCastOp::create(b, loc, clusterPointer, shared);
+        Value dstPointer = LLVM::AddrSpaceCastOp::create(
+            b, loc, clusterPointer, sharedPointer(b, loc, address));
         // Coordinates are innermost first: column, then row.
         Value column = toI32(b.createOrFold<arith::AddIOp>(
             loc, adaptor.getIndices()[1], indexConstant(b, loc, p * width)));
