@@ -26,6 +26,8 @@ std::optional<DotLayout> DotLayout::get(RankedTensorType type) {
     layout.kind = Kind::Fma;
     layout.gridM = fma.getThreadsM();
     layout.gridN = fma.getThreadsN();
+    layout.groupM = fma.getGroupM();
+    layout.groupN = fma.getGroupN();
     return layout;
   }
   return std::nullopt;
@@ -38,13 +40,23 @@ int64_t DotLayout::getPerThread() const {
 }
 
 /// Position along one dimension of element i of a thread's fma block:
-/// groups of 4 consecutive elements, group g of thread t at (g * grid + t) * 4.
+/// groups of `group` consecutive elements, group g of thread t at
+/// (g * grid + t) * group.
 static Value fmaPosition(OpBuilder &b, Location loc, Value threadCoord,
-                         int64_t grid, int64_t i) {
+                         int64_t grid, int64_t group, int64_t i) {
   Value base = b.createOrFold<arith::MulIOp>(loc, threadCoord,
-                                             indexConstant(b, loc, 4));
+                                             indexConstant(b, loc, group));
   return b.createOrFold<arith::AddIOp>(
-      loc, base, indexConstant(b, loc, (i / 4) * grid * 4 + i % 4));
+      loc, base,
+      indexConstant(b, loc, (i / group) * grid * group + i % group));
+}
+
+Value DotLayout::rowOf(OpBuilder &b, Location loc, Value t, int64_t i) const {
+  return fmaPosition(b, loc, t, gridM, groupM, i);
+}
+
+Value DotLayout::colOf(OpBuilder &b, Location loc, Value t, int64_t j) const {
+  return fmaPosition(b, loc, t, gridN, groupN, j);
 }
 
 std::pair<Value, Value> DotLayout::coords(OpBuilder &b, Location loc,
@@ -57,8 +69,7 @@ std::pair<Value, Value> DotLayout::coords(OpBuilder &b, Location loc,
     Value ti = b.createOrFold<arith::RemUIOp>(loc, tid, c(gridM));
     Value tj = b.createOrFold<arith::DivUIOp>(loc, tid, c(gridM));
     int64_t i = slot / getThreadCols(), j = slot % getThreadCols();
-    return {fmaPosition(b, loc, ti, gridM, i),
-            fmaPosition(b, loc, tj, gridN, j)};
+    return {rowOf(b, loc, ti, i), colOf(b, loc, tj, j)};
   }
   Value warp = b.createOrFold<arith::DivUIOp>(loc, tid, c(32));
   Value lane = b.createOrFold<arith::RemUIOp>(loc, tid, c(32));
@@ -167,5 +178,13 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
     return dot.emitOpError("cannot map a ")
            << rows << "x" << cols << " f32 dot onto " << threads
            << " threads: each thread needs a block of at least 4x4";
-  return Attribute(tile::FmaLayoutAttr::get(ctx, grid->first, grid->second));
+  // A transposed is staged [K][M] and B not transposed [K][N]: M (N) is
+  // contiguous there, so 16-byte groups along it. Otherwise K is contiguous
+  // and each thread reads whole K-runs of rows threads_m apart.
+  bool mContiguous =
+      static_cast<bool>(dot.getLhs().getDefiningOp<tile::TransposeOp>());
+  bool nContiguous = !dot.getRhs().getDefiningOp<tile::TransposeOp>();
+  return Attribute(tile::FmaLayoutAttr::get(ctx, grid->first, grid->second,
+                                            mContiguous ? 4 : 1,
+                                            nContiguous ? 4 : 1));
 }

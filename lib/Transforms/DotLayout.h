@@ -44,6 +44,14 @@ public:
   int64_t getThreadsN() const { return gridN; }
   int64_t getThreadRows() const { return rows / gridM; }
   int64_t getThreadCols() const { return cols / gridN; }
+  /// fma: consecutive elements per group along M and N.
+  int64_t getGroupM() const { return groupM; }
+  int64_t getGroupN() const { return groupN; }
+  /// fma: the position along M (N) of element i of thread coordinate t.
+  mlir::Value rowOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
+                    int64_t i) const;
+  mlir::Value colOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
+                    int64_t j) const;
 
   /// mma: slot of (fragment row fm, fragment column fn, half h, column c).
   int64_t mmaSlot(int64_t fm, int64_t fn, int64_t h, int64_t c) const {
@@ -60,11 +68,14 @@ private:
   Kind kind = Kind::Mma;
   int64_t rows = 0, cols = 0;
   int64_t gridM = 1, gridN = 1;
+  int64_t groupM = 1, groupN = 1;
 };
 
 /// Picks the accumulator encoding of `dot` for a block of `threads`
 /// threads: mma.sync fragments for 16-bit operands, an outer product for
-/// f32. Emits an error and fails if the tile does not divide evenly.
+/// f32 (grouping 4 consecutive elements along a dimension only where the
+/// staged operand is contiguous along it). Emits an error and fails if the
+/// tile does not divide evenly.
 /// Warpgroup dots (operands in swizzled panels) take a #tile.mma grid
 /// whose warps own 16 rows each, where wgmma m64nN leaves its results.
 mlir::FailureOr<mlir::Attribute> chooseDotLayout(tile::DotOp dot,

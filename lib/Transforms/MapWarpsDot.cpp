@@ -536,28 +536,40 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
 struct FmaDotLowering : MapWarpsPattern<tile::DotOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
-  /// Reads the `count` operand elements at positions `position(i)` along the
-  /// non-K dimension for K index `k`: 16-byte groups where that dimension
-  /// is contiguous, single elements otherwise.
-  static SmallVector<Value>
-  readOperand(OpBuilder &b, Location loc, const StagedOperand &operand,
-              bool contiguous, Value k, int64_t count,
-              function_ref<Value(int64_t)> position) {
+  /// A thread's operand values for K indices k0 .. k0 + kStep - 1, as
+  /// values[i][dk] for its `count` positions `position(i)` along M (N).
+  /// Where that dimension is contiguous ([K][X] buffers, positions in groups
+  /// of 4) each group is one 16-byte read per k; where K is contiguous
+  /// ([X][K] buffers) each position is one read of kStep values.
+  static SmallVector<SmallVector<Value>>
+  readFragment(OpBuilder &b, Location loc, const StagedOperand &operand,
+               bool kContiguous, int64_t k0, int64_t kStep, int64_t count,
+               function_ref<Value(int64_t)> position) {
     IndexBuilder ix{b, loc};
-    SmallVector<Value> values;
-    for (int64_t i = 0; i < count; i += contiguous ? 4 : 1) {
-      Value p = position(i);
-      if (contiguous) {
-        auto type = VectorType::get({4}, b.getF32Type());
+    SmallVector<SmallVector<Value>> values(count);
+    auto vectorType = [&](int64_t n) {
+      return VectorType::get({n}, b.getF32Type());
+    };
+    if (kContiguous) {
+      for (int64_t i = 0; i < count; ++i) {
+        Value run = vector::LoadOp::create(
+            b, loc, vectorType(kStep), operand.buffer,
+            ValueRange{ix.add(operand.row, position(i)),
+                       ix.add(operand.col, k0)},
+            /*nontemporal=*/false, llvm::MaybeAlign(kStep * 4));
+        values[i] = unpack(b, loc, run, kStep);
+      }
+      return values;
+    }
+    for (int64_t dk = 0; dk < kStep; ++dk) {
+      for (int64_t i = 0; i < count; i += 4) {
         Value group = vector::LoadOp::create(
-            b, loc, type, operand.buffer,
-            ValueRange{ix.add(operand.row, k), ix.add(operand.col, p)},
+            b, loc, vectorType(4), operand.buffer,
+            ValueRange{ix.add(operand.row, k0 + dk),
+                       ix.add(operand.col, position(i))},
             /*nontemporal=*/false, llvm::MaybeAlign(16));
-        llvm::append_range(values, unpack(b, loc, group, 4));
-      } else {
-        values.push_back(memref::LoadOp::create(
-            b, loc, operand.buffer,
-            ValueRange{ix.add(operand.row, p), ix.add(operand.col, k)}));
+        for (auto [g, v] : llvm::enumerate(unpack(b, loc, group, 4)))
+          values[i + g].push_back(v);
       }
     }
     return values;
@@ -576,30 +588,32 @@ struct FmaDotLowering : MapWarpsPattern<tile::DotOp> {
     IndexBuilder ix{rewriter, loc};
     int64_t k = cast<RankedTensorType>(op.getLhs().getType()).getDimSize(1);
     int64_t rows = layout->getThreadRows(), cols = layout->getThreadCols();
+    // The layout groups a dimension by 4 exactly where the staged operand is
+    // contiguous along it (chooseDotLayout); otherwise K is contiguous.
+    bool lhsKContiguous = layout->getGroupM() == 1;
+    bool rhsKContiguous = layout->getGroupN() == 1;
+    if (lhsKContiguous == lhs->transposed || rhsKContiguous != rhs->transposed)
+      return rewriter.notifyMatchFailure(op, "layout does not fit the staging");
+    // 16-byte K runs where K is contiguous (the slot rows are padded by 16
+    // bytes, so runs stay aligned).
+    int64_t kStep = (lhsKContiguous || rhsKContiguous) && k % 4 == 0 ? 4 : 1;
     Value ti = ix.rem(state.threadId, layout->getThreadsM());
     Value tj = ix.div(state.threadId, layout->getThreadsM());
-    auto position = [&](Value t, int64_t grid, int64_t i) {
-      return ix.add(ix.mul(t, 4), (i / 4) * grid * 4 + i % 4);
-    };
 
     SmallVector<Value> acc =
         unpack(rewriter, loc, adaptor.getAcc(), layout->getPerThread());
-    for (int64_t kk = 0; kk < k; ++kk) {
-      Value kIndex = ix.c(kk);
-      // A stored [K][M] (transposed) and B stored [K][N] have the thread's
-      // 4-groups contiguous.
-      SmallVector<Value> a = readOperand(
-          rewriter, loc, *lhs, lhs->transposed, kIndex, rows, [&](int64_t i) {
-            return position(ti, layout->getThreadsM(), i);
-          });
-      SmallVector<Value> b = readOperand(
-          rewriter, loc, *rhs, !rhs->transposed, kIndex, cols, [&](int64_t j) {
-            return position(tj, layout->getThreadsN(), j);
-          });
-      for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j)
-          acc[i * cols + j] =
-              math::FmaOp::create(rewriter, loc, a[i], b[j], acc[i * cols + j]);
+    for (int64_t k0 = 0; k0 < k; k0 += kStep) {
+      SmallVector<SmallVector<Value>> a = readFragment(
+          rewriter, loc, *lhs, lhsKContiguous, k0, kStep, rows,
+          [&](int64_t i) { return layout->rowOf(rewriter, loc, ti, i); });
+      SmallVector<SmallVector<Value>> b = readFragment(
+          rewriter, loc, *rhs, rhsKContiguous, k0, kStep, cols,
+          [&](int64_t j) { return layout->colOf(rewriter, loc, tj, j); });
+      for (int64_t dk = 0; dk < kStep; ++dk)
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t j = 0; j < cols; ++j)
+            acc[i * cols + j] = math::FmaOp::create(
+                rewriter, loc, a[i][dk], b[j][dk], acc[i * cols + j]);
     }
     replaceDot(rewriter, op, *getTypeConverter(), acc, *lhs, *rhs);
     return success();

@@ -30,13 +30,15 @@ struct MatmulSchedule {
 
 /// The hints of `op`, completed by defaults for its element type: tensor
 /// cores want a deep pipeline and wide tiles (128x256 with 8 warps of 64x64
-/// beat 128x128 with 4 warps by 9-18% on the H200, bench/matmul/tuning), the
-/// f32 outer product a thin K step and more threads to hold the accumulator.
+/// beat 128x128 with 4 warps by 9-18% on the H200, bench/matmul/tuning); the
+/// f32 outer product 8x8 elements per thread and K steps of 32, which halve
+/// the block barriers per FMA against K steps of 8 (0.79x against 0.68x of
+/// SGEMM at 4096^3, bench/matmul/results/2026-11-21-h200-f32-sweep).
 /// Warpgroup MMA reads whole 128-byte swizzled panels, so its K step is one
 /// panel (64 16-bit elements); two warpgroups each own 64 rows x 256.
 MatmulSchedule chooseSchedule(tile::MatmulOp op, bool warpgroupMma) {
   bool isF32 = op.getAType().getElementType().isF32();
-  MatmulSchedule s = isF32          ? MatmulSchedule{128, 128, 8, 8, 3}
+  MatmulSchedule s = isF32          ? MatmulSchedule{128, 128, 32, 8, 3}
                      : warpgroupMma ? MatmulSchedule{128, 256, 64, 8, 4}
                                     : MatmulSchedule{128, 256, 32, 8, 4};
   if (std::optional<ArrayRef<int64_t>> block = op.getBlock()) {

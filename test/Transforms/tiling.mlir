@@ -50,8 +50,8 @@ tile.matmul @mm_col_acc a(col) b(col) accumulate : (memref<?x?xf16>, memref<?x?x
 // f32 defaults, and hints override them.
 // CHECK-LABEL: tile.kernel @sgemm(
 // CHECK-SAME: num_warps = 8
-// CHECK: step %c8
-// CHECK: tile.dot {{.*}} : tensor<128x8xf32>, tensor<8x128xf32>, tensor<128x128xf32>
+// CHECK: step %c32
+// CHECK: tile.dot {{.*}} : tensor<128x32xf32>, tensor<32x128xf32>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 3 : i64}
 tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
 

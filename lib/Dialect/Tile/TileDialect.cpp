@@ -34,3 +34,13 @@ LogicalResult GridAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "per_program must be positive, got " << perProgram;
   return success();
 }
+
+LogicalResult FmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    unsigned threadsM, unsigned threadsN,
+                                    unsigned groupM, unsigned groupN) {
+  if (threadsM == 0 || threadsN == 0)
+    return emitError() << "the thread grid must not be empty";
+  if (groupM == 0 || groupN == 0)
+    return emitError() << "groups must hold at least one element";
+  return success();
+}

@@ -73,16 +73,23 @@ def Tile_FmaLayoutAttr : Tile_Attr<"FmaLayout", "fma"> {
     A tensor encoding set by `tile-map-warps` on the accumulator of an f32
     `tile.dot` lowered to FMAs: the threads form a `threads_m` x `threads_n`
     grid (thread t at (t mod threads_m, t / threads_m)); along each
-    dimension a thread holds groups of 4 consecutive elements, group g of
-    thread i starting at (g * threads + i) * 4, so that each group is one
-    16-byte shared-memory access.
+    dimension a thread holds groups of `group_m` (`group_n`) consecutive
+    elements, group g of thread i starting at (g * threads + i) * group.
+
+    Groups of 4 suit an operand stored with that dimension contiguous in
+    shared memory: each group is one 16-byte access. Groups of 1 suit an
+    operand stored K-contiguous: neighbouring threads then read neighbouring
+    rows, which padded rows spread over all banks.
 
     ```mlir
-    tensor<128x128xf32, #tile.fma<threads_m = 16, threads_n = 16>>
+    tensor<128x128xf32, #tile.fma<threads_m = 16, threads_n = 16,
+                                  group_m = 1, group_n = 4>>
     ```
   }];
-  let parameters = (ins "unsigned":$threads_m, "unsigned":$threads_n);
+  let parameters = (ins "unsigned":$threads_m, "unsigned":$threads_n,
+                        "unsigned":$group_m, "unsigned":$group_n);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // TILEC_DIALECT_TILE_TILEATTRS_TD
