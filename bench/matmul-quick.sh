@@ -23,7 +23,7 @@ run() { # run NAME COMMAND...
 run check "$BIN" --cubin "$D/cubins/matmul.cubin" --check --fail-if-none \
   --variant "$VARIANTS" --shape "$SHAPES"
 run bench-sm90a "$BIN" --cubin "$D/cubins/matmul.cubin" --bench --fail-if-none \
-  --variant mm_bf16_bf16_rr,mm_bf16_bf16_rc --json "$OUT/bench-sm90a.json" \
+  --variant "${BENCH_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f32_f32_rr}" --json "$OUT/bench-sm90a.json" \
   --shape "${BENCH_SHAPES:-4096x4096x4096,8192x8192x8192,3000x5000x4000}"
 if [ -f "$D/cubins/matmul.sm_90.cubin" ]; then
   run bench-sm90 "$BIN" --cubin "$D/cubins/matmul.sm_90.cubin" --bench --fail-if-none \

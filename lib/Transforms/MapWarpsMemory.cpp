@@ -2,6 +2,10 @@
 //
 // Each thread reads and writes the elements it owns, guarded by the buffer's
 // bounds, so that no access leaves the buffer whatever the tile's position.
+// Slots that sit next to each other along the innermost dimension (a run)
+// move as one access of up to 16 bytes where the whole run is inside the
+// buffer and the buffer's pitch, offset and pointer keep runs aligned (a
+// uniform check at run time); other runs fall back to guarded elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +66,75 @@ SmallVector<Value> bufferSizes(OpBuilder &b, Location loc, Value buffer) {
   return sizes;
 }
 
+/// Consecutive slots of a thread that are consecutive elements along the
+/// tile's innermost dimension (starting at slots that are multiples of
+/// it), capped at 16 bytes: the width of one vector access.
+int64_t runLength(const MapWarpsState &state, RankedTensorType type) {
+  int64_t run = 1;
+  if (std::optional<DotLayout> dot = DotLayout::get(type)) {
+    run = dot->getKind() == DotLayout::Kind::Mma ? 2 : dot->getGroupN();
+  } else {
+    TileLayout layout = state.layoutOf(type);
+    if (!layout.isReplicated())
+      run = std::min<int64_t>(int64_t(1) << layout.getVectorBits(),
+                              type.getShape().back());
+  }
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  if (elementBytes == 0)
+    return 1;
+  return std::max<int64_t>(std::min<int64_t>(run, 16 / elementBytes), 1);
+}
+
+/// Whether every run of `run` elements that starts at a multiple of `run`
+/// in the tile at `indices` is aligned to its size in `buffer`: the
+/// innermost index, the element offset, the pitch and the base pointer are
+/// all multiples of it. Null when the innermost stride is not 1.
+Value runsAligned(OpBuilder &b, Location loc, Value buffer,
+                  ValueRange indices, int64_t run) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1)
+    return Value();
+  auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+  auto multipleOf = [&](Value v, int64_t n) {
+    return b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq,
+        b.createOrFold<arith::RemUIOp>(loc, v, c(n)), c(0));
+  };
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  int64_t bytes = run * (type.getElementTypeBitWidth() / 8);
+  SmallVector<Value> conditions = {multipleOf(pointer, bytes),
+                                   multipleOf(metadata.getOffset(), run),
+                                   multipleOf(indices.back(), run)};
+  if (type.getRank() > 1)
+    conditions.push_back(
+        multipleOf(metadata.getStrides()[type.getRank() - 2], run));
+  Value all = conditions.front();
+  for (Value condition : ArrayRef<Value>(conditions).drop_front())
+    all = b.createOrFold<arith::AndIOp>(loc, all, condition);
+  return all;
+}
+
+/// Whether the run of `run` elements at `access` is inside the buffer.
+Value runInBounds(OpBuilder &b, Location loc, const ElementAccess &access,
+                  ArrayRef<Value> sizes, int64_t run) {
+  Value inside;
+  for (auto [d, index] : llvm::enumerate(access.indices)) {
+    Value last = d + 1 == access.indices.size()
+                     ? b.createOrFold<arith::AddIOp>(
+                           loc, index, indexConstant(b, loc, run - 1))
+                     : index;
+    Value ok = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                             last, sizes[d]);
+    inside = inside ? b.createOrFold<arith::AndIOp>(loc, inside, ok) : ok;
+  }
+  return inside;
+}
+
 struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -69,35 +142,76 @@ struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type elementType = op.getType().getElementType();
-    SmallVector<Value> sizes = bufferSizes(rewriter, loc, adaptor.getBuffer());
+    RankedTensorType tileType = op.getType();
+    Type elementType = tileType.getElementType();
+    Value buffer = adaptor.getBuffer();
+    SmallVector<Value> sizes = bufferSizes(rewriter, loc, buffer);
     Value padding = arith::ConstantOp::create(rewriter, loc,
                                               op.getPaddingOrZero());
+    int64_t run = runLength(state, tileType);
+    Value aligned = run > 1 ? runsAligned(rewriter, loc, buffer,
+                                          adaptor.getIndices(), run)
+                            : Value();
+    if (!aligned)
+      run = 1;
+    auto runType = VectorType::get({run}, elementType);
+    int64_t bytes = run * tileType.getElementTypeBitWidth() / 8;
+
     SmallVector<Value> elements;
-    for (int64_t slot = 0; slot < state.perThread(op.getType()); ++slot) {
-      ElementAccess access =
-          accessAt(rewriter, loc,
-                   slotPosition(rewriter, loc, state, op.getType(), slot),
-                   adaptor.getIndices(), sizes);
-      auto guarded = scf::IfOp::create(
-          rewriter, loc, access.inBounds,
+    for (int64_t first = 0; first < state.perThread(tileType); first += run) {
+      SmallVector<ElementAccess> accesses;
+      for (int64_t slot = first; slot < first + run; ++slot)
+        accesses.push_back(accessAt(
+            rewriter, loc, slotPosition(rewriter, loc, state, tileType, slot),
+            adaptor.getIndices(), sizes));
+      auto guardedElements = [&](OpBuilder &b, Location l) {
+        SmallVector<Value> values;
+        for (const ElementAccess &access : accesses) {
+          auto guarded = scf::IfOp::create(
+              b, l, access.inBounds,
+              [&](OpBuilder &tb, Location tl) {
+                scf::YieldOp::create(
+                    tb, tl,
+                    Value(memref::LoadOp::create(tb, tl, buffer,
+                                                 access.indices)));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, padding);
+              });
+          values.push_back(guarded.getResult(0));
+        }
+        return values;
+      };
+      if (run == 1) {
+        llvm::append_range(elements, guardedElements(rewriter, loc));
+        continue;
+      }
+      Value whole = rewriter.createOrFold<arith::AndIOp>(
+          loc, aligned, runInBounds(rewriter, loc, accesses[0], sizes, run));
+      auto loaded = scf::IfOp::create(
+          rewriter, loc, whole,
           [&](OpBuilder &b, Location l) {
-            Value v = memref::LoadOp::create(b, l, adaptor.getBuffer(),
-                                             access.indices);
+            Value v = vector::LoadOp::create(b, l, runType, buffer,
+                                             accesses[0].indices,
+                                             /*nontemporal=*/false,
+                                             llvm::MaybeAlign(bytes));
             scf::YieldOp::create(b, l, v);
           },
           [&](OpBuilder &b, Location l) {
-            scf::YieldOp::create(b, l, padding);
+            Value v = vector::FromElementsOp::create(b, l, runType,
+                                                     guardedElements(b, l));
+            scf::YieldOp::create(b, l, v);
           });
-      elements.push_back(guarded.getResult(0));
+      for (int64_t i = 0; i < run; ++i)
+        elements.push_back(
+            vector::ExtractOp::create(rewriter, loc, loaded.getResult(0), i));
     }
-    auto vectorType = VectorType::get({state.perThread(op.getType())},
+    auto vectorType = VectorType::get({state.perThread(tileType)},
                                       elementType);
     rewriter.replaceOp(op, vector::FromElementsOp::create(rewriter, loc,
                                                           vectorType, elements));
     return success();
   }
-
 };
 
 struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
@@ -108,32 +222,69 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto tileType = cast<RankedTensorType>(op.getValue().getType());
-    SmallVector<Value> sizes = bufferSizes(rewriter, loc, adaptor.getBuffer());
-    // Replicated blocked tiles are written by one owner per element.
+    Value buffer = adaptor.getBuffer();
+    SmallVector<Value> sizes = bufferSizes(rewriter, loc, buffer);
+    // Replicated blocked tiles are written by one owner per element (and
+    // have runs of 1).
     Value owner = DotLayout::get(tileType)
                       ? Value()
                       : state.layoutOf(tileType).ownsElements(
                             rewriter, loc, state.threadId);
-    for (int64_t slot = 0; slot < state.perThread(tileType); ++slot) {
-      ElementAccess access =
-          accessAt(rewriter, loc,
-                   slotPosition(rewriter, loc, state, tileType, slot),
-                   adaptor.getIndices(), sizes);
-      Value write = owner ? rewriter.createOrFold<arith::AndIOp>(
-                                loc, owner, access.inBounds)
-                          : access.inBounds;
-      Value element =
-          vector::ExtractOp::create(rewriter, loc, adaptor.getValue(), slot);
-      auto guarded = scf::IfOp::create(rewriter, loc, write);
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(guarded.thenBlock());
-      memref::StoreOp::create(rewriter, loc, element, adaptor.getBuffer(),
-                              access.indices);
+    int64_t run = runLength(state, tileType);
+    Value aligned = run > 1 ? runsAligned(rewriter, loc, buffer,
+                                          adaptor.getIndices(), run)
+                            : Value();
+    if (!aligned)
+      run = 1;
+    int64_t bytes = run * tileType.getElementTypeBitWidth() / 8;
+
+    for (int64_t first = 0; first < state.perThread(tileType); first += run) {
+      SmallVector<ElementAccess> accesses;
+      for (int64_t slot = first; slot < first + run; ++slot)
+        accesses.push_back(accessAt(
+            rewriter, loc, slotPosition(rewriter, loc, state, tileType, slot),
+            adaptor.getIndices(), sizes));
+      auto storeElements = [&](OpBuilder &b, Location l) {
+        for (auto [i, access] : llvm::enumerate(accesses)) {
+          Value write = owner ? b.createOrFold<arith::AndIOp>(
+                                    l, owner, access.inBounds)
+                              : access.inBounds;
+          Value element = vector::ExtractOp::create(
+              b, l, adaptor.getValue(), first + int64_t(i));
+          auto guarded = scf::IfOp::create(b, l, write);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(guarded.thenBlock());
+          memref::StoreOp::create(b, l, element, buffer, access.indices);
+        }
+      };
+      if (run == 1) {
+        storeElements(rewriter, loc);
+        continue;
+      }
+      Value whole = rewriter.createOrFold<arith::AndIOp>(
+          loc, aligned, runInBounds(rewriter, loc, accesses[0], sizes, run));
+      auto ifOp = scf::IfOp::create(rewriter, loc, whole,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        SmallVector<Value> runElements;
+        for (int64_t i = 0; i < run; ++i)
+          runElements.push_back(vector::ExtractOp::create(
+              rewriter, loc, adaptor.getValue(), first + i));
+        Value slice = vector::FromElementsOp::create(
+            rewriter, loc,
+            VectorType::get({run}, tileType.getElementType()), runElements);
+        vector::StoreOp::create(rewriter, loc, slice, buffer,
+                                accesses[0].indices, /*nontemporal=*/false,
+                                llvm::MaybeAlign(bytes));
+        rewriter.setInsertionPointToStart(ifOp.elseBlock());
+        storeElements(rewriter, loc);
+      }
     }
     rewriter.eraseOp(op);
     return success();
   }
-
 };
 
 } // namespace

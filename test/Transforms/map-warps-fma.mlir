@@ -22,6 +22,8 @@
 // CHECK: vector.load %{{.*}}[%[[TI]], %c4{{.*}}] {{.*}} memref<32x12xf32
 // CHECK-COUNT-64: math.fma
 // CHECK-NOT: math.fma
+// Each group of 4 columns is stored as one 16-byte vector where it fits.
+// CHECK-COUNT-4: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
 gpu.module @m {
   gpu.func @k_contiguous_a(%c: memref<?x?xf32>)
       workgroup(%a: memref<32x12xf32, #gpu.address_space<workgroup>>,
@@ -52,6 +54,10 @@ gpu.module @m {
 // CHECK: %[[C1:.*]] = arith.addi %[[TJ]], %c8
 // CHECK: vector.load %{{.*}}[%[[C1]], %c0] {{.*}} memref<32x12xf32
 // CHECK-COUNT-64: math.fma
+// Columns of a thread are 8 apart: the result is stored element-wise.
+// CHECK-NOT: vector.store
+// CHECK: memref.store
+// CHECK-NOT: vector.store
 gpu.module @m {
   gpu.func @k_contiguous_b(%c: memref<?x?xf32>)
       workgroup(%a: memref<8x36xf32, #gpu.address_space<workgroup>>,

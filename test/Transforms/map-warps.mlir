@@ -28,24 +28,43 @@ gpu.module @m {
 
 // -----
 
-// Loads check every element against the buffer size and read the padding
-// outside it; thread t's first element is 4t.
+// Loads read runs of 4 elements (thread t's first run starts at 4t) as one
+// 16-byte vector where the pointer, the offset and the tile origin keep runs
+// aligned and the whole run is inside the buffer; otherwise each element is
+// checked against the buffer size and the padding is read outside it.
 // CHECK-LABEL: gpu.func @load
+// CHECK-SAME: (%[[X:.*]]: memref<?xf32>, %[[OFF:.*]]: index)
 // CHECK-DAG: %[[PAD:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
-// CHECK-DAG: %[[SIZE:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf32>
-// CHECK: %[[L0:.*]] = arith.muli %[[TID]], %[[C4]] : index
-// CHECK: %[[I0:.*]] = arith.addi %[[OFF:.*]], %{{.*}} : index
+// CHECK-DAG: %[[SIZE:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
+// CHECK: %{{.*}}, %[[OFFSET:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[X]]
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK: arith.remui %[[PTR]], %c16
+// CHECK: arith.remui %[[OFFSET]], %c4
+// CHECK: arith.remui %[[OFF]], %c4
+// CHECK: arith.andi
+// CHECK: %[[ALIGNED:.*]] = arith.andi
+// CHECK: %[[L0:.*]] = arith.muli %[[TID]], %c4
+// CHECK: %[[I0:.*]] = arith.addi %[[OFF]], %{{.*}} : index
 // CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[I0]], %[[SIZE]] : index
-// CHECK: %[[V0:.*]] = scf.if %[[IN0]] -> (f32) {
-// CHECK:   %[[LD:.*]] = memref.load %{{.*}}[%[[I0]]] : memref<?xf32>
-// CHECK:   scf.yield %[[LD]] : f32
+// CHECK: %[[LAST:.*]] = arith.addi %[[I0]], %c3
+// CHECK: %[[INGROUP:.*]] = arith.cmpi ult, %[[LAST]], %[[SIZE]] : index
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[ALIGNED]], %[[INGROUP]] : i1
+// CHECK: %[[GROUP:.*]] = scf.if %[[WHOLE]] -> (vector<4xf32>) {
+// CHECK:   vector.load %[[X]][%[[I0]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: } else {
-// CHECK:   scf.yield %[[PAD]] : f32
+// CHECK:   %[[V0:.*]] = scf.if %[[IN0]] -> (f32) {
+// CHECK:     %[[LD:.*]] = memref.load %[[X]][%[[I0]]] : memref<?xf32>
+// CHECK:     scf.yield %[[LD]] : f32
+// CHECK:   } else {
+// CHECK:     scf.yield %[[PAD]] : f32
+// CHECK:   }
+// CHECK-COUNT-3: scf.if
+// CHECK:   vector.from_elements %[[V0]], {{.*}} : vector<4xf32>
 // CHECK: }
-// CHECK-COUNT-7: scf.if
-// CHECK: vector.from_elements %[[V0]], {{.*}} : vector<8xf32>
+// CHECK: vector.extract %[[GROUP]][0] : f32 from vector<4xf32>
+// CHECK: scf.if {{.*}} -> (vector<4xf32>)
+// CHECK: vector.from_elements {{.*}} : vector<8xf32>
 gpu.module @m {
   gpu.func @load(%x: memref<?xf32>, %off: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -59,12 +78,23 @@ gpu.module @m {
 
 // -----
 
-// Stores write only the elements inside the buffer.
+// Stores write whole aligned runs as one vector and, elsewhere, only the
+// elements inside the buffer.
 // CHECK-LABEL: gpu.func @store
-// CHECK: %[[E:.*]] = vector.extract %{{.*}}[0] : f32 from vector<8xf32>
+// CHECK: %[[V:.*]] = vector.from_elements {{.*}} : vector<8xf32>
 // CHECK: scf.if %{{.*}} {
-// CHECK:   memref.store %[[E]], %{{.*}}[%{{.*}}] : memref<?xf32>
-// CHECK-COUNT-7: memref.store
+// CHECK:   %[[E0:.*]] = vector.extract %[[V]][0] : f32 from vector<8xf32>
+// CHECK:   %[[E3:.*]] = vector.extract %[[V]][3] : f32 from vector<8xf32>
+// CHECK:   %[[GROUP:.*]] = vector.from_elements %[[E0]], %{{.*}}, %{{.*}}, %[[E3]] : vector<4xf32>
+// CHECK:   vector.store %[[GROUP]], %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK:   %[[E:.*]] = vector.extract %[[V]][0] : f32 from vector<8xf32>
+// CHECK:   scf.if %{{.*}} {
+// CHECK:     memref.store %[[E]], %{{.*}}[%{{.*}}] : memref<?xf32>
+// CHECK-COUNT-3: memref.store
+// CHECK: }
+// CHECK: vector.store
+// CHECK-COUNT-4: memref.store
 // CHECK-NOT: memref.store
 gpu.module @m {
   gpu.func @store(%x: memref<?xf32>) kernel
@@ -260,8 +290,11 @@ gpu.module @m {
 // workgroup buffer is f32, the result is truncated back.
 // CHECK-LABEL: gpu.func @half_reduce
 // CHECK-SAME: workgroup(%{{.*}} : memref<4xf32, #gpu.address_space<workgroup>>)
-// CHECK: %[[E:.*]] = vector.extract %{{.*}}[0] : f16 from vector<4xf16>
-// CHECK: arith.extf %[[E]] : f16 to f32
+// CHECK: vector.load %{{.*}} : memref<?xf16>, vector<4xf16>
+// CHECK: vector.extract %{{.*}}[3] : f16 from vector<4xf16>
+// CHECK-NEXT: %[[T:.*]] = vector.from_elements {{.*}} : vector<4xf16>
+// CHECK-NEXT: %[[E:.*]] = vector.extract %[[T]][0] : f16 from vector<4xf16>
+// CHECK-NEXT: arith.extf %[[E]] : f16 to f32
 // CHECK: gpu.shuffle xor %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: %[[S:.*]] = arith.truncf %{{.*}} : f32 to f16
 // CHECK: memref.store %[[S]], %{{.*}}[%{{.*}}] : memref<?xf16>
