@@ -6,8 +6,9 @@
 # What it checks: cuobjdump reads the sm_90a and sm_80 cubins tilec made (and
 # the softmax SASS has the warp shuffles, barriers and exp); the runtime unit tests, GPU ones
 # included; every example, AOT from the cubins and JIT in-process, against a
-# float64 host reference on ragged shapes; compute-sanitizer memcheck and
-# racecheck on the examples.
+# float64 host reference on ragged shapes; examples/matmul.mlir through the
+# matmul harness, as scripts/examples.sh checks it; compute-sanitizer memcheck
+# and racecheck on the examples.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/tilec-gpu}"
@@ -18,7 +19,7 @@ export TILEC_CACHE_DIR=/tmp/tilec-cache
 for exe in tilec-run-examples tilec-jit-rowsum; do
   gunzip -c "$D/$exe.gz" > "/tmp/$exe" && chmod +x "/tmp/$exe"
 done
-chmod +x "$D/tilec-run-examples-aot" "$D/tilec_runtime_tests"
+chmod +x "$D/tilec-run-examples-aot" "$D/tilec_runtime_tests" "$D/tilec-matmul-bench"
 
 declare -A status
 step() { # step NAME COMMAND...: runs, logs, records PASS/FAIL
@@ -60,6 +61,10 @@ jit_cache_hit() { # a second JIT run of the same sources adds no entry
     --source-dir examples --mode both --json "$OUT/examples.json"
   step jit-cache-hit jit_cache_hit
   step jit-rowsum-example bash -c "/tmp/tilec-jit-rowsum 1000 1003 && /tmp/tilec-jit-rowsum 3 100003 && /tmp/tilec-jit-rowsum 1 1"
+  # The same check scripts/examples.sh runs on examples/matmul.mlir.
+  step matmul-example env LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}" \
+    "$D/tilec-matmul-bench" --cubin "$D/cubins/matmul.cubin" --check --fail-if-none \
+    --variant mm_bf16_bf16_rc --shape 1x1x1,7x13x5,33x65x17,1000x1003x517,4096x4096x4096
   step memcheck compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot
   step racecheck compute-sanitizer --tool racecheck --error-exitcode 9 \
@@ -68,7 +73,8 @@ jit_cache_hit() { # a second JIT run of the same sources adds no entry
   echo; echo "== summary"
   passed=0 failed=0
   for k in cuobjdump-res-usage sass-softmax runtime-unit-tests \
-           examples-aot-jit jit-cache-hit jit-rowsum-example memcheck racecheck; do
+           examples-aot-jit jit-cache-hit jit-rowsum-example matmul-example \
+           memcheck racecheck; do
     printf '  %-22s %s\n' "$k" "${status[$k]:-not run}"
     [ "${status[$k]:-}" = PASS ] && passed=$((passed + 1)) || failed=$((failed + 1))
   done

@@ -14,14 +14,14 @@
 #   racecheck    compute-sanitizer racecheck (shared memory) on two ragged
 #                shapes (the TMA path and the per-thread-copy fallback)
 #   report       SVG chart and markdown table of the bench JSON
-# MATMUL_CUBIN overrides the cubin (default .device/cubins/matmul.cubin).
+# MATMUL_CUBIN overrides the cubin (default .device/bench/matmul.cubin).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/tilec-matmul}"
 mkdir -p "$OUT"
 D=.device
 BIN="$D/tilec-matmul-bench"
-CUBIN="${MATMUL_CUBIN:-$D/cubins/matmul.cubin}"
+CUBIN="${MATMUL_CUBIN:-$D/bench/matmul.cubin}"
 TEST="$D/matmul-test"
 export PATH="/usr/local/cuda/bin:$PATH"
 # libcublas.so.13: the binary's RUNPATH names these too; this is the fallback.

@@ -20,18 +20,18 @@ run() { # run NAME COMMAND...
   echo "== $1"; local name="$1"; shift
   if "$@" 2>&1 | tee "$OUT/$name.log"; then passed=$((passed+1)); else failed=$((failed+1)); fi
 }
-run check "$BIN" --cubin "$D/cubins/matmul.cubin" --check --fail-if-none \
+run check "$BIN" --cubin "$D/bench/matmul.cubin" --check --fail-if-none \
   --variant "$VARIANTS" --shape "$SHAPES"
-run bench-sm90a "$BIN" --cubin "$D/cubins/matmul.cubin" --bench --fail-if-none \
+run bench-sm90a "$BIN" --cubin "$D/bench/matmul.cubin" --bench --fail-if-none \
   --variant "${BENCH_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f32_f32_rr}" --json "$OUT/bench-sm90a.json" \
   --shape "${BENCH_SHAPES:-4096x4096x4096,8192x8192x8192,3000x5000x4000}"
-if [ -f "$D/cubins/matmul.sm_90.cubin" ]; then
-  run bench-sm90 "$BIN" --cubin "$D/cubins/matmul.sm_90.cubin" --bench --fail-if-none \
+if [ -f "$D/bench/matmul.sm_90.cubin" ]; then
+  run bench-sm90 "$BIN" --cubin "$D/bench/matmul.sm_90.cubin" --bench --fail-if-none \
     --variant mm_bf16_bf16_rr --json "$OUT/bench-sm90.json" --shape 4096x4096x4096
 fi
 
 # Where the default bf16 kernel spills, if it does (local memory in SASS).
-cuobjdump -sass -fun mm_bf16_bf16_rr "$D/cubins/matmul.cubin" > "$OUT/mm_bf16_bf16_rr.sass" 2>&1 &&
+cuobjdump -sass -fun mm_bf16_bf16_rr "$D/bench/matmul.cubin" > "$OUT/mm_bf16_bf16_rr.sass" 2>&1 &&
   grep -nE "STL|LDL|HGMMA|WARPGROUP|BAR\.SYNC|LDGSTS|BRA|EXIT" "$OUT/mm_bf16_bf16_rr.sass" |
   awk '{print $1, $3, $4}' | uniq -c -f1 > "$OUT/sass-summary.txt"
 echo "$passed passed, $failed failed"

@@ -7,7 +7,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${TILEC_BUILD_DIR:-$ROOT/build}"
 DEST="$ROOT/.device"
-rm -rf "$DEST" && mkdir -p "$DEST/cubins"
+rm -rf "$DEST" && mkdir -p "$DEST/cubins" "$DEST/bench"
 
 ninja -C "$BUILD" tilec tilec-run-examples tilec-run-examples-aot \
   tilec-jit-rowsum tilec_runtime_tests >/dev/null
@@ -36,8 +36,8 @@ else
   echo "warning: no tilec-matmul-bench target (CUDA toolkit without cuBLAS?)" >&2
 fi
 if [ -f "$ROOT/bench/matmul/kernels.mlir" ]; then
-  "$BUILD/bin/tilec" "$ROOT/bench/matmul/kernels.mlir" -o "$DEST/cubins/matmul.cubin" ||
-    { rm -f "$DEST/cubins/matmul.cubin"
+  "$BUILD/bin/tilec" "$ROOT/bench/matmul/kernels.mlir" -o "$DEST/bench/matmul.cubin" ||
+    { rm -f "$DEST/bench/matmul.cubin"
       echo "warning: tilec cannot compile bench/matmul/kernels.mlir; no matmul.cubin" >&2; }
 fi
 if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then

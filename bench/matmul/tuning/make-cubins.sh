@@ -9,6 +9,6 @@ for s in ${SCHEDULES:-"128 256 64 8 4" "128 256 64 8 3" "128 128 64 8 4" "128 12
   set -- $s
   name="b$1x$2x$3_w$4_s$5"
   echo "tile.matmul @mm_bf16_bf16_rr a(row) b(row) block [$1, $2, $3] warps $4 stages $5 : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()" |
-    "$ROOT/build/bin/tilec" - -o "$DEST/$name.cubin"
+    "${TILEC_BUILD_DIR:-$ROOT/build}/bin/tilec" - -o "$DEST/$name.cubin"
 done
 ls "$DEST"
