@@ -19,6 +19,7 @@
 //
 //   tensormaps 0:64x128:128 1:64x64:128
 //   fallback matmul_bf16__unaligned
+//   smallgrid matmul_bf16__small_grid 50
 //
 // Each tensormap entry is `ARG:BOX0xBOX1[xBOX2...]:SWIZZLE`: a TMA descriptor
 // over buffer argument ARG whose box is BOX0 x BOX1 ... elements, innermost
@@ -26,6 +27,11 @@
 // `fallback` names a kernel of the same module, with the same user
 // parameters and no tensor maps, that the runtime launches instead when some
 // buffer cannot be described by a tensor map (TMA's alignment rules).
+// `smallgrid NAME P` names a kernel of the same module, with the same user
+// parameters, computing the same result with smaller tiles: the runtime
+// launches it instead when this kernel's grid has fewer blocks in all than
+// P percent of the device's multiprocessors (most of the GPU would idle).
+// NAME may have a fallback of its own but no smallgrid line.
 //
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
 // each `A.D/P` = ceildiv(size of dimension D of buffer argument A, P) or
@@ -106,6 +112,18 @@ struct TensorMapInfo {
   }
 };
 
+/// A kernel to launch instead when the grid is small (see `smallgrid`).
+struct SmallGridVariant {
+  /// Kernel of the same module; empty: none.
+  std::string kernel;
+  /// Launch `kernel` when blocks * 100 < percentOfSms * multiprocessors.
+  unsigned percentOfSms = 0;
+
+  bool operator==(const SmallGridVariant &o) const {
+    return kernel == o.kernel && percentOfSms == o.percentOfSms;
+  }
+};
+
 struct LaunchMetadata {
   static constexpr int kVersion = 1;
   std::string kernel;
@@ -120,11 +138,14 @@ struct LaunchMetadata {
   /// Kernel of the same module to launch instead when some tensor map cannot
   /// be encoded for the arguments given (empty: none).
   std::string fallback;
+  /// Kernel to launch instead when the grid would leave the GPU mostly idle.
+  SmallGridVariant smallGrid;
 
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
            grid == o.grid && sharedBytes == o.sharedBytes &&
-           tensorMaps == o.tensorMaps && fallback == o.fallback;
+           tensorMaps == o.tensorMaps && fallback == o.fallback &&
+           smallGrid == o.smallGrid;
   }
 };
 
