@@ -579,13 +579,18 @@ void launchMatmul(const Kernel &kernel, const Stream &stream,
   kernel.launchArgs(stream, matmulArgs(v, s, d));
 }
 
-/// Which of the kernel's code paths runs at `s`: "fallback" where a buffer
-/// cannot be described to TMA (rows not 16-byte aligned), else "main".
+/// Which kernel runs at `s`: "main"; "small", the small-grid variant, where
+/// the grid would leave most SMs idle; and "fallback" or "small/fallback",
+/// the TMA-free twin of either, where a buffer cannot be described to TMA
+/// (rows not 16-byte aligned).
 std::string kernelPath(const Kernel &kernel, const Variant &v, const Shape &s,
                        const DeviceOperands &d) {
-  if (!kernel.fallbackKernel())
-    return "main";
-  return kernel.usesFallback(matmulArgs(v, s, d)) ? "fallback" : "main";
+  std::vector<KernelArg> args = matmulArgs(v, s, d);
+  bool small = &kernel.selectFor(args) != &kernel;
+  bool fallback = kernel.usesFallback(args);
+  if (small)
+    return fallback ? "small/fallback" : "small";
+  return fallback ? "fallback" : "main";
 }
 
 std::vector<float> downloadC(const DeviceOperands &d, DType out) {
@@ -861,7 +866,8 @@ struct Options {
 
 struct CheckRow {
   std::string variant, shape, status; // PASS, FAIL, SKIP
-  std::string path = "-"; // main, or the fallback kernel (see kernelPath)
+  std::string path = "-"; // the kernel that ran: main, fallback, small or
+                          // small/fallback (see kernelPath)
   double relError = NAN, tolerance = NAN;
   int64_t nonFinite = 0, checked = 0;
   bool sampled = false;
@@ -948,7 +954,7 @@ CheckRow runCheck(const Context &ctx, const Stream &stream,
 }
 
 void printCheckHeader() {
-  std::printf("%-20s %-16s %-8s %10s %8s %-13s %s\n", "variant", "shape",
+  std::printf("%-20s %-16s %-14s %10s %8s %-13s %s\n", "variant", "shape",
               "path", "rel_err", "tol", "checked", "status");
 }
 
@@ -957,7 +963,7 @@ void printCheckRow(const CheckRow &r) {
       r.checked == 0 ? "-"
                      : (r.sampled ? "sample " : "all ") +
                            std::to_string(r.checked);
-  std::printf("%-20s %-16s %-8s %10s %8s %-13s %s%s%s\n", r.variant.c_str(),
+  std::printf("%-20s %-16s %-14s %10s %8s %-13s %s%s%s\n", r.variant.c_str(),
               r.shape.c_str(), r.path.c_str(), fmt("%.2e", r.relError).c_str(),
               fmt("%.0e", r.tolerance).c_str(), checked.c_str(),
               r.status.c_str(), r.floored ? "  (||ref|| floored)" : "",

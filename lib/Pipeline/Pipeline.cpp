@@ -57,6 +57,9 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   bool warpgroupMma = options.arch == "sm_90a";
   TileTilingOptions tiling;
   tiling.warpgroupMma = warpgroupMma;
+  // Shapes are known only at launch: unhinted matmuls carry a smaller-tile
+  // kernel that the runtime picks for grids too small to fill the GPU.
+  tiling.smallGridVariants = true;
   pm.addPass(createTileTiling(tiling));
   pm.addPass(createConvertTileKernelsToGPU());
   OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();

@@ -23,6 +23,8 @@ gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
   auto twin = cast<gpu::GPUFuncOp>(kernel->clone());
   twin.setName((kernel.getName() + "__thread_copies").str());
   twin->setAttr(kNoBulkCopiesAttr, UnitAttr::get(kernel.getContext()));
+  // The runtime picks the small-grid kernel before the twin, never after.
+  twin->removeAttr(tile::kSmallGridAttrName);
   // Inserting renames the twin if the name is taken.
   symbols.insert(twin, std::next(Block::iterator(kernel)));
   kernel->setAttr(tile::kFallbackAttrName, FlatSymbolRefAttr::get(twin.getNameAttr()));

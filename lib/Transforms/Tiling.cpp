@@ -53,6 +53,27 @@ MatmulSchedule chooseSchedule(tile::MatmulOp op, bool warpgroupMma) {
   return s;
 }
 
+/// For grids that would leave most of the GPU idle (launched instead of the
+/// default schedule below `kSmallGridPercentOfSms`% of the multiprocessors):
+/// at 1024^3 on the H200, bf16 128x128 tiles ran at 0.98x cuBLAS against
+/// 0.48x for 128x256, and f32 32x128 at 0.91x SGEMM against 0.55x for
+/// 128x128 (bench/matmul/results/2026-11-21-h200-small-sweep). None when the
+/// user gave hints: a hinted schedule is used for every shape.
+std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
+                                                bool warpgroupMma) {
+  if (op.getBlock() || op.getWarps() || op.getStages())
+    return std::nullopt;
+  if (op.getAType().getElementType().isF32())
+    return MatmulSchedule{32, 128, 32, 4, 3};
+  return warpgroupMma ? MatmulSchedule{128, 128, 64, 8, 4}
+                      : MatmulSchedule{128, 128, 32, 8, 4};
+}
+
+/// The main kernel's grid, in percent of the multiprocessors, under which
+/// the small-grid kernel runs instead: 2048^3 bf16 (128 blocks of 128x256,
+/// 97%) is faster with the main kernel, 1024^3 (32 blocks) with the small.
+constexpr int64_t kSmallGridPercentOfSms = 50;
+
 /// Index arithmetic with folding, to keep the generated program short.
 struct IndexMath {
   OpBuilder &b;
@@ -184,38 +205,71 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
     IRRewriter rewriter(&getContext());
     SmallVector<tile::MatmulOp> matmuls(getOperation().getOps<tile::MatmulOp>());
     for (tile::MatmulOp matmul : matmuls) {
-      if (failed(tileMatmul(rewriter, matmul, groupRows, warpgroupMma)))
+      FailureOr<tile::KernelOp> kernel = tileMatmul(
+          rewriter, matmul, groupRows, warpgroupMma, smallGridVariants);
+      if (failed(kernel))
         return signalPassFailure();
       ++numMatmuls;
+      if ((*kernel)->hasAttr(tile::kSmallGridAttrName))
+        ++numSmallGridVariants;
     }
   }
 };
 
-} // namespace
-
-FailureOr<tile::KernelOp> tilec::tileMatmul(RewriterBase &rewriter,
-                                            tile::MatmulOp op,
-                                            int64_t groupRows,
-                                            bool warpgroupMma) {
-  if (groupRows < 1)
-    return op.emitOpError("needs a positive group size, got ") << groupRows;
-  MatmulSchedule s = chooseSchedule(op, warpgroupMma);
+/// Builds the tile.kernel named `name` computing `op` with schedule `s`,
+/// before `op`.
+tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
+                                 StringRef name, const MatmulSchedule &s,
+                                 int64_t groupRows) {
   Location loc = op.getLoc();
   Builder &b = rewriter;
   // The grid: x over C's columns, y over its rows (argument 2 is C).
   auto grid = b.getArrayAttr(
       {tile::GridAttr::get(b.getContext(), 2, 1u, s.blockN),
        tile::GridAttr::get(b.getContext(), 2, 0u, s.blockM)});
-
+  OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   auto kernel = tile::KernelOp::create(
-      rewriter, loc, op.getSymName(), op.getFunctionType(),
+      rewriter, loc, name, op.getFunctionType(),
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, grid, s.warps);
   Block *body = rewriter.createBlock(
       &kernel.getBody(), {}, op.getFunctionType().getInputs(),
       SmallVector<Location>(3, loc));
   rewriter.setInsertionPointToStart(body);
   buildMatmulBody(rewriter, loc, op, s, groupRows, body->getArguments());
+  return kernel;
+}
+
+} // namespace
+
+FailureOr<tile::KernelOp>
+tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
+                  bool warpgroupMma, bool smallGridVariant) {
+  if (groupRows < 1)
+    return op.emitOpError("needs a positive group size, got ") << groupRows;
+  std::optional<MatmulSchedule> small =
+      smallGridVariant ? smallGridSchedule(op, warpgroupMma) : std::nullopt;
+  std::string smallName = (op.getSymName() + "__small_grid").str();
+  if (small && SymbolTable::lookupNearestSymbolFrom(
+                   op, StringAttr::get(op.getContext(), smallName)))
+    return op.emitOpError("cannot name its small-grid kernel '")
+           << smallName << "': the symbol exists";
+
+  tile::KernelOp kernel = buildMatmulKernel(
+      rewriter, op, op.getSymName(), chooseSchedule(op, warpgroupMma),
+      groupRows);
+  if (small) {
+    tile::KernelOp smallKernel =
+        buildMatmulKernel(rewriter, op, smallName, *small, groupRows);
+    Builder &b = rewriter;
+    kernel->setAttr(
+        tile::kSmallGridAttrName,
+        b.getDictionaryAttr(
+            {b.getNamedAttr("kernel",
+                            FlatSymbolRefAttr::get(smallKernel.getNameAttr())),
+             b.getNamedAttr("percent_of_sms",
+                            b.getI64IntegerAttr(kSmallGridPercentOfSms))}));
+  }
   rewriter.eraseOp(op);
   return kernel;
 }

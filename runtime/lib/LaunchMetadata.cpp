@@ -209,6 +209,9 @@ std::string serialize(const LaunchMetadata &meta) {
   }
   if (!meta.fallback.empty())
     os << "fallback " << meta.fallback << "\n";
+  if (!meta.smallGrid.kernel.empty())
+    os << "smallgrid " << meta.smallGrid.kernel << " "
+       << meta.smallGrid.percentOfSms << "\n";
   os << "block " << meta.block[0] << " " << meta.block[1] << " "
      << meta.block[2] << "\n";
   os << "grid";
@@ -259,6 +262,16 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
       }
     } else if (key == "fallback" && w.size() == 2) {
       meta.fallback = std::string(w[1]);
+    } else if (key == "smallgrid") {
+      if (w.size() != 3)
+        return fail("smallgrid line '" + std::string(line) +
+                    "' is not 'smallgrid KERNEL PERCENT'");
+      meta.smallGrid.kernel = std::string(w[1]);
+      // Above 100 the variant would run on grids that fill the GPU.
+      unsigned &percent = meta.smallGrid.percentOfSms;
+      if (!parseInt(w[2], percent) || percent == 0 || percent > 100)
+        return fail("smallgrid percentage '" + std::string(w[2]) +
+                    "' is not in 1..100");
     } else if (key == "block" && w.size() == 4) {
       for (int i = 0; i < 3; ++i)
         if (!parseInt(w[i + 1], meta.block[i]) || meta.block[i] == 0)
@@ -295,7 +308,33 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   // A kernel that falls back to itself would never launch anything else.
   if (!meta.fallback.empty() && meta.fallback == meta.kernel)
     return fail("kernel '" + meta.kernel + "' is its own fallback");
+  // Nor would one that is its own small-grid variant.
+  if (meta.smallGrid.kernel == meta.kernel)
+    return fail("kernel '" + meta.kernel + "' is its own smallgrid variant");
   return meta;
+}
+
+bool prefersSmallGrid(const LaunchMetadata &meta,
+                      const std::array<uint64_t, 3> &grid,
+                      int multiprocessors) {
+  if (meta.smallGrid.kernel.empty() || multiprocessors <= 0)
+    return false;
+  // blocks * 100 < percentOfSms * multiprocessors, i.e. blocks < bound,
+  // computed without overflow.
+  uint64_t limit = uint64_t(meta.smallGrid.percentOfSms) *
+                   static_cast<uint64_t>(multiprocessors);
+  uint64_t bound = limit / 100 + (limit % 100 != 0);
+  uint64_t blocks = 1;
+  for (uint64_t extent : grid) {
+    // An empty grid launches nothing, so there is nothing to replace.
+    if (extent == 0)
+      return false;
+    // blocks * extent > bound already: stop before the product overflows.
+    if (blocks > bound / extent)
+      return false;
+    blocks *= extent;
+  }
+  return blocks < bound;
 }
 
 } // namespace tilec

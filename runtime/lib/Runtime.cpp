@@ -375,10 +375,11 @@ std::string readMetadataText(CUmodule module, const std::string &kernel) {
 } // namespace
 
 Kernel::Kernel(const Module &module, const std::string &name)
-    : Kernel(module.state(), name, /*loadFallback=*/true) {}
+    : Kernel(module.state(), name, /*loadFallback=*/true,
+             /*loadSmallGrid=*/true) {}
 
 Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
-               const std::string &name, bool loadFallback)
+               const std::string &name, bool loadFallback, bool loadSmallGrid)
     : module_(std::move(module)), name_(name) {
   const DriverApi &api = driver();
   module_->ctx->makeCurrent();
@@ -415,28 +416,69 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   // (it has no tensor maps), and not loading it rules out cycles.
   if (loadFallback && !meta_.fallback.empty())
     this->loadFallback();
+  // Eagerly too. The variant is a full kernel with its fallback; it may not
+  // name a variant itself, so there are no cycles. A fallback's variant is
+  // never loaded: the choice of grid is made before the choice of fallback.
+  if (loadSmallGrid && !meta_.smallGrid.kernel.empty())
+    this->loadSmallGrid();
 }
+
+namespace {
+/// "(buffer:f32:2 scalar:i32)"
+std::string describeParams(const std::vector<ParamInfo> &params) {
+  std::string out;
+  for (const ParamInfo &p : params)
+    out += (out.empty() ? "" : " ") + describeParam(p);
+  return "(" + out + ")";
+}
+} // namespace
 
 void Kernel::loadFallback() {
   auto fallback = std::shared_ptr<const Kernel>(
-      new Kernel(module_, meta_.fallback, /*loadFallback=*/false));
+      new Kernel(module_, meta_.fallback, /*loadFallback=*/false,
+                 /*loadSmallGrid=*/false));
   const LaunchMetadata &other = fallback->metadata();
   std::string prefix =
       "kernel '" + name_ + "': its fallback '" + meta_.fallback + "' ";
-  if (!(other.params == meta_.params)) {
-    auto list = [](const std::vector<ParamInfo> &params) {
-      std::string out;
-      for (const ParamInfo &p : params)
-        out += (out.empty() ? "" : " ") + describeParam(p);
-      return "(" + out + ")";
-    };
-    throw Error(prefix + "takes " + list(other.params) +
-                    ", not the kernel's " + list(meta_.params),
+  if (!(other.params == meta_.params))
+    throw Error(prefix + "takes " + describeParams(other.params) +
+                    ", not the kernel's " + describeParams(meta_.params),
                 name_);
-  }
   if (!other.tensorMaps.empty())
     throw Error(prefix + "has tensor maps itself", name_);
   fallback_ = std::move(fallback);
+}
+
+void Kernel::loadSmallGrid() {
+  const std::string &name = meta_.smallGrid.kernel;
+  std::string prefix =
+      "kernel '" + name_ + "': its small-grid variant '" + name + "' ";
+  std::shared_ptr<const Kernel> variant;
+  try {
+    variant = std::shared_ptr<const Kernel>(new Kernel(
+        module_, name, /*loadFallback=*/true, /*loadSmallGrid=*/false));
+  } catch (const Error &e) {
+    // Not the driver's "not found" for the variant's name: a caller that
+    // treats that as "no such kernel" (the matmul bench's SKIP) must see
+    // that this kernel exists but cannot be used.
+    if (e.result() == CUDA_ERROR_NOT_FOUND &&
+        e.operation() == "cuModuleGetFunction" && e.kernel() == name)
+      throw Error(prefix + "is not in the module", name_);
+    throw;
+  }
+  const LaunchMetadata &other = variant->metadata();
+  if (!(other.params == meta_.params))
+    throw Error(prefix + "takes " + describeParams(other.params) +
+                    ", not the kernel's " + describeParams(meta_.params),
+                name_);
+  if (!other.smallGrid.kernel.empty())
+    throw Error(prefix + "names a small-grid variant itself ('" +
+                    other.smallGrid.kernel + "')",
+                name_);
+  // The context asked the driver for it when it was created
+  // (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT of its device).
+  multiprocessors_ = module_->ctx->device.smCount;
+  smallGrid_ = std::move(variant);
 }
 
 int Kernel::attribute(CUfunction_attribute attribute) const {
@@ -486,10 +528,23 @@ CUtensorMap encodeTensorMap(const TensorMapRequest &r, unsigned arg,
 }
 } // namespace
 
+const Kernel &Kernel::selectFor(const std::vector<KernelArg> &args) const {
+  // Without a variant the grid does not matter (and computing it could fail
+  // on grids that launchArgs would reject anyway).
+  if (!smallGrid_) {
+    validateArguments(meta_, args);
+    return *this;
+  }
+  std::array<uint64_t, 3> grid = computeGrid(meta_, args);
+  return prefersSmallGrid(meta_, grid, multiprocessors_) ? *smallGrid_ : *this;
+}
+
 bool Kernel::usesFallback(const std::vector<KernelArg> &args) const {
-  validateArguments(meta_, args);
-  return fallback_ && std::holds_alternative<TensorMapFailure>(
-                          describeTensorMaps(meta_, args));
+  // The variant takes the same user parameters, so the arguments that
+  // selectFor validated are valid for it too.
+  const Kernel &chosen = selectFor(args);
+  return chosen.fallback_ && std::holds_alternative<TensorMapFailure>(
+                                 describeTensorMaps(chosen.meta_, args));
 }
 
 void Kernel::launchArgs(const Stream &stream,
@@ -497,6 +552,8 @@ void Kernel::launchArgs(const Stream &stream,
   std::array<uint64_t, 3> grid = computeGrid(meta_, args);
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return;
+  if (smallGrid_ && prefersSmallGrid(meta_, grid, multiprocessors_))
+    return smallGrid_->launchArgs(stream, args);
   if (stream.context()->ctx != module_->ctx->ctx)
     throw Error("kernel '" + name_ + "' is loaded on device " +
                     std::to_string(module_->ctx->device.ordinal) +

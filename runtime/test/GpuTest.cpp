@@ -313,6 +313,22 @@ Matrix randomMatrix(const Context &ctx, int64_t rows, int64_t cols,
   return {std::move(host), std::move(buffer), view};
 }
 
+/// Checks `got`, the outRows x outCols matrix a copy kernel wrote from `in`:
+/// a copy of `in`, plus `mark` (which tells which kernel ran), and 0 outside
+/// `in`.
+void expectCopyOf(const Matrix &in, const std::vector<float> &got,
+                  int64_t outRows, int64_t outCols, float mark) {
+  ASSERT_EQ(got.size(), size_t(outRows * outCols));
+  int64_t pitch = in.view.strides[0];
+  int64_t skip = int64_t(in.view.data - in.buffer.data()) / 4;
+  for (int64_t r = 0; r < outRows; ++r)
+    for (int64_t c = 0; c < outCols; ++c) {
+      bool inside = r < in.view.sizes[0] && c < in.view.sizes[1];
+      float want = inside ? in.host[skip + r * pitch + c] + mark : 0.0f;
+      ASSERT_EQ(got[r * outCols + c], want) << r << "," << c;
+    }
+}
+
 /// Runs tma_copy (or what it falls back to) from `in` into a fresh outRows x
 /// outCols matrix and checks every element: a copy of `in`, plus 1000 where
 /// the fallback ran, and 0 outside `in`.
@@ -325,16 +341,8 @@ void checkTmaCopy(const Context &ctx, const Kernel &copy, const Matrix &in,
   EXPECT_EQ(copy.usesFallback({in.view, outView}), expectFallback);
   copy.launch(stream, in.view, outView);
   stream.synchronize();
-  std::vector<float> got = out.download<float>();
-  int64_t pitch = in.view.strides[0];
-  int64_t skip = int64_t(in.view.data - in.buffer.data()) / 4;
-  float mark = expectFallback ? 1000.0f : 0.0f;
-  for (int64_t r = 0; r < outRows; ++r)
-    for (int64_t c = 0; c < outCols; ++c) {
-      bool inside = r < in.view.sizes[0] && c < in.view.sizes[1];
-      float want = inside ? in.host[skip + r * pitch + c] + mark : 0.0f;
-      ASSERT_EQ(got[r * outCols + c], want) << r << "," << c;
-    }
+  expectCopyOf(in, out.download<float>(), outRows, outCols,
+               expectFallback ? 1000.0f : 0.0f);
 }
 
 TEST(Gpu, LoadsThroughTensorMaps) {
@@ -412,6 +420,135 @@ TEST(Gpu, ReportsTensorMapProblems) {
   EXPECT_EQ(loadError("tma_fallback_missing"),
             "cuModuleGetFunction failed for kernel 'tma_nonexistent': "
             "CUDA_ERROR_NOT_FOUND (named symbol not found)");
+}
+
+TEST(Gpu, LaunchesTheSmallGridVariantWithItsOwnFallback) {
+  REQUIRE_HOPPER();
+  Context ctx(0);
+  // 256 programs must not be below 50% of the SMs.
+  if (ctx.device().smCount > 512)
+    GTEST_SKIP() << "the large case is a small grid on this device";
+  Module module = Module::loadData(ctx, test::tmaKernelsPtx());
+  Kernel wide(module, "tma_copy_wide");
+  ASSERT_TRUE(wide.smallGridKernel());
+  EXPECT_EQ(wide.smallGridKernel()->name(), "tma_copy");
+  EXPECT_EQ(wide.fallbackKernel(), nullptr);
+  // The variant is a full kernel: it brings its own fallback.
+  ASSERT_TRUE(wide.smallGridKernel()->fallbackKernel());
+  EXPECT_EQ(wide.smallGridKernel()->fallbackKernel()->name(), "tma_copy_plain");
+  std::mt19937 rng(9);
+  // Runs `wide` from `in` into a fresh outRows x outCols matrix; `kernel` is
+  // what selectFor should pick, `mark` says which kernel really ran.
+  auto check = [&](const Matrix &in, int64_t outRows, int64_t outCols,
+                   const char *kernel, bool fallback, float mark) {
+    Stream stream(ctx);
+    DeviceBuffer out(ctx, outRows * outCols * sizeof(float));
+    out.memset(0xff); // NaN
+    std::vector<KernelArg> args = {in.view,
+                                   out.view<float>({outRows, outCols})};
+    EXPECT_EQ(wide.selectFor(args).name(), kernel);
+    EXPECT_EQ(wide.usesFallback(args), fallback);
+    wide.launchArgs(stream, args);
+    stream.synchronize();
+    expectCopyOf(in, out.download<float>(), outRows, outCols, mark);
+  };
+  // 2 x 5 programs: tma_copy, through TMA or through its fallback.
+  check(randomMatrix(ctx, 37, 40, 40, 0, rng), 37, 40, "tma_copy", false, 0.0f);
+  check(randomMatrix(ctx, 37, 33, 33, 0, rng), 37, 33, "tma_copy", true,
+        1000.0f);
+  // 32 x 8 programs: tma_copy_wide (+2000), which has no tensor maps, so
+  // unaligned rows do not matter.
+  check(randomMatrix(ctx, 64, 1024, 1024, 0, rng), 64, 1024, "tma_copy_wide",
+        false, 2000.0f);
+  check(randomMatrix(ctx, 64, 1023, 1023, 0, rng), 64, 1023, "tma_copy_wide",
+        false, 2000.0f);
+}
+
+//===----------------------------------------------------------------------===//
+// Small-grid variants (smallgrid.ptx)
+//===----------------------------------------------------------------------===//
+
+/// Runs sg_wide (or its variant) on the first `n` elements of a larger
+/// buffer and checks that they hold `mark` (1: sg_wide ran, 2: sg_narrow)
+/// and that the rest is untouched.
+void checkMarks(const Context &ctx, const Kernel &kernel, int64_t n,
+                int32_t mark) {
+  int64_t size = n + 5;
+  Stream stream(ctx);
+  DeviceBuffer out(ctx, size * sizeof(int32_t));
+  out.memset(0xff);
+  kernel.launch(stream, n, out.view<int32_t>({size}));
+  stream.synchronize();
+  std::vector<int32_t> got = out.download<int32_t>();
+  for (int64_t i = 0; i < size; ++i)
+    ASSERT_EQ(got[i], i < n ? mark : -1) << "n = " << n << ", element " << i;
+}
+
+TEST(Gpu, LaunchesTheSmallGridVariantOnSmallGrids) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::smallGridKernelsPtx());
+  Kernel wide(module, "sg_wide");
+  EXPECT_EQ(wide.metadata().smallGrid, (SmallGridVariant{"sg_narrow", 50}));
+  ASSERT_TRUE(wide.smallGridKernel());
+  EXPECT_EQ(wide.smallGridKernel()->name(), "sg_narrow");
+  EXPECT_EQ(wide.smallGridKernel()->smallGridKernel(), nullptr);
+  EXPECT_EQ(wide.fallbackKernel(), nullptr);
+  // Copies share the variant.
+  Kernel copy = wide;
+  EXPECT_EQ(copy.smallGridKernel(), wide.smallGridKernel());
+
+  // sg_wide takes 128 elements per program; below `bound` programs, fewer
+  // than 50% of the SMs, sg_narrow runs.
+  int sms = ctx.device().smCount;
+  int64_t bound = (sms + 1) / 2;
+  DeviceBuffer buf(ctx, 0);
+  auto selected = [&](int64_t n) {
+    std::vector<KernelArg> args = {n, buf.view<int32_t>({0})};
+    EXPECT_FALSE(wide.usesFallback(args));
+    return wide.selectFor(args).name();
+  };
+  std::vector<std::pair<int64_t, int32_t>> cases = {
+      {bound * 128, 1}, {(bound + 1) * 128 - 5, 1}, {4096 * 128 + 3, 1}};
+  if (bound > 1) // a device of more than 2 SMs
+    cases.insert(
+        cases.end(),
+        {{1, 2}, {127, 2}, {(bound - 1) * 128, 2}, {(bound - 1) * 128 + 1, 1}});
+  for (auto [n, mark] : cases) {
+    EXPECT_EQ(selected(n), mark == 2 ? "sg_narrow" : "sg_wide") << n;
+    checkMarks(ctx, wide, n, mark);
+  }
+  // An empty grid launches nothing, and has no small-grid variant.
+  EXPECT_EQ(selected(0), "sg_wide");
+  checkMarks(ctx, wide, 0, 1);
+  // The variant itself runs on any grid.
+  checkMarks(ctx, *wide.smallGridKernel(), 4096 * 128, 2);
+}
+
+TEST(Gpu, ReportsBadSmallGridVariants) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::smallGridKernelsPtx());
+  auto loadError = [&](const char *name) {
+    try {
+      Kernel k(module, name);
+    } catch (const Error &e) {
+      EXPECT_EQ(e.kernel(), name);
+      EXPECT_FALSE(e.isDriverError());
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(loadError("sg_other_params"),
+            "kernel 'sg_other_params': its small-grid variant 'sg_one_param' "
+            "takes (buffer:i32:1), not the kernel's (scalar:i64 "
+            "buffer:i32:1)");
+  EXPECT_EQ(loadError("sg_chained"),
+            "kernel 'sg_chained': its small-grid variant 'sg_wide' names a "
+            "small-grid variant itself ('sg_narrow')");
+  EXPECT_EQ(loadError("sg_missing"),
+            "kernel 'sg_missing': its small-grid variant 'sg_nonexistent' is "
+            "not in the module");
 }
 
 TEST(Gpu, ObjectsOutliveTheirContextObject) {

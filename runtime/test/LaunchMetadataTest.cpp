@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace tilec;
 
 namespace {
@@ -84,6 +86,59 @@ TEST(LaunchMetadata, TensorMapsAndFallbackTakePartInEquality) {
   EXPECT_FALSE(a == b);
 }
 
+TEST(LaunchMetadata, RoundTripsASmallGridVariant) {
+  LaunchMetadata m = tmaMatmul();
+  m.smallGrid = {"matmul_bf16__small_grid", 50};
+  std::string text = serialize(m);
+  // After `fallback`, before `block`.
+  EXPECT_EQ(text, "tilec-launch 1\n"
+                  "kernel matmul_bf16\n"
+                  "params buffer:bf16:2 buffer:bf16:2 buffer:f32:2\n"
+                  "tensormaps 0:64x128:128 1:64x64:128\n"
+                  "fallback matmul_bf16__unaligned\n"
+                  "smallgrid matmul_bf16__small_grid 50\n"
+                  "block 128 1 1\n"
+                  "grid 2.1/128 2.0/128 -\n"
+                  "shared 0\n");
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_EQ(serialize(*parsed), text);
+  // Without a fallback, and at both ends of the percentage's range.
+  for (unsigned percent : {1u, 100u}) {
+    LaunchMetadata plain = rt::test::fillMetadata();
+    plain.smallGrid = {"fill_small", percent};
+    parsed = parseLaunchMetadata(serialize(plain), &error);
+    ASSERT_TRUE(parsed) << error;
+    EXPECT_EQ(*parsed, plain);
+  }
+}
+
+TEST(LaunchMetadata, ParsesTextWithoutASmallGridLine) {
+  // Text written before the line existed (kernels.ptx's, say) still parses,
+  // as naming no variant.
+  std::string error;
+  std::optional<LaunchMetadata> parsed =
+      parseLaunchMetadata(serialize(tmaMatmul()), &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->smallGrid, SmallGridVariant{});
+  EXPECT_TRUE(parsed->smallGrid.kernel.empty());
+  EXPECT_EQ(serialize(*parsed).find("smallgrid"), std::string::npos);
+}
+
+TEST(LaunchMetadata, SmallGridTakesPartInEquality) {
+  LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
+  a.smallGrid = b.smallGrid = {"small", 50};
+  EXPECT_TRUE(a == b);
+  b.smallGrid.percentOfSms = 25;
+  EXPECT_FALSE(a == b);
+  b.smallGrid = {"other", 50};
+  EXPECT_FALSE(a == b);
+  b.smallGrid = {};
+  EXPECT_FALSE(a == b);
+}
+
 TEST(LaunchMetadata, RoundTripsOtherRanksAndNoSwizzle) {
   LaunchMetadata m;
   m.kernel = "k";
@@ -136,6 +191,7 @@ TEST_P(LaunchMetadataRejects, WithAReason) {
   EXPECT_FALSE(parseLaunchMetadata(GetParam().text, &error))
       << GetParam().why;
   EXPECT_EQ(error.rfind("malformed launch metadata: ", 0), 0u) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
 #define HEAD "tilec-launch 1\nkernel k\n"
@@ -180,6 +236,26 @@ INSTANTIATE_TEST_SUITE_P(
                                         "fallback a b\n"},
         Malformed{"own fallback", HEAD "block 1 1 1\ngrid - - -\n"
                                        "fallback k\n"},
+        Malformed{"smallgrid without a name or percentage",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid\n"},
+        Malformed{"smallgrid without a percentage",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small\n"},
+        Malformed{"smallgrid with an extra word",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small 50 1\n"},
+        Malformed{"smallgrid of 0 percent",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small 0\n"},
+        Malformed{"smallgrid above 100 percent",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small 101\n"},
+        Malformed{"smallgrid of negative percent",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small -5\n"},
+        Malformed{"smallgrid with a % sign",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small 50%\n"},
+        Malformed{"smallgrid with a fraction",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small 0.5\n"},
+        Malformed{"smallgrid percentage not a number",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small half\n"},
+        Malformed{"own smallgrid",
+                  HEAD "block 1 1 1\ngrid - - -\nsmallgrid k 50\n"},
         Malformed{"tensor map of rank 6",
                   HEAD "params buffer:f32:6\ntensormaps 0:4x1x1x1x1x1:0\n"
                        "block 1 1 1\ngrid - - -\n"}));
@@ -236,5 +312,106 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"one bad entry among good ones",
                   "0:64x64:128 0:64x64:48"}));
 #undef HEAD
+
+TEST(LaunchMetadataRejects, SmallGridLinesWithTheirReason) {
+  auto error = [](const char *line) {
+    std::string why;
+    EXPECT_FALSE(parseLaunchMetadata(std::string("tilec-launch 1\nkernel k\n"
+                                                 "block 1 1 1\ngrid - - -\n") +
+                                         line,
+                                     &why));
+    return why;
+  };
+  EXPECT_EQ(error("smallgrid k_small"),
+            "malformed launch metadata: smallgrid line 'smallgrid k_small' is "
+            "not 'smallgrid KERNEL PERCENT'");
+  EXPECT_EQ(error("smallgrid k_small 0"),
+            "malformed launch metadata: smallgrid percentage '0' is not in "
+            "1..100");
+  EXPECT_EQ(error("smallgrid k_small 101"),
+            "malformed launch metadata: smallgrid percentage '101' is not in "
+            "1..100");
+  EXPECT_EQ(error("smallgrid k 50"),
+            "malformed launch metadata: kernel 'k' is its own smallgrid "
+            "variant");
+}
+
+//===----------------------------------------------------------------------===//
+// prefersSmallGrid
+//===----------------------------------------------------------------------===//
+
+LaunchMetadata withSmallGrid(unsigned percent) {
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.smallGrid = {"fill_small", percent};
+  return m;
+}
+
+using Grid = std::array<uint64_t, 3>;
+
+TEST(PrefersSmallGrid, BelowThePercentageOfTheSms) {
+  // 50% of 132 SMs is 66 blocks: 65 is below it, 66 is not.
+  LaunchMetadata m = withSmallGrid(50);
+  EXPECT_TRUE(prefersSmallGrid(m, Grid{1, 1, 1}, 132));
+  EXPECT_TRUE(prefersSmallGrid(m, Grid{65, 1, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{66, 1, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{67, 1, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{4096, 1, 1}, 132));
+}
+
+TEST(PrefersSmallGrid, CountsTheBlocksOfAllThreeDimensions) {
+  LaunchMetadata m = withSmallGrid(50);
+  EXPECT_TRUE(prefersSmallGrid(m, Grid{5, 13, 1}, 132));  // 65
+  EXPECT_TRUE(prefersSmallGrid(m, Grid{1, 5, 13}, 132));  // 65
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{2, 3, 11}, 132)); // 66
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{1, 66, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{1, 1, 66}, 132));
+}
+
+TEST(PrefersSmallGrid, EqualIsNotBelowWhereTheBoundIsNotWhole) {
+  // 33% of 10 SMs is 3.3 blocks: 3 is below, 4 is not.
+  EXPECT_TRUE(prefersSmallGrid(withSmallGrid(33), Grid{3, 1, 1}, 10));
+  EXPECT_FALSE(prefersSmallGrid(withSmallGrid(33), Grid{4, 1, 1}, 10));
+  // 1% of 132 SMs is 1.32 blocks; 100% of 1 SM is 1 block, which 1 is not
+  // below.
+  EXPECT_TRUE(prefersSmallGrid(withSmallGrid(1), Grid{1, 1, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(withSmallGrid(1), Grid{2, 1, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(withSmallGrid(100), Grid{1, 1, 1}, 1));
+  EXPECT_TRUE(prefersSmallGrid(withSmallGrid(100), Grid{131, 1, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(withSmallGrid(100), Grid{132, 1, 1}, 132));
+}
+
+TEST(PrefersSmallGrid, NeverForEmptyGrids) {
+  LaunchMetadata m = withSmallGrid(50);
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{0, 1, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{1, 0, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{1, 1, 0}, 132));
+  // However large the other dimensions.
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{uint64_t(1) << 40, 1 << 20, 0}, 132));
+}
+
+TEST(PrefersSmallGrid, NeverWithoutAVariantOrMultiprocessors) {
+  EXPECT_FALSE(prefersSmallGrid(rt::test::fillMetadata(), Grid{1, 1, 1}, 132));
+  EXPECT_FALSE(prefersSmallGrid(withSmallGrid(50), Grid{1, 1, 1}, 0));
+  EXPECT_FALSE(prefersSmallGrid(withSmallGrid(50), Grid{1, 1, 1}, -1));
+  // A hand-made metadata object with a percentage the parser rejects.
+  EXPECT_FALSE(prefersSmallGrid(withSmallGrid(0), Grid{1, 1, 1}, 132));
+}
+
+TEST(PrefersSmallGrid, DoesNotOverflow) {
+  LaunchMetadata m = withSmallGrid(100);
+  uint64_t max = ~uint64_t(0);
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{max, max, max}, 132));
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{(uint64_t(1) << 31) - 1, 65535, 65535},
+                                132));
+  // 2^32 * 2^32 wraps to 0 in 64 bits, which would be below any bound.
+  EXPECT_FALSE(
+      prefersSmallGrid(m, Grid{uint64_t(1) << 32, uint64_t(1) << 32, 1}, 132));
+  // The largest values a caller can pass.
+  LaunchMetadata huge = withSmallGrid(~0u);
+  EXPECT_TRUE(prefersSmallGrid(huge, Grid{1 << 20, 1 << 10, 1},
+                               std::numeric_limits<int>::max()));
+  EXPECT_FALSE(prefersSmallGrid(huge, Grid{max, 2, 1},
+                                std::numeric_limits<int>::max()));
+}
 
 } // namespace

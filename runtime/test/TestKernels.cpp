@@ -2,6 +2,7 @@
 
 #include "TestKernels.h"
 
+#include "kSmallGridKernelsPtx.inc"
 #include "kTestKernelsPtx.inc"
 #include "kTmaKernelsPtx.inc"
 #ifdef TILEC_TEST_HAVE_CUBINS
@@ -28,6 +29,10 @@ std::string_view kernelsPtx() {
 
 std::string_view tmaKernelsPtx() {
   return bytesOf(kTmaKernelsPtx, kTmaKernelsPtxSize);
+}
+
+std::string_view smallGridKernelsPtx() {
+  return bytesOf(kSmallGridKernelsPtx, kSmallGridKernelsPtxSize);
 }
 
 std::optional<std::string_view> kernelsCubin(int arch) {

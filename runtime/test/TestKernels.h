@@ -1,8 +1,8 @@
 //===- TestKernels.h - The hand-written test kernels ------------*- C++ -*-===//
 //
-// Access to kernels.ptx and tma.ptx (embedded at build time) and, when ptxas
-// was found at configure time, to the sm_80 and sm_90 cubins of kernels.ptx.
-// See those files.
+// Access to kernels.ptx, tma.ptx and smallgrid.ptx (embedded at build time)
+// and, when ptxas was found at configure time, to the sm_80 and sm_90 cubins
+// of kernels.ptx. See those files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,8 @@ namespace tilec::rt::test {
 std::string_view kernelsPtx();
 /// The PTX text of tma.ptx: kernels with tensor maps, for sm_90 and newer.
 std::string_view tmaKernelsPtx();
+/// The PTX text of smallgrid.ptx: kernels with small-grid variants.
+std::string_view smallGridKernelsPtx();
 /// The cubin for sm_<arch> (80 or 90), if it was built.
 std::optional<std::string_view> kernelsCubin(int arch);
 

@@ -37,11 +37,14 @@ inline constexpr llvm::StringLiteral kDotInFlightAttr = "tile.in_flight";
 
 /// Replaces a matmul description by its block program (see tile-tiling);
 /// `groupRows` tile rows form one group of the program order;
-/// `warpgroupMma` picks the defaults of a Hopper warpgroup-MMA target.
+/// `warpgroupMma` picks the defaults of a Hopper warpgroup-MMA target;
+/// `smallGridVariant` also builds, for a description without schedule
+/// hints, a smaller-tile kernel for grids that would not fill the GPU.
 mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
                                            tile::MatmulOp matmul,
                                            int64_t groupRows,
-                                           bool warpgroupMma = false);
+                                           bool warpgroupMma = false,
+                                           bool smallGridVariant = false);
 
 /// Set by tile-bulk-copy-fallback on the fallback kernel it makes:
 /// tile-promote-shared stages its operands with per-thread copies.

@@ -18,8 +18,14 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       masked C tile. The loop carries `tile.stages`, the pipeline depth for
       `tile-promote-shared`. Without hints: 16-bit inputs take 128x256x32
       tiles, 8 warps and 4 stages (128x256x64 with `warpgroup-mma`, whose
-      operands are read in 128-byte panels); f32 takes 128x128x8, 8 warps,
+      operands are read in 128-byte panels); f32 takes 128x128x32, 8 warps,
       3 stages.
+
+    Shapes are known only at launch, so with `small-grid-variants` a matmul
+    without hints also gets a kernel `<name>__small_grid` with smaller
+    tiles (16-bit: 128x128, 8 warps; f32: 32x128x32, 4 warps), named by the
+    main kernel's `tile.small_grid` attribute: the runtime launches it when
+    the main grid has fewer blocks than half the multiprocessors.
 
     ```mlir
     tile.matmul @mm a(row) b(row)
@@ -44,9 +50,15 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
            "Default schedules for Hopper warpgroup MMA (16-bit: 128x256x64, "
            "8 warps, 4 stages)">,
+    Option<"smallGridVariants", "small-grid-variants", "bool",
+           /*default=*/"false",
+           "Also build a smaller-tile kernel for grids that would not fill "
+           "the GPU (matmuls without schedule hints)">,
   ];
   let statistics = [
     Statistic<"numMatmuls", "num-matmuls", "Matmul descriptions tiled">,
+    Statistic<"numSmallGridVariants", "num-small-grid-variants",
+              "Small-grid kernels built">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",

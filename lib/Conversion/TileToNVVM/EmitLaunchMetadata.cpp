@@ -73,6 +73,19 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   if (auto fallback =
           kernel->getAttrOfType<FlatSymbolRefAttr>(tile::kFallbackAttrName))
     meta.fallback = fallback.getValue().str();
+  if (Attribute attr = kernel->getAttr(tile::kSmallGridAttrName)) {
+    auto smallGrid = dyn_cast<DictionaryAttr>(attr);
+    auto name = smallGrid ? smallGrid.getAs<FlatSymbolRefAttr>("kernel")
+                          : FlatSymbolRefAttr();
+    auto percent = smallGrid ? smallGrid.getAs<IntegerAttr>("percent_of_sms")
+                             : IntegerAttr();
+    if (!name || !percent || percent.getInt() < 1 || percent.getInt() > 100)
+      return kernel.emitError("'")
+             << tile::kSmallGridAttrName
+             << "' must be {kernel = @name, percent_of_sms = 1..100}";
+    meta.smallGrid = SmallGridVariant{name.getValue().str(),
+                                      static_cast<unsigned>(percent.getInt())};
+  }
   for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;
     Type elementType = type;

@@ -43,9 +43,27 @@ tile.kernel @second(%x: memref<?xf32>)
 
 // -----
 
+// The small-grid variant a kernel names stays on its gpu.func.
+// CHECK-LABEL: gpu.func @big
+// CHECK-SAME: tile.small_grid = {kernel = @small, percent_of_sms = 50 : i64}
+tile.kernel @big(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                num_warps = 2,
+                tile.small_grid = {kernel = @small, percent_of_sms = 50 : i64}} {
+  tile.return
+}
+tile.kernel @small(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 64>],
+                num_warps = 2} {
+  tile.return
+}
+
+// -----
+
 // A module without tile kernels is left alone.
 // CHECK-LABEL: func.func @host
 // CHECK-NOT: gpu.module
 func.func @host() {
   return
 }
+

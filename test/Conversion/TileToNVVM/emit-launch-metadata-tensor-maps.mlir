@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -pass-pipeline='builtin.module(gpu.module(tile-emit-launch-metadata))' | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(tile-emit-launch-metadata))' | FileCheck %s
 
 // Trailing tensor-map parameters (tile.tensor_maps) are not user
 // parameters: the metadata lists them on their own line, with the buffer
@@ -11,6 +11,19 @@ gpu.module @tilec_kernels {
                   tile.dynamic_shared_bytes = 197664 : i64,
                   tile.fallback = @mm__thread_copies,
                   tile.tensor_maps = [array<i64: 0, 64, 128, 128>, array<i64: 1, 64, 64, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+// tile.small_grid becomes the smallgrid line, after the fallback.
+// CHECK: @__tilec_launch_big("tilec-launch 1\0Akernel big\0Aparams buffer:f32:1\0Asmallgrid big__small_grid 50\0Ablock 64 1 1\0Agrid 0.0/256 - -\0Ashared 0\0A\00")
+gpu.module @tilec_kernels {
+  gpu.func @big(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.small_grid = {kernel = @big__small_grid, percent_of_sms = 50 : i64}} {
     gpu.return
   }
 }

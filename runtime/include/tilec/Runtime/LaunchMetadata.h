@@ -159,6 +159,14 @@ std::string serialize(const LaunchMetadata &meta);
 std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
                                                   std::string *error = nullptr);
 
+/// Whether `meta`'s smallgrid variant should run instead of its kernel on
+/// `grid` (the kernel's own grid, see computeGrid) on a device with
+/// `multiprocessors` SMs: blocks * 100 < percentOfSms * multiprocessors. False
+/// when the metadata names no variant, `multiprocessors` is not positive, or
+/// the grid is empty (it launches nothing).
+bool prefersSmallGrid(const LaunchMetadata &meta,
+                      const std::array<uint64_t, 3> &grid, int multiprocessors);
+
 } // namespace tilec
 
 #endif // TILEC_RUNTIME_LAUNCHMETADATA_H

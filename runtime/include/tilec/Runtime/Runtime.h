@@ -210,6 +210,9 @@ public:
   /// Throws Error if the module has no such kernel, or no tilec launch
   /// metadata for it. Loads the metadata's fallback kernel too, and throws if
   /// it is missing, takes other user parameters or has tensor maps itself.
+  /// Likewise loads the metadata's small-grid variant (with its own
+  /// fallback), and throws if it is missing, takes other user parameters or
+  /// names a small-grid variant itself.
   Kernel(const Module &module, const std::string &name);
 
   const std::string &name() const { return name_; }
@@ -227,10 +230,12 @@ public:
   }
 
   /// Checks the arguments, computes the grid and launches asynchronously on
-  /// `stream`. A grid with a zero dimension launches nothing. Encodes the
-  /// metadata's tensor maps from the buffer arguments; when one cannot be
-  /// described (TMA alignment rules), launches the fallback kernel instead,
-  /// or throws Error naming the argument if there is none.
+  /// `stream`. A grid with a zero dimension launches nothing. When the grid
+  /// would leave most of the device idle (prefersSmallGrid), hands the launch
+  /// to the small-grid variant, which then decides as below for itself.
+  /// Encodes the metadata's tensor maps from the buffer arguments; when one
+  /// cannot be described (TMA alignment rules), launches the fallback kernel
+  /// instead, or throws Error naming the argument if there is none.
   void launchArgs(const Stream &stream,
                   const std::vector<KernelArg> &args) const;
   template <typename... Args>
@@ -240,14 +245,23 @@ public:
 
   /// The metadata's fallback kernel; nullptr when it names none.
   const Kernel *fallbackKernel() const { return fallback_.get(); }
-  /// Whether launchArgs(args) would launch the fallback kernel, so that a
-  /// benchmark can tell which kernel ran. Validates the arguments first.
+  /// The metadata's small-grid variant; nullptr when it names none.
+  const Kernel *smallGridKernel() const { return smallGrid_.get(); }
+  /// The kernel launchArgs(args) hands the launch to before the tensor map
+  /// decision: the small-grid variant where the grid is small, else this one
+  /// (valid while this kernel or a copy of it lives). Validates the arguments
+  /// first.
+  const Kernel &selectFor(const std::vector<KernelArg> &args) const;
+  /// Whether launchArgs(args) would launch a fallback kernel (that of the
+  /// kernel selectFor(args) picks), so that a benchmark can tell which
+  /// kernel ran. Validates the arguments first.
   bool usesFallback(const std::vector<KernelArg> &args) const;
 
 private:
   Kernel(std::shared_ptr<detail::ModuleState> module, const std::string &name,
-         bool loadFallback);
+         bool loadFallback, bool loadSmallGrid);
   void loadFallback();
+  void loadSmallGrid();
 
   std::shared_ptr<detail::ModuleState> module_;
   std::string name_;
@@ -255,6 +269,11 @@ private:
   LaunchMetadata meta_;
   /// Shared between copies; never has a fallback of its own.
   std::shared_ptr<const Kernel> fallback_;
+  /// Shared between copies; never has a small-grid variant of its own.
+  std::shared_ptr<const Kernel> smallGrid_;
+  /// The device's multiprocessor count, for prefersSmallGrid; set only
+  /// with smallGrid_.
+  int multiprocessors_ = 0;
 };
 
 } // namespace tilec::rt

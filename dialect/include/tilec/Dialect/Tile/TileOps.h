@@ -30,6 +30,10 @@ inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensor_maps";
 /// `tile.fallback`: the kernel to launch instead when a buffer cannot be
 /// described to the copy engine (set by tile-bulk-copy-fallback).
 inline constexpr llvm::StringLiteral kFallbackAttrName = "tile.fallback";
+/// `tile.small_grid`: {kernel = @name, percent_of_sms = P}: the kernel (same
+/// parameters, smaller tiles) to launch instead when this kernel's grid has
+/// fewer blocks than P% of the multiprocessors (set by tile-tiling).
+inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
 
 /// Checks that `type` can be a tile: statically shaped, rank >= 1, every
 /// dimension a power of two. On failure, emits an error through `emitError`

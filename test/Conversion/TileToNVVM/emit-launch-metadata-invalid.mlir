@@ -1,0 +1,35 @@
+// RUN: tilec-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(tile-emit-launch-metadata))' -verify-diagnostics
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.small_grid' must be {kernel = @name, percent_of_sms = 1..100}}}
+  gpu.func @zero_percent(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.small_grid = {kernel = @small, percent_of_sms = 0 : i64}} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.small_grid' must be {kernel = @name, percent_of_sms = 1..100}}}
+  gpu.func @no_kernel(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.small_grid = {percent_of_sms = 50 : i64}} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, box columns, box rows, swizzle]}}
+  gpu.func @scalar_map(%x: memref<?xf32>, %n: i32, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.tensor_maps = [array<i64: 1, 64, 64, 128>]} {
+    gpu.return
+  }
+}

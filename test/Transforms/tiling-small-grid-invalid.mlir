@@ -1,0 +1,9 @@
+// RUN: tilec-opt %s -tile-tiling='small-grid-variants=true' -verify-diagnostics
+
+tile.kernel @mm__small_grid(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
+  tile.return
+}
+
+// expected-error @+1 {{cannot name its small-grid kernel 'mm__small_grid': the symbol exists}}
+tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
