@@ -31,6 +31,11 @@ chmod +x "$BIN" 2>/dev/null
 # Variants for the sanitizers: every input type and layout kind; the ones the
 # cubin lacks are SKIP rows.
 SANITIZE_VARIANTS=mm_bf16_bf16_rr,mm_f16_f16_rr,mm_f32_f32_rr,mm_f16_f32_rc,mm_bf16_f32_cr_acc,mm_f32_f32_cc_acc
+# Ragged shapes for every kernel path: small grids (the small-grid kernels,
+# with and without TMA: 1000x1003x517 has rows that are not 16-byte aligned,
+# 136x264x1000 has), and grids large enough for the main kernels
+# (1096x2104x200 aligned for TMA, 1100x2100x201 not).
+SANITIZE_SHAPES=1000x1003x517,127x129x4097,136x264x1000,1096x2104x200,1100x2100x201
 STEPS=(selftest-naive selftest-broken-row selftest-broken-k check bench
        memcheck racecheck report)
 
@@ -64,11 +69,11 @@ bench() {
 memcheck() {
   need_cubin && timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$BIN" --cubin "$CUBIN" --check --fail-if-none \
-    --shape 1000x1003x517,127x129x4097,136x264x1000 --variant "$SANITIZE_VARIANTS"
+    --shape "$SANITIZE_SHAPES" --variant "$SANITIZE_VARIANTS"
 }
 racecheck() {
   need_cubin && timeout 300 compute-sanitizer --tool racecheck --error-exitcode 9 \
-    "$BIN" --cubin "$CUBIN" --check --fail-if-none --shape 127x129x1023,136x264x1000 \
+    "$BIN" --cubin "$CUBIN" --check --fail-if-none --shape 127x129x1023,136x264x1000,1096x2104x200 \
     --variant mm_bf16_bf16_rr,mm_f32_f32_rr
 }
 report() {
