@@ -30,7 +30,7 @@ chmod +x "$BIN" 2>/dev/null
 
 # Variants for the sanitizers: every input type and layout kind; the ones the
 # cubin lacks are SKIP rows.
-SANITIZE_VARIANTS=mm_bf16_bf16_rr,mm_f16_f16_rr,mm_f32_f32_rr,mm_f16_f32_rc,mm_bf16_f32_cr_acc,mm_f32_f32_cc_acc
+SANITIZE_VARIANTS=mm_bf16_bf16_rr,mm_f16_f16_rr,mm_f32_f32_rr,mm_f16_f32_rc,mm_bf16_f32_cr,mm_f32_f32_cc,mm_bf16_f32_rr_acc,mm_f32_f32_rr_acc
 # Ragged shapes for every kernel path: small grids (the small-grid kernels,
 # with and without TMA: 1000x1003x517 has rows that are not 16-byte aligned,
 # 136x264x1000 has), and grids large enough for the main kernels
