@@ -195,6 +195,118 @@ LogicalResult MatmulOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Scan
+//===----------------------------------------------------------------------===//
+
+static bool isScanElementType(Type type) {
+  return type.isF32() || type.isF16() || type.isBF16() || type.isInteger(32);
+}
+
+/// "input #1" or "output #0" for buffer argument `i` of a scan over `n`.
+static std::string scanBufferName(unsigned i, unsigned n) {
+  return (i < n ? "input #" : "output #") + std::to_string(i % n);
+}
+
+LogicalResult ScanOp::verify() {
+  FunctionType type = getFunctionType();
+  unsigned count = type.getNumInputs();
+  if (type.getNumResults() != 0 || count < 2 || count % 2 != 0)
+    return emitOpError("expects the type (X1, ..., Xn, Y1, ..., Yn) -> () "
+                       "with n >= 1, got ")
+           << type;
+  unsigned n = getNumScanned();
+  for (unsigned i = 0; i < count; ++i) {
+    auto buffer = dyn_cast<MemRefType>(type.getInput(i));
+    if (!buffer || buffer.getRank() < 1 || buffer.getRank() > 2 ||
+        !buffer.getLayout().isIdentity())
+      return emitOpError(scanBufferName(i, n))
+             << " must be a 1-D or 2-D memref with the identity layout, got "
+             << type.getInput(i);
+    if (!isScanElementType(buffer.getElementType()))
+      return emitOpError(scanBufferName(i, n))
+             << " elements must be f32, i32, f16 or bf16, got "
+             << buffer.getElementType();
+    MemRefType first = getInputType(0);
+    if (buffer.getRank() != first.getRank())
+      return emitOpError(scanBufferName(i, n))
+             << " has rank " << buffer.getRank() << ", input #0 has rank "
+             << first.getRank();
+    for (int64_t d = 0; d < buffer.getRank(); ++d)
+      if (!buffer.isDynamicDim(d) && !first.isDynamicDim(d) &&
+          buffer.getDimSize(d) != first.getDimSize(d))
+        return emitOpError(scanBufferName(i, n))
+               << " has extent " << buffer.getDimSize(d) << " in dimension "
+               << d << ", input #0 has " << first.getDimSize(d);
+  }
+  for (unsigned i = 0; i < n; ++i)
+    if (getInputType(i).getElementType() != getOutputType(i).getElementType())
+      return emitOpError("output #")
+             << i << " has element type " << getOutputType(i).getElementType()
+             << ", input #" << i << " has "
+             << getInputType(i).getElementType();
+  int64_t rank = getInputType(0).getRank();
+  if (getAlong() < 0 || getAlong() >= rank)
+    return emitOpError("along must be a dimension of the rank-")
+           << rank << " buffers, got " << getAlong();
+
+  bool hasRegion = !getCombiner().empty();
+  if (hasRegion == getKind().has_value())
+    return emitOpError("needs one combiner: a kind (add, mul, max, min) or a "
+                       "region, not ")
+           << (hasRegion ? "both" : "neither");
+  if (getKind() && getIdentity())
+    return emitOpError("takes an identity only with a combiner region");
+  if (hasRegion && getMode() == ScanMode::exclusive && !getIdentity())
+    return emitOpError(
+        "needs the identity tuple for an exclusive scan with a region");
+  if (std::optional<ArrayAttr> identity = getIdentity()) {
+    if (identity->size() != n)
+      return emitOpError("identity must give ")
+             << n << " values, one per scanned operand, got "
+             << identity->size();
+    for (auto [i, value] : llvm::enumerate(*identity)) {
+      auto typed = dyn_cast<TypedAttr>(value);
+      Type element = getInputType(i).getElementType();
+      if (!typed || typed.getType() != element)
+        return emitOpError("identity #")
+               << i << " must be a " << element << " value, got " << value;
+    }
+  }
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  if (getCombiner().empty())
+    return success();
+  Block &body = getCombiner().front();
+  unsigned n = getNumScanned();
+  if (body.getNumArguments() != 2 * n)
+    return emitOpError("combiner must take ")
+           << 2 * n << " arguments (the earlier tuple, then the later one), "
+           << "got " << body.getNumArguments();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    Type element = getInputType(i % n).getElementType();
+    if (arg.getType() != element)
+      return emitOpError("combiner argument #")
+             << i << " must be " << element << ", got " << arg.getType();
+  }
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return emitOpError("combiner must end with tile.yield");
+  if (yield.getValues().size() != n)
+    return yield.emitOpError("must yield ")
+           << n << " values, one per scanned operand, got "
+           << yield.getValues().size();
+  for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+    Type element = getInputType(i).getElementType();
+    if (value.getType() != element)
+      return yield.emitOpError("value #")
+             << i << " must be " << element << ", got " << value.getType();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
 

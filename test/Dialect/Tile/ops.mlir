@@ -134,3 +134,44 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// CHECK-LABEL: tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
+tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
+// CHECK: tile.scan @running_max max exclusive reverse along 1 : (memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+tile.scan @running_max max exclusive reverse along 1 : (memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+// CHECK: tile.scan @counts add exclusive along 0 : (memref<?xi32>, memref<?xf16>, memref<?xi32>, memref<?xf16>) -> ()
+tile.scan @counts add exclusive along 0 : (memref<?xi32>, memref<?xf16>, memref<?xi32>, memref<?xf16>) -> ()
+
+// -----
+
+// The linear recurrence h[t] = a[t] * h[t-1] + b[t] over (a, b) pairs.
+// CHECK-LABEL: tile.scan @recurrence inclusive along 0 : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> () {
+// CHECK: ^bb0(%[[A0:.*]]: f32, %[[B0:.*]]: f32, %[[A1:.*]]: f32, %[[B1:.*]]: f32):
+// CHECK:   %[[A:.*]] = arith.mulf %[[A1]], %[[A0]] : f32
+// CHECK:   %[[AB:.*]] = arith.mulf %[[A1]], %[[B0]] : f32
+// CHECK:   %[[B:.*]] = arith.addf %[[AB]], %[[B1]] : f32
+// CHECK:   tile.yield %[[A]], %[[B]] : f32, f32
+tile.scan @recurrence inclusive along 0
+    : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+{
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}
+
+// -----
+
+// CHECK-LABEL: tile.scan @rows_exclusive exclusive reverse along 1 identity [1.000000e+00 : f32, 0.000000e+00 : f32]
+tile.scan @rows_exclusive exclusive reverse along 1 identity [1.0 : f32, 0.0 : f32]
+    : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+{
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}

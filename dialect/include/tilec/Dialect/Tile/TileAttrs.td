@@ -19,6 +19,12 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction combiner", [
   let cppNamespace = "::tilec::tile";
 }
 
+def Tile_ScanMode : I32EnumAttr<"ScanMode", "which prefix a scan writes", [
+    I32EnumAttrCase<"inclusive", 0>, I32EnumAttrCase<"exclusive", 1>
+  ]> {
+  let cppNamespace = "::tilec::tile";
+}
+
 def Tile_GridAttr : Tile_Attr<"Grid", "grid"> {
   let summary = "How many programs one grid dimension has";
   let description = [{

@@ -71,6 +71,87 @@ def Tile_MatmulOp : Tile_Op<"matmul", [Symbol]> {
   }];
 }
 
+def Tile_ScanOp : Tile_Op<"scan", [Symbol, SingleBlock, IsolatedFromAbove]> {
+  let summary = "A whole prefix scan over global buffers";
+  let description = [{
+    Describes the kernel `@name(X1..Xn, Y1..Yn)` writing to each Yi the
+    prefix combination of Xi along dimension `along` of 1-D or 2-D buffers
+    (2-D: every row, or every column, is its own scan), with sizes known
+    only at run time. `inclusive`: Y[t] = X[0] . X[1] . ... . X[t];
+    `exclusive`: Y[t] = identity . X[0] . ... . X[t-1]; `reverse` runs from
+    the last element backwards. Elements are f32, i32, f16 or bf16; Yi has
+    Xi's element type and shape.
+
+    The combiner is `add`, `mul`, `max` or `min` (signed for integers;
+    16-bit floats combine in f32 and round once per output), applied to each
+    operand on its own; or a region that combines n-tuples: its arguments
+    are the earlier tuple then the later one, and it yields the combined
+    tuple. The region must be associative; it need not be commutative (the
+    earlier tuple always comes first). An exclusive scan with a region needs
+    the identity tuple in `identity`.
+
+    ```mlir
+    tile.scan @cumsum add inclusive along 0
+        : (memref<?xf32>, memref<?xf32>) -> ()
+    tile.scan @running_max max exclusive reverse along 1
+        : (memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+    // h[t] = a[t] * h[t-1] + b[t] as a scan over (a, b) pairs.
+    tile.scan @recurrence inclusive along 0
+        : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+    {
+    ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+      %a = arith.mulf %a1, %a0 : f32
+      %ab = arith.mulf %a1, %b0 : f32
+      %b = arith.addf %ab, %b1 : f32
+      tile.yield %a, %b : f32, f32
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<Tile_ReduceKind>:$kind,
+                       Tile_ScanMode:$mode,
+                       UnitAttr:$reverse,
+                       I64Attr:$along,
+                       OptionalAttr<ArrayAttr>:$identity);
+  let regions = (region MaxSizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    $sym_name ($kind^)? $mode (`reverse` $reverse^)?
+    `along` $along (`identity` $identity^)? attr-dict `:` $function_type
+    ($combiner^)?
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Operands scanned together (n): inputs X1..Xn, outputs Y1..Yn.
+    unsigned getNumScanned() {
+      return getFunctionType().getNumInputs() / 2;
+    }
+    ::mlir::MemRefType getInputType(unsigned i) {
+      return ::llvm::cast<::mlir::MemRefType>(getFunctionType().getInput(i));
+    }
+    ::mlir::MemRefType getOutputType(unsigned i) {
+      return ::llvm::cast<::mlir::MemRefType>(
+          getFunctionType().getInput(getNumScanned() + i));
+    }
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, HasParent<"ScanOp">,
+    Terminator, ReturnLike]> {
+  let summary = "The combined tuple of a scan combiner";
+  let description = [{
+    Ends the combiner region of `tile.scan` with the combined values, one per
+    scanned operand, in operand order.
+
+    ```mlir
+    tile.yield %a, %b : f32, f32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//
