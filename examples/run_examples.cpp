@@ -233,6 +233,25 @@ Workload prepareRowsumF16(const Context &ctx, const Shape &shape,
   return w;
 }
 
+// rowcumsum(x, y: f32[rows, cols]): inclusive prefix sums of each row.
+Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
+                          std::mt19937 &rng) {
+  int64_t rows = shape[0], cols = shape[1];
+  std::vector<float> x = uniform(rows * cols, rng, -1, 1);
+  Workload w;
+  size_t dx = addBuffer(w, ctx, x);
+  size_t out = addOutput(w, ctx, rows * cols);
+  w.args = {w.buffers[dx].view<float>({rows, cols}),
+            w.buffers[out].view<float>({rows, cols})};
+  w.reference.resize(rows * cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (int64_t c = 0; c < cols; ++c)
+      w.reference[r * cols + c] = sum += x[r * cols + c];
+  }
+  return w;
+}
+
 const std::vector<Example> &examples() {
   static const std::vector<Example> table = {
       {"saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
@@ -245,6 +264,9 @@ const std::vector<Example> &examples() {
       {"colsum",
        {{1, 1}, {33, 7}, {1000, 1003}, {4097, 129}, {3, 100003}},
        prepareColsum},
+      {"rowcumsum",
+       {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {3, 100003}},
+       prepareRowcumsum},
       // f16 data with f32 accumulation: the 1e-2 bound of gpu.md.
       {"rowsum_f16",
        {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {3, 100003}},

@@ -89,6 +89,9 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
         }
       }
     }
+    if (auto prefix = dyn_cast<tile::PrefixOp>(op))
+      if (failed(checkPrefixSupported(prefix, threads)))
+        return WalkResult::interrupt();
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       Type elementType = getElementTypeOrSelf(reduce.getInput());
       if (elementType.isInteger(1)) {
@@ -290,6 +293,7 @@ struct TileMapWarpsPass : tilec::impl::TileMapWarpsBase<TileMapWarpsPass> {
     if (failed(mapTilesToThreads(func, &stats)))
       return signalPassFailure();
     numReductions += stats.reductions;
+    numPrefixes += stats.prefixes;
     numShuffles += stats.shuffles;
     numWorkgroupBytes += stats.workgroupBytes;
   }

@@ -11,6 +11,7 @@
 
 #include "DotLayout.h"
 #include "TileLayout.h"
+#include "tilec/Dialect/Tile/TileOps.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Transforms/DialectConversion.h"
@@ -62,6 +63,9 @@ struct ExchangeBuffer {
   int64_t elements;
   mlir::Type elementType;
 };
+/// Fails with a located error for the tile.prefix forms the lowering does
+/// not cover yet (see MapWarpsExchange.cpp).
+mlir::LogicalResult checkPrefixSupported(tile::PrefixOp op, int64_t threads);
 /// The buffer `op` needs, or nullopt if it exchanges nothing.
 std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
                                                 int64_t threads);

@@ -21,6 +21,7 @@ namespace tilec {
 
 struct MapWarpsStats {
   unsigned reductions = 0;
+  unsigned prefixes = 0;
   unsigned shuffles = 0;
   unsigned workgroupBytes = 0;
 };

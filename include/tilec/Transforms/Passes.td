@@ -240,6 +240,7 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
   }];
   let statistics = [
     Statistic<"numReductions", "num-reductions", "Reductions distributed">,
+    Statistic<"numPrefixes", "num-prefixes", "Prefix scans distributed">,
     Statistic<"numShuffles", "num-shuffles", "Warp shuffles emitted">,
     Statistic<"numWorkgroupBytes", "workgroup-bytes",
               "Workgroup memory used for exchanges, in bytes">,

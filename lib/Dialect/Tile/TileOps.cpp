@@ -471,6 +471,17 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+LogicalResult PrefixOp::verify() {
+  if (failed(verifyTileShape([&]() { return emitOpError(); }, getType(),
+                             "tile")))
+    return failure();
+  int64_t rank = getType().getRank();
+  if (getAxis() < 0 || getAxis() >= rank)
+    return emitOpError("axis must be a dimension of the rank-")
+           << rank << " tile, got " << getAxis();
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   if (failed(verifyTileShape([this]() { return emitOpError(); },
                              getInput().getType(), "input")))

@@ -175,3 +175,19 @@ tile.scan @rows_exclusive exclusive reverse along 1 identity [1.0 : f32, 0.0 : f
   %b = arith.addf %ab, %b1 : f32
   tile.yield %a, %b : f32, f32
 }
+
+// -----
+
+// CHECK-LABEL: tile.kernel @prefix
+// CHECK: tile.prefix add %{{.*}} along 1 : tensor<4x1024xf32>
+// CHECK: tile.prefix max %{{.*}} along 0 : tensor<4x1024xf32>
+tile.kernel @prefix(%x: memref<?x?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4>],
+                num_warps = 8} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<4x1024xf32>
+  %p = tile.prefix add %t along 1 : tensor<4x1024xf32>
+  %q = tile.prefix max %p along 0 : tensor<4x1024xf32>
+  tile.store %q, %x[%c0, %c0] : tensor<4x1024xf32>, memref<?x?xf32>
+  tile.return
+}

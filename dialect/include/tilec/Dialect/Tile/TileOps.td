@@ -371,6 +371,31 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_PrefixOp : Tile_Op<"prefix", [Pure,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "Inclusive prefix combination of a tile along one dimension";
+  let description = [{
+    Element i of the result along dimension `axis` combines elements 0..i of
+    `input` along it with `add`, `mul`, `max` or `min` (signed for integers;
+    earlier elements on the left). Elements narrower than 32 bits are
+    combined in f32 or i32 and each result is rounded back once. The block
+    scan of a `tile.scan` description: each thread combines its own
+    consecutive elements, the warps scan with `shfl.sync.up`, and the warp
+    totals meet in workgroup memory.
+
+    ```mlir
+    %p = tile.prefix add %t along 1 : tensor<4x1024xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Tile:$input,
+                       I64Attr:$axis);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $kind $input `along` $axis attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "Tile matrix product with accumulation";
   let description = [{

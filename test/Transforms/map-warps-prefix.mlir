@@ -1,0 +1,81 @@
+// RUN: tilec-opt %s -split-input-file \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))' \
+// RUN:   -verify-diagnostics | FileCheck %s
+
+// A 1x1024 prefix on 256 threads: each thread holds one chunk of 4
+// consecutive columns and scans it; the lanes scan the chunk totals with
+// shuffles up by 1, 2, 4, 8, 16 (a lane without a neighbour that far keeps
+// its total) and take their left neighbour's total; lane 31 of each of the
+// 8 warps publishes the warp total; each thread combines the totals of the
+// warps before its own, then its lane prefix, then its own prefix.
+// CHECK-LABEL: gpu.func @row
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[LANE:.*]] = arith.andi %[[TID]], %c31
+// CHECK: %[[WARP:.*]] = arith.shrui %[[TID]], %c5
+// CHECK: %[[X1:.*]] = arith.addf %[[X0:.*]], %{{.*}} : f32
+// CHECK: %[[X2:.*]] = arith.addf %[[X1]], %{{.*}} : f32
+// CHECK: %[[X3:.*]] = arith.addf %[[X2]], %{{.*}} : f32
+// CHECK: %[[UP1:.*]], %[[OK1:.*]] = gpu.shuffle up %[[X3]], %c1_i32, %c32_i32 : f32
+// CHECK: %[[S1:.*]] = arith.addf %[[UP1]], %[[X3]] : f32
+// CHECK: %[[T1:.*]] = arith.select %[[OK1]], %[[S1]], %[[X3]] : f32
+// CHECK: gpu.shuffle up %[[T1]], %c2_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle up %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle up %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle up %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: %[[TOTAL:.*]] = arith.select
+// CHECK: %[[LEFT:.*]], %[[HASLEFT:.*]] = gpu.shuffle up %[[TOTAL]], %c1_i32{{.*}}, %c32_i32 : f32
+// CHECK: gpu.barrier
+// CHECK: %[[IS31:.*]] = arith.cmpi eq, %[[LANE]], %c31
+// CHECK: scf.if %[[IS31]] {
+// CHECK:   memref.store %[[TOTAL]], %[[WG]][%[[WARP]]]
+// CHECK: }
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load %[[WG]]
+// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+gpu.module @m {
+  gpu.func @row(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<1x1024xf32>
+    %p = tile.prefix add %t along 1 : tensor<1x1024xf32>
+    tile.store %p, %x[%c0, %c0] : tensor<1x1024xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// 16-bit elements are combined in f32 and rounded back once per element;
+// max keeps signed order and NaN (arith.maximumf).
+// CHECK-LABEL: gpu.func @half_max
+// CHECK-SAME: workgroup(%{{.*}} : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.maximumf
+// CHECK: gpu.shuffle up %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+gpu.module @m {
+  gpu.func @half_max(%x: memref<?xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf16> -> tensor<512xf16>
+    %p = tile.prefix max %t along 0 : tensor<512xf16>
+    tile.store %p, %x[%c0] : tensor<512xf16>, memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Rows shorter than 32 chunks (a segmented warp scan) are not lowered yet.
+gpu.module @m {
+  gpu.func @short_rows(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x64xf32>
+    // expected-error @+1 {{'tile.prefix' op is supported along the innermost dimension, with rows of at least 32 x 4 elements, on at least one warp}}
+    %p = tile.prefix add %t along 1 : tensor<16x64xf32>
+    tile.store %p, %x[%c0, %c0] : tensor<16x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
