@@ -144,6 +144,12 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
     auto type = MemRefType::get({buffer->elements}, buffer->elementType,
                                 MemRefLayoutAttrInterface(), workgroup);
     state.exchangeBuffers[op] = func.addWorkgroupAttribution(type, op->getLoc());
+    // The NVPTX back end merges neighbouring reads of a buffer into 16-byte
+    // vector loads whatever the buffer's declared alignment: give every
+    // buffer 16 so that a small one before it cannot misalign it.
+    func.setWorkgroupAttributionAttr(
+        func.getNumWorkgroupAttributions() - 1,
+        LLVM::LLVMDialect::getAlignAttrName(), builder.getI64IntegerAttr(16));
     state.stats.workgroupBytes +=
         buffer->elements * buffer->elementType.getIntOrFloatBitWidth() / 8;
   });

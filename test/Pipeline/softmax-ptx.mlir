@@ -8,7 +8,9 @@
 // CHECK: .visible .global .align 1 .b8 __tilec_launch_rowmax[
 // CHECK-LABEL: .visible .entry rowmax(
 // CHECK: .maxntid 128, 1, 1
-// CHECK: .shared .align 4 .b8
+// Exchange buffers are 16-byte aligned: the back end reads neighbouring
+// elements as vectors.
+// CHECK: .shared .align 16 .b8
 // CHECK-DAG: ld.global.{{[a-z0-9]+}}
 // CHECK-DAG: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
 // CHECK-DAG: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;

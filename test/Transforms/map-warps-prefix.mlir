@@ -9,7 +9,7 @@
 // 8 warps publishes the warp total; each thread combines the totals of the
 // warps before its own, then its lane prefix, then its own prefix.
 // CHECK-LABEL: gpu.func @row
-// CHECK-SAME: workgroup(%[[WG:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[LANE:.*]] = arith.andi %[[TID]], %c31
 // CHECK: %[[WARP:.*]] = arith.shrui %[[TID]], %c5
@@ -49,7 +49,7 @@ gpu.module @m {
 // 16-bit elements are combined in f32 and rounded back once per element;
 // max keeps signed order and NaN (arith.maximumf).
 // CHECK-LABEL: gpu.func @half_max
-// CHECK-SAME: workgroup(%{{.*}} : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: arith.extf %{{.*}} : f16 to f32
 // CHECK: arith.maximumf
 // CHECK: gpu.shuffle up %{{.*}} : f32

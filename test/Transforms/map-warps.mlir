@@ -135,7 +135,7 @@ gpu.module @m {
 // combine with 5 xor shuffles, and the 4 warp partials meet in workgroup
 // memory.
 // CHECK-LABEL: gpu.func @row_reduce
-// CHECK-SAME: workgroup(%[[WG:.*]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-COUNT-7: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
@@ -165,7 +165,7 @@ gpu.module @m {
 // 16 rows of 128: a warp holds 4 whole rows at a time, so lanes shuffle
 // (4 rows x 5 offsets) and no warp partials are needed.
 // CHECK-LABEL: gpu.func @rows_reduce
-// CHECK-SAME: workgroup(%{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-COUNT-20: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 gpu.module @m {
@@ -185,7 +185,7 @@ gpu.module @m {
 // warps and of the thread's own chunks, so no shuffle is needed; 128
 // results x 4 warp partials go through workgroup memory.
 // CHECK-LABEL: gpu.func @column_reduce
-// CHECK-SAME: workgroup(%{{.*}} : memref<512xi32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<512xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-NOT: gpu.shuffle
 // CHECK: arith.maxsi
 gpu.module @m {
@@ -223,7 +223,7 @@ gpu.module @m {
 
 // Broadcasts go through workgroup memory: element (r, c) reads entry r.
 // CHECK-LABEL: gpu.func @broadcast
-// CHECK-SAME: workgroup(%{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>, %[[WG:[a-z0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[WG:[a-z0-9]+]] : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
@@ -289,7 +289,7 @@ gpu.module @m {
 // 16-bit elements are combined in 32 bits: extended on the way in, the
 // workgroup buffer is f32, the result is truncated back.
 // CHECK-LABEL: gpu.func @half_reduce
-// CHECK-SAME: workgroup(%{{.*}} : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: vector.load %{{.*}} : memref<?xf16>, vector<4xf16>
 // CHECK: vector.extract %{{.*}}[3] : f16 from vector<4xf16>
 // CHECK-NEXT: %[[T:.*]] = vector.from_elements {{.*}} : vector<4xf16>
