@@ -233,6 +233,22 @@ Workload prepareRowsumF16(const Context &ctx, const Shape &shape,
   return w;
 }
 
+// scan(x, y: f32[n]): inclusive prefix sums.
+Workload prepareScan(const Context &ctx, const Shape &shape,
+                     std::mt19937 &rng) {
+  int64_t n = shape[0];
+  std::vector<float> x = uniform(n, rng, -1, 1);
+  Workload w;
+  size_t dx = addBuffer(w, ctx, x);
+  size_t out = addOutput(w, ctx, n);
+  w.args = {w.buffers[dx].view<float>({n}), w.buffers[out].view<float>({n})};
+  w.reference.resize(n);
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i)
+    w.reference[i] = sum += x[i];
+  return w;
+}
+
 // rowcumsum(x, y: f32[rows, cols]): inclusive prefix sums of each row.
 Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
                           std::mt19937 &rng) {
@@ -264,6 +280,7 @@ const std::vector<Example> &examples() {
       {"colsum",
        {{1, 1}, {33, 7}, {1000, 1003}, {4097, 129}, {3, 100003}},
        prepareColsum},
+      {"scan", {{1}, {31}, {32}, {33}, {1000}, {(1 << 20) + 7}}, prepareScan},
       {"rowcumsum",
        {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {3, 100003}},
        prepareRowcumsum},

@@ -74,22 +74,7 @@ Value convertElement(OpBuilder &b, Location loc, Value v, Type to) {
 
 Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value x,
               Value y) {
-  bool isFloat = isa<FloatType>(x.getType());
-  switch (kind) {
-  case tile::ReduceKind::add:
-    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
-                   : arith::AddIOp::create(b, loc, x, y).getResult();
-  case tile::ReduceKind::mul:
-    return isFloat ? arith::MulFOp::create(b, loc, x, y).getResult()
-                   : arith::MulIOp::create(b, loc, x, y).getResult();
-  case tile::ReduceKind::max:
-    return isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
-                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
-  case tile::ReduceKind::min:
-    return isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
-                   : arith::MinSIOp::create(b, loc, x, y).getResult();
-  }
-  llvm_unreachable("unknown reduce kind");
+  return tile::buildCombine(b, loc, kind, x, y);
 }
 
 /// l with the bits [lo, hi) removed: the linear index in the reduced tile.
@@ -381,9 +366,24 @@ struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
       prefix = combineMaybe(rewriter, loc, kind, prefix, lanePrefixes[chunk]);
       for (int64_t i = 0; i < chunkSize; ++i) {
         Value own = x[chunk * chunkSize + i];
-        Value value = rewriter.createOrFold<arith::SelectOp>(
-            loc, prefix.valid,
-            combine(rewriter, loc, kind, prefix.value, own), own);
+        Value value;
+        if (!op.getExclusive()) {
+          value = rewriter.createOrFold<arith::SelectOp>(
+              loc, prefix.valid,
+              combine(rewriter, loc, kind, prefix.value, own), own);
+        } else {
+          // Everything before this element: the prefix, then the chunk's
+          // elements before it (x holds the chunk's inclusive scan).
+          MaybeValue before =
+              i == 0 ? prefix
+                     : combineMaybe(rewriter, loc, kind, prefix,
+                                    {x[chunk * chunkSize + i - 1],
+                                     boolConstant(rewriter, loc, true)});
+          value = rewriter.createOrFold<arith::SelectOp>(
+              loc, before.valid, before.value,
+              arith::ConstantOp::create(rewriter, loc,
+                                        tile::getIdentity(kind, accType)));
+        }
         results.push_back(convertElement(rewriter, loc, value, elementType));
       }
       carry = combineMaybe(rewriter, loc, kind, carry,

@@ -213,6 +213,12 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
       if ((*kernel)->hasAttr(tile::kSmallGridAttrName))
         ++numSmallGridVariants;
     }
+    SmallVector<tile::ScanOp> scans(getOperation().getOps<tile::ScanOp>());
+    for (tile::ScanOp scan : scans) {
+      if (failed(tileScan(rewriter, scan)))
+        return signalPassFailure();
+      ++numScans;
+    }
   }
 };
 

@@ -79,3 +79,24 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Exclusive: an element takes everything before it (the prefix, then the
+// chunk's elements before it); the first element of the row, with nothing
+// before it, takes the identity (here 0).
+// CHECK-LABEL: gpu.func @exclusive
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: arith.select %{{.*}}, %{{.*}}, %[[ZERO]] : f32
+gpu.module @m {
+  gpu.func @exclusive(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<512xf32>
+    %p = tile.prefix add exclusive %t along 0 : tensor<512xf32>
+    tile.store %p, %x[%c0] : tensor<512xf32>, memref<?xf32>
+    gpu.return
+  }
+}

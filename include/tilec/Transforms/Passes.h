@@ -28,6 +28,7 @@ struct MapWarpsStats {
 
 namespace tile {
 class MatmulOp;
+class ScanOp;
 class KernelOp;
 } // namespace tile
 
@@ -46,6 +47,13 @@ mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
                                            int64_t groupRows,
                                            bool warpgroupMma = false,
                                            bool smallGridVariant = false);
+
+/// Replaces a scan description by its block program (see tile-tiling):
+/// one program per row, scanning the row piece by piece with a carry.
+/// Fails with an error for the forms not tiled yet (combiner regions,
+/// reverse and column scans).
+mlir::FailureOr<tile::KernelOp> tileScan(mlir::RewriterBase &rewriter,
+                                         tile::ScanOp scan);
 
 /// Set by tile-bulk-copy-fallback on the fallback kernel it makes:
 /// tile-promote-shared stages its operands with per-thread copies.

@@ -2,6 +2,7 @@
 
 #include "tilec/Dialect/Tile/TileOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -197,6 +198,45 @@ LogicalResult MatmulOp::verify() {
 //===----------------------------------------------------------------------===//
 // Scan
 //===----------------------------------------------------------------------===//
+
+Value tilec::tile::buildCombine(OpBuilder &b, Location loc, ReduceKind kind,
+                                Value x, Value y) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
+  switch (kind) {
+  case ReduceKind::add:
+    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                   : arith::AddIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::mul:
+    return isFloat ? arith::MulFOp::create(b, loc, x, y).getResult()
+                   : arith::MulIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::max:
+    return isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::min:
+    return isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                   : arith::MinSIOp::create(b, loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown combiner kind");
+}
+
+TypedAttr tilec::tile::getIdentity(ReduceKind kind, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    APFloat value = APFloat::getZero(semantics);
+    if (kind == ReduceKind::mul)
+      value = APFloat::getOne(semantics);
+    else if (kind != ReduceKind::add)
+      value = APFloat::getInf(semantics, /*Negative=*/kind == ReduceKind::max);
+    return FloatAttr::get(type, value);
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt value(width, kind == ReduceKind::mul ? 1 : 0);
+  if (kind == ReduceKind::max)
+    value = APInt::getSignedMinValue(width);
+  else if (kind == ReduceKind::min)
+    value = APInt::getSignedMaxValue(width);
+  return IntegerAttr::get(type, value);
+}
 
 static bool isScanElementType(Type type) {
   return type.isF32() || type.isF16() || type.isBF16() || type.isInteger(32);

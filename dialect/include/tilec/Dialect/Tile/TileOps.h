@@ -42,6 +42,14 @@ mlir::LogicalResult
 verifyTileShape(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
                 mlir::Type type, llvm::StringRef what);
 
+/// `x . y` under `kind` (signed for integers, NaN-propagating max/min for
+/// floats): one arith op, element-wise on tiles.
+mlir::Value buildCombine(mlir::OpBuilder &b, mlir::Location loc,
+                         ReduceKind kind, mlir::Value x, mlir::Value y);
+/// The value `kind` leaves unchanged, of scalar type `type`: 0, 1, the
+/// lowest or the highest value (-inf / +inf for floats).
+mlir::TypedAttr getIdentity(ReduceKind kind, mlir::Type type);
+
 } // namespace tilec::tile
 
 #endif // TILEC_DIALECT_TILE_TILEOPS_H

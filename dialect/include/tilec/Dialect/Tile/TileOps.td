@@ -377,7 +377,9 @@ def Tile_PrefixOp : Tile_Op<"prefix", [Pure,
   let description = [{
     Element i of the result along dimension `axis` combines elements 0..i of
     `input` along it with `add`, `mul`, `max` or `min` (signed for integers;
-    earlier elements on the left). Elements narrower than 32 bits are
+    earlier elements on the left); with `exclusive`, elements 0..i-1, and
+    element 0 of each row is the combiner's identity (0, 1, the lowest or
+    the highest value). Elements narrower than 32 bits are
     combined in f32 or i32 and each result is rounded back once. The block
     scan of a `tile.scan` description: each thread combines its own
     consecutive elements, the warps scan with `shfl.sync.up`, and the warp
@@ -385,13 +387,15 @@ def Tile_PrefixOp : Tile_Op<"prefix", [Pure,
 
     ```mlir
     %p = tile.prefix add %t along 1 : tensor<4x1024xf32>
+    %e = tile.prefix max exclusive %t along 1 : tensor<4x1024xf32>
     ```
   }];
   let arguments = (ins Tile_ReduceKind:$kind, Tile_Tile:$input,
-                       I64Attr:$axis);
+                       I64Attr:$axis, UnitAttr:$exclusive);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $kind $input `along` $axis attr-dict `:` type($input)
+    $kind (`exclusive` $exclusive^)? $input `along` $axis attr-dict `:`
+    type($input)
   }];
   let hasVerifier = 1;
 }
