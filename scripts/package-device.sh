@@ -40,6 +40,10 @@ if [ -f "$ROOT/bench/matmul/kernels.mlir" ]; then
     { rm -f "$DEST/bench/matmul.cubin"
       echo "warning: tilec cannot compile bench/matmul/kernels.mlir; no matmul.cubin" >&2; }
 fi
+# The scan bench (bench/scan-gpu.sh): its runner and the scans it times.
+ninja -C "$BUILD" tilec-scan-bench >/dev/null
+strip -o "$DEST/tilec-scan-bench" "$BUILD/bench/scan/tilec-scan-bench"
+"$BUILD/bin/tilec" "$ROOT/bench/scan/kernels.mlir" -o "$DEST/bench/scan.cubin"
 if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
   bash "$ROOT/bench/matmul/make-test-cubins.sh" "$DEST/matmul-test" ||
     echo "warning: cannot build the matmul harness's test cubins" >&2
