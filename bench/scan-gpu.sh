@@ -16,7 +16,8 @@ if python3 bench/scan/torch_cumsum.py "$OUT/torch.json" | tee "$OUT/torch.log"; 
 python3 - "$OUT" <<'PY' | tee "$OUT/ratios.md"
 import json, sys
 out = sys.argv[1]
-tilec = {r["shape"]: r for r in json.load(open(f"{out}/tilec.json"))}
+tilec = {r["shape"]: r for r in json.load(open(f"{out}/tilec.json"))
+         if r["gb_per_s"] is not None}
 torch = {r["shape"]: r for r in json.load(open(f"{out}/torch.json"))}
 print("| shape | tilec GB/s | torch.cumsum GB/s | tilec / torch | tilec us | torch us |")
 print("|---|---:|---:|---:|---:|---:|")

@@ -16,18 +16,26 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
+using namespace tilec;
 using namespace tilec::rt;
 
 namespace {
 
+enum class Element { F32, I32, BF16 };
+
 struct Case {
   const char *kernel;
   int64_t rows, cols; // rows = 0: a 1-D scan of `cols` elements
+  Element element = Element::F32;
+  bool max = false;       // max instead of add
+  bool exclusive = false;
+  bool timed = true;      // the f32 sums are timed against torch.cumsum
 };
 
 struct Row {
@@ -53,6 +61,39 @@ double medianUs(const Context &ctx, const Stream &stream, const Kernel &kernel,
   return us[us.size() / 2];
 }
 
+uint16_t toBf16(float v) { // round to nearest even
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return uint16_t(bits >> 16);
+}
+double fromBf16(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
+}
+
+/// The scan of each row of `x` (as doubles; i32 sums wrap like the GPU's).
+std::vector<double> reference(const Case &c, const std::vector<double> &x) {
+  int64_t rows = c.rows ? c.rows : 1;
+  std::vector<double> ref(x.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    double acc = c.max ? -INFINITY : 0;
+    uint32_t wrapped = 0;
+    for (int64_t i = r * c.cols; i < (r + 1) * c.cols; ++i) {
+      double before = c.element == Element::I32 ? double(int32_t(wrapped)) : acc;
+      if (c.element == Element::I32)
+        wrapped += uint32_t(int32_t(x[i]));
+      else
+        acc = c.max ? std::max(acc, x[i]) : acc + x[i];
+      double after = c.element == Element::I32 ? double(int32_t(wrapped)) : acc;
+      ref[i] = c.exclusive ? before : after;
+    }
+  }
+  return ref;
+}
+
 Row runCase(const Context &ctx, const Module &module, const Case &c,
             std::mt19937 &rng) {
   Row row;
@@ -62,39 +103,86 @@ Row runCase(const Context &ctx, const Module &module, const Case &c,
                      : std::to_string(c.cols);
   try {
     Kernel kernel(module, c.kernel);
+    // Inputs as the kernel sees them, and as doubles for the reference.
+    std::vector<double> x(n);
+    std::vector<float> f32;
+    std::vector<int32_t> i32;
+    std::vector<uint16_t> bf16;
     std::uniform_real_distribution<float> dist(-1, 1);
-    std::vector<float> x(n);
-    for (float &v : x)
-      v = dist(rng);
-    DeviceBuffer in = DeviceBuffer::fromHost(ctx, x);
-    DeviceBuffer out(ctx, n * sizeof(float));
-    out.memset(0xff);
-    std::vector<KernelArg> args =
-        c.rows ? std::vector<KernelArg>{in.view<float>({c.rows, c.cols}),
-                                        out.view<float>({c.rows, c.cols})}
-               : std::vector<KernelArg>{in.view<float>({c.cols}),
-                                        out.view<float>({c.cols})};
-    Stream stream(ctx);
-    kernel.launchArgs(stream, args);
-    stream.synchronize();
-    std::vector<float> y = out.download<float>();
-    double diff2 = 0, ref2 = 0;
-    for (int64_t r = 0; r < rows; ++r) {
-      double sum = 0;
-      for (int64_t i = r * c.cols; i < (r + 1) * c.cols; ++i) {
-        sum += x[i];
-        diff2 += (y[i] - sum) * (y[i] - sum);
-        ref2 += sum * sum;
+    std::uniform_int_distribution<int32_t> ints(-(1 << 30), 1 << 30);
+    for (int64_t i = 0; i < n; ++i) {
+      if (c.element == Element::I32) {
+        i32.push_back(ints(rng)); // sums overflow: wrapping is checked too
+        x[i] = i32.back();
+      } else if (c.element == Element::BF16) {
+        bf16.push_back(toBf16(dist(rng)));
+        x[i] = fromBf16(bf16.back());
+      } else {
+        f32.push_back(dist(rng));
+        x[i] = f32.back();
       }
     }
-    row.relError = std::sqrt(diff2 / std::max(ref2, 1e-300));
-    row.pass = std::isfinite(row.relError) && row.relError < 1e-5;
-    row.us = medianUs(ctx, stream, kernel, args, n > (1 << 24) ? 5 : 20);
-    row.gbPerS = 2.0 * n * sizeof(float) / (row.us * 1e3);
+    ScalarType type = c.element == Element::I32    ? ScalarType::I32
+                      : c.element == Element::BF16 ? ScalarType::BF16
+                                                   : ScalarType::F32;
+    DeviceBuffer in = c.element == Element::I32    ? DeviceBuffer::fromHost(ctx, i32)
+                      : c.element == Element::BF16 ? DeviceBuffer::fromHost(ctx, bf16)
+                                                   : DeviceBuffer::fromHost(ctx, f32);
+    DeviceBuffer out(ctx, n * scalarTypeSize(type));
+    std::vector<int64_t> shape = c.rows ? std::vector<int64_t>{c.rows, c.cols}
+                                        : std::vector<int64_t>{c.cols};
+    std::vector<KernelArg> args = {in.view(type, shape), out.view(type, shape)};
+    Stream stream(ctx);
+    std::vector<double> ref = reference(c, x);
+    // Integer results must be exact and the same on every run (a changing
+    // result is a race); floats within a relative error.
+    int runs = c.element == Element::I32 ? 3 : 1;
+    row.pass = true;
+    for (int run = 0; run < runs; ++run) {
+      out.memset(0xff);
+      kernel.launchArgs(stream, args);
+      stream.synchronize();
+      std::vector<double> y(n);
+      if (c.element == Element::I32) {
+        std::vector<int32_t> got = out.download<int32_t>();
+        for (int64_t i = 0; i < n; ++i)
+          y[i] = got[i];
+      } else if (c.element == Element::BF16) {
+        std::vector<uint16_t> got = out.download<uint16_t>();
+        for (int64_t i = 0; i < n; ++i)
+          y[i] = fromBf16(got[i]);
+      } else {
+        std::vector<float> got = out.download<float>();
+        for (int64_t i = 0; i < n; ++i)
+          y[i] = got[i];
+      }
+      double diff2 = 0, ref2 = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (std::isinf(ref[i]) && y[i] == ref[i])
+          continue; // the identity of an exclusive max
+        diff2 += (y[i] - ref[i]) * (y[i] - ref[i]);
+        ref2 += ref[i] * ref[i];
+      }
+      double rel = std::sqrt(diff2 / std::max(ref2, 1e-300));
+      double tolerance = c.element == Element::I32 || c.max ? 0
+                         : c.element == Element::BF16     ? 1e-2
+                                                          : 1e-5;
+      row.relError = std::isnan(row.relError) ? rel : std::max(row.relError, rel);
+      row.pass = row.pass && std::isfinite(rel) && rel <= tolerance;
+    }
+    if (c.timed) {
+      row.us = medianUs(ctx, stream, kernel, args, n > (1 << 24) ? 5 : 20);
+      row.gbPerS = 2.0 * n * scalarTypeSize(type) / (row.us * 1e3);
+    }
   } catch (const Error &e) {
     row.error = e.what();
   }
   return row;
+}
+
+/// JSON has no NaN: null for what was not measured.
+std::string jsonNumber(double v) {
+  return std::isfinite(v) ? std::to_string(v) : "null";
 }
 
 } // namespace
@@ -120,6 +208,15 @@ int main(int argc, char **argv) {
       {"scan_f32", 0, 1 << 20},     {"scan_f32", 0, 1 << 24},
       {"rows_f32", 4096, 4096},     {"rows_f32", 65536, 1024},
       {"rows_f32", 1024, 65536},    {"rows_f32", 3, 1000003},
+      // Checked only: exact repeated integers, exclusive, max, bf16.
+      {"scan_i32", 0, 1, Element::I32, false, false, false},
+      {"scan_i32", 0, 33, Element::I32, false, false, false},
+      {"scan_i32", 0, (1 << 20) + 7, Element::I32, false, false, false},
+      {"rows_i32", 1000, 1003, Element::I32, false, true, false},
+      {"rows_i32", 3, 100003, Element::I32, false, true, false},
+      {"rows_max_f32", 1000, 1003, Element::F32, true, true, false},
+      {"rows_bf16", 1000, 1003, Element::BF16, false, false, false},
+      {"rows_bf16", 64, 4096, Element::BF16, false, false, false},
   };
   int passed = 0, failed = 0;
   std::vector<Row> results;
@@ -127,12 +224,12 @@ int main(int argc, char **argv) {
     Context ctx(0);
     Module module = Module::loadFile(ctx, cubin);
     std::mt19937 rng(12345);
-    std::printf("%-10s %-14s %10s %10s %9s  %s\n", "kernel", "shape", "us",
+    std::printf("%-12s %-14s %10s %10s %9s  %s\n", "kernel", "shape", "us",
                 "GB/s", "rel_err", "status");
     for (const Case &c : cases) {
       Row r = runCase(ctx, module, c, rng);
       (r.pass ? passed : failed)++;
-      std::printf("%-10s %-14s %10.1f %10.1f %9.2e  %s %s\n", r.kernel.c_str(),
+      std::printf("%-12s %-14s %10.1f %10.1f %9.2e  %s %s\n", r.kernel.c_str(),
                   r.shape.c_str(), r.us, r.gbPerS, r.relError,
                   r.pass ? "PASS" : "FAIL", r.error.c_str());
       results.push_back(r);
@@ -147,8 +244,9 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < results.size(); ++i) {
       const Row &r = results[i];
       out << "  {\"kernel\": \"" << r.kernel << "\", \"shape\": \"" << r.shape
-          << "\", \"us\": " << r.us << ", \"gb_per_s\": " << r.gbPerS
-          << ", \"rel_error\": " << r.relError << ", \"status\": \""
+          << "\", \"us\": " << jsonNumber(r.us)
+          << ", \"gb_per_s\": " << jsonNumber(r.gbPerS)
+          << ", \"rel_error\": " << jsonNumber(r.relError) << ", \"status\": \""
           << (r.pass ? "PASS" : "FAIL") << "\"}"
           << (i + 1 < results.size() ? ",\n" : "\n");
     }
