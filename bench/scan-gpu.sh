@@ -6,6 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/tilec-scan}"; mkdir -p "$OUT"
+export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 chmod +x .device/tilec-scan-bench
 passed=0; failed=0
@@ -27,4 +28,10 @@ for shape, t in tilec.items():
         print(f"| {shape} | {t['gb_per_s']:.1f} | {p['gb_per_s']:.1f} | "
               f"{t['gb_per_s'] / p['gb_per_s']:.3f} | {t['us']:.1f} | {p['us']:.1f} |")
 PY
+# The reverse scans start their first piece before the buffer: memcheck
+# them (and a forward row scan) on ragged shapes.
+if compute-sanitizer --tool memcheck --error-exitcode 9 .device/tilec-scan-bench \
+     --cubin .device/bench/scan.cubin --only scan_rev_i32,rows_rev_f32,rows_i32 \
+     > "$OUT/memcheck.log" 2>&1; then passed=$((passed+1)); else failed=$((failed+1)); fi
+tail -3 "$OUT/memcheck.log"
 echo "$passed passed, $failed failed"

@@ -1,6 +1,6 @@
 //===- scan_bench.cpp - Check and time tilec scans ------------------------===//
 //
-// tilec-scan-bench --cubin FILE [--json FILE]
+// tilec-scan-bench --cubin FILE [--json FILE] [--only KERNEL,...]
 //
 // Runs the scans of bench/scan/kernels.mlir on the shapes: checks
 // each against a float64 prefix sum of the same random inputs (outputs
@@ -36,6 +36,7 @@ struct Case {
   bool max = false;       // max instead of add
   bool exclusive = false;
   bool timed = true;      // the f32 sums are timed against torch.cumsum
+  bool reverse = false;   // from the last element
 };
 
 struct Row {
@@ -81,7 +82,8 @@ std::vector<double> reference(const Case &c, const std::vector<double> &x) {
   for (int64_t r = 0; r < rows; ++r) {
     double acc = c.max ? -INFINITY : 0;
     uint32_t wrapped = 0;
-    for (int64_t i = r * c.cols; i < (r + 1) * c.cols; ++i) {
+    for (int64_t k = 0; k < c.cols; ++k) {
+      int64_t i = r * c.cols + (c.reverse ? c.cols - 1 - k : k);
       double before = c.element == Element::I32 ? double(int32_t(wrapped)) : acc;
       if (c.element == Element::I32)
         wrapped += uint32_t(int32_t(x[i]));
@@ -188,20 +190,22 @@ std::string jsonNumber(double v) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string cubin, json;
+  std::string cubin, json, only;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--cubin" && i + 1 < argc)
       cubin = argv[++i];
     else if (arg == "--json" && i + 1 < argc)
       json = argv[++i];
+    else if (arg == "--only" && i + 1 < argc)
+      only = "," + std::string(argv[++i]) + ",";
     else {
-      std::fprintf(stderr, "usage: tilec-scan-bench --cubin FILE [--json FILE]\n");
+      std::fprintf(stderr, "usage: tilec-scan-bench --cubin FILE [--json FILE] [--only K1,K2]\n");
       return 2;
     }
   }
   if (cubin.empty()) {
-    std::fprintf(stderr, "usage: tilec-scan-bench --cubin FILE [--json FILE]\n");
+    std::fprintf(stderr, "usage: tilec-scan-bench --cubin FILE [--json FILE] [--only K1,K2]\n");
     return 2;
   }
   const std::vector<Case> cases = {
@@ -217,6 +221,11 @@ int main(int argc, char **argv) {
       {"rows_max_f32", 1000, 1003, Element::F32, true, true, false},
       {"rows_bf16", 1000, 1003, Element::BF16, false, false, false},
       {"rows_bf16", 64, 4096, Element::BF16, false, false, false},
+      {"scan_rev_i32", 0, (1 << 20) + 7, Element::I32, false, false, false,
+       true},
+      {"scan_rev_i32", 0, 5, Element::I32, false, false, false, true},
+      {"rows_rev_f32", 1000, 1003, Element::F32, false, true, false, true},
+      {"rows_rev_f32", 3, 100003, Element::F32, false, true, false, true},
   };
   int passed = 0, failed = 0;
   std::vector<Row> results;
@@ -227,6 +236,9 @@ int main(int argc, char **argv) {
     std::printf("%-12s %-14s %10s %10s %9s  %s\n", "kernel", "shape", "us",
                 "GB/s", "rel_err", "status");
     for (const Case &c : cases) {
+      if (!only.empty() &&
+          only.find("," + std::string(c.kernel) + ",") == std::string::npos)
+        continue;
       Row r = runCase(ctx, module, c, rng);
       (r.pass ? passed : failed)++;
       std::printf("%-12s %-14s %10.1f %10.1f %9.2e  %s %s\n", r.kernel.c_str(),

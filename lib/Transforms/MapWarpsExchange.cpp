@@ -261,6 +261,9 @@ struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
     if (!plan) // checkPrefixSupported rejected it before the rewrite
       return failure();
     tile::ReduceKind kind = op.getKind();
+    // A reverse scan runs from the last element: every step below takes its
+    // neighbours on the other side (higher slots, lanes, warps, chunks).
+    bool reverse = op.getReverse();
     Type elementType = type.getElementType();
     Type accType = accumulatorType(elementType);
     Value tid = state.threadId;
@@ -269,45 +272,54 @@ struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
     Value warp = rewriter.createOrFold<arith::ShRUIOp>(loc, tid, c(kLaneBits));
     int64_t chunkSize = int64_t(1) << plan->v;
     int64_t chunks = layout.getPerThread() / chunkSize;
+    // The i-th element of a chunk in scan order.
+    auto inOrder = [&](int64_t i) { return reverse ? chunkSize - 1 - i : i; };
 
     // 1. Each thread scans its chunks.
-    SmallVector<Value> x;
-    for (int64_t slot = 0; slot < layout.getPerThread(); ++slot) {
-      Value element = convertElement(
-          rewriter, loc,
-          vector::ExtractOp::create(rewriter, loc, adaptor.getInput(), slot),
-          accType);
-      if (slot % chunkSize != 0)
-        element = combine(rewriter, loc, kind, x.back(), element);
-      x.push_back(element);
+    SmallVector<Value> x(layout.getPerThread());
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      for (int64_t i = 0; i < chunkSize; ++i) {
+        int64_t slot = chunk * chunkSize + inOrder(i);
+        Value element = convertElement(
+            rewriter, loc,
+            vector::ExtractOp::create(rewriter, loc, adaptor.getInput(), slot),
+            accType);
+        if (i > 0)
+          element = combine(rewriter, loc, kind,
+                            x[chunk * chunkSize + inOrder(i - 1)], element);
+        x[slot] = element;
+      }
     }
 
-    // 2. The lanes scan the chunk totals (Kogge-Stone over shuffles up);
-    //    a lane's prefix is its left neighbour's inclusive total.
+    // 2. The lanes scan the chunk totals (Kogge-Stone over shuffles up, or
+    //    down for a reverse scan); a lane's prefix is its neighbour's total.
     Value width = arith::ConstantIntOp::create(rewriter, loc, 32, 32);
-    auto shuffleUp = [&](Value v, int64_t offset) {
+    auto shuffleFromEarlier = [&](Value v, int64_t offset) {
       Value offsetValue =
           arith::ConstantIntOp::create(rewriter, loc, offset, 32);
       ++state.stats.shuffles;
-      return gpu::ShuffleOp::create(rewriter, loc, v, offsetValue, width,
-                                    gpu::ShuffleMode::UP);
+      return gpu::ShuffleOp::create(
+          rewriter, loc, v, offsetValue, width,
+          reverse ? gpu::ShuffleMode::DOWN : gpu::ShuffleMode::UP);
     };
     SmallVector<Value> laneTotals;
     SmallVector<MaybeValue> lanePrefixes;
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      Value total = x[chunk * chunkSize + chunkSize - 1];
+      Value total = x[chunk * chunkSize + inOrder(chunkSize - 1)];
       for (int64_t offset = 1; offset < 32; offset *= 2) {
-        auto up = shuffleUp(total, offset);
+        auto earlier = shuffleFromEarlier(total, offset);
         total = rewriter.createOrFold<arith::SelectOp>(
-            loc, up.getValid(),
-            combine(rewriter, loc, kind, up.getShuffleResult(), total), total);
+            loc, earlier.getValid(),
+            combine(rewriter, loc, kind, earlier.getShuffleResult(), total),
+            total);
       }
       laneTotals.push_back(total);
-      auto left = shuffleUp(total, 1);
-      lanePrefixes.push_back({left.getShuffleResult(), left.getValid()});
+      auto neighbour = shuffleFromEarlier(total, 1);
+      lanePrefixes.push_back(
+          {neighbour.getShuffleResult(), neighbour.getValid()});
     }
 
-    // 3. Lane 31 of each warp publishes its warps' totals at
+    // 3. The last lane in scan order publishes its warp's totals at
     //    chunk * warps + warp.
     Value buffer = state.exchangeBuffers.lookup(op);
     int64_t warps = plan->warps();
@@ -315,7 +327,7 @@ struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
     auto publish = scf::IfOp::create(
         rewriter, loc,
         rewriter.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                             lane, c(31)));
+                                             lane, c(reverse ? 0 : 31)));
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(publish.thenBlock());
@@ -327,8 +339,8 @@ struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
     }
     gpu::BarrierOp::create(rewriter, loc);
 
-    // 4. Per chunk: the totals of the earlier warps of the same row, and
-    //    the row's total over all its warps (for the next chunk's carry).
+    // 4. Per chunk: the totals of the row's warps before this one in scan
+    //    order, and the row's total over all its warps.
     int64_t rowWarps = int64_t(1) << plan->warpAxisBits();
     Value warpInRow =
         rewriter.createOrFold<arith::AndIOp>(loc, warp, c(rowWarps - 1));
@@ -338,56 +350,60 @@ struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       MaybeValue prefix{x.front(), boolConstant(rewriter, loc, false)};
       Value rowTotal;
-      for (int64_t w = 0; w < rowWarps; ++w) {
+      for (int64_t i = 0; i < rowWarps; ++i) {
+        int64_t w = reverse ? rowWarps - 1 - i : i;
         Value address = rewriter.createOrFold<arith::AddIOp>(
             loc, c(chunk * warps + w), firstWarp);
         Value total = memref::LoadOp::create(rewriter, loc, buffer, address);
         rowTotal = rowTotal ? combine(rewriter, loc, kind, rowTotal, total)
                             : total;
         Value earlier = rewriter.createOrFold<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::ult, c(w), warpInRow);
+            loc, reverse ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
+            c(w), warpInRow);
         prefix = combineMaybe(rewriter, loc, kind, prefix, {total, earlier});
       }
       warpPrefixes.push_back(prefix);
       rowTotals.push_back(rowTotal);
     }
 
-    // 5. Chunks of a row follow each other: chunk k carries the totals of
-    //    the row's chunks before it. Then every element takes
+    // 5. Chunks of a row follow each other in scan order: each carries the
+    //    totals of the row's chunks before it. Then every element takes
     //    carry . earlier warps . earlier lanes . its own prefix.
     int64_t rowChunks = int64_t(1) << plan->chunkAxisBits();
-    SmallVector<Value> results;
-    MaybeValue carry;
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      if (chunk % rowChunks == 0)
-        carry = {x.front(), boolConstant(rewriter, loc, false)};
-      MaybeValue prefix = combineMaybe(rewriter, loc, kind, carry,
-                                       warpPrefixes[chunk]);
-      prefix = combineMaybe(rewriter, loc, kind, prefix, lanePrefixes[chunk]);
-      for (int64_t i = 0; i < chunkSize; ++i) {
-        Value own = x[chunk * chunkSize + i];
-        Value value;
-        if (!op.getExclusive()) {
-          value = rewriter.createOrFold<arith::SelectOp>(
-              loc, prefix.valid,
-              combine(rewriter, loc, kind, prefix.value, own), own);
-        } else {
-          // Everything before this element: the prefix, then the chunk's
-          // elements before it (x holds the chunk's inclusive scan).
-          MaybeValue before =
-              i == 0 ? prefix
-                     : combineMaybe(rewriter, loc, kind, prefix,
-                                    {x[chunk * chunkSize + i - 1],
-                                     boolConstant(rewriter, loc, true)});
-          value = rewriter.createOrFold<arith::SelectOp>(
-              loc, before.valid, before.value,
-              arith::ConstantOp::create(rewriter, loc,
-                                        tile::getIdentity(kind, accType)));
+    SmallVector<Value> results(layout.getPerThread());
+    for (int64_t first = 0; first < chunks; first += rowChunks) {
+      MaybeValue carry{x.front(), boolConstant(rewriter, loc, false)};
+      for (int64_t k = 0; k < rowChunks; ++k) {
+        int64_t chunk = first + (reverse ? rowChunks - 1 - k : k);
+        MaybeValue prefix = combineMaybe(rewriter, loc, kind, carry,
+                                         warpPrefixes[chunk]);
+        prefix = combineMaybe(rewriter, loc, kind, prefix, lanePrefixes[chunk]);
+        for (int64_t i = 0; i < chunkSize; ++i) {
+          int64_t slot = chunk * chunkSize + inOrder(i);
+          Value value;
+          if (!op.getExclusive()) {
+            value = rewriter.createOrFold<arith::SelectOp>(
+                loc, prefix.valid,
+                combine(rewriter, loc, kind, prefix.value, x[slot]), x[slot]);
+          } else {
+            // Everything before this element: the prefix, then the chunk's
+            // elements before it (x holds the chunk's own scan).
+            MaybeValue before =
+                i == 0 ? prefix
+                       : combineMaybe(rewriter, loc, kind, prefix,
+                                      {x[chunk * chunkSize + inOrder(i - 1)],
+                                       boolConstant(rewriter, loc, true)});
+            value = rewriter.createOrFold<arith::SelectOp>(
+                loc, before.valid, before.value,
+                arith::ConstantOp::create(rewriter, loc,
+                                          tile::getIdentity(kind, accType)));
+          }
+          results[slot] = convertElement(rewriter, loc, value, elementType);
         }
-        results.push_back(convertElement(rewriter, loc, value, elementType));
+        carry = combineMaybe(
+            rewriter, loc, kind, carry,
+            {rowTotals[chunk], boolConstant(rewriter, loc, true)});
       }
-      carry = combineMaybe(rewriter, loc, kind, carry,
-                           {rowTotals[chunk], boolConstant(rewriter, loc, true)});
     }
     ++state.stats.prefixes;
     rewriter.replaceOp(op, vector::FromElementsOp::create(

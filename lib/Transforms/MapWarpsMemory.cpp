@@ -119,10 +119,12 @@ Value runsAligned(OpBuilder &b, Location loc, Value buffer,
   return all;
 }
 
-/// Whether the run of `run` elements at `access` is inside the buffer.
+/// Whether the run of `run` elements at `access` is inside the buffer: its
+/// first element (every index, unsigned, so negative ones are outside) and
+/// its last.
 Value runInBounds(OpBuilder &b, Location loc, const ElementAccess &access,
                   ArrayRef<Value> sizes, int64_t run) {
-  Value inside;
+  Value inside = access.inBounds;
   for (auto [d, index] : llvm::enumerate(access.indices)) {
     Value last = d + 1 == access.indices.size()
                      ? b.createOrFold<arith::AddIOp>(

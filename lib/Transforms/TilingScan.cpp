@@ -1,7 +1,7 @@
 //===- TilingScan.cpp - Scan descriptions -> block programs ---------------===//
 //
 // A row scan becomes one program per row that walks the row in pieces of
-// kScanPiece elements: tile.prefix scans a piece, the combination of the
+// kScanPiece elements (from the end for a reverse scan): tile.prefix scans a piece, the combination of the
 // pieces before it (the carry) is combined in front, and the piece's total
 // (tile.reduce) extends the carry. 16-bit floats are scanned in f32 and
 // rounded once per output. The decoupled look-back that splits one long
@@ -43,8 +43,6 @@ static LogicalResult checkScanSupported(tile::ScanOp op) {
   if (!op.getKind())
     return op.emitOpError("with a combiner region cannot be tiled yet; use "
                           "add, mul, max or min");
-  if (op.getReverse())
-    return op.emitOpError("reverse scans cannot be tiled yet");
   int64_t rank = op.getInputType(0).getRank();
   if (op.getAlong() != rank - 1)
     return op.emitOpError("scans along dimension 0 of a 2-D buffer (columns) "
@@ -80,7 +78,7 @@ static Value scanPiece(OpBuilder &b, Location loc, tile::ScanOp op,
   Value piece = loadPiece(b, loc, s, kind, indices, pieceType);
   auto prefix = tile::PrefixOp::create(
       b, loc, pieceType, kind, piece, axis,
-      op.getMode() == tile::ScanMode::exclusive);
+      op.getMode() == tile::ScanMode::exclusive, op.getReverse());
   Value carried =
       isRow ? Value(tile::BroadcastOp::create(b, loc, pieceType, carry,
                                               ArrayRef<int64_t>{1}))
@@ -150,7 +148,15 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
   Value step = arith::ConstantIndexOp::create(rewriter, loc, kScanPiece);
   scf::ForOp::create(
       rewriter, loc, zero, length, step, carries,
-      [&](OpBuilder &b, Location l, Value col, ValueRange carried) {
+      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
+        // A reverse scan takes the pieces from the end: the first one
+        // starts before the buffer (negative: loaded as padding, not
+        // stored).
+        Value col =
+            op.getReverse()
+                ? b.createOrFold<arith::SubIOp>(
+                      l, length, b.createOrFold<arith::AddIOp>(l, offset, step))
+                : offset;
         SmallVector<Value> indices;
         if (row)
           indices.push_back(row);

@@ -100,3 +100,30 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Reverse: each chunk is scanned from its last element, the lanes take
+// totals from higher lanes (shuffles down), lane 0 publishes the warp's
+// total, and a warp takes the totals of the warps after it.
+// CHECK-LABEL: gpu.func @reverse
+// CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31
+// CHECK: %[[X2:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: gpu.shuffle down %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle down %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi eq, %[[LANE]], %c0
+// CHECK: gpu.barrier
+// The 4 warps of the row are read from the last: warp 3 is before warp w
+// in scan order when w < 3.
+// CHECK: arith.cmpi ult, %{{.*}}, %c3
+gpu.module @m {
+  gpu.func @reverse(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<512xf32>
+    %p = tile.prefix add reverse %t along 0 : tensor<512xf32>
+    tile.store %p, %x[%c0] : tensor<512xf32>, memref<?xf32>
+    gpu.return
+  }
+}

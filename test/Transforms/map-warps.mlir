@@ -30,7 +30,7 @@ gpu.module @m {
 
 // Loads read runs of 4 elements (thread t's first run starts at 4t) as one
 // 16-byte vector where the pointer, the offset and the tile origin keep runs
-// aligned and the whole run is inside the buffer; otherwise each element is
+// aligned and the whole run (first and last element) is inside the buffer; otherwise each element is
 // checked against the buffer size and the padding is read outside it.
 // CHECK-LABEL: gpu.func @load
 // CHECK-SAME: (%[[X:.*]]: memref<?xf32>, %[[OFF:.*]]: index)
@@ -48,7 +48,8 @@ gpu.module @m {
 // CHECK: %[[I0:.*]] = arith.addi %[[OFF]], %{{.*}} : index
 // CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[I0]], %[[SIZE]] : index
 // CHECK: %[[LAST:.*]] = arith.addi %[[I0]], %c3
-// CHECK: %[[INGROUP:.*]] = arith.cmpi ult, %[[LAST]], %[[SIZE]] : index
+// CHECK: %[[LASTIN:.*]] = arith.cmpi ult, %[[LAST]], %[[SIZE]] : index
+// CHECK: %[[INGROUP:.*]] = arith.andi %[[IN0]], %[[LASTIN]] : i1
 // CHECK: %[[WHOLE:.*]] = arith.andi %[[ALIGNED]], %[[INGROUP]] : i1
 // CHECK: %[[GROUP:.*]] = scf.if %[[WHOLE]] -> (vector<4xf32>) {
 // CHECK:   vector.load %[[X]][%[[I0]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>

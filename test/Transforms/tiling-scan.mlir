@@ -47,3 +47,17 @@ tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>)
 // CHECK:   tile.prefix mul {{.*}} : tensor<1024xi32>
 // CHECK:   scf.yield %{{.*}}, %{{.*}} : i32, i32
 tile.scan @pair mul inclusive along 0 : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
+
+// -----
+
+// Reverse: the pieces are taken from the end (the first starts before the
+// buffer when the length is not a multiple of 1024: padding, not stored).
+// CHECK-LABEL: tile.kernel @suffix
+// CHECK: %[[LEN:.*]] = memref.dim %{{.*}}, %c1 : memref<?x?xf32>
+// CHECK: scf.for %[[OFF:.*]] = %{{.*}} to %[[LEN]] step %[[STEP:.*]] iter_args
+// CHECK:   %[[END:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
+// CHECK:   %[[COL:.*]] = arith.subi %[[LEN]], %[[END]] : index
+// CHECK:   %[[T:.*]] = tile.load %{{.*}}[%{{.*}}, %[[COL]]]
+// CHECK:   tile.prefix add exclusive reverse %[[T]] along 1 : tensor<1x1024xf32>
+// CHECK:   tile.store %{{.*}}, %{{.*}}[%{{.*}}, %[[COL]]]
+tile.scan @suffix add exclusive reverse along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()

@@ -50,8 +50,8 @@ mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
 
 /// Replaces a scan description by its block program (see tile-tiling):
 /// one program per row, scanning the row piece by piece with a carry.
-/// Fails with an error for the forms not tiled yet (combiner regions,
-/// reverse and column scans).
+/// Fails with an error for the forms not tiled yet (combiner regions and
+/// column scans).
 mlir::FailureOr<tile::KernelOp> tileScan(mlir::RewriterBase &rewriter,
                                          tile::ScanOp scan);
 

@@ -21,13 +21,14 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       operands are read in 128-byte panels); f32 takes 128x128x32, 8 warps,
       3 stages.
 
-    - `tile.scan` (add, mul, max or min; inclusive or exclusive; 1-D, or
-      2-D along its rows): one program per row (a single one for 1-D),
-      walking the row in pieces of 1024 elements on 8 warps: `tile.prefix`
+    - `tile.scan` (add, mul, max or min; inclusive or exclusive; forward or
+      reverse; 1-D, or 2-D along its rows): one program per row (a single
+      one for 1-D), walking the row in pieces of 1024 elements on 8 warps
+      (from the end for a reverse scan): `tile.prefix`
       scans a piece loaded with the combiner's identity as padding, the
       carry of the pieces before it is combined in front, and the piece's
       `tile.reduce` total extends the carry. 16-bit floats are scanned in
-      f32. Combiner regions, reverse and column scans, and the single-pass
+      f32. Combiner regions, column scans, and the single-pass
       scan of one row by many programs are not tiled yet.
 
     Shapes are known only at launch, so with `small-grid-variants` a matmul

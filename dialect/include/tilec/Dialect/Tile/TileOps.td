@@ -379,7 +379,8 @@ def Tile_PrefixOp : Tile_Op<"prefix", [Pure,
     `input` along it with `add`, `mul`, `max` or `min` (signed for integers;
     earlier elements on the left); with `exclusive`, elements 0..i-1, and
     element 0 of each row is the combiner's identity (0, 1, the lowest or
-    the highest value). Elements narrower than 32 bits are
+    the highest value). `reverse` scans from the last element: element i
+    combines elements n-1 down to i (or i+1). Elements narrower than 32 bits are
     combined in f32 or i32 and each result is rounded back once. The block
     scan of a `tile.scan` description: each thread combines its own
     consecutive elements, the warps scan with `shfl.sync.up`, and the warp
@@ -388,14 +389,16 @@ def Tile_PrefixOp : Tile_Op<"prefix", [Pure,
     ```mlir
     %p = tile.prefix add %t along 1 : tensor<4x1024xf32>
     %e = tile.prefix max exclusive %t along 1 : tensor<4x1024xf32>
+    %r = tile.prefix add reverse %t along 1 : tensor<4x1024xf32>
     ```
   }];
   let arguments = (ins Tile_ReduceKind:$kind, Tile_Tile:$input,
-                       I64Attr:$axis, UnitAttr:$exclusive);
+                       I64Attr:$axis, UnitAttr:$exclusive,
+                       UnitAttr:$reverse);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $kind (`exclusive` $exclusive^)? $input `along` $axis attr-dict `:`
-    type($input)
+    $kind (`exclusive` $exclusive^)? (`reverse` $reverse^)? $input `along`
+    $axis attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
 }
