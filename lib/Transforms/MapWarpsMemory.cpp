@@ -137,6 +137,47 @@ Value runInBounds(OpBuilder &b, Location loc, const ElementAccess &access,
   return inside;
 }
 
+/// How a load or store moves a tile: runs of `length` slots, each one vector
+/// access where `aligned` holds and the run is inside the buffer (length 1:
+/// element by element).
+struct RunPlan {
+  int64_t length = 1;
+  Value aligned;
+};
+
+RunPlan planRuns(OpBuilder &b, Location loc, const MapWarpsState &state,
+                 RankedTensorType tileType, Value buffer, ValueRange indices) {
+  RunPlan plan;
+  int64_t length = runLength(state, tileType);
+  if (length > 1)
+    plan.aligned = runsAligned(b, loc, buffer, indices, length);
+  if (plan.aligned)
+    plan.length = length;
+  return plan;
+}
+
+/// The accesses of the run of slots starting at `first`.
+SmallVector<ElementAccess> runAccesses(OpBuilder &b, Location loc,
+                                       const MapWarpsState &state,
+                                       RankedTensorType tileType,
+                                       const RunPlan &plan, int64_t first,
+                                       ValueRange indices,
+                                       ArrayRef<Value> sizes) {
+  SmallVector<ElementAccess> accesses;
+  for (int64_t slot = first; slot < first + plan.length; ++slot)
+    accesses.push_back(accessAt(
+        b, loc, slotPosition(b, loc, state, tileType, slot), indices, sizes));
+  return accesses;
+}
+
+/// Whether the run at `accesses` moves as one vector.
+Value movesWhole(OpBuilder &b, Location loc, const RunPlan &plan,
+                 ArrayRef<ElementAccess> accesses, ArrayRef<Value> sizes) {
+  return b.createOrFold<arith::AndIOp>(
+      loc, plan.aligned,
+      runInBounds(b, loc, accesses.front(), sizes, plan.length));
+}
+
 struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -150,22 +191,17 @@ struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
     SmallVector<Value> sizes = bufferSizes(rewriter, loc, buffer);
     Value padding = arith::ConstantOp::create(rewriter, loc,
                                               op.getPaddingOrZero());
-    int64_t run = runLength(state, tileType);
-    Value aligned = run > 1 ? runsAligned(rewriter, loc, buffer,
-                                          adaptor.getIndices(), run)
-                            : Value();
-    if (!aligned)
-      run = 1;
+    RunPlan plan = planRuns(rewriter, loc, state, tileType, buffer,
+                            adaptor.getIndices());
+    int64_t run = plan.length;
     auto runType = VectorType::get({run}, elementType);
     int64_t bytes = run * tileType.getElementTypeBitWidth() / 8;
 
     SmallVector<Value> elements;
     for (int64_t first = 0; first < state.perThread(tileType); first += run) {
-      SmallVector<ElementAccess> accesses;
-      for (int64_t slot = first; slot < first + run; ++slot)
-        accesses.push_back(accessAt(
-            rewriter, loc, slotPosition(rewriter, loc, state, tileType, slot),
-            adaptor.getIndices(), sizes));
+      SmallVector<ElementAccess> accesses =
+          runAccesses(rewriter, loc, state, tileType, plan, first,
+                      adaptor.getIndices(), sizes);
       auto guardedElements = [&](OpBuilder &b, Location l) {
         SmallVector<Value> values;
         for (const ElementAccess &access : accesses) {
@@ -188,8 +224,7 @@ struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
         llvm::append_range(elements, guardedElements(rewriter, loc));
         continue;
       }
-      Value whole = rewriter.createOrFold<arith::AndIOp>(
-          loc, aligned, runInBounds(rewriter, loc, accesses[0], sizes, run));
+      Value whole = movesWhole(rewriter, loc, plan, accesses, sizes);
       auto loaded = scf::IfOp::create(
           rewriter, loc, whole,
           [&](OpBuilder &b, Location l) {
@@ -232,20 +267,15 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
                       ? Value()
                       : state.layoutOf(tileType).ownsElements(
                             rewriter, loc, state.threadId);
-    int64_t run = runLength(state, tileType);
-    Value aligned = run > 1 ? runsAligned(rewriter, loc, buffer,
-                                          adaptor.getIndices(), run)
-                            : Value();
-    if (!aligned)
-      run = 1;
+    RunPlan plan = planRuns(rewriter, loc, state, tileType, buffer,
+                            adaptor.getIndices());
+    int64_t run = plan.length;
     int64_t bytes = run * tileType.getElementTypeBitWidth() / 8;
 
     for (int64_t first = 0; first < state.perThread(tileType); first += run) {
-      SmallVector<ElementAccess> accesses;
-      for (int64_t slot = first; slot < first + run; ++slot)
-        accesses.push_back(accessAt(
-            rewriter, loc, slotPosition(rewriter, loc, state, tileType, slot),
-            adaptor.getIndices(), sizes));
+      SmallVector<ElementAccess> accesses =
+          runAccesses(rewriter, loc, state, tileType, plan, first,
+                      adaptor.getIndices(), sizes);
       auto storeElements = [&](OpBuilder &b, Location l) {
         for (auto [i, access] : llvm::enumerate(accesses)) {
           Value write = owner ? b.createOrFold<arith::AndIOp>(
@@ -263,8 +293,7 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
         storeElements(rewriter, loc);
         continue;
       }
-      Value whole = rewriter.createOrFold<arith::AndIOp>(
-          loc, aligned, runInBounds(rewriter, loc, accesses[0], sizes, run));
+      Value whole = movesWhole(rewriter, loc, plan, accesses, sizes);
       auto ifOp = scf::IfOp::create(rewriter, loc, whole,
                                     /*withElseRegion=*/true);
       {
