@@ -276,6 +276,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   patterns.add<RangeLowering>(converter, ctx, state);
   populateMapWarpsMemoryPatterns(converter, state, patterns);
   populateMapWarpsExchangePatterns(converter, state, patterns);
+  populateMapWarpsLookbackPatterns(converter, state, patterns);
   populateMapWarpsDotPatterns(converter, state, patterns);
   populateMapWarpsAsyncCopyPatterns(converter, state, patterns);
   populateMapWarpsBulkCopyPatterns(converter, state, patterns);

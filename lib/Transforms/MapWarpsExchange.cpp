@@ -496,6 +496,12 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
     return ExchangeBuffer{broadcast.getInput().getType().getNumElements(),
                           broadcast.getInput().getType().getElementType()};
+  // A ticket, and the carries of a look-back, as i32 bits.
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  if (isa<tile::TicketOp>(op))
+    return ExchangeBuffer{1, i32};
+  if (auto lookback = dyn_cast<tile::LookbackOp>(op))
+    return ExchangeBuffer{int64_t(lookback.getTotals().size()), i32};
   if (auto prefix = dyn_cast<tile::PrefixOp>(op)) {
     // One total per warp and chunk of a thread.
     TileLayout layout(prefix.getType().getShape(), threads);

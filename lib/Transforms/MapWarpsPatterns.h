@@ -1,8 +1,9 @@
 //===- MapWarpsPatterns.h - tile-map-warps rewrite patterns -----*- C++ -*-===//
 //
 // The patterns of tile-map-warps, one file per op family: element-wise ops
-// and tile construction (MapWarps.cpp), memory (MapWarpsMemory.cpp), and the
-// ops that exchange data between threads (MapWarpsExchange.cpp).
+// and tile construction (MapWarps.cpp), memory (MapWarpsMemory.cpp), the
+// ops that exchange data between threads (MapWarpsExchange.cpp) and those
+// that coordinate the programs of a grid (MapWarpsLookback.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +107,9 @@ void populateMapWarpsMemoryPatterns(const mlir::TypeConverter &converter,
                                     MapWarpsState &state,
                                     mlir::RewritePatternSet &patterns);
 void populateMapWarpsExchangePatterns(const mlir::TypeConverter &converter,
+                                      MapWarpsState &state,
+                                      mlir::RewritePatternSet &patterns);
+void populateMapWarpsLookbackPatterns(const mlir::TypeConverter &converter,
                                       MapWarpsState &state,
                                       mlir::RewritePatternSet &patterns);
 

@@ -1,11 +1,13 @@
 //===- TilingScan.cpp - Scan descriptions -> block programs ---------------===//
 //
-// A row scan becomes one program per row that walks the row in pieces of
-// kScanPiece elements (from the end for a reverse scan): tile.prefix scans a piece, the combination of the
-// pieces before it (the carry) is combined in front, and the piece's total
-// (tile.reduce) extends the carry. 16-bit floats are scanned in f32 and
-// rounded once per output. The decoupled look-back that splits one long
-// row over many programs is not built yet.
+// A 1-D scan is a single pass over many programs: each takes a ticket
+// (tile.ticket), scans its piece of kLookbackPiece elements (tile.prefix),
+// and the decoupled look-back (tile.lookback) combines the totals of the
+// pieces before it into a carry that goes in front. A row scan is one
+// program per row that walks the row in pieces of kScanPiece elements,
+// carrying the combination of the pieces before. Reverse scans take their
+// pieces from the end. 16-bit floats are scanned in f32 and rounded once
+// per output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,9 @@ using namespace tilec;
 /// thread, one 16-byte access each.
 static constexpr int64_t kScanPiece = 1024;
 static constexpr int64_t kScanWarps = 8;
+/// A program of the single-pass scan takes 16 elements a thread: a few
+/// 16-byte accesses in flight per thread to cover the memory latency.
+static constexpr int64_t kLookbackPiece = 4096;
 
 /// What the scan of one operand carries through the row loop.
 namespace {
@@ -64,35 +69,146 @@ static Value loadPiece(OpBuilder &b, Location loc, const ScannedOperand &s,
   return piece;
 }
 
-/// The body of one scanned operand in the row loop: stores the piece's
-/// scan and returns the carry for the next piece.
-static Value scanPiece(OpBuilder &b, Location loc, tile::ScanOp op,
-                       const ScannedOperand &s, ValueRange indices,
-                       Value carry) {
-  tile::ReduceKind kind = *op.getKind();
-  bool isRow = indices.size() == 2;
-  auto pieceType = isRow
-                       ? RankedTensorType::get({1, kScanPiece}, s.accType)
-                       : RankedTensorType::get({kScanPiece}, s.accType);
+/// One scanned piece of an operand: its elements (in the accumulator type)
+/// and their block-level scan.
+namespace {
+struct ScannedPiece {
+  Value elements, prefix;
+};
+} // namespace
+
+static RankedTensorType pieceTypeFor(const ScannedOperand &s, bool isRow,
+                                     int64_t elements) {
+  return isRow ? RankedTensorType::get({1, elements}, s.accType)
+               : RankedTensorType::get({elements}, s.accType);
+}
+
+/// Loads the piece of `s` at `indices` and scans it within the block.
+static ScannedPiece scanPiece(OpBuilder &b, Location loc, tile::ScanOp op,
+                              const ScannedOperand &s, ValueRange indices,
+                              RankedTensorType pieceType) {
   int64_t axis = pieceType.getRank() - 1;
-  Value piece = loadPiece(b, loc, s, kind, indices, pieceType);
-  auto prefix = tile::PrefixOp::create(
-      b, loc, pieceType, kind, piece, axis,
+  Value elements = loadPiece(b, loc, s, *op.getKind(), indices, pieceType);
+  Value prefix = tile::PrefixOp::create(
+      b, loc, pieceType, *op.getKind(), elements, axis,
       op.getMode() == tile::ScanMode::exclusive, op.getReverse());
+  return {elements, prefix};
+}
+
+/// The combination of all of the piece's elements (a 1-element tile for a
+/// row piece).
+static Value pieceTotal(OpBuilder &b, Location loc, tile::ReduceKind kind,
+                        const ScannedPiece &piece) {
+  auto type = cast<RankedTensorType>(piece.elements.getType());
+  bool isRow = type.getRank() == 2;
+  Type totalType = isRow ? Type(RankedTensorType::get({1}, type.getElementType()))
+                         : type.getElementType();
+  return tile::ReduceOp::create(b, loc, totalType, kind, piece.elements,
+                                type.getRank() - 1);
+}
+
+/// Stores carry . prefix, the piece's scan behind everything before it.
+static void storePiece(OpBuilder &b, Location loc, tile::ReduceKind kind,
+                       const ScannedOperand &s, const ScannedPiece &piece,
+                       Value carry, ValueRange indices) {
+  auto type = cast<RankedTensorType>(piece.prefix.getType());
   Value carried =
-      isRow ? Value(tile::BroadcastOp::create(b, loc, pieceType, carry,
-                                              ArrayRef<int64_t>{1}))
-            : Value(tile::SplatOp::create(b, loc, pieceType, carry));
-  Value result = tile::buildCombine(b, loc, kind, carried, prefix);
+      type.getRank() == 2
+          ? Value(tile::BroadcastOp::create(b, loc, type, carry,
+                                            ArrayRef<int64_t>{1}))
+          : Value(tile::SplatOp::create(b, loc, type, carry));
+  Value result = tile::buildCombine(b, loc, kind, carried, piece.prefix);
   if (s.accType != s.elementType)
     result = arith::TruncFOp::create(
-        b, loc, RankedTensorType::get(pieceType.getShape(), s.elementType),
-        result);
+        b, loc, RankedTensorType::get(type.getShape(), s.elementType), result);
   tile::StoreOp::create(b, loc, result, s.output, indices);
-  Type totalType = isRow ? Type(RankedTensorType::get({1}, s.accType))
-                         : s.accType;
-  Value total = tile::ReduceOp::create(b, loc, totalType, kind, piece, axis);
-  return tile::buildCombine(b, loc, kind, carry, total);
+}
+
+/// Where the piece `offset` elements into the scan starts: a reverse scan
+/// takes its pieces from the end, and its last piece starts before the
+/// buffer (negative: loaded as padding, not stored).
+static Value pieceStart(OpBuilder &b, Location loc, bool reverse,
+                        Value length, Value offset, Value size) {
+  if (!reverse)
+    return offset;
+  return b.createOrFold<arith::SubIOp>(
+      loc, length, b.createOrFold<arith::AddIOp>(loc, offset, size));
+}
+
+/// The operands of `op` in the kernel `body` that replaces it.
+static SmallVector<ScannedOperand> scannedOperands(tile::ScanOp op,
+                                                   Block *body) {
+  unsigned n = op.getNumScanned();
+  SmallVector<ScannedOperand> scanned;
+  for (unsigned i = 0; i < n; ++i) {
+    ScannedOperand s{body->getArgument(i), body->getArgument(n + i),
+                     op.getInputType(i).getElementType(), {}};
+    s.accType = scanAccumulatorType(s.elementType);
+    scanned.push_back(s);
+  }
+  return scanned;
+}
+
+/// 1-D: a single pass over many programs. Each takes a ticket, scans its
+/// piece, and the decoupled look-back gives it the combination of the
+/// pieces before it.
+static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
+                                  Block *body) {
+  SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
+  tile::ReduceKind kind = *op.getKind();
+  Value scratch = body->getArguments().back();
+  Value ticket = tile::TicketOp::create(b, loc, scratch);
+  Value length = memref::DimOp::create(b, loc, scanned[0].input, 0);
+  Value size = arith::ConstantIndexOp::create(b, loc, kLookbackPiece);
+  Value offset = b.createOrFold<arith::MulIOp>(loc, ticket, size);
+  Value start = pieceStart(b, loc, op.getReverse(), length, offset, size);
+  SmallVector<ScannedPiece> pieces;
+  SmallVector<Value> totals;
+  for (const ScannedOperand &s : scanned) {
+    pieces.push_back(scanPiece(b, loc, op, s, start,
+                               pieceTypeFor(s, false, kLookbackPiece)));
+    totals.push_back(pieceTotal(b, loc, kind, pieces.back()));
+  }
+  auto lookback = tile::LookbackOp::create(b, loc, kind, totals, ticket,
+                                           /*position=*/ticket, scratch);
+  for (auto [s, piece, carry] :
+       llvm::zip(scanned, pieces, lookback.getCarries()))
+    storePiece(b, loc, kind, s, piece, carry, start);
+}
+
+/// 2-D: one program per row walks its row piece by piece, carrying the
+/// combination of the pieces before.
+static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
+                                 Block *body) {
+  SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
+  tile::ReduceKind kind = *op.getKind();
+  SmallVector<Value> carries;
+  for (const ScannedOperand &s : scanned)
+    carries.push_back(arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({1}, s.accType),
+                               tile::getIdentity(kind, s.accType))));
+  Value row = tile::ProgramIdOp::create(
+      b, loc, b.getIndexType(),
+      tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value length = memref::DimOp::create(b, loc, scanned[0].input, 1);
+  Value step = arith::ConstantIndexOp::create(b, loc, kScanPiece);
+  scf::ForOp::create(
+      b, loc, zero, length, step, carries,
+      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
+        Value col =
+            pieceStart(b, l, op.getReverse(), length, offset, step);
+        SmallVector<Value> next;
+        for (auto [s, carry] : llvm::zip(scanned, carried)) {
+          ScannedPiece piece = scanPiece(
+              b, l, op, s, {row, col}, pieceTypeFor(s, true, kScanPiece));
+          storePiece(b, l, kind, s, piece, carry, {row, col});
+          next.push_back(tile::buildCombine(b, l, kind, carry,
+                                            pieceTotal(b, l, kind, piece)));
+        }
+        scf::YieldOp::create(b, l, next);
+      });
 }
 
 FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
@@ -101,71 +217,38 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
     return failure();
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
-  unsigned n = op.getNumScanned();
-  int64_t rank = op.getInputType(0).getRank();
-  // 2-D: one program per row; 1-D: a single program (one per 2^62
-  // elements, which leaves the grid rule's ceildiv without overflow), none
-  // for an empty buffer.
-  Attribute grid = rank == 2
-                       ? tile::GridAttr::get(ctx, 0, 0u, 1)
-                       : tile::GridAttr::get(ctx, 0, 0u, int64_t(1) << 62);
+  bool isRow = op.getInputType(0).getRank() == 2;
+  FunctionType type = op.getFunctionType();
+  Attribute grid;
+  if (isRow) {
+    grid = tile::GridAttr::get(ctx, 0, 0u, 1);
+  } else {
+    // The runtime's zero-filled scratch buffer takes the tickets and the
+    // look-back's status words.
+    SmallVector<Type> inputs(type.getInputs());
+    inputs.push_back(MemRefType::get({ShapedType::kDynamic},
+                                     rewriter.getI32Type()));
+    type = FunctionType::get(ctx, inputs, {});
+    grid = tile::GridAttr::get(ctx, 0, 0u, kLookbackPiece);
+  }
 
   rewriter.setInsertionPoint(op);
   auto kernel = tile::KernelOp::create(
-      rewriter, loc, op.getSymName(), op.getFunctionType(),
+      rewriter, loc, op.getSymName(), type,
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
       rewriter.getArrayAttr({grid}), kScanWarps);
-  Block *body = rewriter.createBlock(
-      &kernel.getBody(), {}, op.getFunctionType().getInputs(),
-      SmallVector<Location>(2 * n, loc));
+  Block *body = rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
+                                     SmallVector<Location>(type.getNumInputs(), loc));
   rewriter.setInsertionPointToStart(body);
-
-  SmallVector<ScannedOperand> scanned;
-  SmallVector<Value> carries;
-  tile::ReduceKind kind = *op.getKind();
-  for (unsigned i = 0; i < n; ++i) {
-    ScannedOperand s{body->getArgument(i), body->getArgument(n + i),
-                     op.getInputType(i).getElementType(), {}};
-    s.accType = scanAccumulatorType(s.elementType);
-    TypedAttr identity = tile::getIdentity(kind, s.accType);
-    carries.push_back(
-        rank == 2
-            ? Value(arith::ConstantOp::create(
-                  rewriter, loc,
-                  DenseElementsAttr::get(
-                      RankedTensorType::get({1}, s.accType), identity)))
-            : Value(arith::ConstantOp::create(rewriter, loc, identity)));
-    scanned.push_back(s);
+  if (isRow) {
+    buildRowLoopScanBody(rewriter, loc, op, body);
+  } else {
+    kernel->setAttr(tile::kScratchAttrName,
+                    rewriter.getDenseI64ArrayAttr(
+                        {tile::LookbackOp::kHeaderBytes,
+                         tile::LookbackOp::statusBytes(op.getNumScanned())}));
+    buildLookbackScanBody(rewriter, loc, op, body);
   }
-  Value row;
-  if (rank == 2)
-    row = tile::ProgramIdOp::create(
-        rewriter, loc, rewriter.getIndexType(),
-        tile::ProgramDimAttr::get(ctx, tile::ProgramDim::x));
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value length = memref::DimOp::create(rewriter, loc, scanned[0].input,
-                                       rank - 1);
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, kScanPiece);
-  scf::ForOp::create(
-      rewriter, loc, zero, length, step, carries,
-      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
-        // A reverse scan takes the pieces from the end: the first one
-        // starts before the buffer (negative: loaded as padding, not
-        // stored).
-        Value col =
-            op.getReverse()
-                ? b.createOrFold<arith::SubIOp>(
-                      l, length, b.createOrFold<arith::AddIOp>(l, offset, step))
-                : offset;
-        SmallVector<Value> indices;
-        if (row)
-          indices.push_back(row);
-        indices.push_back(col);
-        SmallVector<Value> next;
-        for (auto [s, carry] : llvm::zip(scanned, carried))
-          next.push_back(scanPiece(b, l, op, s, indices, carry));
-        scf::YieldOp::create(b, l, next);
-      });
   tile::ReturnOp::create(rewriter, loc);
   rewriter.eraseOp(op);
   return kernel;

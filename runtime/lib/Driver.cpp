@@ -82,6 +82,7 @@ std::string resolveAll(GetProcAddressFn getProcAddress, DriverApi &api) {
       {"cuMemcpyHtoDAsync", (void **)&api.memcpyHtoDAsync},
       {"cuMemcpyDtoHAsync", (void **)&api.memcpyDtoHAsync},
       {"cuMemsetD8", (void **)&api.memsetD8},
+      {"cuMemsetD32Async", (void **)&api.memsetD32Async},
       {"cuModuleLoadData", (void **)&api.moduleLoadData},
       {"cuModuleUnload", (void **)&api.moduleUnload},
       {"cuModuleGetFunction", (void **)&api.moduleGetFunction},

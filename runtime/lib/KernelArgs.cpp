@@ -334,11 +334,24 @@ describeTensorMap(const TensorMapInfo &info, const TensorView &view) {
 }
 
 PackedArgs packArguments(const LaunchMetadata &meta,
-                         const std::vector<KernelArg> &args) {
+                         const std::vector<KernelArg> &args,
+                         const std::optional<ScratchBuffer> &scratch) {
   validateArguments(meta, args);
+  // A mismatch would shift every parameter after the user ones.
+  if (meta.scratch.needed() && !scratch)
+    fail(meta, "needs a scratch buffer and none was given");
+  if (!meta.scratch.needed() && scratch)
+    fail(meta, "takes no scratch buffer but was given one");
+  // Its size is passed as an i64.
+  if (scratch && scratch->words > uint64_t(INT64_MAX))
+    fail(meta, "a scratch buffer of " + std::to_string(scratch->words) +
+                   " words does not fit in an i64 size");
   Packer packer;
   for (const KernelArg &arg : args)
     std::visit(packer, arg.value());
+  if (scratch)
+    packer(TensorView::contiguous(scratch->data, ScalarType::I32,
+                                  {static_cast<int64_t>(scratch->words)}));
   return std::move(packer.out);
 }
 

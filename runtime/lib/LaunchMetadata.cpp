@@ -138,6 +138,28 @@ bool parseTensorMap(std::string_view text, TensorMapInfo &map) {
   return true;
 }
 
+/// Why the words of a `scratch FIXED PER_PROGRAM` line are not valid, or ""
+/// with `scratch` set.
+std::string parseScratch(const std::vector<std::string_view> &w,
+                         std::string_view line, ScratchInfo &scratch) {
+  if (w.size() != 3)
+    return "scratch line '" + std::string(line) +
+           "' is not 'scratch FIXED PER_PROGRAM'";
+  uint64_t *fields[] = {&scratch.fixedBytes, &scratch.bytesPerProgram};
+  for (int i = 0; i < 2; ++i) {
+    std::string word(w[i + 1]);
+    // Unsigned from_chars takes no sign, so "-4" fails here too.
+    if (!parseInt(w[i + 1], *fields[i]))
+      return "scratch size '" + word + "' is not a decimal byte count";
+    // The runtime zero-fills the buffer in 4-byte words.
+    if (*fields[i] % 4 != 0)
+      return "scratch size '" + word + "' is not a multiple of 4";
+  }
+  if (!scratch.needed())
+    return "scratch line '" + std::string(line) + "' asks for no bytes";
+  return {};
+}
+
 /// Why `map` cannot describe its argument, or "" when it can. These are the
 /// rules of cuTensorMapEncodeTiled that do not depend on the argument values,
 /// so that a bad descriptor fails when the kernel is loaded, not launched.
@@ -212,6 +234,9 @@ std::string serialize(const LaunchMetadata &meta) {
   if (!meta.smallGrid.kernel.empty())
     os << "smallgrid " << meta.smallGrid.kernel << " "
        << meta.smallGrid.percentOfSms << "\n";
+  if (meta.scratch.needed())
+    os << "scratch " << meta.scratch.fixedBytes << " "
+       << meta.scratch.bytesPerProgram << "\n";
   os << "block " << meta.block[0] << " " << meta.block[1] << " "
      << meta.block[2] << "\n";
   os << "grid";
@@ -231,6 +256,7 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   };
   LaunchMetadata meta;
   bool sawHeader = false, sawKernel = false, sawBlock = false, sawGrid = false;
+  bool sawScratch = false;
   for (std::string_view line : splitOn(text, '\n')) {
     std::vector<std::string_view> w = words(line);
     if (w.empty())
@@ -272,6 +298,13 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
       if (!parseInt(w[2], percent) || percent == 0 || percent > 100)
         return fail("smallgrid percentage '" + std::string(w[2]) +
                     "' is not in 1..100");
+    } else if (key == "scratch") {
+      // A second line would silently override the first.
+      if (sawScratch)
+        return fail("duplicate scratch line '" + std::string(line) + "'");
+      if (std::string why = parseScratch(w, line, meta.scratch); !why.empty())
+        return fail(why);
+      sawScratch = true;
     } else if (key == "block" && w.size() == 4) {
       for (int i = 0; i < 3; ++i)
         if (!parseInt(w[i + 1], meta.block[i]) || meta.block[i] == 0)
@@ -335,6 +368,26 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
     blocks *= extent;
   }
   return blocks < bound;
+}
+
+uint64_t scratchBytes(const LaunchMetadata &meta,
+                      const std::array<uint64_t, 3> &grid) {
+  constexpr uint64_t kMax = ~uint64_t(0);
+  const ScratchInfo &s = meta.scratch;
+  uint64_t perBlocks = s.bytesPerProgram;
+  // An empty grid has no blocks however large its other dimensions, so look
+  // for a zero before multiplying.
+  for (uint64_t extent : grid)
+    if (extent == 0)
+      perBlocks = 0;
+  for (uint64_t extent : grid) {
+    if (perBlocks != 0 && extent > kMax / perBlocks)
+      return kMax;
+    perBlocks *= extent;
+  }
+  if (perBlocks > kMax - s.fixedBytes)
+    return kMax;
+  return s.fixedBytes + perBlocks;
 }
 
 } // namespace tilec

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 
@@ -52,6 +54,103 @@ struct ModuleState {
     driver().moduleUnload(module);
   }
 };
+
+/// A kernel's scratch buffers (see `scratch` in LaunchMetadata.h), one per
+/// stream: launches on one stream run in order, so they can share a buffer
+/// that each zero-fills first; launches on two streams may overlap, so they
+/// cannot.
+struct ScratchCache {
+  struct Allocation {
+    CUdeviceptr ptr = 0;
+    uint64_t bytes = 0;
+  };
+
+  std::shared_ptr<ContextState> ctx;
+  /// Held from looking a buffer up until its launch is queued, so that no
+  /// other thread frees it in between (by growing it).
+  std::mutex mutex;
+  /// Keyed by handle. A destroyed stream's entry stays until the kernel
+  /// dies. A stream's handle is its driver object, which cuStreamDestroy
+  /// releases only once the stream's work is done, so a new stream that gets
+  /// the same handle inherits an idle buffer.
+  std::unordered_map<CUstream, Allocation> byStream;
+
+  explicit ScratchCache(std::shared_ptr<ContextState> ctx)
+      : ctx(std::move(ctx)) {}
+  ScratchCache(const ScratchCache &) = delete;
+  ScratchCache &operator=(const ScratchCache &) = delete;
+  ~ScratchCache() {
+    if (byStream.empty())
+      return;
+    // Launches still queued may use the buffers, the user cannot know to
+    // wait for them (the buffers are hidden), and cuMemFree only "may"
+    // synchronize. Errors are ignored, as in the other destructors.
+    ctx->makeCurrentNoThrow();
+    driver().ctxSynchronize();
+    for (auto &entry : byStream)
+      if (entry.second.ptr)
+        driver().memFree(entry.second.ptr);
+  }
+
+  /// A buffer of at least `bytes` for `stream` whose first `bytes` are zero
+  /// once the work queued on `stream` so far is done. With `mutex` held and
+  /// the context current.
+  CUdeviceptr zeroed(CUstream stream, uint64_t bytes,
+                     const std::string &kernel);
+
+private:
+  void grow(CUstream stream, Allocation &a, uint64_t bytes,
+            const std::string &kernel);
+};
+
+namespace {
+/// Capacities grow in steps, so that a grid growing launch by launch does
+/// not reallocate every time: a power of two from 256 bytes (cuMemAlloc's
+/// alignment) up to 1 MiB, whole MiB beyond.
+uint64_t scratchCapacity(uint64_t bytes) {
+  constexpr uint64_t kMiB = uint64_t(1) << 20;
+  if (bytes >= kMiB)
+    // Sizes this close to 2^64 fail to allocate anyway.
+    return bytes > ~uint64_t(0) - kMiB ? bytes
+                                       : (bytes + kMiB - 1) / kMiB * kMiB;
+  uint64_t capacity = 256;
+  while (capacity < bytes)
+    capacity *= 2;
+  return capacity;
+}
+
+/// Scratch sizes are multiples of 4 in parsed metadata; a hand-made object's
+/// are rounded up.
+uint64_t scratchWords(uint64_t bytes) { return bytes / 4 + (bytes % 4 != 0); }
+} // namespace
+
+void ScratchCache::grow(CUstream stream, Allocation &a, uint64_t bytes,
+                        const std::string &kernel) {
+  const DriverApi &api = driver();
+  if (a.ptr) {
+    // Launches queued on `stream` may still use the old buffer, and
+    // cuMemFree is not ordered on any stream (it only "may" synchronize).
+    check(api.streamSynchronize(stream), "cuStreamSynchronize", kernel);
+    check(api.memFree(std::exchange(a.ptr, 0)), "cuMemFree", kernel);
+    a.bytes = 0;
+  }
+  uint64_t capacity = scratchCapacity(bytes);
+  CUdeviceptr ptr = 0;
+  check(api.memAlloc(&ptr, capacity), "cuMemAlloc(scratch)", kernel);
+  a = {ptr, capacity};
+}
+
+CUdeviceptr ScratchCache::zeroed(CUstream stream, uint64_t bytes,
+                                 const std::string &kernel) {
+  Allocation &a = byStream[stream];
+  if (a.bytes < bytes)
+    grow(stream, a, bytes, kernel);
+  // Only the words the launch may use: a large buffer left over from a
+  // larger grid costs nothing to keep.
+  check(driver().memsetD32Async(a.ptr, 0, scratchWords(bytes), stream),
+        "cuMemsetD32Async(scratch)", kernel);
+  return a.ptr;
+}
 
 } // namespace detail
 
@@ -395,6 +494,8 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
                     meta->kernel + "'",
                 name);
   meta_ = std::move(*meta);
+  if (meta_.scratch.needed())
+    scratch_ = std::make_shared<detail::ScratchCache>(module_->ctx);
 
   uint64_t threads = uint64_t(meta_.block[0]) * meta_.block[1] * meta_.block[2];
   int maxThreads = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
@@ -571,11 +672,44 @@ void Kernel::launchArgs(const Stream &stream,
                     failure->reason,
                 name_);
   }
-  PackedArgs packed = packArguments(meta_, args);
   const auto &requests = std::get<std::vector<TensorMapRequest>>(described);
+  std::vector<CUtensorMap> tensorMaps;
   for (size_t i = 0; i < requests.size(); ++i)
-    packed.tensorMaps.push_back(
+    tensorMaps.push_back(
         encodeTensorMap(requests[i], meta_.tensorMaps[i].arg, name_));
+  if (scratch_)
+    return launchWithScratch(stream, grid, args, std::move(tensorMaps));
+  PackedArgs packed = packArguments(meta_, args);
+  packed.tensorMaps = std::move(tensorMaps);
+  launchPacked(stream, grid, packed);
+}
+
+void Kernel::launchWithScratch(const Stream &stream,
+                               const std::array<uint64_t, 3> &grid,
+                               const std::vector<KernelArg> &args,
+                               std::vector<CUtensorMap> tensorMaps) const {
+  uint64_t bytes = scratchBytes(meta_, grid);
+  // Parsed metadata never yields this value otherwise (not a multiple of 4).
+  if (bytes == ~uint64_t(0))
+    throw Error("kernel '" + name_ + "': its scratch buffer of " +
+                    std::to_string(meta_.scratch.fixedBytes) + " + " +
+                    std::to_string(meta_.scratch.bytesPerProgram) + " * " +
+                    std::to_string(grid[0]) + "x" + std::to_string(grid[1]) +
+                    "x" + std::to_string(grid[2]) +
+                    " bytes does not fit in 64 bits",
+                name_);
+  module_->ctx->makeCurrent();
+  std::lock_guard<std::mutex> lock(scratch_->mutex);
+  ScratchBuffer scratch{scratch_->zeroed(stream.handle(), bytes, name_),
+                        detail::scratchWords(bytes)};
+  PackedArgs packed = packArguments(meta_, args, scratch);
+  packed.tensorMaps = std::move(tensorMaps);
+  launchPacked(stream, grid, packed);
+}
+
+void Kernel::launchPacked(const Stream &stream,
+                          const std::array<uint64_t, 3> &grid,
+                          PackedArgs &packed) const {
   std::vector<void *> params = packed.pointers();
   module_->ctx->makeCurrent();
   check(driver().launchKernel(func_, static_cast<unsigned>(grid[0]),

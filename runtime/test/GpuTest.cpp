@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -549,6 +550,145 @@ TEST(Gpu, ReportsBadSmallGridVariants) {
   EXPECT_EQ(loadError("sg_missing"),
             "kernel 'sg_missing': its small-grid variant 'sg_nonexistent' is "
             "not in the module");
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch buffers (scratch.ptx)
+//===----------------------------------------------------------------------===//
+
+/// scratch_count's words before the per-thread pairs.
+constexpr int64_t kScratchHeader = 5;
+
+/// A buffer for scratch_count over `blocks` programs of 64 threads, poisoned
+/// with -1, and the view to pass.
+struct CountOutput {
+  int64_t blocks;
+  DeviceBuffer buffer;
+  TensorView view;
+};
+
+CountOutput countOutput(const Context &ctx, int64_t blocks) {
+  int64_t words = kScratchHeader + 2 * 64 * blocks;
+  DeviceBuffer buffer(ctx, words * sizeof(int32_t));
+  buffer.memset(0xff);
+  TensorView view = buffer.view<int32_t>({words});
+  return {blocks, std::move(buffer), view};
+}
+
+void launchCount(const Kernel &count, const Stream &stream,
+                 const CountOutput &out) {
+  count.launch(stream, out.blocks * 64, out.view);
+}
+
+/// Checks, exactly, what scratch_count wrote: the scratch descriptor it was
+/// given, and old values that only zero-filled scratch yields: every ticket
+/// of word 0 once (0..threads-1), every ticket of its block's word once
+/// (0..63).
+void expectZeroFilledScratch(const CountOutput &out) {
+  std::vector<int32_t> got = out.buffer.download<int32_t>();
+  int64_t blocks = out.blocks, threads = 64 * blocks;
+  ASSERT_EQ(got.size(), size_t(kScratchHeader + 2 * threads));
+  EXPECT_EQ(got[0], 4 + blocks) << "size in words, " << blocks << " blocks";
+  EXPECT_EQ(got[1], 0) << "allocated - aligned pointer";
+  EXPECT_EQ(got[2], 0) << "aligned pointer mod 256";
+  EXPECT_EQ(got[3], 0) << "offset";
+  EXPECT_EQ(got[4], 1) << "stride";
+  std::vector<int32_t> tickets;
+  std::vector<std::vector<int32_t>> perBlock(blocks);
+  for (int64_t t = 0; t < threads; ++t) {
+    tickets.push_back(got[kScratchHeader + 2 * t]);
+    perBlock[t / 64].push_back(got[kScratchHeader + 2 * t + 1]);
+  }
+  std::sort(tickets.begin(), tickets.end());
+  for (int64_t i = 0; i < threads; ++i)
+    ASSERT_EQ(tickets[i], i) << "word 0, " << blocks << " blocks";
+  for (int64_t b = 0; b < blocks; ++b) {
+    std::sort(perBlock[b].begin(), perBlock[b].end());
+    for (int32_t i = 0; i < 64; ++i)
+      ASSERT_EQ(perBlock[b][i], i)
+          << "word " << 4 + b << ", " << blocks << " blocks";
+  }
+}
+
+TEST(Gpu, ZeroFillsScratchBeforeEveryLaunch) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::scratchKernelsPtx());
+  Kernel count(module, "scratch_count");
+  EXPECT_EQ(count.metadata(), test::scratchCountMetadata());
+  Stream stream(ctx);
+  // Queued back to back on one stream and synchronised once, so that each
+  // launch sees only what its own zero-fill left: a smaller grid reuses the
+  // buffer the one before left dirty, a larger one grows it.
+  std::vector<CountOutput> outs;
+  for (int64_t blocks : {40, 3, 40, 300, 1, 300})
+    outs.push_back(countOutput(ctx, blocks));
+  for (const CountOutput &out : outs)
+    launchCount(count, stream, out);
+  // An empty grid launches nothing and needs no scratch.
+  DeviceBuffer empty(ctx, 0);
+  EXPECT_NO_THROW(count.launch(stream, int64_t(0), empty.view<int32_t>({0})));
+  stream.synchronize();
+  for (const CountOutput &out : outs)
+    expectZeroFilledScratch(out);
+}
+
+TEST(Gpu, KeepsAScratchBufferPerStream) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::scratchKernelsPtx());
+  Kernel count(module, "scratch_count");
+  // A copy shares the buffers; two streams never share one, or their
+  // launches, which may overlap, would count each other's threads.
+  Kernel copy = count;
+  Stream a(ctx), b(ctx);
+  std::vector<CountOutput> outs;
+  for (int i = 0; i < 6; ++i)
+    outs.push_back(countOutput(ctx, 1000 + i));
+  for (int i = 0; i < 6; ++i)
+    launchCount(i % 2 ? copy : count, i % 2 ? b : a, outs[i]);
+  a.synchronize();
+  b.synchronize();
+  for (const CountOutput &out : outs)
+    expectZeroFilledScratch(out);
+}
+
+TEST(Gpu, ReportsScratchThatCannotBeProvided) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::scratchKernelsPtx());
+  Kernel huge(module, "scratch_huge");
+  EXPECT_EQ(huge.metadata(), test::scratchHugeMetadata());
+  Stream stream(ctx);
+  // One program: 2^63 + 4 bytes, which the driver cannot allocate.
+  try {
+    huge.launch(stream, int64_t(1));
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_TRUE(e.isDriverError());
+    EXPECT_EQ(e.operation(), "cuMemAlloc(scratch)");
+    EXPECT_EQ(e.kernel(), "scratch_huge");
+    EXPECT_FALSE(e.cudaDescription().empty());
+  }
+  // Two programs: 2^64 + 4 bytes, which does not fit in 64 bits.
+  try {
+    huge.launch(stream, int64_t(2));
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_FALSE(e.isDriverError());
+    EXPECT_EQ(std::string(e.what()),
+              "kernel 'scratch_huge': its scratch buffer of 4 + "
+              "9223372036854775808 * 2x1x1 bytes does not fit in 64 bits");
+    EXPECT_EQ(e.kernel(), "scratch_huge");
+  }
+  // Nothing to launch, nothing to allocate.
+  EXPECT_NO_THROW(huge.launch(stream, int64_t(0)));
+  // The context is still usable.
+  Kernel count(module, "scratch_count");
+  CountOutput out = countOutput(ctx, 2);
+  launchCount(count, stream, out);
+  stream.synchronize();
+  expectZeroFilledScratch(out);
 }
 
 TEST(Gpu, ObjectsOutliveTheirContextObject) {

@@ -305,6 +305,69 @@ TEST(Packing, PassesTensorMapsAfterTheUserParameters) {
   static_assert(sizeof(CUtensorMap) == 128, "the ABI passes 128 bytes");
 }
 
+TEST(Packing, PassesScratchAfterTheUserParametersAndBeforeTensorMaps) {
+  LaunchMetadata m = parse("tilec-launch 1\nkernel k\n"
+                           "params buffer:bf16:2 buffer:bf16:2 scalar:i32\n"
+                           "tensormaps 0:64x128:128 1:64x64:128\n"
+                           "scratch 16 4\n"
+                           "block 128 1 1\ngrid - - -\n");
+  constexpr CUdeviceptr kScratch = 0x40000;
+  PackedArgs p = packArguments(
+      m,
+      {mat(kX, 256, 64, ScalarType::BF16), mat(kY, 64, 256, ScalarType::BF16),
+       int32_t(7)},
+      ScratchBuffer{kScratch, 21});
+  // 7 + 7 + 1 user slots, then the scratch buffer as a rank-1 i32 memref:
+  // allocated, aligned, offset 0, 21 words, stride 1.
+  ASSERT_EQ(p.slots.size(), 20u);
+  EXPECT_EQ(std::vector<uint64_t>(p.slots.begin() + 15, p.slots.end()),
+            (std::vector<uint64_t>{kScratch, kScratch, 0, 21, 1}));
+  EXPECT_EQ(static_cast<int32_t>(p.slots[14]), 7);
+  EXPECT_EQ(p.sizes.size(), 20u);
+  EXPECT_EQ(std::vector<unsigned>(p.sizes.begin() + 15, p.sizes.end()),
+            std::vector<unsigned>(5, 8));
+  EXPECT_TRUE(p.tensorMaps.empty());
+  p.tensorMaps.resize(2);
+  std::vector<void *> ptrs = p.pointers();
+  ASSERT_EQ(ptrs.size(), 22u);
+  EXPECT_EQ(*static_cast<int32_t *>(ptrs[14]), 7);
+  for (int i = 15; i < 20; ++i)
+    EXPECT_EQ(ptrs[i], &p.slots[i]) << i;
+  EXPECT_EQ(*static_cast<uint64_t *>(ptrs[15]), kScratch);
+  EXPECT_EQ(*static_cast<uint64_t *>(ptrs[18]), 21u);
+  EXPECT_EQ(ptrs[20], &p.tensorMaps[0]);
+  EXPECT_EQ(ptrs[21], &p.tensorMaps[1]);
+}
+
+TEST(Packing, PassesScratchLastWithoutTensorMaps) {
+  LaunchMetadata m = test::saxpyMetadata();
+  m.scratch = {0, 8};
+  PackedArgs p = packArguments(m, saxpyArgs(1000), ScratchBuffer{kOut, 8});
+  ASSERT_EQ(p.slots.size(), 21u);
+  EXPECT_EQ(p.slots[15], 1u); // the last user slot: out's stride
+  EXPECT_EQ(std::vector<uint64_t>(p.slots.begin() + 16, p.slots.end()),
+            (std::vector<uint64_t>{kOut, kOut, 0, 8, 1}));
+  EXPECT_EQ(p.pointers().size(), 21u);
+}
+
+TEST(Packing, InsistsOnScratchExactlyWhereTheMetadataAsksForIt) {
+  LaunchMetadata m = test::saxpyMetadata();
+  expectError([&] { packArguments(m, saxpyArgs(4), ScratchBuffer{kOut, 4}); },
+              "kernel 'saxpy': takes no scratch buffer but was given one");
+  m.scratch = {16, 0};
+  expectError([&] { packArguments(m, saxpyArgs(4)); },
+              "kernel 'saxpy': needs a scratch buffer and none was given");
+  expectError(
+      [&] {
+        packArguments(m, saxpyArgs(4), ScratchBuffer{kOut, uint64_t(1) << 63});
+      },
+      "kernel 'saxpy': a scratch buffer of 9223372036854775808 words does "
+      "not fit in an i64 size");
+  // Arguments are still validated first.
+  expectError([&] { packArguments(m, {1.0f}, ScratchBuffer{kOut, 4}); },
+              "kernel 'saxpy': expects 4 arguments, got 1");
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor maps
 //===----------------------------------------------------------------------===//

@@ -139,6 +139,86 @@ TEST(LaunchMetadata, SmallGridTakesPartInEquality) {
   EXPECT_FALSE(a == b);
 }
 
+TEST(LaunchMetadata, RoundTripsAScratchLine) {
+  LaunchMetadata m = tmaMatmul();
+  m.smallGrid = {"matmul_bf16__small_grid", 50};
+  m.scratch = {16, 8};
+  std::string text = serialize(m);
+  // After `smallgrid`, before `block`.
+  EXPECT_EQ(text, "tilec-launch 1\n"
+                  "kernel matmul_bf16\n"
+                  "params buffer:bf16:2 buffer:bf16:2 buffer:f32:2\n"
+                  "tensormaps 0:64x128:128 1:64x64:128\n"
+                  "fallback matmul_bf16__unaligned\n"
+                  "smallgrid matmul_bf16__small_grid 50\n"
+                  "scratch 16 8\n"
+                  "block 128 1 1\n"
+                  "grid 2.1/128 2.0/128 -\n"
+                  "shared 0\n");
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_EQ(serialize(*parsed), text);
+  // Without the other optional lines, one size 0, and the largest sizes.
+  for (ScratchInfo scratch :
+       {ScratchInfo{4, 0}, ScratchInfo{0, 4},
+        ScratchInfo{~uint64_t(0) - 3, ~uint64_t(0) - 3}}) {
+    LaunchMetadata plain = rt::test::fillMetadata();
+    plain.scratch = scratch;
+    EXPECT_TRUE(plain.scratch.needed());
+    text = serialize(plain);
+    EXPECT_NE(
+        text.find("\nparams scalar:i64 scalar:f32 buffer:f32:1\nscratch " +
+                  std::to_string(scratch.fixedBytes) + " " +
+                  std::to_string(scratch.bytesPerProgram) + "\nblock "),
+        std::string::npos)
+        << text;
+    parsed = parseLaunchMetadata(text, &error);
+    ASSERT_TRUE(parsed) << error;
+    EXPECT_EQ(*parsed, plain);
+  }
+}
+
+TEST(LaunchMetadata, ParsesTextWithoutAScratchLine) {
+  // Text written before the line existed still parses, as needing none.
+  std::string error;
+  std::optional<LaunchMetadata> parsed =
+      parseLaunchMetadata(serialize(tmaMatmul()), &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->scratch, ScratchInfo{});
+  EXPECT_FALSE(parsed->scratch.needed());
+  EXPECT_EQ(serialize(*parsed).find("scratch"), std::string::npos);
+}
+
+TEST(LaunchMetadata, ScratchTakesPartInEquality) {
+  LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
+  a.scratch = b.scratch = {16, 8};
+  EXPECT_TRUE(a == b);
+  b.scratch.fixedBytes = 20;
+  EXPECT_FALSE(a == b);
+  b.scratch = {16, 4};
+  EXPECT_FALSE(a == b);
+  b.scratch = {};
+  EXPECT_FALSE(a == b);
+}
+
+TEST(LaunchMetadata, TheScratchFixturesCarryTheirDocumentedMetadata) {
+  // What scratch.ptx holds is checked here, without a GPU, so that a GPU run
+  // tests the runtime rather than the fixture.
+  for (const LaunchMetadata &m :
+       {rt::test::scratchCountMetadata(), rt::test::scratchHugeMetadata()}) {
+    std::optional<std::string> text = rt::test::ptxGlobalText(
+        rt::test::scratchKernelsPtx(), launchMetadataSymbol(m.kernel));
+    ASSERT_TRUE(text) << m.kernel;
+    EXPECT_EQ(*text, serialize(m));
+    std::string error;
+    std::optional<LaunchMetadata> parsed = parseLaunchMetadata(*text, &error);
+    ASSERT_TRUE(parsed) << error;
+    EXPECT_EQ(*parsed, m);
+  }
+}
+
 TEST(LaunchMetadata, RoundTripsOtherRanksAndNoSwizzle) {
   LaunchMetadata m;
   m.kernel = "k";
@@ -256,6 +336,41 @@ INSTANTIATE_TEST_SUITE_P(
                   HEAD "block 1 1 1\ngrid - - -\nsmallgrid k_small half\n"},
         Malformed{"own smallgrid",
                   HEAD "block 1 1 1\ngrid - - -\nsmallgrid k 50\n"},
+        Malformed{"scratch without sizes",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch\n"},
+        Malformed{"scratch without a per-program size",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16\n"},
+        Malformed{"scratch with an extra word",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 4 4\n"},
+        Malformed{"scratch size not a number",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch lots 4\n"},
+        Malformed{"scratch per-program size not a number",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 four\n"},
+        Malformed{"scratch size in hex",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 0x10 4\n"},
+        Malformed{"scratch size with a fraction",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 4.0\n"},
+        Malformed{"scratch size with a plus sign",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch +16 4\n"},
+        Malformed{"negative scratch size",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch -16 4\n"},
+        Malformed{"negative scratch per-program size",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 -4\n"},
+        Malformed{"scratch size beyond 64 bits",
+                  HEAD "block 1 1 1\ngrid - - -\n"
+                       "scratch 18446744073709551616 4\n"},
+        Malformed{"scratch size not a multiple of 4",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 18 4\n"},
+        Malformed{"scratch per-program size not a multiple of 4",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 6\n"},
+        Malformed{"scratch of no bytes",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 0 0\n"},
+        Malformed{"two scratch lines",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 4\n"
+                       "scratch 16 4\n"},
+        Malformed{"a bad scratch line after a good one",
+                  HEAD "scratch 16 4\nblock 1 1 1\ngrid - - -\n"
+                       "scratch 0 0\n"},
         Malformed{"tensor map of rank 6",
                   HEAD "params buffer:f32:6\ntensormaps 0:4x1x1x1x1x1:0\n"
                        "block 1 1 1\ngrid - - -\n"}));
@@ -334,6 +449,98 @@ TEST(LaunchMetadataRejects, SmallGridLinesWithTheirReason) {
   EXPECT_EQ(error("smallgrid k 50"),
             "malformed launch metadata: kernel 'k' is its own smallgrid "
             "variant");
+}
+
+TEST(LaunchMetadataRejects, ScratchLinesWithTheirReason) {
+  auto error = [](const char *lines) {
+    std::string why;
+    EXPECT_FALSE(parseLaunchMetadata(std::string("tilec-launch 1\nkernel k\n"
+                                                 "block 1 1 1\ngrid - - -\n") +
+                                         lines,
+                                     &why));
+    return why;
+  };
+  EXPECT_EQ(error("scratch 16"),
+            "malformed launch metadata: scratch line 'scratch 16' is not "
+            "'scratch FIXED PER_PROGRAM'");
+  EXPECT_EQ(error("scratch 16 x"),
+            "malformed launch metadata: scratch size 'x' is not a decimal "
+            "byte count");
+  EXPECT_EQ(error("scratch -16 4"),
+            "malformed launch metadata: scratch size '-16' is not a decimal "
+            "byte count");
+  EXPECT_EQ(error("scratch 16 6"),
+            "malformed launch metadata: scratch size '6' is not a multiple "
+            "of 4");
+  EXPECT_EQ(error("scratch 0 0"),
+            "malformed launch metadata: scratch line 'scratch 0 0' asks for "
+            "no bytes");
+  EXPECT_EQ(error("scratch 16 4\nscratch 8 4"),
+            "malformed launch metadata: duplicate scratch line 'scratch 8 "
+            "4'");
+}
+
+//===----------------------------------------------------------------------===//
+// scratchBytes
+//===----------------------------------------------------------------------===//
+
+LaunchMetadata withScratch(uint64_t fixed, uint64_t perProgram) {
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.scratch = {fixed, perProgram};
+  return m;
+}
+
+TEST(ScratchBytes, IsFixedPlusPerProgramTimesBlocks) {
+  using G = std::array<uint64_t, 3>;
+  EXPECT_EQ(scratchBytes(withScratch(16, 4), G{1, 1, 1}), 20u);
+  EXPECT_EQ(scratchBytes(withScratch(16, 4), G{100, 1, 1}), 416u);
+  EXPECT_EQ(scratchBytes(withScratch(16, 4), G{5, 3, 2}), 16u + 4 * 30);
+  EXPECT_EQ(scratchBytes(withScratch(0, 8), G{7, 1, 1}), 56u);
+  EXPECT_EQ(scratchBytes(withScratch(12, 0), G{1 << 20, 1, 1}), 12u);
+  // The largest grid CUDA launches has just under 2^63 blocks.
+  uint64_t blocks = uint64_t(2147483647) * 65535 * 65535;
+  EXPECT_EQ(scratchBytes(withScratch(4, 2), G{2147483647u, 65535u, 65535u}),
+            4 + 2 * blocks);
+}
+
+TEST(ScratchBytes, IsZeroWithoutAScratchLine) {
+  EXPECT_EQ(scratchBytes(rt::test::fillMetadata(), {1000, 1, 1}), 0u);
+}
+
+TEST(ScratchBytes, CountsNoBlocksOnAnEmptyGrid) {
+  using G = std::array<uint64_t, 3>;
+  EXPECT_EQ(scratchBytes(withScratch(16, 4), G{0, 1, 1}), 16u);
+  // However large the other dimensions: no overflow.
+  EXPECT_EQ(scratchBytes(withScratch(16, 4), G{~uint64_t(0), ~uint64_t(0), 0}),
+            16u);
+}
+
+TEST(ScratchBytes, SaturatesOnOverflow) {
+  using G = std::array<uint64_t, 3>;
+  constexpr uint64_t kMax = ~uint64_t(0);
+  // PER_PROGRAM * blocks overflows.
+  EXPECT_EQ(scratchBytes(withScratch(0, uint64_t(1) << 63), G{2, 1, 1}), kMax);
+  EXPECT_EQ(scratchBytes(withScratch(4, 4),
+                         G{uint64_t(1) << 32, uint64_t(1) << 30, 1}),
+            kMax);
+  // The grid product alone overflows (2^32 * 2^32 wraps to 0).
+  EXPECT_EQ(scratchBytes(withScratch(4, 4),
+                         G{uint64_t(1) << 32, uint64_t(1) << 32, 1}),
+            kMax);
+  EXPECT_EQ(scratchBytes(withScratch(4, 4), G{kMax, kMax, kMax}), kMax);
+  EXPECT_EQ(scratchBytes(withScratch(4, 4), G{2147483647u, 65535u, 65535u}),
+            kMax);
+  // The sum overflows.
+  EXPECT_EQ(scratchBytes(withScratch(kMax - 3, 4), G{1, 1, 1}), kMax);
+  EXPECT_EQ(scratchBytes(withScratch(uint64_t(1) << 63, uint64_t(1) << 61),
+                         G{4, 1, 1}),
+            kMax);
+  // Just below: no overflow.
+  EXPECT_EQ(scratchBytes(withScratch(kMax - 7, 4), G{1, 1, 1}), kMax - 3);
+  EXPECT_EQ(scratchBytes(withScratch(0, uint64_t(1) << 62), G{2, 1, 1}),
+            uint64_t(1) << 63);
+  // A per-program size of 0 never overflows.
+  EXPECT_EQ(scratchBytes(withScratch(8, 0), G{kMax, kMax, kMax}), 8u);
 }
 
 //===----------------------------------------------------------------------===//

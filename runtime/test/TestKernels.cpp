@@ -2,6 +2,7 @@
 
 #include "TestKernels.h"
 
+#include "kScratchKernelsPtx.inc"
 #include "kSmallGridKernelsPtx.inc"
 #include "kTestKernelsPtx.inc"
 #include "kTmaKernelsPtx.inc"
@@ -33,6 +34,10 @@ std::string_view tmaKernelsPtx() {
 
 std::string_view smallGridKernelsPtx() {
   return bytesOf(kSmallGridKernelsPtx, kSmallGridKernelsPtxSize);
+}
+
+std::string_view scratchKernelsPtx() {
+  return bytesOf(kScratchKernelsPtx, kScratchKernelsPtxSize);
 }
 
 std::optional<std::string_view> kernelsCubin(int arch) {
@@ -75,6 +80,49 @@ LaunchMetadata fillMetadata() {
   m.block = {128, 1, 1};
   m.grid[0] = {GridTerm{0, std::nullopt, 128}};
   return m;
+}
+
+LaunchMetadata scratchCountMetadata() {
+  LaunchMetadata m;
+  m.kernel = "scratch_count";
+  m.params = {scalar(ScalarType::I64), buffer(ScalarType::I32, 1)};
+  m.block = {64, 1, 1};
+  m.grid[0] = {GridTerm{0, std::nullopt, 64}};
+  m.scratch = {16, 4};
+  return m;
+}
+
+LaunchMetadata scratchHugeMetadata() {
+  LaunchMetadata m;
+  m.kernel = "scratch_huge";
+  m.params = {scalar(ScalarType::I64)};
+  m.grid[0] = {GridTerm{0, std::nullopt, 1}};
+  m.scratch = {4, uint64_t(1) << 63};
+  return m;
+}
+
+std::optional<std::string> ptxGlobalText(std::string_view ptx,
+                                         std::string_view symbol) {
+  size_t at = ptx.find(".b8 " + std::string(symbol) + "[");
+  if (at == std::string_view::npos)
+    return std::nullopt;
+  size_t open = ptx.find('{', at), close = ptx.find('}', at);
+  if (open == std::string_view::npos || close == std::string_view::npos ||
+      close < open)
+    return std::nullopt;
+  std::string text;
+  std::string list(ptx.substr(open + 1, close - open - 1));
+  for (size_t pos = 0; pos < list.size();) {
+    size_t used = 0;
+    int byte = std::stoi(list.substr(pos), &used);
+    if (byte == 0)
+      return text;
+    text += static_cast<char>(byte);
+    pos += used;
+    pos = list.find(',', pos);
+    pos = pos == std::string::npos ? list.size() : pos + 1;
+  }
+  return text;
 }
 
 } // namespace tilec::rt::test

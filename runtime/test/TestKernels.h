@@ -1,6 +1,7 @@
 //===- TestKernels.h - The hand-written test kernels ------------*- C++ -*-===//
 //
-// Access to kernels.ptx, tma.ptx and smallgrid.ptx (embedded at build time)
+// Access to kernels.ptx, tma.ptx, smallgrid.ptx and scratch.ptx (embedded at
+// build time)
 // and, when ptxas was found at configure time, to the sm_80 and sm_90 cubins
 // of kernels.ptx. See those files.
 //
@@ -12,6 +13,7 @@
 #include "tilec/Runtime/LaunchMetadata.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tilec::rt::test {
@@ -22,6 +24,8 @@ std::string_view kernelsPtx();
 std::string_view tmaKernelsPtx();
 /// The PTX text of smallgrid.ptx: kernels with small-grid variants.
 std::string_view smallGridKernelsPtx();
+/// The PTX text of scratch.ptx: kernels with scratch buffers.
+std::string_view scratchKernelsPtx();
 /// The cubin for sm_<arch> (80 or 90), if it was built.
 std::optional<std::string_view> kernelsCubin(int arch);
 
@@ -29,6 +33,15 @@ std::optional<std::string_view> kernelsCubin(int arch);
 LaunchMetadata saxpyMetadata();
 LaunchMetadata iota2dMetadata();
 LaunchMetadata fillMetadata();
+/// The metadata that scratch.ptx embeds for each kernel.
+LaunchMetadata scratchCountMetadata();
+LaunchMetadata scratchHugeMetadata();
+
+/// The bytes up to the first NUL of `.global .b8 symbol[N] = {...}` in PTX
+/// text, as the driver would load them; nullopt where there is no such
+/// initialised array. Lets CPU tests check the metadata of the fixtures.
+std::optional<std::string> ptxGlobalText(std::string_view ptx,
+                                         std::string_view symbol);
 
 } // namespace tilec::rt::test
 

@@ -1,24 +1,41 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling | FileCheck %s
 
-// A 1-D scan is one program (a grid term that gives 1 for any length up
-// to 2^62, 0 for an empty buffer) walking the buffer in pieces of 1024:
-// the piece is read with the identity as padding, scanned, offset by the
-// carry, stored; its total extends the carry.
+// A 1-D scan is a single pass over one program per 4096 elements. The
+// kernel gains the runtime's scratch buffer (16 bytes, then 16 a program):
+// a program takes a ticket, reads its piece with the identity as padding,
+// scans it, and the look-back over the tickets before it gives the carry
+// that goes in front.
 // CHECK-LABEL: tile.kernel @cumsum(
-// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>)
-// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 4611686018427387904>], num_warps = 8
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[LEN:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
-// CHECK: scf.for %[[COL:.*]] = %{{.*}} to %[[LEN]] step %c1024 iter_args(%[[CARRY:.*]] = %[[ZERO]]) -> (f32)
-// CHECK:   %[[T:.*]] = tile.load %[[X]][%[[COL]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<1024xf32>
-// CHECK:   %[[P:.*]] = tile.prefix add %[[T]] along 0 : tensor<1024xf32>
-// CHECK:   %[[C:.*]] = tile.splat %[[CARRY]] : f32 -> tensor<1024xf32>
-// CHECK:   %[[R:.*]] = arith.addf %[[C]], %[[P]] : tensor<1024xf32>
-// CHECK:   tile.store %[[R]], %[[Y]][%[[COL]]]
-// CHECK:   %[[S:.*]] = tile.reduce add %[[T]] along 0 : tensor<1024xf32> -> f32
-// CHECK:   %[[NEXT:.*]] = arith.addf %[[CARRY]], %[[S]] : f32
-// CHECK:   scf.yield %[[NEXT]] : f32
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>], num_warps = 8
+// CHECK-SAME: tile.scratch = array<i64: 16, 16>
+// CHECK: %[[TICKET:.*]] = tile.ticket %[[SCRATCH]] : memref<?xi32>
+// CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c4096 : index
+// CHECK: %[[T:.*]] = tile.load %[[X]][%[[START]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<4096xf32>
+// CHECK: %[[P:.*]] = tile.prefix add %[[T]] along 0 : tensor<4096xf32>
+// CHECK: %[[S:.*]] = tile.reduce add %[[T]] along 0 : tensor<4096xf32> -> f32
+// CHECK: %[[CARRY:.*]] = tile.lookback add %[[S]] at %[[TICKET]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
+// CHECK: %[[C:.*]] = tile.splat %[[CARRY]] : f32 -> tensor<4096xf32>
+// CHECK: %[[R:.*]] = arith.addf %[[C]], %[[P]] : tensor<4096xf32>
+// CHECK: tile.store %[[R]], %[[Y]][%[[START]]]
 tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
+
+// -----
+
+// A reverse 1-D scan numbers its pieces from the end: ticket t starts at
+// length - 4096 (t + 1), before the buffer for the last piece; an
+// exclusive i32 max pads with the lowest i32.
+// CHECK-LABEL: tile.kernel @suffix_1d
+// CHECK: %[[TICKET:.*]] = tile.ticket
+// CHECK: %[[LEN:.*]] = memref.dim
+// CHECK: %[[OFF:.*]] = arith.muli %[[TICKET]], %[[STEP:.*]] : index
+// CHECK: %[[END:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
+// CHECK: %[[START:.*]] = arith.subi %[[LEN]], %[[END]] : index
+// CHECK: tile.load %{{.*}}[%[[START]]] {padding = -2147483648 : i32}
+// CHECK: tile.prefix max exclusive reverse
+// CHECK: tile.lookback max
+// CHECK: tile.store %{{.*}}, %{{.*}}[%[[START]]]
+tile.scan @suffix_1d max exclusive reverse along 0 : (memref<?xi32>, memref<?xi32>) -> ()
 
 // -----
 
@@ -40,12 +57,15 @@ tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>)
 
 // -----
 
-// Several operands with a kind: each is scanned on its own, in one loop.
+// Several operands with a kind: each is scanned on its own, and one
+// look-back carries both totals (32 bytes of status a program).
 // CHECK-LABEL: tile.kernel @pair
-// CHECK: scf.for {{.*}} -> (i32, i32)
-// CHECK:   tile.prefix mul {{.*}} : tensor<1024xi32>
-// CHECK:   tile.prefix mul {{.*}} : tensor<1024xi32>
-// CHECK:   scf.yield %{{.*}}, %{{.*}} : i32, i32
+// CHECK-SAME: tile.scratch = array<i64: 16, 32>
+// CHECK: tile.prefix mul {{.*}} : tensor<4096xi32>
+// CHECK: %[[S0:.*]] = tile.reduce mul
+// CHECK: tile.prefix mul {{.*}} : tensor<4096xi32>
+// CHECK: %[[S1:.*]] = tile.reduce mul
+// CHECK: tile.lookback mul %[[S0]], %[[S1]] at {{.*}} : memref<?xi32>, i32, i32
 tile.scan @pair mul inclusive along 0 : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
 
 // -----

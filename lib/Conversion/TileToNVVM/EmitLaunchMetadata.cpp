@@ -86,6 +86,23 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
     meta.smallGrid = SmallGridVariant{name.getValue().str(),
                                       static_cast<unsigned>(percent.getInt())};
   }
+  // The scratch buffer comes after the user's parameters: the runtime
+  // provides it.
+  if (Attribute attr = kernel->getAttr(tile::kScratchAttrName)) {
+    auto sizes = dyn_cast<DenseI64ArrayAttr>(attr);
+    auto scratch = types.empty() ? MemRefType()
+                                 : dyn_cast<MemRefType>(types.back());
+    if (!sizes || sizes.size() != 2 || sizes[0] < 0 || sizes[1] < 0 ||
+        !scratch || scratch.getRank() != 1 ||
+        !scratch.getElementType().isInteger(32))
+      return kernel.emitError("'")
+             << tile::kScratchAttrName
+             << "' must be [FIXED, PER_PROGRAM] bytes on a kernel whose last "
+                "user parameter is a memref<?xi32>";
+    meta.scratch = ScratchInfo{static_cast<uint64_t>(sizes[0]),
+                               static_cast<uint64_t>(sizes[1])};
+    types = types.drop_back();
+  }
   for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;
     Type elementType = type;

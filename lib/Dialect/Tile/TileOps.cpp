@@ -121,6 +121,29 @@ LogicalResult KernelOp::verify() {
   }
   if (getNumWarps() < 1 || getNumWarps() > 32)
     return emitOpError("num_warps must be in [1, 32], got ") << getNumWarps();
+  return verifyScratch();
+}
+
+/// `tile.scratch = array<i64: FIXED, PER_PROGRAM>` names the last argument
+/// as the runtime's scratch buffer (see kScratchAttrName).
+LogicalResult KernelOp::verifyScratch() {
+  Attribute attr = (*this)->getAttr(kScratchAttrName);
+  if (!attr)
+    return success();
+  auto sizes = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!sizes || sizes.size() != 2 || sizes[0] < 0 || sizes[1] < 0 ||
+      sizes[0] % 4 || sizes[1] % 4 || (sizes[0] == 0 && sizes[1] == 0))
+    return emitOpError("'")
+           << kScratchAttrName
+           << "' must be array<i64: FIXED, PER_PROGRAM>, byte counts that "
+              "are multiples of 4, not both zero";
+  ArrayRef<Type> args = getArgumentTypes();
+  auto scratch = args.empty() ? MemRefType() : dyn_cast<MemRefType>(args.back());
+  if (!scratch || scratch.getRank() != 1 ||
+      !scratch.getElementType().isInteger(32))
+    return emitOpError("with '")
+           << kScratchAttrName
+           << "' must take the scratch buffer, a memref<?xi32>, last";
   return success();
 }
 
@@ -508,6 +531,25 @@ LogicalResult BroadcastOp::verify() {
              << inputDim << " is " << input.getDimSize(inputDim);
     ++inputDim;
   }
+  return success();
+}
+
+LogicalResult LookbackOp::verify() {
+  if (getTotals().empty())
+    return emitOpError("needs at least one total");
+  return success();
+}
+
+LogicalResult LookbackOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties properties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  // The carries have the totals' types; the totals are all operands but
+  // the last three (ticket, position, scratch).
+  if (operands.size() < 3)
+    return failure();
+  for (Value total : operands.drop_back(3))
+    inferred.push_back(total.getType());
   return success();
 }
 

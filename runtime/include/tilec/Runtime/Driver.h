@@ -48,6 +48,9 @@ struct DriverApi {
   CUresult (*memcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes,
                               CUstream stream);
   CUresult (*memsetD8)(CUdeviceptr dst, unsigned char value, size_t count);
+  // Zero-fills kernel scratch buffers in stream order before each launch.
+  CUresult (*memsetD32Async)(CUdeviceptr dst, unsigned value, size_t count,
+                             CUstream stream);
   CUresult (*moduleLoadData)(CUmodule *module, const void *image);
   CUresult (*moduleUnload)(CUmodule module);
   CUresult (*moduleGetFunction)(CUfunction *func, CUmodule module,

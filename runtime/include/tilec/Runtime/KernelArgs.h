@@ -97,18 +97,18 @@ std::array<uint64_t, 3> computeGrid(const LaunchMetadata &meta,
                                     const std::vector<KernelArg> &args);
 
 /// Kernel parameters in ABI order, each in its own 8-byte slot (little-endian,
-/// so a 4- or 2-byte value is the slot's low bytes), then the encoded tensor
-/// maps.
+/// so a 4- or 2-byte value is the slot's low bytes): the user parameters,
+/// then the scratch buffer's 5 if any; then the encoded tensor maps.
 struct PackedArgs {
   std::vector<uint64_t> slots;
-  /// Size in bytes of each user parameter (8 for pointers and i64).
+  /// Size in bytes of each slot's parameter (8 for pointers and i64).
   std::vector<unsigned> sizes;
   /// The tensor maps, in metadata order. CUtensorMap is over-aligned in
   /// cuda.h (64 or 128 bytes), which the driver expects of what it copies.
   std::vector<CUtensorMap> tensorMaps;
 
-  /// The `kernelParams` array for cuLaunchKernel: one pointer per user slot,
-  /// then one per tensor map; valid while this object is alive and unchanged.
+  /// The `kernelParams` array for cuLaunchKernel: one pointer per slot, then
+  /// one per tensor map; valid while this object is alive and unchanged.
   std::vector<void *> pointers();
 };
 
@@ -144,10 +144,21 @@ std::optional<CUtensorMapDataType> tensorMapDataType(ScalarType type);
 std::variant<TensorMapRequest, std::string>
 describeTensorMap(const TensorMapInfo &info, const TensorView &view);
 
+/// The scratch buffer of one launch (see `scratch` in LaunchMetadata.h).
+struct ScratchBuffer {
+  CUdeviceptr data = 0;
+  /// Its size in i32 words as the kernel sees it: scratchBytes / 4.
+  uint64_t words = 0;
+};
+
 /// Expands the (validated) arguments into the ABI: scalars by value, a buffer
-/// of rank r as allocated ptr, aligned ptr, offset 0, sizes[r], strides[r].
+/// of rank r as allocated ptr, aligned ptr, offset 0, sizes[r], strides[r];
+/// then `scratch` as a rank-1 buffer (data, data, 0, words, 1). Throws Error
+/// when `scratch` is given to a kernel without a scratch line or missing for
+/// one with it.
 PackedArgs packArguments(const LaunchMetadata &meta,
-                         const std::vector<KernelArg> &args);
+                         const std::vector<KernelArg> &args,
+                         const std::optional<ScratchBuffer> &scratch = {});
 
 /// The ScalarType of a C++ element type, for typed views.
 template <typename T> constexpr ScalarType scalarTypeOf();

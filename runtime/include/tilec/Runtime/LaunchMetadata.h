@@ -14,12 +14,13 @@
 //   grid 0.0/1 - -
 //   shared 0
 //
-// Two optional lines follow `params` (written only when non-empty; text
+// Optional lines follow `params` (each written only when needed; text
 // without them still parses, so the version stays 1):
 //
 //   tensormaps 0:64x128:128 1:64x64:128
 //   fallback matmul_bf16__unaligned
 //   smallgrid matmul_bf16__small_grid 50
+//   scratch 16 8
 //
 // Each tensormap entry is `ARG:BOX0xBOX1[xBOX2...]:SWIZZLE`: a TMA descriptor
 // over buffer argument ARG whose box is BOX0 x BOX1 ... elements, innermost
@@ -32,6 +33,13 @@
 // launches it instead when this kernel's grid has fewer blocks in all than
 // P percent of the device's multiprocessors (most of the GPU would idle).
 // NAME may have a fallback of its own but no smallgrid line.
+// `scratch FIXED PER_PROGRAM` asks the runtime for a zero-filled global
+// scratch buffer (decoupled look-back scans keep a tile ticket counter and
+// per-block status words there) of scratchBytes = FIXED + PER_PROGRAM *
+// (number of blocks of the launch) bytes. FIXED and PER_PROGRAM are decimal
+// byte counts (uint64), each a multiple of 4, not both 0; at most one line.
+// A fallback or small-grid variant is a kernel of its own: its scratch line,
+// if any, applies to its own launches.
 //
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
 // each `A.D/P` = ceildiv(size of dimension D of buffer argument A, P) or
@@ -41,9 +49,19 @@
 // Kernel ABI (the default MLIR memref calling convention): a scalar argument
 // is passed by value; a buffer argument of rank r becomes 3 + 2r parameters:
 // allocated pointer, aligned pointer, offset (i64, elements), sizes[r] (i64),
-// strides[r] (i64, elements). After the user parameters come the tensor
-// maps, in metadata order, each a 128-byte CUtensorMap passed by value
-// (`.param .align 64 .b8 p[128]`, i.e. __grid_constant__).
+// strides[r] (i64, elements). After the user parameters, when the metadata
+// has a `scratch` line, comes the scratch buffer as a rank-1 i32 buffer (5
+// parameters: allocated pointer, aligned pointer (the same), offset 0, size =
+// scratchBytes / 4 words, stride 1). The runtime provides it: 256-byte
+// aligned, holding at least scratchBytes bytes for the grid of the kernel
+// actually launched (a fallback or small-grid variant by its own line), and
+// zero-filled in stream order immediately before each launch
+// (cuMemsetD32Async on the launch stream over those scratchBytes / 4 words
+// only: what lies beyond is undefined); the kernel may leave it dirty. A
+// kernel's launches on one stream reuse one buffer; launches on two streams
+// never share one. Last come the tensor maps, in metadata order, each a
+// 128-byte CUtensorMap passed by value (`.param .align 64 .b8 p[128]`, i.e.
+// __grid_constant__).
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +142,18 @@ struct SmallGridVariant {
   }
 };
 
+/// The global scratch buffer a kernel asks for (see `scratch`).
+struct ScratchInfo {
+  uint64_t fixedBytes = 0;
+  uint64_t bytesPerProgram = 0;
+
+  /// Whether the kernel takes a scratch buffer at all.
+  bool needed() const { return fixedBytes != 0 || bytesPerProgram != 0; }
+  bool operator==(const ScratchInfo &o) const {
+    return fixedBytes == o.fixedBytes && bytesPerProgram == o.bytesPerProgram;
+  }
+};
+
 struct LaunchMetadata {
   static constexpr int kVersion = 1;
   std::string kernel;
@@ -140,12 +170,14 @@ struct LaunchMetadata {
   std::string fallback;
   /// Kernel to launch instead when the grid would leave the GPU mostly idle.
   SmallGridVariant smallGrid;
+  /// The zero-filled scratch buffer passed after the user parameters.
+  ScratchInfo scratch;
 
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
            grid == o.grid && sharedBytes == o.sharedBytes &&
            tensorMaps == o.tensorMaps && fallback == o.fallback &&
-           smallGrid == o.smallGrid;
+           smallGrid == o.smallGrid && scratch == o.scratch;
   }
 };
 
@@ -166,6 +198,14 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
 /// the grid is empty (it launches nothing).
 bool prefersSmallGrid(const LaunchMetadata &meta,
                       const std::array<uint64_t, 3> &grid, int multiprocessors);
+
+/// The bytes of scratch buffer `meta` needs on `grid` (see computeGrid):
+/// fixedBytes + bytesPerProgram * grid[0] * grid[1] * grid[2]; 0 when it
+/// needs none. UINT64_MAX when that overflows 64 bits, which parsed metadata
+/// cannot otherwise produce (it is not a multiple of 4); the launch reports
+/// it as an error.
+uint64_t scratchBytes(const LaunchMetadata &meta,
+                      const std::array<uint64_t, 3> &grid);
 
 } // namespace tilec
 

@@ -60,6 +60,7 @@ struct Device {
 namespace detail {
 struct ContextState;
 struct ModuleState;
+struct ScratchCache;
 } // namespace detail
 
 /// The retained primary context of one device.
@@ -235,7 +236,10 @@ public:
   /// to the small-grid variant, which then decides as below for itself.
   /// Encodes the metadata's tensor maps from the buffer arguments; when one
   /// cannot be described (TMA alignment rules), launches the fallback kernel
-  /// instead, or throws Error naming the argument if there is none.
+  /// instead, or throws Error naming the argument if there is none. A kernel
+  /// with a `scratch` line gets this kernel's scratch buffer of `stream`,
+  /// grown when the grid needs more and zero-filled on `stream` first; a
+  /// size that overflows 64 bits throws Error.
   void launchArgs(const Stream &stream,
                   const std::vector<KernelArg> &args) const;
   template <typename... Args>
@@ -262,6 +266,14 @@ private:
          bool loadFallback, bool loadSmallGrid);
   void loadFallback();
   void loadSmallGrid();
+  /// Launches this kernel with `packed` (tensor maps included) on `grid`.
+  void launchPacked(const Stream &stream, const std::array<uint64_t, 3> &grid,
+                    PackedArgs &packed) const;
+  /// launchPacked with the scratch buffer appended to `args`.
+  void launchWithScratch(const Stream &stream,
+                         const std::array<uint64_t, 3> &grid,
+                         const std::vector<KernelArg> &args,
+                         std::vector<CUtensorMap> tensorMaps) const;
 
   std::shared_ptr<detail::ModuleState> module_;
   std::string name_;
@@ -274,6 +286,10 @@ private:
   /// The device's multiprocessor count, for prefersSmallGrid; set only
   /// with smallGrid_.
   int multiprocessors_ = 0;
+  /// One scratch buffer per stream, shared between copies (launchArgs is
+  /// const) and freed with the last; set only when the metadata has a
+  /// `scratch` line. Fallbacks and small-grid variants have their own.
+  std::shared_ptr<detail::ScratchCache> scratch_;
 };
 
 } // namespace tilec::rt

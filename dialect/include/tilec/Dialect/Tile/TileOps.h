@@ -9,6 +9,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 
@@ -34,6 +35,11 @@ inline constexpr llvm::StringLiteral kFallbackAttrName = "tile.fallback";
 /// parameters, smaller tiles) to launch instead when this kernel's grid has
 /// fewer blocks than P% of the multiprocessors (set by tile-tiling).
 inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
+/// `tile.scratch`: [FIXED, PER_PROGRAM] bytes: the kernel's last user
+/// argument is a memref<?xi32> scratch buffer that the runtime provides,
+/// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
+/// tile-tiling for tile.ticket and tile.lookback).
+inline constexpr llvm::StringLiteral kScratchAttrName = "tile.scratch";
 
 /// Checks that `type` can be a tile: statically shaped, rank >= 1, every
 /// dimension a power of two. On failure, emits an error through `emitError`

@@ -6,6 +6,7 @@
 include "tilec/Dialect/Tile/TileBase.td"
 include "tilec/Dialect/Tile/TileAttrs.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -194,6 +195,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     ::mlir::Region *getCallableRegion() { return &getBody(); }
     /// Threads per program.
     int64_t getNumThreads() { return getNumWarps() * 32; }
+    /// Checks the `tile.scratch` attribute against the arguments.
+    ::mlir::LogicalResult verifyScratch();
   }];
 }
 
@@ -434,6 +437,78 @@ def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Programs that cooperate across the grid
+//===----------------------------------------------------------------------===//
+
+def Tile_Scratch : MemRefRankOf<[I32], [1]>;
+
+def Tile_TicketOp : Tile_Op<"ticket", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Numbers the programs of a launch in the order they start";
+  let description = [{
+    Returns 0 to the first program of the launch that executes it, 1 to the
+    next, and so on: one atomic increment of word 0 of `scratch`, which must
+    be zero when the launch starts (the runtime's scratch buffer, see the
+    kernel attribute `tile.scratch`). Every program holds the result.
+    A program that waits for programs with smaller tickets (`tile.lookback`)
+    only waits for programs that have already started, so the kernel cannot
+    deadlock whatever order the hardware starts the blocks in.
+
+    ```mlir
+    %t = tile.ticket %scratch : memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Scratch:$scratch);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$scratch attr-dict `:` type($scratch)";
+}
+
+def Tile_LookbackOp : Tile_Op<"lookback", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Combines the totals of the programs before this one";
+  let description = [{
+    The decoupled look-back of a single-pass scan. The program with ticket
+    `ticket` (see `tile.ticket`) is the `position`-th of a segment of
+    consecutive tickets (0 for the first); its `totals` are the combinations
+    of its own elements. Each result is the combination, under `kind`
+    (earlier on the left), of the totals of the programs `ticket - position`
+    to `ticket - 1`, or the identity for the first program of a segment.
+
+    The program publishes its totals in `scratch` at once, so that its
+    successors need not wait for its own look-back. One warp then reads the
+    status of the 32 programs before it at a time with acquire loads, spins
+    while any of them has published nothing yet, combines the totals of the
+    ones up to the nearest that has published its inclusive prefix, and
+    stops there (or goes 32 further back). Finally it publishes its own
+    inclusive prefix. Status of ticket t: from byte 16 + 16 * N * t (N
+    totals), per total one 64-bit word for the total and one for the
+    inclusive prefix, each holding a flag in its high half, so that one load
+    gives a value with its flag. The scratch buffer must be zero at launch
+    and hold 16 + 16 * N bytes per program.
+
+    ```mlir
+    %carry = tile.lookback add %total at %ticket position %piece in %scratch
+        : memref<?xi32>, f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind,
+                       Variadic<AnyTypeOf<[I32, F32]>>:$totals,
+                       Index:$ticket, Index:$position, Tile_Scratch:$scratch);
+  let results = (outs Variadic<AnyTypeOf<[I32, F32]>>:$carries);
+  let assemblyFormat = [{
+    $kind $totals `at` $ticket `position` $position `in` $scratch attr-dict
+    `:` type($scratch) `,` type($totals)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Scratch bytes before the first status (word 0 is the ticket).
+    static constexpr int64_t kHeaderBytes = 16;
+    /// Scratch bytes of one program's status with `numTotals` totals.
+    static int64_t statusBytes(unsigned numTotals) { return 16 * numTotals; }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

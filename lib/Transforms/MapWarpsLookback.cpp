@@ -1,0 +1,461 @@
+//===- MapWarpsLookback.cpp - Ops that coordinate programs of a grid ------===//
+//
+// tile.ticket: thread 0 takes the next ticket with an atomic add on the
+// scratch buffer and hands it to the block through workgroup memory.
+// tile.lookback: the decoupled look-back of a single-pass scan. Thread 0
+// publishes the program's totals, warp 0 reads its predecessors' status 32
+// at a time with acquire loads and combines them, thread 0 publishes the
+// inclusive prefix, and the carry reaches the block through workgroup
+// memory. Each status word holds a flag in its high half and the value's
+// bits in its low half, so one load gives a value together with its flag
+// and a predecessor's status never needs a second, ordered load.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MapWarpsPatterns.h"
+#include "tilec/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// What a status word says about its value (its high 32 bits); zero, the
+/// scratch buffer's initial state, means nothing was published yet.
+enum StatusFlag : int64_t { kAggregate = 1, kInclusive = 2 };
+
+/// Global memory: the scratch buffer is a kernel argument.
+constexpr unsigned kGlobalAddressSpace = 1;
+/// Publications and look-backs are seen by every block of the launch.
+constexpr StringLiteral kDeviceScope = "device";
+
+Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 64);
+}
+Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+/// `scratch`'s first word as a global pointer, for atomics and ordered
+/// accesses that memref ops cannot express.
+Value scratchPointer(OpBuilder &b, Location loc, Value scratch) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, scratch);
+  Value asInt = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kGlobalAddressSpace);
+  return LLVM::IntToPtrOp::create(b, loc, ptrType, asInt);
+}
+
+/// Element `index` (i64) of an array of `elementType` at `base`.
+Value elementPointer(OpBuilder &b, Location loc, Value base, Type elementType,
+                     Value index) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), elementType, base,
+                             ValueRange{index});
+}
+
+/// Runs `body` on the threads where `condition` holds.
+void buildIf(OpBuilder &b, Location loc, Value condition,
+             function_ref<void(OpBuilder &)> body) {
+  auto ifOp = scf::IfOp::create(b, loc, condition);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body(b);
+}
+
+struct TicketLowering : MapWarpsPattern<tile::TicketOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::TicketOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value buffer = state.exchangeBuffers.lookup(op);
+    Value zero = indexConstant(rewriter, loc, 0);
+    // The buffer may still be read from an earlier ticket in a loop.
+    gpu::BarrierOp::create(rewriter, loc);
+    Value isFirstThread = rewriter.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq, state.threadId, zero);
+    buildIf(rewriter, loc, isFirstThread, [&](OpBuilder &b) {
+      Value counter = scratchPointer(b, loc, adaptor.getScratch());
+      Value ticket = LLVM::AtomicRMWOp::create(
+          b, loc, LLVM::AtomicBinOp::add, counter, i32Constant(b, loc, 1),
+          LLVM::AtomicOrdering::monotonic, kDeviceScope);
+      memref::StoreOp::create(b, loc, ticket, buffer, zero);
+    });
+    gpu::BarrierOp::create(rewriter, loc);
+    Value ticket = memref::LoadOp::create(rewriter, loc, buffer, zero);
+    rewriter.replaceOp(op, arith::IndexCastUIOp::create(
+                               rewriter, loc, rewriter.getIndexType(), ticket));
+    return success();
+  }
+};
+
+/// A combination that may be empty (`valid`, i1), so that no identity is
+/// needed: the values of a tuple of totals and their validity.
+struct MaybeTuple {
+  SmallVector<Value> values;
+  Value valid;
+};
+
+/// The status words of ticket t: per total, one aggregate word and one
+/// inclusive word (i64 elements from the scratch pointer).
+struct StatusLayout {
+  Value base; // global pointer to the scratch buffer
+  unsigned numTotals;
+
+  Value word(OpBuilder &b, Location loc, Value ticket, StatusFlag flag,
+             unsigned total) const {
+    int64_t header = tile::LookbackOp::kHeaderBytes / 8;
+    int64_t stride = tile::LookbackOp::statusBytes(numTotals) / 8;
+    int64_t within = (flag == kInclusive ? numTotals : 0) + total;
+    Value index = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, ticket, i64Constant(b, loc, stride)),
+        i64Constant(b, loc, header + within));
+    return elementPointer(b, loc, base, b.getI64Type(), index);
+  }
+};
+
+/// The 32 bits of a total (f32 or i32) as i32 and back.
+Value toBits(OpBuilder &b, Location loc, Value v) {
+  return v.getType().isInteger(32)
+             ? v
+             : arith::BitcastOp::create(b, loc, b.getI32Type(), v).getResult();
+}
+Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
+  return type.isInteger(32)
+             ? bits
+             : arith::BitcastOp::create(b, loc, type, bits).getResult();
+}
+
+/// `flag` in the high half, `v`'s bits in the low half.
+Value packStatus(OpBuilder &b, Location loc, Value v, StatusFlag flag) {
+  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), toBits(b, loc, v));
+  return arith::OrIOp::create(b, loc, low, i64Constant(b, loc, flag << 32));
+}
+Value statusHas(OpBuilder &b, Location loc, Value word, StatusFlag flag) {
+  Value high = arith::ShRUIOp::create(b, loc, word, i64Constant(b, loc, 32));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, high,
+                               i64Constant(b, loc, flag));
+}
+Value statusValue(OpBuilder &b, Location loc, Value word, Type type) {
+  Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), word);
+  return fromBits(b, loc, low, type);
+}
+
+struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::LookbackOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange totals = adaptor.getTotals();
+    StatusLayout status{scratchPointer(rewriter, loc, adaptor.getScratch()),
+                        static_cast<unsigned>(totals.size())};
+    Value ticket = arith::IndexCastUIOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getTicket());
+    Value position = arith::IndexCastUIOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getPosition());
+    Value isFirst = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::eq, position,
+                                          i64Constant(rewriter, loc, 0));
+    Value zero = indexConstant(rewriter, loc, 0);
+    Value isFirstThread = rewriter.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq, state.threadId, zero);
+
+    // 1. Publish the totals at once: as the inclusive prefix for the first
+    //    program of a segment, else as the aggregate.
+    buildIf(rewriter, loc, isFirstThread, [&](OpBuilder &b) {
+      for (auto [k, total] : llvm::enumerate(totals)) {
+        Value asAggregate = packStatus(b, loc, total, kAggregate);
+        Value asInclusive = packStatus(b, loc, total, kInclusive);
+        Value word = arith::SelectOp::create(b, loc, isFirst, asInclusive,
+                                             asAggregate);
+        Value ptr = arith::SelectOp::create(
+            b, loc, isFirst, status.word(b, loc, ticket, kInclusive, k),
+            status.word(b, loc, ticket, kAggregate, k));
+        publish(b, loc, word, ptr);
+      }
+    });
+
+    // 2. Warp 0 of a program with predecessors looks back and publishes
+    //    the inclusive prefix; the carry goes through workgroup memory.
+    Value buffer = state.exchangeBuffers.lookup(op);
+    Value warp = rewriter.createOrFold<arith::ShRUIOp>(
+        loc, state.threadId, indexConstant(rewriter, loc, 5));
+    Value looksBack = arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, warp,
+                              zero),
+        arith::XOrIOp::create(rewriter, loc, isFirst,
+                              arith::ConstantIntOp::create(rewriter, loc, 1, 1)));
+    buildIf(rewriter, loc, looksBack, [&](OpBuilder &b) {
+      MaybeTuple carry = lookBack(b, loc, op.getKind(), status, ticket,
+                                  position, totals);
+      buildIf(b, loc, isFirstThread, [&](OpBuilder &b) {
+        for (auto [k, total] : llvm::enumerate(totals)) {
+          Value inclusive =
+              tile::buildCombine(b, loc, op.getKind(), carry.values[k], total);
+          publish(b, loc, packStatus(b, loc, inclusive, kInclusive),
+                  status.word(b, loc, ticket, kInclusive, k));
+          memref::StoreOp::create(b, loc, toBits(b, loc, carry.values[k]),
+                                  buffer, indexConstant(b, loc, k));
+        }
+      });
+    });
+    gpu::BarrierOp::create(rewriter, loc);
+
+    // 3. Every thread takes the carry, or the identity in the first program.
+    SmallVector<Value> carries;
+    for (auto [k, total] : llvm::enumerate(totals)) {
+      Type type = total.getType();
+      Value bits = memref::LoadOp::create(rewriter, loc, buffer,
+                                          indexConstant(rewriter, loc, k));
+      Value identity = arith::ConstantOp::create(
+          rewriter, loc, tile::getIdentity(op.getKind(), type));
+      carries.push_back(arith::SelectOp::create(
+          rewriter, loc, isFirst, identity, fromBits(rewriter, loc, bits, type)));
+    }
+    // A later look-back of a loop writes the buffer again.
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.replaceOp(op, carries);
+    return success();
+  }
+
+private:
+  static void publish(OpBuilder &b, Location loc, Value word, Value ptr) {
+    LLVM::StoreOp::create(b, loc, word, ptr, /*alignment=*/8,
+                          /*isVolatile=*/false, /*isNonTemporal=*/false,
+                          /*isInvariantGroup=*/false,
+                          LLVM::AtomicOrdering::release, kDeviceScope);
+  }
+
+  static Value loadStatus(OpBuilder &b, Location loc, Value ptr) {
+    return LLVM::LoadOp::create(b, loc, b.getI64Type(), ptr, /*alignment=*/8,
+                                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                /*isInvariant=*/false,
+                                /*isInvariantGroup=*/false,
+                                LLVM::AtomicOrdering::acquire, kDeviceScope);
+  }
+
+  /// The combination of the totals of tickets ticket - position to
+  /// ticket - 1, run by one warp: each round, lane i reads the status of
+  /// ticket next - i.
+  MaybeTuple lookBack(OpBuilder &b, Location loc, tile::ReduceKind kind,
+                      const StatusLayout &status, Value ticket,
+                      Value position, ValueRange totals) const {
+    unsigned n = totals.size();
+    Value lane = arith::IndexCastUIOp::create(
+        b, loc, b.getI64Type(),
+        b.createOrFold<arith::AndIOp>(loc, state.threadId,
+                                      indexConstant(b, loc, 31)));
+    Value one = i64Constant(b, loc, 1);
+    Value falseValue = arith::ConstantIntOp::create(b, loc, 0, 1);
+
+    // Loop state: carry values, carry validity, next ticket to read, tickets
+    // of the segment still unread, done.
+    SmallVector<Value> init;
+    SmallVector<Type> types;
+    for (Value total : totals) {
+      init.push_back(total); // any value: invalid until combined
+      types.push_back(total.getType());
+    }
+    init.append({falseValue, arith::SubIOp::create(b, loc, ticket, one),
+                 position, falseValue});
+    types.append({b.getI1Type(), b.getI64Type(), b.getI64Type(),
+                  b.getI1Type()});
+    auto loop = scf::WhileOp::create(b, loc, types, init);
+    {
+      Block *before = b.createBlock(&loop.getBefore(), {}, types,
+                                    SmallVector<Location>(types.size(), loc));
+      Value done = before->getArguments().back();
+      Value more = arith::XOrIOp::create(
+          b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
+      scf::ConditionOp::create(b, loc, more, before->getArguments());
+    }
+    {
+      Block *after = b.createBlock(&loop.getAfter(), {}, types,
+                                   SmallVector<Location>(types.size(), loc));
+      ValueRange args = after->getArguments();
+      MaybeTuple carry{SmallVector<Value>(args.take_front(n)), args[n]};
+      Value next = args[n + 1], remaining = args[n + 2];
+
+      Value inSegment = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, lane, remaining);
+      Value lanesTicket = arith::SubIOp::create(b, loc, next, lane);
+      SmallVector<Value> words = waitForStatus(b, loc, status, lanesTicket,
+                                               inSegment, n);
+      ArrayRef<Value> aggregates = ArrayRef(words).take_front(n);
+      ArrayRef<Value> inclusives = ArrayRef(words).drop_front(n);
+      Value hasInclusive = allHave(b, loc, inclusives, kInclusive);
+
+      // The nearest lane that has an inclusive prefix, or that lies before
+      // the segment, ends the look-back: lanes below it contribute their
+      // aggregates, it contributes its inclusive prefix.
+      Value stops = arith::OrIOp::create(
+          b, loc, hasInclusive,
+          arith::XOrIOp::create(b, loc, inSegment,
+                                arith::ConstantIntOp::create(b, loc, 1, 1)));
+      Value ballot = NVVM::VoteSyncOp::create(
+          b, loc, b.getI32Type(), i32Constant(b, loc, -1), stops,
+          NVVM::VoteSyncKindAttr::get(b.getContext(),
+                                      NVVM::VoteSyncKind::ballot));
+      Value laneBit = arith::ShLIOp::create(
+          b, loc, i32Constant(b, loc, 1),
+          arith::TruncIOp::create(b, loc, b.getI32Type(), lane));
+      Value nearestStop = arith::AndIOp::create(
+          b, loc, ballot,
+          arith::SubIOp::create(b, loc, i32Constant(b, loc, 0), ballot));
+      Value noStop = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           ballot, i32Constant(b, loc, 0));
+      Value beforeStop = arith::OrIOp::create(
+          b, loc, noStop,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, laneBit,
+                                nearestStop));
+      Value atStop = arith::AndIOp::create(
+          b, loc, inSegment,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneBit,
+                                nearestStop));
+      MaybeTuple mine;
+      for (unsigned k = 0; k < n; ++k) {
+        Type type = totals[k].getType();
+        mine.values.push_back(arith::SelectOp::create(
+            b, loc, hasInclusive, statusValue(b, loc, inclusives[k], type),
+            statusValue(b, loc, aggregates[k], type)));
+      }
+      mine.valid = arith::OrIOp::create(b, loc, beforeStop, atStop);
+
+      MaybeTuple window = reduceWindow(b, loc, kind, mine);
+      MaybeTuple combined = combineMaybe(b, loc, kind, window, carry);
+      SmallVector<Value> yielded(combined.values);
+      Value thirtyTwo = i64Constant(b, loc, 32);
+      yielded.append(
+          {combined.valid, arith::SubIOp::create(b, loc, next, thirtyTwo),
+           arith::SubIOp::create(b, loc, remaining, thirtyTwo),
+           arith::XOrIOp::create(b, loc, noStop,
+                                 arith::ConstantIntOp::create(b, loc, 1, 1))});
+      scf::YieldOp::create(b, loc, yielded);
+    }
+    b.setInsertionPointAfter(loop);
+    return {SmallVector<Value>(loop.getResults().take_front(n)),
+            loop.getResult(n)};
+  }
+
+  /// The aggregate and inclusive words of each total of the lane's ticket,
+  /// reloaded until every lane in the segment sees one of them published
+  /// (lanes outside it read nothing and see zeros).
+  SmallVector<Value> waitForStatus(OpBuilder &b, Location loc,
+                                   const StatusLayout &status,
+                                   Value lanesTicket, Value inSegment,
+                                   unsigned n) const {
+    SmallVector<Type> wordTypes(2 * n, b.getI64Type());
+    auto spin = scf::WhileOp::create(b, loc, wordTypes, ValueRange{});
+    {
+      Block *before = b.createBlock(&spin.getBefore());
+      auto read = scf::IfOp::create(b, loc, wordTypes, inSegment,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(read.thenBlock());
+        SmallVector<Value> words;
+        for (StatusFlag flag : {kAggregate, kInclusive})
+          for (unsigned k = 0; k < n; ++k)
+            words.push_back(loadStatus(
+                b, loc, status.word(b, loc, lanesTicket, flag, k)));
+        scf::YieldOp::create(b, loc, words);
+        b.setInsertionPointToStart(read.elseBlock());
+        scf::YieldOp::create(
+            b, loc, SmallVector<Value>(2 * n, i64Constant(b, loc, 0)));
+      }
+      ValueRange words = read.getResults();
+      Value ready = arith::OrIOp::create(
+          b, loc, allHave(b, loc, words.take_front(n), kAggregate),
+          allHave(b, loc, words.drop_front(n), kInclusive));
+      Value waiting = arith::AndIOp::create(
+          b, loc, inSegment,
+          arith::XOrIOp::create(b, loc, ready,
+                                arith::ConstantIntOp::create(b, loc, 1, 1)));
+      Value anyWaiting = NVVM::VoteSyncOp::create(
+          b, loc, b.getI1Type(), i32Constant(b, loc, -1), waiting,
+          NVVM::VoteSyncKindAttr::get(b.getContext(), NVVM::VoteSyncKind::any));
+      scf::ConditionOp::create(b, loc, anyWaiting, words);
+    }
+    {
+      Block *after = b.createBlock(&spin.getAfter(), {}, wordTypes,
+                                   SmallVector<Location>(2 * n, loc));
+      (void)after;
+      scf::YieldOp::create(b, loc, ValueRange{});
+    }
+    b.setInsertionPointAfter(spin);
+    return SmallVector<Value>(spin.getResults());
+  }
+
+  /// Whether every word carries `flag`.
+  static Value allHave(OpBuilder &b, Location loc, ValueRange words,
+                       StatusFlag flag) {
+    Value all;
+    for (Value word : words) {
+      Value has = statusHas(b, loc, word, flag);
+      all = all ? arith::AndIOp::create(b, loc, all, has).getResult() : has;
+    }
+    return all;
+  }
+
+  static MaybeTuple combineMaybe(OpBuilder &b, Location loc,
+                                 tile::ReduceKind kind,
+                                 const MaybeTuple &earlier,
+                                 const MaybeTuple &later) {
+    MaybeTuple result;
+    for (auto [x, y] : llvm::zip(earlier.values, later.values)) {
+      Value both = tile::buildCombine(b, loc, kind, x, y);
+      result.values.push_back(arith::SelectOp::create(
+          b, loc, earlier.valid,
+          arith::SelectOp::create(b, loc, later.valid, both, x), y));
+    }
+    result.valid = arith::OrIOp::create(b, loc, earlier.valid, later.valid);
+    return result;
+  }
+
+  /// Combines the lanes' tuples, higher lanes (earlier tickets) on the
+  /// left, and gives the result to every lane.
+  MaybeTuple reduceWindow(OpBuilder &b, Location loc, tile::ReduceKind kind,
+                          MaybeTuple mine) const {
+    Value width = i32Constant(b, loc, 32);
+    auto shuffle = [&](Value v, int64_t offset, gpu::ShuffleMode mode) {
+      ++state.stats.shuffles;
+      return gpu::ShuffleOp::create(b, loc, v, i32Constant(b, loc, offset),
+                                    width, mode);
+    };
+    auto shuffleTuple = [&](const MaybeTuple &t, int64_t offset,
+                            gpu::ShuffleMode mode) {
+      MaybeTuple moved;
+      for (Value v : t.values)
+        moved.values.push_back(shuffle(v, offset, mode).getShuffleResult());
+      Value validBits =
+          arith::ExtUIOp::create(b, loc, b.getI32Type(), t.valid);
+      auto validMoved = shuffle(validBits, offset, mode);
+      moved.valid = arith::AndIOp::create(
+          b, loc, validMoved.getValid(),
+          arith::TruncIOp::create(b, loc, b.getI1Type(),
+                                  validMoved.getShuffleResult()));
+      return moved;
+    };
+    for (int64_t offset = 1; offset < 32; offset *= 2)
+      mine = combineMaybe(b, loc, kind,
+                          shuffleTuple(mine, offset, gpu::ShuffleMode::DOWN),
+                          mine);
+    return shuffleTuple(mine, 0, gpu::ShuffleMode::IDX);
+  }
+};
+
+} // namespace
+
+void tilec::populateMapWarpsLookbackPatterns(const TypeConverter &converter,
+                                             MapWarpsState &state,
+                                             RewritePatternSet &patterns) {
+  patterns.add<TicketLowering, LookbackLowering>(
+      converter, patterns.getContext(), state);
+}
