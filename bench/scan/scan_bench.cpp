@@ -17,6 +17,8 @@
 // tilec-cub-scan, torch_cumsum.py).
 //
 //   --only     kernels to run (names in kernels.mlir)
+//   --sweep    instead of the table: these kernels, each a 1-D f32 inclusive
+//              sum (schedule variants), checked and timed at 2^20, 2^24, 2^28
 //   --shapes   shapes to run, as printed: "1048583", "1000x1003"
 //              (--lengths is the same option)
 //   --max-elements  skip shapes of more elements (e.g. 2^28 for a quick run)
@@ -567,6 +569,35 @@ std::vector<Case> buildCases() {
   return cases;
 }
 
+/// --sweep: schedule variants of the 1-D f32 sum (bench/scan/tuning),
+/// checked and timed like scan_f32 on the timed lengths.
+std::vector<Case> sweepCases(const std::vector<std::string> &kernels) {
+  static std::vector<std::string> names; // Spec keeps a C string
+  names = kernels;
+  std::vector<Case> cases;
+  for (const std::string &name : names)
+    for (int64_t n : {int64_t(1) << 20, int64_t(1) << 24, int64_t(1) << 28}) {
+      Spec spec = vectorSpecs()[0];
+      spec.kernel = name.c_str();
+      cases.push_back({spec, 0, n, true});
+    }
+  return cases;
+}
+
+std::vector<std::string> splitList(const std::string &list) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos)
+      end = list.size();
+    if (end > start)
+      items.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
 std::string commaList(const std::string &list) { return "," + list + ","; }
 bool listed(const std::string &list, const std::string &name) {
   return list.empty() || list.find("," + name + ",") != std::string::npos;
@@ -576,14 +607,14 @@ int usage() {
   std::fprintf(stderr,
                "usage: tilec-scan-bench --cubin FILE [--json FILE] "
                "[--only K1,K2] [--shapes S1,S2] [--max-elements N] "
-               "[--no-time] [--seed N]\n");
+               "[--no-time] [--seed N] [--sweep K1,K2]\n");
   return 2;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string cubin, json, only, shapes;
+  std::string cubin, json, only, shapes, sweep;
   int64_t maxElements = INT64_MAX;
   bool time = true;
   unsigned seed = 12345;
@@ -602,6 +633,8 @@ int main(int argc, char **argv) {
       maxElements = std::strtoll(argv[++i], nullptr, 0);
     else if (arg == "--seed" && hasValue)
       seed = unsigned(std::strtoul(argv[++i], nullptr, 0));
+    else if (arg == "--sweep" && hasValue)
+      sweep = argv[++i];
     else if (arg == "--no-time")
       time = false;
     else
@@ -610,7 +643,8 @@ int main(int argc, char **argv) {
   if (cubin.empty())
     return usage();
   std::vector<Case> cases;
-  for (const Case &c : buildCases()) {
+  for (const Case &c :
+       sweep.empty() ? buildCases() : sweepCases(splitList(sweep))) {
     int64_t n = (c.rows ? c.rows : 1) * c.cols;
     std::string shape = c.rows ? std::to_string(c.rows) + "x" +
                                      std::to_string(c.cols)

@@ -4,11 +4,14 @@
 // scratch buffer and hands it to the block through workgroup memory.
 // tile.lookback: the decoupled look-back of a single-pass scan. Thread 0
 // publishes the program's totals, warp 0 reads its predecessors' status 32
-// at a time with acquire loads and combines them, thread 0 publishes the
+// at a time (sleeping between reads of statuses not yet published) and
+// combines them, thread 0 publishes the
 // inclusive prefix, and the carry reaches the block through workgroup
 // memory. Each status word holds a flag in its high half and the value's
-// bits in its low half, so one load gives a value together with its flag
-// and a predecessor's status never needs a second, ordered load.
+// bits in its low half, so one load gives a value together with its flag:
+// no other memory is published, so relaxed device-scope atomics (PTX
+// ld/st.relaxed.gpu) suffice. Acquire loads and release stores were 15%
+// slower at 2^28 f32 on the H200 and order nothing that needs ordering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,6 +148,32 @@ Value statusValue(OpBuilder &b, Location loc, Value word, Type type) {
   return fromBits(b, loc, low, type);
 }
 
+/// Tickets each lane of the look-back warp reads a round (a window of 32
+/// times this many). On the H200, 4 was 25% slower than 1 at 2^28 f32
+/// (bench/scan/results/2026-11-21-h200-lookback-sweep): the extra reads
+/// compete with the data streams, and the window rarely needs to go far.
+constexpr int64_t kTilesPerLane = 1;
+/// How long a look-back warp sleeps between reads of statuses not yet
+/// published.
+constexpr int64_t kSpinSleepNs = 100;
+
+Value negate(OpBuilder &b, Location loc, Value flag) {
+  return arith::XOrIOp::create(b, loc, flag,
+                               arith::ConstantIntOp::create(b, loc, 1, 1));
+}
+
+/// One predecessor a lane reads: its ticket, whether it belongs to the
+/// segment, its status words (per total the aggregate word, then per total
+/// the inclusive word) and whether they all hold the inclusive prefix.
+struct LaneTile {
+  Value ticket, inSegment, hasInclusive;
+  SmallVector<Value> words;
+
+  ArrayRef<Value> inclusives() const {
+    return ArrayRef(words).drop_front(words.size() / 2);
+  }
+};
+
 struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -230,7 +259,7 @@ private:
     LLVM::StoreOp::create(b, loc, word, ptr, /*alignment=*/8,
                           /*isVolatile=*/false, /*isNonTemporal=*/false,
                           /*isInvariantGroup=*/false,
-                          LLVM::AtomicOrdering::release, kDeviceScope);
+                          LLVM::AtomicOrdering::monotonic, kDeviceScope);
   }
 
   static Value loadStatus(OpBuilder &b, Location loc, Value ptr) {
@@ -238,12 +267,12 @@ private:
                                 /*isVolatile=*/false, /*isNonTemporal=*/false,
                                 /*isInvariant=*/false,
                                 /*isInvariantGroup=*/false,
-                                LLVM::AtomicOrdering::acquire, kDeviceScope);
+                                LLVM::AtomicOrdering::monotonic, kDeviceScope);
   }
 
   /// The combination of the totals of tickets ticket - position to
-  /// ticket - 1, run by one warp: each round, lane i reads the status of
-  /// ticket next - i.
+  /// ticket - 1, run by one warp, a window of 32 * kTilesPerLane tickets a
+  /// round.
   MaybeTuple lookBack(OpBuilder &b, Location loc, tile::ReduceKind kind,
                       const StatusLayout &status, Value ticket,
                       Value position, ValueRange totals) const {
@@ -283,24 +312,40 @@ private:
       MaybeTuple carry{SmallVector<Value>(args.take_front(n)), args[n]};
       Value next = args[n + 1], remaining = args[n + 2];
 
-      Value inSegment = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult, lane, remaining);
-      Value lanesTicket = arith::SubIOp::create(b, loc, next, lane);
-      SmallVector<Value> words = waitForStatus(b, loc, status, lanesTicket,
-                                               inSegment, n);
-      ArrayRef<Value> aggregates = ArrayRef(words).take_front(n);
-      ArrayRef<Value> inclusives = ArrayRef(words).drop_front(n);
-      Value hasInclusive = allHave(b, loc, inclusives, kInclusive);
+      // Lane i reads tickets next - (kTilesPerLane * i + j), j = 0 nearest.
+      SmallVector<LaneTile> tiles;
+      for (int64_t j = 0; j < kTilesPerLane; ++j) {
+        Value distance = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, lane,
+                                  i64Constant(b, loc, kTilesPerLane)),
+            i64Constant(b, loc, j));
+        LaneTile tile;
+        tile.ticket = arith::SubIOp::create(b, loc, next, distance);
+        tile.inSegment = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult, distance, remaining);
+        tiles.push_back(tile);
+      }
+      waitForStatus(b, loc, status, tiles, n);
 
-      // The nearest lane that has an inclusive prefix, or that lies before
-      // the segment, ends the look-back: lanes below it contribute their
-      // aggregates, it contributes its inclusive prefix.
-      Value stops = arith::OrIOp::create(
-          b, loc, hasInclusive,
-          arith::XOrIOp::create(b, loc, inSegment,
-                                arith::ConstantIntOp::create(b, loc, 1, 1)));
+      // The nearest tile that has an inclusive prefix, or that lies before
+      // the segment, ends the look-back: nearer tiles contribute their
+      // aggregates, it contributes its inclusive prefix. stopAt: the lane's
+      // first such j (kTilesPerLane if none).
+      Value stopAt = i64Constant(b, loc, kTilesPerLane);
+      for (int64_t j = kTilesPerLane - 1; j >= 0; --j) {
+        LaneTile &tile = tiles[j];
+        tile.hasInclusive = allHave(b, loc, tile.inclusives(), kInclusive);
+        Value stops = arith::OrIOp::create(b, loc, tile.hasInclusive,
+                                           negate(b, loc, tile.inSegment));
+        stopAt = arith::SelectOp::create(b, loc, stops, i64Constant(b, loc, j),
+                                         stopAt);
+      }
+      Value laneStops = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, stopAt,
+          i64Constant(b, loc, kTilesPerLane));
       Value ballot = NVVM::VoteSyncOp::create(
-          b, loc, b.getI32Type(), i32Constant(b, loc, -1), stops,
+          b, loc, b.getI32Type(), i32Constant(b, loc, -1), laneStops,
           NVVM::VoteSyncKindAttr::get(b.getContext(),
                                       NVVM::VoteSyncKind::ballot));
       Value laneBit = arith::ShLIOp::create(
@@ -315,26 +360,37 @@ private:
           b, loc, noStop,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, laneBit,
                                 nearestStop));
-      Value atStop = arith::AndIOp::create(
-          b, loc, inSegment,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneBit,
-                                nearestStop));
-      MaybeTuple mine;
-      for (unsigned k = 0; k < n; ++k) {
-        Type type = totals[k].getType();
-        mine.values.push_back(arith::SelectOp::create(
-            b, loc, hasInclusive, statusValue(b, loc, inclusives[k], type),
-            statusValue(b, loc, aggregates[k], type)));
+      Value isStopLane = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, laneBit, nearestStop);
+      // The lane's tiles, earliest (farthest) first.
+      MaybeTuple mine{SmallVector<Value>(carry.values), falseValue};
+      for (int64_t j = kTilesPerLane - 1; j >= 0; --j) {
+        const LaneTile &tile = tiles[j];
+        Value upToStop = arith::AndIOp::create(
+            b, loc, tile.inSegment,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                  i64Constant(b, loc, j), stopAt));
+        MaybeTuple value;
+        for (unsigned k = 0; k < n; ++k) {
+          Type type = totals[k].getType();
+          value.values.push_back(arith::SelectOp::create(
+              b, loc, tile.hasInclusive,
+              statusValue(b, loc, tile.words[n + k], type),
+              statusValue(b, loc, tile.words[k], type)));
+        }
+        value.valid = arith::OrIOp::create(
+            b, loc, beforeStop,
+            arith::AndIOp::create(b, loc, isStopLane, upToStop));
+        mine = combineMaybe(b, loc, kind, mine, value);
       }
-      mine.valid = arith::OrIOp::create(b, loc, beforeStop, atStop);
 
       MaybeTuple window = reduceWindow(b, loc, kind, mine);
       MaybeTuple combined = combineMaybe(b, loc, kind, window, carry);
       SmallVector<Value> yielded(combined.values);
-      Value thirtyTwo = i64Constant(b, loc, 32);
+      Value windowTiles = i64Constant(b, loc, 32 * kTilesPerLane);
       yielded.append(
-          {combined.valid, arith::SubIOp::create(b, loc, next, thirtyTwo),
-           arith::SubIOp::create(b, loc, remaining, thirtyTwo),
+          {combined.valid, arith::SubIOp::create(b, loc, next, windowTiles),
+           arith::SubIOp::create(b, loc, remaining, windowTiles),
            arith::XOrIOp::create(b, loc, noStop,
                                  arith::ConstantIntOp::create(b, loc, 1, 1))});
       scf::YieldOp::create(b, loc, yielded);
@@ -344,53 +400,58 @@ private:
             loop.getResult(n)};
   }
 
-  /// The aggregate and inclusive words of each total of the lane's ticket,
-  /// reloaded until every lane in the segment sees one of them published
-  /// (lanes outside it read nothing and see zeros).
-  SmallVector<Value> waitForStatus(OpBuilder &b, Location loc,
-                                   const StatusLayout &status,
-                                   Value lanesTicket, Value inSegment,
-                                   unsigned n) const {
-    SmallVector<Type> wordTypes(2 * n, b.getI64Type());
+  /// Fills each tile's aggregate and inclusive words, reloaded until every
+  /// tile of the warp's window in the segment has one of them published
+  /// (tiles outside it read nothing and see zeros).
+  void waitForStatus(OpBuilder &b, Location loc, const StatusLayout &status,
+                     MutableArrayRef<LaneTile> tiles, unsigned n) const {
+    SmallVector<Type> wordTypes(2 * n * tiles.size(), b.getI64Type());
     auto spin = scf::WhileOp::create(b, loc, wordTypes, ValueRange{});
     {
       Block *before = b.createBlock(&spin.getBefore());
-      auto read = scf::IfOp::create(b, loc, wordTypes, inSegment,
-                                    /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(read.thenBlock());
-        SmallVector<Value> words;
-        for (StatusFlag flag : {kAggregate, kInclusive})
-          for (unsigned k = 0; k < n; ++k)
-            words.push_back(loadStatus(
-                b, loc, status.word(b, loc, lanesTicket, flag, k)));
-        scf::YieldOp::create(b, loc, words);
-        b.setInsertionPointToStart(read.elseBlock());
-        scf::YieldOp::create(
-            b, loc, SmallVector<Value>(2 * n, i64Constant(b, loc, 0)));
+      SmallVector<Value> words;
+      Value waiting = arith::ConstantIntOp::create(b, loc, 0, 1);
+      for (const LaneTile &tile : tiles) {
+        auto read = scf::IfOp::create(b, loc, SmallVector<Type>(2 * n, b.getI64Type()),
+                                      tile.inSegment, /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(read.thenBlock());
+          SmallVector<Value> loaded;
+          for (StatusFlag flag : {kAggregate, kInclusive})
+            for (unsigned k = 0; k < n; ++k)
+              loaded.push_back(loadStatus(
+                  b, loc, status.word(b, loc, tile.ticket, flag, k)));
+          scf::YieldOp::create(b, loc, loaded);
+          b.setInsertionPointToStart(read.elseBlock());
+          scf::YieldOp::create(
+              b, loc, SmallVector<Value>(2 * n, i64Constant(b, loc, 0)));
+        }
+        ValueRange tileWords = read.getResults();
+        Value ready = arith::OrIOp::create(
+            b, loc, allHave(b, loc, tileWords.take_front(n), kAggregate),
+            allHave(b, loc, tileWords.drop_front(n), kInclusive));
+        waiting = arith::OrIOp::create(
+            b, loc, waiting,
+            arith::AndIOp::create(b, loc, tile.inSegment,
+                                  negate(b, loc, ready)));
+        words.append(tileWords.begin(), tileWords.end());
       }
-      ValueRange words = read.getResults();
-      Value ready = arith::OrIOp::create(
-          b, loc, allHave(b, loc, words.take_front(n), kAggregate),
-          allHave(b, loc, words.drop_front(n), kInclusive));
-      Value waiting = arith::AndIOp::create(
-          b, loc, inSegment,
-          arith::XOrIOp::create(b, loc, ready,
-                                arith::ConstantIntOp::create(b, loc, 1, 1)));
       Value anyWaiting = NVVM::VoteSyncOp::create(
           b, loc, b.getI1Type(), i32Constant(b, loc, -1), waiting,
           NVVM::VoteSyncKindAttr::get(b.getContext(), NVVM::VoteSyncKind::any));
       scf::ConditionOp::create(b, loc, anyWaiting, words);
     }
-    {
-      Block *after = b.createBlock(&spin.getAfter(), {}, wordTypes,
-                                   SmallVector<Location>(2 * n, loc));
-      (void)after;
-      scf::YieldOp::create(b, loc, ValueRange{});
-    }
+    // Back off before reading again: spinning warps compete with the data
+    // streams of every program for the L2.
+    b.createBlock(&spin.getAfter(), {}, wordTypes,
+                  SmallVector<Location>(wordTypes.size(), loc));
+    NVVM::NanosleepOp::create(b, loc, i32Constant(b, loc, kSpinSleepNs));
+    scf::YieldOp::create(b, loc, ValueRange{});
     b.setInsertionPointAfter(spin);
-    return SmallVector<Value>(spin.getResults());
+    for (auto [i, tile] : llvm::enumerate(tiles))
+      tile.words = SmallVector<Value>(
+          spin.getResults().slice(2 * n * i, 2 * n));
   }
 
   /// Whether every word carries `flag`.

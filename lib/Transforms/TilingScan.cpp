@@ -1,10 +1,10 @@
 //===- TilingScan.cpp - Scan descriptions -> block programs ---------------===//
 //
 // A 1-D scan is a single pass over many programs: each takes a ticket
-// (tile.ticket), scans its piece of kLookbackPiece elements (tile.prefix),
+// (tile.ticket), scans its piece of elements (tile.prefix),
 // and the decoupled look-back (tile.lookback) combines the totals of the
 // pieces before it into a carry that goes in front. A row scan is one
-// program per row that walks the row in pieces of kScanPiece elements,
+// program per row that walks the row piece by piece,
 // carrying the combination of the pieces before. Reverse scans take their
 // pieces from the end. 16-bit floats are scanned in f32 and rounded once
 // per output.
@@ -23,11 +23,25 @@ using namespace tilec;
 
 /// Elements of a row one program scans at a time, and its warps: 4 f32 a
 /// thread, one 16-byte access each.
-static constexpr int64_t kScanPiece = 1024;
-static constexpr int64_t kScanWarps = 8;
-/// A program of the single-pass scan takes 16 elements a thread: a few
-/// 16-byte accesses in flight per thread to cover the memory latency.
+/// The schedule when the description gives no hints: a row piece of 4 f32
+/// a thread (rows are often short); a single-pass piece of 32 a thread on 4
+/// warps, the fastest of 14 schedules at 2^24 and 2^28 f32 on the H200
+/// (bench/scan/results/2026-11-21-h200-lookback-sweep).
+static constexpr int64_t kRowPiece = 1024;
+static constexpr int64_t kRowWarps = 8;
 static constexpr int64_t kLookbackPiece = 4096;
+static constexpr int64_t kLookbackWarps = 4;
+
+namespace {
+struct ScanSchedule {
+  int64_t piece, warps;
+};
+} // namespace
+
+static ScanSchedule scheduleFor(tile::ScanOp op, bool isRow) {
+  return {op.getBlock().value_or(isRow ? kRowPiece : kLookbackPiece),
+          op.getWarps().value_or(isRow ? kRowWarps : kLookbackWarps)};
+}
 
 /// What the scan of one operand carries through the row loop.
 namespace {
@@ -83,27 +97,32 @@ static RankedTensorType pieceTypeFor(const ScannedOperand &s, bool isRow,
                : RankedTensorType::get({elements}, s.accType);
 }
 
+/// The block-level scan of a loaded piece.
+static Value blockScan(OpBuilder &b, Location loc, tile::ScanOp op,
+                       Value elements) {
+  auto type = cast<RankedTensorType>(elements.getType());
+  return tile::PrefixOp::create(
+      b, loc, type, *op.getKind(), elements, type.getRank() - 1,
+      op.getMode() == tile::ScanMode::exclusive, op.getReverse());
+}
+
 /// Loads the piece of `s` at `indices` and scans it within the block.
 static ScannedPiece scanPiece(OpBuilder &b, Location loc, tile::ScanOp op,
                               const ScannedOperand &s, ValueRange indices,
                               RankedTensorType pieceType) {
-  int64_t axis = pieceType.getRank() - 1;
   Value elements = loadPiece(b, loc, s, *op.getKind(), indices, pieceType);
-  Value prefix = tile::PrefixOp::create(
-      b, loc, pieceType, *op.getKind(), elements, axis,
-      op.getMode() == tile::ScanMode::exclusive, op.getReverse());
-  return {elements, prefix};
+  return {elements, blockScan(b, loc, op, elements)};
 }
 
 /// The combination of all of the piece's elements (a 1-element tile for a
 /// row piece).
 static Value pieceTotal(OpBuilder &b, Location loc, tile::ReduceKind kind,
-                        const ScannedPiece &piece) {
-  auto type = cast<RankedTensorType>(piece.elements.getType());
+                        Value elements) {
+  auto type = cast<RankedTensorType>(elements.getType());
   bool isRow = type.getRank() == 2;
   Type totalType = isRow ? Type(RankedTensorType::get({1}, type.getElementType()))
                          : type.getElementType();
-  return tile::ReduceOp::create(b, loc, totalType, kind, piece.elements,
+  return tile::ReduceOp::create(b, loc, totalType, kind, elements,
                                 type.getRank() - 1);
 }
 
@@ -153,33 +172,36 @@ static SmallVector<ScannedOperand> scannedOperands(tile::ScanOp op,
 /// piece, and the decoupled look-back gives it the combination of the
 /// pieces before it.
 static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
-                                  Block *body) {
+                                  int64_t pieceSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
   tile::ReduceKind kind = *op.getKind();
   Value scratch = body->getArguments().back();
   Value ticket = tile::TicketOp::create(b, loc, scratch);
   Value length = memref::DimOp::create(b, loc, scanned[0].input, 0);
-  Value size = arith::ConstantIndexOp::create(b, loc, kLookbackPiece);
+  Value size = arith::ConstantIndexOp::create(b, loc, pieceSize);
   Value offset = b.createOrFold<arith::MulIOp>(loc, ticket, size);
   Value start = pieceStart(b, loc, op.getReverse(), length, offset, size);
-  SmallVector<ScannedPiece> pieces;
-  SmallVector<Value> totals;
+  // The totals come first and the look-back publishes them at once: the
+  // sooner they are out, the less the next programs wait (8% at 2^28 f32
+  // on the H200). The block scans follow.
+  SmallVector<Value> elements, totals;
   for (const ScannedOperand &s : scanned) {
-    pieces.push_back(scanPiece(b, loc, op, s, start,
-                               pieceTypeFor(s, false, kLookbackPiece)));
-    totals.push_back(pieceTotal(b, loc, kind, pieces.back()));
+    elements.push_back(
+        loadPiece(b, loc, s, kind, start, pieceTypeFor(s, false, pieceSize)));
+    totals.push_back(pieceTotal(b, loc, kind, elements.back()));
   }
   auto lookback = tile::LookbackOp::create(b, loc, kind, totals, ticket,
                                            /*position=*/ticket, scratch);
   for (auto [s, piece, carry] :
-       llvm::zip(scanned, pieces, lookback.getCarries()))
-    storePiece(b, loc, kind, s, piece, carry, start);
+       llvm::zip(scanned, elements, lookback.getCarries()))
+    storePiece(b, loc, kind, s, {piece, blockScan(b, loc, op, piece)}, carry,
+               start);
 }
 
 /// 2-D: one program per row walks its row piece by piece, carrying the
 /// combination of the pieces before.
 static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
-                                 Block *body) {
+                                 int64_t pieceSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
   tile::ReduceKind kind = *op.getKind();
   SmallVector<Value> carries;
@@ -193,7 +215,7 @@ static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
       tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value length = memref::DimOp::create(b, loc, scanned[0].input, 1);
-  Value step = arith::ConstantIndexOp::create(b, loc, kScanPiece);
+  Value step = arith::ConstantIndexOp::create(b, loc, pieceSize);
   scf::ForOp::create(
       b, loc, zero, length, step, carries,
       [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
@@ -202,10 +224,10 @@ static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
         SmallVector<Value> next;
         for (auto [s, carry] : llvm::zip(scanned, carried)) {
           ScannedPiece piece = scanPiece(
-              b, l, op, s, {row, col}, pieceTypeFor(s, true, kScanPiece));
+              b, l, op, s, {row, col}, pieceTypeFor(s, true, pieceSize));
           storePiece(b, l, kind, s, piece, carry, {row, col});
           next.push_back(tile::buildCombine(b, l, kind, carry,
-                                            pieceTotal(b, l, kind, piece)));
+                                            pieceTotal(b, l, kind, piece.elements)));
         }
         scf::YieldOp::create(b, l, next);
       });
@@ -219,6 +241,7 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
   MLIRContext *ctx = op.getContext();
   bool isRow = op.getInputType(0).getRank() == 2;
   FunctionType type = op.getFunctionType();
+  ScanSchedule schedule = scheduleFor(op, isRow);
   Attribute grid;
   if (isRow) {
     grid = tile::GridAttr::get(ctx, 0, 0u, 1);
@@ -229,25 +252,25 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
     inputs.push_back(MemRefType::get({ShapedType::kDynamic},
                                      rewriter.getI32Type()));
     type = FunctionType::get(ctx, inputs, {});
-    grid = tile::GridAttr::get(ctx, 0, 0u, kLookbackPiece);
+    grid = tile::GridAttr::get(ctx, 0, 0u, schedule.piece);
   }
 
   rewriter.setInsertionPoint(op);
   auto kernel = tile::KernelOp::create(
       rewriter, loc, op.getSymName(), type,
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
-      rewriter.getArrayAttr({grid}), kScanWarps);
+      rewriter.getArrayAttr({grid}), schedule.warps);
   Block *body = rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
                                      SmallVector<Location>(type.getNumInputs(), loc));
   rewriter.setInsertionPointToStart(body);
   if (isRow) {
-    buildRowLoopScanBody(rewriter, loc, op, body);
+    buildRowLoopScanBody(rewriter, loc, op, schedule.piece, body);
   } else {
     kernel->setAttr(tile::kScratchAttrName,
                     rewriter.getDenseI64ArrayAttr(
                         {tile::LookbackOp::kHeaderBytes,
                          tile::LookbackOp::statusBytes(op.getNumScanned())}));
-    buildLookbackScanBody(rewriter, loc, op, body);
+    buildLookbackScanBody(rewriter, loc, op, schedule.piece, body);
   }
   tile::ReturnOp::create(rewriter, loc);
   rewriter.eraseOp(op);

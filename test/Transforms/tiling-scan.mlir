@@ -1,20 +1,21 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling | FileCheck %s
 
-// A 1-D scan is a single pass over one program per 4096 elements. The
-// kernel gains the runtime's scratch buffer (16 bytes, then 16 a program):
-// a program takes a ticket, reads its piece with the identity as padding,
-// scans it, and the look-back over the tickets before it gives the carry
-// that goes in front.
+// A 1-D scan is a single pass over one program (4 warps) per 4096
+// elements. The kernel gains the runtime's scratch buffer (16 bytes, then
+// 16 a program): a program takes a ticket, reads its piece with the
+// identity as padding, and publishes its total through the look-back
+// before scanning the piece; the look-back over the tickets before it
+// gives the carry that goes in front.
 // CHECK-LABEL: tile.kernel @cumsum(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
-// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>], num_warps = 8
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>], num_warps = 4
 // CHECK-SAME: tile.scratch = array<i64: 16, 16>
 // CHECK: %[[TICKET:.*]] = tile.ticket %[[SCRATCH]] : memref<?xi32>
 // CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c4096 : index
 // CHECK: %[[T:.*]] = tile.load %[[X]][%[[START]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<4096xf32>
-// CHECK: %[[P:.*]] = tile.prefix add %[[T]] along 0 : tensor<4096xf32>
 // CHECK: %[[S:.*]] = tile.reduce add %[[T]] along 0 : tensor<4096xf32> -> f32
 // CHECK: %[[CARRY:.*]] = tile.lookback add %[[S]] at %[[TICKET]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
+// CHECK: %[[P:.*]] = tile.prefix add %[[T]] along 0 : tensor<4096xf32>
 // CHECK: %[[C:.*]] = tile.splat %[[CARRY]] : f32 -> tensor<4096xf32>
 // CHECK: %[[R:.*]] = arith.addf %[[C]], %[[P]] : tensor<4096xf32>
 // CHECK: tile.store %[[R]], %[[Y]][%[[START]]]
@@ -32,8 +33,8 @@ tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 // CHECK: %[[END:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
 // CHECK: %[[START:.*]] = arith.subi %[[LEN]], %[[END]] : index
 // CHECK: tile.load %{{.*}}[%[[START]]] {padding = -2147483648 : i32}
-// CHECK: tile.prefix max exclusive reverse
 // CHECK: tile.lookback max
+// CHECK: tile.prefix max exclusive reverse
 // CHECK: tile.store %{{.*}}, %{{.*}}[%[[START]]]
 tile.scan @suffix_1d max exclusive reverse along 0 : (memref<?xi32>, memref<?xi32>) -> ()
 
@@ -61,11 +62,11 @@ tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>)
 // look-back carries both totals (32 bytes of status a program).
 // CHECK-LABEL: tile.kernel @pair
 // CHECK-SAME: tile.scratch = array<i64: 16, 32>
-// CHECK: tile.prefix mul {{.*}} : tensor<4096xi32>
 // CHECK: %[[S0:.*]] = tile.reduce mul
-// CHECK: tile.prefix mul {{.*}} : tensor<4096xi32>
 // CHECK: %[[S1:.*]] = tile.reduce mul
 // CHECK: tile.lookback mul %[[S0]], %[[S1]] at {{.*}} : memref<?xi32>, i32, i32
+// CHECK: tile.prefix mul {{.*}} : tensor<4096xi32>
+// CHECK: tile.prefix mul {{.*}} : tensor<4096xi32>
 tile.scan @pair mul inclusive along 0 : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
 
 // -----
@@ -81,3 +82,11 @@ tile.scan @pair mul inclusive along 0 : (memref<?xi32>, memref<?xi32>, memref<?x
 // CHECK:   tile.prefix add exclusive reverse %[[T]] along 1 : tensor<1x1024xf32>
 // CHECK:   tile.store %{{.*}}, %{{.*}}[%{{.*}}, %[[COL]]]
 tile.scan @suffix add exclusive reverse along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+// -----
+
+// Schedule hints: the piece and the warps of a program.
+// CHECK-LABEL: tile.kernel @hinted
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 8192>], num_warps = 16
+// CHECK: tile.load {{.*}} -> tensor<8192xf32>
+tile.scan @hinted add inclusive along 0 block 8192 warps 16 : (memref<?xf32>, memref<?xf32>) -> ()

@@ -335,6 +335,21 @@ LogicalResult ScanOp::verify() {
                << i << " must be a " << element << " value, got " << value;
     }
   }
+  return verifySchedule();
+}
+
+/// A program's threads each scan whole 4-element chunks, at most 64
+/// elements (registers).
+LogicalResult ScanOp::verifySchedule() {
+  int64_t warps = getWarps().value_or(1);
+  if (warps < 1 || warps > 32)
+    return emitOpError("warps must be in [1, 32], got ") << warps;
+  if (std::optional<int64_t> block = getBlock()) {
+    int64_t perThread = *block / (32 * warps);
+    if (!llvm::isPowerOf2_64(*block) || perThread < 4 || perThread > 64)
+      return emitOpError("block must be a power of two giving each of the ")
+             << 32 * warps << " threads 4 to 64 elements, got " << *block;
+  }
   return success();
 }
 

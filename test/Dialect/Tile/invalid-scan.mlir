@@ -121,3 +121,18 @@ func.func @outside() {
   // expected-error @+1 {{'tile.yield' op expects parent op 'tile.scan'}}
   tile.yield
 }
+
+// -----
+
+// expected-error @+1 {{'tile.scan' op warps must be in [1, 32], got 64}}
+tile.scan @s add inclusive along 0 warps 64 : (memref<?xf32>, memref<?xf32>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.scan' op block must be a power of two giving each of the 128 threads 4 to 64 elements, got 3000}}
+tile.scan @s add inclusive along 0 block 3000 warps 4 : (memref<?xf32>, memref<?xf32>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.scan' op block must be a power of two giving each of the 256 threads 4 to 64 elements, got 512}}
+tile.scan @s add inclusive along 0 block 512 warps 8 : (memref<?xf32>, memref<?xf32>) -> ()

@@ -191,3 +191,22 @@ tile.kernel @prefix(%x: memref<?x?xf32>)
   tile.store %q, %x[%c0, %c0] : tensor<4x1024xf32>, memref<?x?xf32>
   tile.return
 }
+
+// -----
+
+// CHECK-LABEL: tile.kernel @single_pass
+// CHECK: %[[T:.*]] = tile.ticket %{{.*}} : memref<?xi32>
+// CHECK: tile.lookback add %{{.*}} at %[[T]] position %[[T]] in %{{.*}} : memref<?xi32>, f32
+// CHECK: tile.lookback max %{{.*}}, %{{.*}} at %[[T]] position %{{.*}} in %{{.*}} : memref<?xi32>, i32, f32
+tile.kernel @single_pass(%x: f32, %y: i32, %s: memref<?xi32>) attributes {grid = [#tile.grid<arg = 2, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 16>} {
+  %t = tile.ticket %s : memref<?xi32>
+  %p = arith.constant 3 : index
+  %c = tile.lookback add %x at %t position %t in %s : memref<?xi32>, f32
+  %d:2 = tile.lookback max %y, %x at %t position %p in %s : memref<?xi32>, i32, f32
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.scan @hinted add inclusive along 0 block 8192 warps 16
+tile.scan @hinted add inclusive along 0 block 8192 warps 16 : (memref<?xf32>, memref<?xf32>) -> ()

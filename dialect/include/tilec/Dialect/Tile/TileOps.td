@@ -91,11 +91,17 @@ def Tile_ScanOp : Tile_Op<"scan", [Symbol, SingleBlock, IsolatedFromAbove]> {
     earlier tuple always comes first). An exclusive scan with a region needs
     the identity tuple in `identity`.
 
+    `block` (the elements a program scans at a time, a power of two) and
+    `warps` are optional schedule hints; `tile-tiling` picks them when
+    absent.
+
     ```mlir
     tile.scan @cumsum add inclusive along 0
         : (memref<?xf32>, memref<?xf32>) -> ()
     tile.scan @running_max max exclusive reverse along 1
         : (memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+    tile.scan @wide add inclusive along 0 block 8192 warps 8
+        : (memref<?xf32>, memref<?xf32>) -> ()
     // h[t] = a[t] * h[t-1] + b[t] as a scan over (a, b) pairs.
     tile.scan @recurrence inclusive along 0
         : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
@@ -114,16 +120,21 @@ def Tile_ScanOp : Tile_Op<"scan", [Symbol, SingleBlock, IsolatedFromAbove]> {
                        Tile_ScanMode:$mode,
                        UnitAttr:$reverse,
                        I64Attr:$along,
-                       OptionalAttr<ArrayAttr>:$identity);
+                       OptionalAttr<ArrayAttr>:$identity,
+                       OptionalAttr<I64Attr>:$block,
+                       OptionalAttr<I64Attr>:$warps);
   let regions = (region MaxSizedRegion<1>:$combiner);
   let assemblyFormat = [{
     $sym_name ($kind^)? $mode (`reverse` $reverse^)?
-    `along` $along (`identity` $identity^)? attr-dict `:` $function_type
+    `along` $along (`identity` $identity^)? (`block` $block^)?
+    (`warps` $warps^)? attr-dict `:` $function_type
     ($combiner^)?
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
+    /// Checks the `block` and `warps` hints.
+    ::mlir::LogicalResult verifySchedule();
     /// Operands scanned together (n): inputs X1..Xn, outputs Y1..Yn.
     unsigned getNumScanned() {
       return getFunctionType().getNumInputs() / 2;
@@ -479,8 +490,9 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
 
     The program publishes its totals in `scratch` at once, so that its
     successors need not wait for its own look-back. One warp then reads the
-    status of the 32 programs before it at a time with acquire loads, spins
-    while any of them has published nothing yet, combines the totals of the
+    status of the 32 programs before it at a time with device-scope atomic
+    loads, backs off and reads again while any of them has published
+    nothing yet, combines the totals of the
     ones up to the nearest that has published its inclusive prefix, and
     stops there (or goes 32 further back). Finally it publishes its own
     inclusive prefix. Status of ticket t: from byte 16 + 16 * N * t (N

@@ -1,0 +1,21 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+func.func @no_totals(%t: index, %s: memref<?xi32>) {
+  // expected-error @+1 {{'tile.lookback' op needs at least one total}}
+  "tile.lookback"(%t, %t, %s) {kind = 0 : i32} : (index, index, memref<?xi32>) -> ()
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'tile.scratch' must be array<i64: FIXED, PER_PROGRAM>, byte counts that are multiples of 4, not both zero}}
+tile.kernel @k(%s: memref<?xi32>) attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 6>} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op with 'tile.scratch' must take the scratch buffer, a memref<?xi32>, last}}
+tile.kernel @k(%s: memref<?xf32>) attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 16>} {
+  tile.return
+}

@@ -1,0 +1,111 @@
+// RUN: tilec-opt %s -split-input-file \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))' \
+// RUN:   | FileCheck %s
+
+// A ticket: thread 0 increments word 0 of the scratch buffer with a
+// device-scope atomic and hands the old value to every thread through a
+// workgroup word.
+// CHECK-LABEL: gpu.func @ticket
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK:   %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<?xi32> -> index
+// CHECK:   %[[PTR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK:   %[[OLD:.*]] = llvm.atomicrmw add %[[PTR]], %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
+// CHECK:   memref.store %[[OLD]], %[[WG]][%c0]
+// CHECK: }
+// CHECK: gpu.barrier
+// CHECK: %[[T:.*]] = memref.load %[[WG]][%c0]
+// CHECK: arith.index_castui %[[T]] : i32 to index
+gpu.module @m {
+  gpu.func @ticket(%scratch: memref<?xi32>, %out: memref<?xindex>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %t = tile.ticket %scratch : memref<?xi32>
+    %c0 = arith.constant 0 : index
+    memref.store %t, %out[%c0] : memref<?xindex>
+    gpu.return
+  }
+}
+
+// -----
+
+// A look-back of one f32 total. Thread 0 publishes the total at once: as
+// the inclusive prefix (flag 2 in the high word) for the first program,
+// else as the aggregate (flag 1), at 16 bytes + 16 a ticket. Warp 0 of a
+// later program then reads the status of the 32 tickets before it (lane i:
+// ticket - 1 - i) with device-scope atomic loads, sleeping while any is
+// unpublished; the ballot of the lanes holding an inclusive prefix finds
+// the nearest; the lanes' values are combined by shuffles down, earlier
+// tickets on the left, and lane 0's result goes to every lane. The carry
+// extends the inclusive prefix, which thread 0 publishes, and reaches the
+// block through workgroup memory; the first program takes the identity.
+// CHECK-LABEL: gpu.func @lookback
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[ISFIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0_i64 : i64
+// CHECK: scf.if
+// CHECK:   %[[AGG:.*]] = arith.ori %{{.*}}, %c4294967296_i64 : i64
+// CHECK:   %[[INC:.*]] = arith.ori %{{.*}}, %c8589934592_i64 : i64
+// CHECK:   %[[WORD:.*]] = arith.select %[[ISFIRST]], %[[INC]], %[[AGG]] : i64
+// CHECK:   llvm.store %[[WORD]], %{{.*}} atomic syncscope("device") monotonic {alignment = 8 : i64} : i64, !llvm.ptr<1>
+// CHECK: %[[WARP:.*]] = arith.shrui %[[TID]], %c5
+// CHECK: %[[LATER:.*]] = arith.xori %[[ISFIRST]], %true
+// CHECK: %[[WARP0:.*]] = arith.cmpi eq, %[[WARP]], %c0
+// CHECK: %[[LOOKS:.*]] = arith.andi %[[WARP0]], %[[LATER]]
+// CHECK: scf.if %[[LOOKS]] {
+// CHECK:   scf.while
+// CHECK:     scf.while
+// CHECK:       llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK:       llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK:       %[[WAITING:.*]] = nvvm.vote.sync any %c-1_i32{{.*}}, %{{.*}} -> i1
+// CHECK:       scf.condition(%[[WAITING]])
+// CHECK:       nvvm.nanosleep %c100_i32
+// CHECK:     nvvm.vote.sync ballot %c-1_i32{{.*}}, %{{.*}} -> i32
+// CHECK:     gpu.shuffle down %{{.*}}, %c1_i32{{.*}}, %c32_i32 : f32
+// CHECK:     gpu.shuffle down %{{.*}}, %c2_i32{{.*}}, %c32_i32 : f32
+// CHECK:     gpu.shuffle down %{{.*}}, %c4_i32{{.*}}, %c32_i32 : f32
+// CHECK:     gpu.shuffle down %{{.*}}, %c8_i32{{.*}}, %c32_i32 : f32
+// CHECK:     gpu.shuffle down %{{.*}}, %c16_i32{{.*}}, %c32_i32 : f32
+// CHECK:     gpu.shuffle idx %{{.*}}, %c0_i32{{.*}}, %c32_i32 : f32
+// CHECK:   scf.if
+// CHECK:     %[[INCL:.*]] = arith.addf %[[CARRY:.*]], %{{.*}} : f32
+// CHECK:     arith.ori %{{.*}}, %c8589934592_i64
+// CHECK:     llvm.store %{{.*}} atomic syncscope("device") monotonic
+// CHECK:     memref.store %{{.*}}, %[[WG]][%c0{{.*}}]
+// CHECK: gpu.barrier
+// CHECK: %[[BITS:.*]] = memref.load %[[WG]]
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[C:.*]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK: arith.select %[[ISFIRST]], %[[ZERO]], %[[C]] : f32
+gpu.module @m {
+  gpu.func @lookback(%x: f32, %t: index, %scratch: memref<?xi32>, %out: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c = tile.lookback add %x at %t position %t in %scratch : memref<?xi32>, f32
+    %c0 = arith.constant 0 : index
+    memref.store %c, %out[%c0] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Two totals (an i32 and an f32) share one status: 32 bytes a ticket, the
+// two aggregate words then the two inclusive words; the carries come back
+// through two workgroup words.
+// CHECK-LABEL: gpu.func @pair
+// CHECK-SAME: workgroup(%{{.*}} : memref<2xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: arith.muli %{{.*}}, %c4_i64
+// CHECK: nvvm.vote.sync ballot
+// CHECK: gpu.shuffle down %{{.*}}, %c1_i32{{.*}}, %c32_i32 : i32
+// CHECK: gpu.shuffle down %{{.*}}, %c1_i32{{.*}}, %c32_i32 : f32
+// CHECK: arith.maxsi
+// CHECK: arith.maximumf
+gpu.module @m {
+  gpu.func @pair(%x: i32, %y: f32, %t: index, %p: index, %scratch: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c:2 = tile.lookback max %x, %y at %t position %p in %scratch : memref<?xi32>, i32, f32
+    gpu.return
+  }
+}
