@@ -1,7 +1,6 @@
 // Inclusive prefix sums of an f32 vector of any length: the description a
-// user writes; tile-tiling turns it into a program that scans it 1024
-// elements at a time with a running carry.
+// user writes; tile-tiling turns it into a single pass over one program
+// per 4096 elements, chained by a decoupled look-back in a scratch buffer
+// that the runtime provides.
 //   tilec scan.mlir -o scan.cubin
-// For now one program scans the whole vector (the single-pass decoupled
-// look-back over many programs is not built yet), so long vectors are slow.
 tile.scan @scan add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
