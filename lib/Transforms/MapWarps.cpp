@@ -241,6 +241,22 @@ struct RangeLowering : MapWarpsPattern<tile::RangeOp> {
 // Driver
 //===----------------------------------------------------------------------===//
 
+void tilec::buildIf(OpBuilder &b, Location loc, Value condition,
+                    function_ref<void(OpBuilder &)> body) {
+  auto guarded = scf::IfOp::create(b, loc, condition);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(guarded.thenBlock());
+  body(b);
+}
+
+void tilec::inFirstThread(OpBuilder &b, Location loc, Value threadId,
+                          function_ref<void(OpBuilder &)> body) {
+  buildIf(b, loc,
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                        threadId, indexConstant(b, loc, 0)),
+          body);
+}
+
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                        MapWarpsStats *stats) {
   FailureOr<int64_t> threads = blockThreads(func);

@@ -80,22 +80,6 @@ Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index) {
                            loc, sharedAddress(b, loc, barriers), offset));
 }
 
-Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, v, 32);
-}
-
-/// Runs `body` in thread 0 of the block only.
-void inFirstThread(OpBuilder &b, Location loc, Value threadId,
-                   function_ref<void(OpBuilder &)> body) {
-  Value first = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                              threadId,
-                                              indexConstant(b, loc, 0));
-  auto guarded = scf::IfOp::create(b, loc, first);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(guarded.thenBlock());
-  body(b);
-}
-
 struct BarrierInitLowering : MapWarpsPattern<tile::BarrierInitOp> {
   using MapWarpsPattern::MapWarpsPattern;
 

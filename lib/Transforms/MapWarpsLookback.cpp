@@ -38,9 +38,6 @@ constexpr StringLiteral kDeviceScope = "device";
 Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 64);
 }
-Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, v, 32);
-}
 
 /// `scratch`'s first word as a global pointer, for atomics and ordered
 /// accesses that memref ops cannot express.
@@ -58,15 +55,6 @@ Value elementPointer(OpBuilder &b, Location loc, Value base, Type elementType,
                              ValueRange{index});
 }
 
-/// Runs `body` on the threads where `condition` holds.
-void buildIf(OpBuilder &b, Location loc, Value condition,
-             function_ref<void(OpBuilder &)> body) {
-  auto ifOp = scf::IfOp::create(b, loc, condition);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  body(b);
-}
-
 struct TicketLowering : MapWarpsPattern<tile::TicketOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -78,9 +66,7 @@ struct TicketLowering : MapWarpsPattern<tile::TicketOp> {
     Value zero = indexConstant(rewriter, loc, 0);
     // The buffer may still be read from an earlier ticket in a loop.
     gpu::BarrierOp::create(rewriter, loc);
-    Value isFirstThread = rewriter.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::eq, state.threadId, zero);
-    buildIf(rewriter, loc, isFirstThread, [&](OpBuilder &b) {
+    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
       Value counter = scratchPointer(b, loc, adaptor.getScratch());
       Value ticket = LLVM::AtomicRMWOp::create(
           b, loc, LLVM::AtomicBinOp::add, counter, i32Constant(b, loc, 1),
@@ -192,12 +178,10 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
                                           arith::CmpIPredicate::eq, position,
                                           i64Constant(rewriter, loc, 0));
     Value zero = indexConstant(rewriter, loc, 0);
-    Value isFirstThread = rewriter.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::eq, state.threadId, zero);
 
     // 1. Publish the totals at once: as the inclusive prefix for the first
     //    program of a segment, else as the aggregate.
-    buildIf(rewriter, loc, isFirstThread, [&](OpBuilder &b) {
+    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
       for (auto [k, total] : llvm::enumerate(totals)) {
         Value asAggregate = packStatus(b, loc, total, kAggregate);
         Value asInclusive = packStatus(b, loc, total, kInclusive);
@@ -224,7 +208,7 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
     buildIf(rewriter, loc, looksBack, [&](OpBuilder &b) {
       MaybeTuple carry = lookBack(b, loc, op.getKind(), status, ticket,
                                   position, totals);
-      buildIf(b, loc, isFirstThread, [&](OpBuilder &b) {
+      inFirstThread(b, loc, state.threadId, [&](OpBuilder &b) {
         for (auto [k, total] : llvm::enumerate(totals)) {
           Value inclusive =
               tile::buildCombine(b, loc, op.getKind(), carry.values[k], total);

@@ -90,6 +90,15 @@ void tieLoopResultsToWaits(mlir::gpu::GPUFuncOp func);
 mlir::LogicalResult addTensorMapParams(mlir::gpu::GPUFuncOp func,
                                        MapWarpsState &state);
 
+/// Builds `body` in an scf.if that runs it on the threads where `condition`
+/// holds.
+void buildIf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
+             llvm::function_ref<void(mlir::OpBuilder &)> body);
+/// Builds `body` so that only thread 0 of the block runs it.
+void inFirstThread(mlir::OpBuilder &b, mlir::Location loc,
+                   mlir::Value threadId,
+                   llvm::function_ref<void(mlir::OpBuilder &)> body);
+
 /// The shared-memory address of `buffer`'s first element, as i64.
 mlir::Value sharedAddress(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value buffer);

@@ -84,6 +84,10 @@ Value tilec::indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+Value tilec::i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
 Value tilec::extractBits(OpBuilder &b, Location loc, Value value,
                          unsigned shift, unsigned bits) {
   if (bits == 0)

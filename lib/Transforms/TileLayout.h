@@ -67,6 +67,7 @@ private:
 
 /// Index arithmetic helpers that fold constants.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 /// (value >> shift) & (2^bits - 1).
 mlir::Value extractBits(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value value, unsigned shift, unsigned bits);
