@@ -33,3 +33,15 @@ gpu.module @tilec_kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.scratch' must be [FIXED, PER_PROGRAM] bytes on a kernel whose last user parameter is a memref<?xi32>}}
+  gpu.func @scratch_not_last(%s: memref<?xi32>, %x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 1, dim = 0, per_program = 256>],
+                  tile.scratch = array<i64: 16, 16>} {
+    gpu.return
+  }
+}
