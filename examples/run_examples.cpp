@@ -249,6 +249,35 @@ Workload prepareScan(const Context &ctx, const Shape &shape,
   return w;
 }
 
+// recurrence(a, b, y1, y2: f32[n]): h[t] = a[t] * h[t-1] + b[t] as an
+// inclusive scan over (a, b) pairs; y1 gets the running product of a (not
+// checked), y2 gets h (checked). |a| in [0.9, 1) with a random sign keeps h
+// bounded (rms about 1.8, so the relative L2 error is not a ratio of
+// near-zeros) while a carry still reaches a few hundred elements: a lost or
+// misordered carry between programs shows as an error near 1e-2 or more,
+// against about 1e-7 for a right f32 scan.
+Workload prepareRecurrence(const Context &ctx, const Shape &shape,
+                           std::mt19937 &rng) {
+  int64_t n = shape[0];
+  std::vector<float> a = uniform(n, rng, 0.9f, 1.0f);
+  std::vector<float> b = uniform(n, rng, -1, 1);
+  std::bernoulli_distribution negative(0.5);
+  for (float &v : a)
+    if (negative(rng))
+      v = -v;
+  Workload w;
+  size_t da = addBuffer(w, ctx, a), db = addBuffer(w, ctx, b);
+  size_t y1 = addOutput(w, ctx, n);
+  size_t y2 = addOutput(w, ctx, n); // the output checked
+  w.args = {w.buffers[da].view<float>({n}), w.buffers[db].view<float>({n}),
+            w.buffers[y1].view<float>({n}), w.buffers[y2].view<float>({n})};
+  w.reference.resize(n);
+  double h = 0;
+  for (int64_t i = 0; i < n; ++i)
+    w.reference[i] = h = double(a[i]) * h + b[i];
+  return w;
+}
+
 // rowcumsum(x, y: f32[rows, cols]): inclusive prefix sums of each row.
 Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
                           std::mt19937 &rng) {
@@ -281,6 +310,9 @@ const std::vector<Example> &examples() {
        {{1, 1}, {33, 7}, {1000, 1003}, {4097, 129}, {3, 100003}},
        prepareColsum},
       {"scan", {{1}, {31}, {32}, {33}, {1000}, {(1 << 20) + 7}}, prepareScan},
+      {"recurrence",
+       {{1}, {31}, {32}, {33}, {1000}, {4097}, {(1 << 20) + 7}},
+       prepareRecurrence},
       {"rowcumsum",
        {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {3, 100003}},
        prepareRowcumsum},

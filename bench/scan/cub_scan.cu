@@ -1,6 +1,6 @@
 //===- cub_scan.cu - CUB's device-wide scans: the peer of tilec's scans ---===//
 //
-// tilec-cub-scan [--json FILE] [--log2 20,24,28]
+// tilec-cub-scan [--json FILE] [--log2 20,24,28] [--only sum,recurrence,copy]
 //
 // Times cub::DeviceScan::InclusiveSum and ExclusiveSum called directly, for
 // f32 and i32 at n = 2^20, 2^24 and 2^28: temporary storage is allocated once
@@ -12,6 +12,15 @@
 // float64 scan; i32: exact), so that a broken peer shows. Also times the
 // bound any scan is under: a float4 copy kernel and cudaMemcpy device to
 // device, on 2^28 f32 elements.
+//
+// The peer of tilec's linear recurrence (@scan_rec_inc_f32, a scan whose
+// combiner region composes (a, b) pairs): cub::DeviceScan::InclusiveScan
+// with RecurrenceOp on float2 pairs (the same bytes as tilec's four f32
+// arrays, interleaved), timed the same way at the same lengths, each first
+// checked against a float64 recurrence (relative L2 error of the running
+// product and of h below 1e-5). GB/s = 16 * n / time: n pairs of 8 bytes
+// read and written once, as tilec's 2 inputs and 2 outputs of 4 bytes.
+// --only picks the groups to run (default all).
 //
 // Built by scripts/package-device.sh with nvcc (not by CMake):
 //   nvcc -O3 -std=c++17 -arch=sm_90 bench/scan/cub_scan.cu -o tilec-cub-scan
@@ -206,13 +215,123 @@ void runType(const char *dtype, const std::vector<int> &log2s,
                         row.runs);
       CHECK_CUDA(cudaGetLastError());
       row.gbPerS = 2.0 * n * sizeof(T) / (row.us * 1e3);
-      std::printf("%-6s %-13s %-4s %10lld %10.1f %10.1f %9.2e %6lld  %s\n",
+      std::printf("%-6s %-14s %-6s %10lld %10.1f %10.1f %9.2e %6lld  %s\n",
                   row.impl.c_str(), row.op.c_str(), dtype, (long long)n, row.us,
                   row.gbPerS, row.relError, (long long)row.mismatches,
                   row.pass ? "PASS" : "FAIL");
       std::fflush(stdout);
       rows.push_back(row);
     }
+  }
+  CHECK_CUDA(cudaFree(temp));
+  CHECK_CUDA(cudaFree(in));
+  CHECK_CUDA(cudaFree(out));
+}
+
+/// The linear recurrence h[t] = a[t] * h[t-1] + b[t] as a scan over (a, b)
+/// pairs (x = a, y = b): the affine map of the later pair after that of the
+/// earlier, (a0, b0) . (a1, b1) = (a1 * a0, a1 * b0 + b1). Associative, not
+/// commutative: CUB's scans need only associativity, and call the operator
+/// with the earlier operand first. A scan's output is (running product of
+/// a, h).
+struct RecurrenceOp {
+  __host__ __device__ float2 operator()(const float2 &earlier,
+                                        const float2 &later) const {
+    return make_float2(later.x * earlier.x, later.x * earlier.y + later.y);
+  }
+};
+
+/// The tolerance of tilec-scan-bench's f32 region scans: the recurrence
+/// contracts (|a| < 1), so rounding does not grow with the length.
+constexpr double kRecurrenceTolerance = 1e-5;
+
+/// Checks the two lanes of `got` against the float64 recurrence over `x`:
+/// the worst relative L2 error of the two; a non-finite value (the NaN
+/// poison left) is a mismatch.
+void checkRecurrence(const std::vector<float2> &x,
+                     const std::vector<float2> &got, Row &row) {
+  double a = 1, h = 0, diffA = 0, refA = 0, diffH = 0, refH = 0;
+  int64_t bad = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    a *= x[i].x;
+    h = x[i].x * h + x[i].y;
+    double ya = got[i].x, yh = got[i].y;
+    if (!std::isfinite(ya) || !std::isfinite(yh)) {
+      ++bad;
+      continue;
+    }
+    diffA += (ya - a) * (ya - a);
+    refA += a * a;
+    diffH += (yh - h) * (yh - h);
+    refH += h * h;
+  }
+  row.relError = bad ? NAN
+                     : std::max(std::sqrt(diffA / std::max(refA, 1e-300)),
+                                std::sqrt(diffH / std::max(refH, 1e-300)));
+  row.tolerance = kRecurrenceTolerance;
+  row.mismatches = bad;
+  row.pass = bad == 0 && std::isfinite(row.relError) &&
+             row.relError <= row.tolerance;
+}
+
+void cubRecurrence(void *temp, size_t tempBytes, const float2 *in,
+                   float2 *out, int n) {
+  size_t bytes = tempBytes;
+  CHECK_CUDA(cub::DeviceScan::InclusiveScan(temp, bytes, in, out,
+                                            RecurrenceOp{}, n));
+}
+
+void runRecurrence(const std::vector<int> &log2s, std::mt19937 &rng,
+                   std::vector<Row> &rows) {
+  int64_t maxN = 0;
+  for (int l : log2s)
+    maxN = std::max(maxN, int64_t(1) << l);
+  size_t tempBytes = 0;
+  CHECK_CUDA(cub::DeviceScan::InclusiveScan(
+      nullptr, tempBytes, static_cast<const float2 *>(nullptr),
+      static_cast<float2 *>(nullptr), RecurrenceOp{}, int(maxN)));
+  void *temp = nullptr;
+  float2 *in = nullptr, *out = nullptr;
+  CHECK_CUDA(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
+  CHECK_CUDA(cudaMalloc(&in, maxN * sizeof(float2)));
+  CHECK_CUDA(cudaMalloc(&out, maxN * sizeof(float2)));
+  // tilec-scan-bench's inputs: a = +-[0.9, 1) (random sign), b in [-1, 1],
+  // so h stays bounded and a carry counts for a few hundred elements.
+  std::uniform_real_distribution<float> unit(-1, 1), magnitude(0.9f, 1.0f);
+  std::bernoulli_distribution negative(0.5);
+  for (int l : log2s) {
+    int64_t n = int64_t(1) << l;
+    Row row;
+    row.impl = "cub";
+    row.op = "RecurrenceScan";
+    row.dtype = "float2";
+    row.n = n;
+    std::vector<float2> x(n);
+    for (float2 &p : x) {
+      float a = magnitude(rng);
+      p = make_float2(negative(rng) ? -a : a, unit(rng));
+    }
+    CHECK_CUDA(cudaMemcpy(in, x.data(), n * sizeof(float2),
+                          cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemset(out, 0xff, n * sizeof(float2))); // NaN
+    cubRecurrence(temp, tempBytes, in, out, int(n));
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<float2> got(n);
+    CHECK_CUDA(cudaMemcpy(got.data(), out, n * sizeof(float2),
+                          cudaMemcpyDeviceToHost));
+    checkRecurrence(x, got, row);
+    row.runs = runsFor(n);
+    row.us = medianUs([&] { cubRecurrence(temp, tempBytes, in, out, int(n)); },
+                      row.runs);
+    CHECK_CUDA(cudaGetLastError());
+    row.gbPerS = 2.0 * n * sizeof(float2) / (row.us * 1e3);
+    std::printf("%-6s %-14s %-6s %10lld %10.1f %10.1f %9.2e %6lld  %s\n",
+                row.impl.c_str(), row.op.c_str(), row.dtype.c_str(),
+                (long long)n, row.us, row.gbPerS, row.relError,
+                (long long)row.mismatches, row.pass ? "PASS" : "FAIL");
+    std::fflush(stdout);
+    rows.push_back(row);
   }
   CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));
@@ -276,7 +395,7 @@ void runCopies(int64_t n, std::vector<Row> &rows) {
     row.us = k == 0 ? medianUs(kernel, row.runs) : medianUs(memcpyDtoD, row.runs);
     CHECK_CUDA(cudaGetLastError());
     row.gbPerS = 2.0 * n * sizeof(float) / (row.us * 1e3);
-    std::printf("%-13s %-4s %17lld %10.1f %10.1f %9s %6lld  %s\n",
+    std::printf("%-13s %-6s %18lld %10.1f %10.1f %9s %6lld  %s\n",
                 row.impl.c_str(), row.dtype.c_str(), (long long)n, row.us,
                 row.gbPerS, "-", (long long)row.mismatches,
                 row.pass ? "PASS" : "FAIL");
@@ -331,19 +450,22 @@ void writeJson(const std::string &path, const std::vector<Row> &rows,
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: tilec-cub-scan [--json FILE] [--log2 20,24,28]\n");
+  std::fprintf(stderr, "usage: tilec-cub-scan [--json FILE] [--log2 20,24,28] "
+                       "[--only sum,recurrence,copy]\n");
   return 2;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string json;
+  std::string json, only = ",sum,recurrence,copy,";
   std::vector<int> log2s = {20, 24, 28};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--json" && i + 1 < argc) {
       json = argv[++i];
+    } else if (arg == "--only" && i + 1 < argc) {
+      only = "," + std::string(argv[++i]) + ",";
     } else if (arg == "--log2" && i + 1 < argc) {
       log2s.clear();
       std::string list = argv[++i];
@@ -370,14 +492,24 @@ int main(int argc, char **argv) {
   std::printf("%s, %d SMs, CUDA runtime %d, driver %d, CCCL %d\n", prop.name,
               prop.multiProcessorCount, runtimeVersion, driverVersion,
               CCCL_VERSION);
-  std::printf("%-6s %-13s %-4s %10s %10s %10s %9s %6s  %s\n", "impl", "op",
+  std::printf("%-6s %-14s %-6s %10s %10s %10s %9s %6s  %s\n", "impl", "op",
               "type", "n", "us", "GB/s", "rel_err", "bad", "status");
   std::mt19937 rng(20261121);
   std::vector<Row> rows;
-  runType<float>("f32", log2s, rng, rows);
-  runType<int32_t>("i32", log2s, rng, rows);
+  auto runs = [&](const char *group) {
+    return only.find("," + std::string(group) + ",") != std::string::npos;
+  };
+  if (runs("sum")) {
+    runType<float>("f32", log2s, rng, rows);
+    runType<int32_t>("i32", log2s, rng, rows);
+  }
+  if (runs("recurrence"))
+    runRecurrence(log2s, rng, rows);
   int maxLog2 = *std::max_element(log2s.begin(), log2s.end());
-  runCopies(int64_t(1) << std::max(maxLog2, 20), rows);
+  if (runs("copy"))
+    runCopies(int64_t(1) << std::max(maxLog2, 20), rows);
+  if (rows.empty())
+    return usage();
   int passed = 0, failed = 0;
   for (const Row &r : rows)
     (r.pass ? passed : failed)++;

@@ -4,7 +4,10 @@
 // Checked: every combiner (add, mul, max, min), inclusive and exclusive,
 // forward and reverse, in f32, i32, f16 and bf16 (16-bit sums accumulate in
 // f32). The first names are the bench's earlier kernels; the others say
-// what they compute: <scan|rows>_<op>_<inc|exc>[_rev]_<type>.
+// what they compute: <scan|rows>_<op>_<inc|exc>[_rev]_<type>. At the end,
+// under their own header: the scans with a combiner region (linear
+// recurrences, @scan_rec_inc_f32 and @rows_rec_inc_f32 timed against CUB,
+// and segmented sums).
 
 // 1-D (along 0): sums.
 tile.scan @scan_f32 add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
@@ -48,3 +51,225 @@ tile.scan @rows_mul_exc_rev_i32 mul exclusive reverse along 1 : (memref<?x?xi32>
 tile.scan @rows_max_inc_rev_i32 max inclusive reverse along 1 : (memref<?x?xi32>, memref<?x?xi32>) -> ()
 tile.scan @rows_min_inc_rev_f32 min inclusive reverse along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 tile.scan @rows_add_exc_f16 add exclusive along 1 : (memref<?x?xf16>, memref<?x?xf16>) -> ()
+
+// ---------------------------------------------------------------------------
+// Combiner regions: scans of (X1, X2) pairs into (Y1, Y2), each region
+// associative and NOT commutative (its arguments are the earlier pair, then
+// the later one, in scan order: for a reverse scan the earlier pair is the
+// one of higher index), so that a carry combined on the wrong side shows.
+// Names: <scan|rows>_<rec|segsum>_<inc|exc>[_rev]_<type>, the type i32f32
+// for an i32 first and an f32 second operand.
+//
+// rec: the linear recurrence h[t] = a[t] * h[t-1] + b[t] over (a, b), the
+// composition of the affine maps h -> a*h + b: Y1 = the running product of
+// a, Y2 = h. Identity (1, 0). The i32 ones wrap (a ring: still associative,
+// and exact whatever the order of evaluation). Timed by tilec-scan-bench:
+// @scan_rec_inc_f32 (against CUB's InclusiveScan of float2 pairs) and
+// @rows_rec_inc_f32, GB/s = 4 arrays x 4 bytes an element / time.
+//
+// segsum: a segmented sum over (flag, value): a non-zero flag starts a new
+// segment, whose sum restarts at its value. Y1 = the OR of the flags so
+// far, Y2 = the sum since the last flag. Identity (0, 0).
+// ---------------------------------------------------------------------------
+
+// 1-D f32 recurrences.
+tile.scan @scan_rec_inc_f32 inclusive along 0
+    : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+{
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}
+tile.scan @scan_rec_exc_f32 exclusive along 0 identity [1.0 : f32, 0.0 : f32]
+    : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+{
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}
+tile.scan @scan_rec_inc_rev_f32 inclusive reverse along 0
+    : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+{
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}
+tile.scan @scan_rec_exc_rev_f32 exclusive reverse along 0 identity [1.0 : f32, 0.0 : f32]
+    : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+{
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}
+
+// 1-D i32 recurrences (wrapping).
+tile.scan @scan_rec_inc_i32 inclusive along 0
+    : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
+{
+^bb0(%a0: i32, %b0: i32, %a1: i32, %b1: i32):
+  %a = arith.muli %a1, %a0 : i32
+  %ab = arith.muli %a1, %b0 : i32
+  %b = arith.addi %ab, %b1 : i32
+  tile.yield %a, %b : i32, i32
+}
+tile.scan @scan_rec_exc_i32 exclusive along 0 identity [1 : i32, 0 : i32]
+    : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
+{
+^bb0(%a0: i32, %b0: i32, %a1: i32, %b1: i32):
+  %a = arith.muli %a1, %a0 : i32
+  %ab = arith.muli %a1, %b0 : i32
+  %b = arith.addi %ab, %b1 : i32
+  tile.yield %a, %b : i32, i32
+}
+tile.scan @scan_rec_inc_rev_i32 inclusive reverse along 0
+    : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
+{
+^bb0(%a0: i32, %b0: i32, %a1: i32, %b1: i32):
+  %a = arith.muli %a1, %a0 : i32
+  %ab = arith.muli %a1, %b0 : i32
+  %b = arith.addi %ab, %b1 : i32
+  tile.yield %a, %b : i32, i32
+}
+tile.scan @scan_rec_exc_rev_i32 exclusive reverse along 0 identity [1 : i32, 0 : i32]
+    : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
+{
+^bb0(%a0: i32, %b0: i32, %a1: i32, %b1: i32):
+  %a = arith.muli %a1, %a0 : i32
+  %ab = arith.muli %a1, %b0 : i32
+  %b = arith.addi %ab, %b1 : i32
+  tile.yield %a, %b : i32, i32
+}
+
+// 1-D segmented sums: i32 values, then f32 values (a mixed pair).
+tile.scan @scan_segsum_inc_i32 inclusive along 0
+    : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
+{
+^bb0(%f0: i32, %v0: i32, %f1: i32, %v1: i32):
+  %zero = arith.constant 0 : i32
+  %f = arith.ori %f0, %f1 : i32
+  %starts = arith.cmpi ne, %f1, %zero : i32
+  %sum = arith.addi %v0, %v1 : i32
+  %v = arith.select %starts, %v1, %sum : i32
+  tile.yield %f, %v : i32, i32
+}
+tile.scan @scan_segsum_exc_rev_i32 exclusive reverse along 0 identity [0 : i32, 0 : i32]
+    : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
+{
+^bb0(%f0: i32, %v0: i32, %f1: i32, %v1: i32):
+  %zero = arith.constant 0 : i32
+  %f = arith.ori %f0, %f1 : i32
+  %starts = arith.cmpi ne, %f1, %zero : i32
+  %sum = arith.addi %v0, %v1 : i32
+  %v = arith.select %starts, %v1, %sum : i32
+  tile.yield %f, %v : i32, i32
+}
+tile.scan @scan_segsum_inc_i32f32 inclusive along 0
+    : (memref<?xi32>, memref<?xf32>, memref<?xi32>, memref<?xf32>) -> ()
+{
+^bb0(%f0: i32, %v0: f32, %f1: i32, %v1: f32):
+  %zero = arith.constant 0 : i32
+  %f = arith.ori %f0, %f1 : i32
+  %starts = arith.cmpi ne, %f1, %zero : i32
+  %sum = arith.addf %v0, %v1 : f32
+  %v = arith.select %starts, %v1, %sum : f32
+  tile.yield %f, %v : i32, f32
+}
+tile.scan @scan_segsum_exc_rev_i32f32 exclusive reverse along 0 identity [0 : i32, 0.0 : f32]
+    : (memref<?xi32>, memref<?xf32>, memref<?xi32>, memref<?xf32>) -> ()
+{
+^bb0(%f0: i32, %v0: f32, %f1: i32, %v1: f32):
+  %zero = arith.constant 0 : i32
+  %f = arith.ori %f0, %f1 : i32
+  %starts = arith.cmpi ne, %f1, %zero : i32
+  %sum = arith.addf %v0, %v1 : f32
+  %v = arith.select %starts, %v1, %sum : f32
+  tile.yield %f, %v : i32, f32
+}
+
+// Rows (along 1): recurrences and segmented sums of every row.
+tile.scan @rows_rec_inc_f32 inclusive along 1
+    : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+{
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}
+tile.scan @rows_rec_exc_rev_f32 exclusive reverse along 1 identity [1.0 : f32, 0.0 : f32]
+    : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+{
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}
+tile.scan @rows_rec_inc_i32 inclusive along 1
+    : (memref<?x?xi32>, memref<?x?xi32>, memref<?x?xi32>, memref<?x?xi32>) -> ()
+{
+^bb0(%a0: i32, %b0: i32, %a1: i32, %b1: i32):
+  %a = arith.muli %a1, %a0 : i32
+  %ab = arith.muli %a1, %b0 : i32
+  %b = arith.addi %ab, %b1 : i32
+  tile.yield %a, %b : i32, i32
+}
+tile.scan @rows_rec_exc_i32 exclusive along 1 identity [1 : i32, 0 : i32]
+    : (memref<?x?xi32>, memref<?x?xi32>, memref<?x?xi32>, memref<?x?xi32>) -> ()
+{
+^bb0(%a0: i32, %b0: i32, %a1: i32, %b1: i32):
+  %a = arith.muli %a1, %a0 : i32
+  %ab = arith.muli %a1, %b0 : i32
+  %b = arith.addi %ab, %b1 : i32
+  tile.yield %a, %b : i32, i32
+}
+tile.scan @rows_rec_inc_rev_i32 inclusive reverse along 1
+    : (memref<?x?xi32>, memref<?x?xi32>, memref<?x?xi32>, memref<?x?xi32>) -> ()
+{
+^bb0(%a0: i32, %b0: i32, %a1: i32, %b1: i32):
+  %a = arith.muli %a1, %a0 : i32
+  %ab = arith.muli %a1, %b0 : i32
+  %b = arith.addi %ab, %b1 : i32
+  tile.yield %a, %b : i32, i32
+}
+tile.scan @rows_segsum_inc_i32 inclusive along 1
+    : (memref<?x?xi32>, memref<?x?xi32>, memref<?x?xi32>, memref<?x?xi32>) -> ()
+{
+^bb0(%f0: i32, %v0: i32, %f1: i32, %v1: i32):
+  %zero = arith.constant 0 : i32
+  %f = arith.ori %f0, %f1 : i32
+  %starts = arith.cmpi ne, %f1, %zero : i32
+  %sum = arith.addi %v0, %v1 : i32
+  %v = arith.select %starts, %v1, %sum : i32
+  tile.yield %f, %v : i32, i32
+}
+tile.scan @rows_segsum_inc_i32f32 inclusive along 1
+    : (memref<?x?xi32>, memref<?x?xf32>, memref<?x?xi32>, memref<?x?xf32>) -> ()
+{
+^bb0(%f0: i32, %v0: f32, %f1: i32, %v1: f32):
+  %zero = arith.constant 0 : i32
+  %f = arith.ori %f0, %f1 : i32
+  %starts = arith.cmpi ne, %f1, %zero : i32
+  %sum = arith.addf %v0, %v1 : f32
+  %v = arith.select %starts, %v1, %sum : f32
+  tile.yield %f, %v : i32, f32
+}
+tile.scan @rows_segsum_exc_rev_i32f32 exclusive reverse along 1 identity [0 : i32, 0.0 : f32]
+    : (memref<?x?xi32>, memref<?x?xf32>, memref<?x?xi32>, memref<?x?xf32>) -> ()
+{
+^bb0(%f0: i32, %v0: f32, %f1: i32, %v1: f32):
+  %zero = arith.constant 0 : i32
+  %f = arith.ori %f0, %f1 : i32
+  %starts = arith.cmpi ne, %f1, %zero : i32
+  %sum = arith.addf %v0, %v1 : f32
+  %v = arith.select %starts, %v1, %sum : f32
+  tile.yield %f, %v : i32, f32
+}

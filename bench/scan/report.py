@@ -7,10 +7,12 @@ only: the GPU machine may have no matplotlib).
 reads DIR/tilec.json (tilec-scan-bench), DIR/cub.json (tilec-cub-scan) and
 DIR/torch.json (torch_cumsum.py), any of which may be missing or partial,
 and writes DIR/ratios.md (tables: per timed shape tilec, CUB and torch.cumsum
-GB/s and us, tilec/CUB, tilec/torch; the issue's targets; CUB's own checks
-and the copy bound; tilec's checks per kernel), DIR/results.json (all of it
-in one file) and DIR/scan.svg (GB/s per shape for the three). Exit status 1
-if none of the three JSON files could be read.
+GB/s and us, tilec/CUB, tilec/torch; the f32 linear recurrence, a scan with a
+combiner region, tilec against CUB's InclusiveScan of float2 pairs; the
+issue's targets; CUB's own checks and the copy bound; tilec's checks per
+kernel), DIR/results.json (all of it in one file) and DIR/scan.svg (GB/s per
+shape for the three sums). Exit status 1 if none of the three JSON files
+could be read.
 """
 
 import argparse
@@ -22,6 +24,8 @@ from xml.sax.saxutils import escape
 
 TIMED_1D = ["1048576", "16777216", "268435456"]
 TIMED_ROWS = ["4096x4096", "65536x1024", "1024x65536", "3x1000003"]
+# The recurrence (scan_rec_inc_f32, rows_rec_inc_f32; CUB 1-D only).
+TIMED_REC = TIMED_1D + ["65536x1024", "1024x65536"]
 LABELS = {"1048576": "2^20", "16777216": "2^24", "268435456": "2^28"}
 COLORS = {"tilec": "#1f77b4", "CUB": "#ff7f0e", "torch": "#999999"}
 
@@ -41,6 +45,12 @@ def label(shape):
 
 def fmt(value, spec):
     return "-" if value is None else format(value, spec)
+
+
+def cell(value, spec, status):
+    """A table cell: the value, marked when its check failed."""
+    s = fmt(value, spec)
+    return s + (" (FAIL)" if status == "FAIL" and value is not None else "")
 
 
 def ratio(a, b):
@@ -75,6 +85,33 @@ def collect(tilec, cub, torch):
             "torch_status": g(p, "status"),
             "tilec_over_cub": ratio(g(t, "gb_per_s"), g(c, "gb_per_s")),
             "tilec_over_torch": ratio(g(t, "gb_per_s"), g(p, "gb_per_s")),
+        })
+    return rows
+
+
+def collect_recurrence(tilec, cub):
+    """One row per timed shape of the f32 linear recurrence: tilec's
+    scan_rec_inc_f32 or rows_rec_inc_f32 against CUB's InclusiveScan with
+    the recurrence operator on float2 pairs (1-D only). Both GB/s count
+    16 bytes an element (a, b read, the product and h written)."""
+    tilec_t = {}
+    for r in tilec or []:
+        if r.get("gb_per_s") is not None and r.get("kernel") in ("scan_rec_inc_f32",
+                                                                 "rows_rec_inc_f32"):
+            tilec_t[r["shape"]] = r
+    cub_t = {r["shape"]: r for r in (cub or {}).get("results", [])
+             if r.get("impl") == "cub" and r.get("op") == "RecurrenceScan"}
+    rows = []
+    for shape in TIMED_REC:
+        t, c = tilec_t.get(shape), cub_t.get(shape)
+        g = lambda r, k: None if r is None else r.get(k)
+        rows.append({
+            "shape": shape,
+            "tilec_us": g(t, "us"), "tilec_gb_per_s": g(t, "gb_per_s"),
+            "tilec_status": g(t, "status"),
+            "cub_us": g(c, "us"), "cub_gb_per_s": g(c, "gb_per_s"),
+            "cub_status": g(c, "status"),
+            "tilec_over_cub": ratio(g(t, "gb_per_s"), g(c, "gb_per_s")),
         })
     return rows
 
@@ -127,7 +164,7 @@ def check_summary(tilec):
     return list(kernels.values())
 
 
-def markdown(rows, tgts, bound, cub, tilec, torch, steps):
+def markdown(rows, rec, tgts, bound, cub, tilec, torch, steps):
     lines = []
     device = (cub or {}).get("device")
     lines.append(f"# Scan benchmark{', ' + device if device else ''}, "
@@ -142,9 +179,6 @@ def markdown(rows, tgts, bound, cub, tilec, torch, steps):
                  "| tilec/CUB | tilec/torch |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        def cell(v, spec, status):
-            s = fmt(v, spec)
-            return s + (" (FAIL)" if status == "FAIL" and v is not None else "")
         lines.append(
             f"| {label(r['shape'])} | {cell(r['tilec_us'], '.1f', None)} "
             f"| {cell(r['tilec_gb_per_s'], '.1f', r['tilec_status'])} "
@@ -156,6 +190,25 @@ def markdown(rows, tgts, bound, cub, tilec, torch, steps):
         parts = [f"{name} {fmt(r.get('gb_per_s'), '.1f')} GB/s ({fmt(r.get('us'), '.1f')} us, "
                  f"{r.get('status')})" for name, r in sorted(bound.items())]
         lines.append(f"Copy bound, {bound[next(iter(bound))].get('n')} f32 elements: " + "; ".join(parts))
+    if any(r["tilec_gb_per_s"] is not None or r["cub_gb_per_s"] is not None for r in rec):
+        lines.append("")
+        lines.append("## Linear recurrence (a combiner region)")
+        lines.append("")
+        lines.append("h[t] = a[t] * h[t-1] + b[t], f32, inclusive; GB/s = 16 * elements / median "
+                     "time (a and b read, the running product and h written once: the same "
+                     "bytes as the copy bound's); tilec = scan_rec_inc_f32 / rows_rec_inc_f32 "
+                     "(four f32 arrays), CUB = cub::DeviceScan::InclusiveScan with the "
+                     "recurrence operator on float2 (a, b) pairs.")
+        lines.append("")
+        lines.append("| shape | tilec us | tilec GB/s | CUB us | CUB GB/s | tilec/CUB |")
+        lines.append("|---|---:|---:|---:|---:|---:|")
+        for r in rec:
+            lines.append(
+                f"| {label(r['shape'])} | {cell(r['tilec_us'], '.1f', None)} "
+                f"| {cell(r['tilec_gb_per_s'], '.1f', r['tilec_status'])} "
+                f"| {cell(r['cub_us'], '.1f', None)} "
+                f"| {cell(r['cub_gb_per_s'], '.1f', r['cub_status'])} "
+                f"| {fmt(r['tilec_over_cub'], '.3f')} |")
     lines.append("")
     lines.append("## Issue 4 targets")
     lines.append("")
@@ -297,15 +350,17 @@ def main():
     torch = load(os.path.join(d, "torch.json"))
     steps = dict(s.split("=", 1) for s in args.steps.split(",") if "=" in s)
     rows = collect(tilec, cub, torch)
+    rec = collect_recurrence(tilec, cub)
     bound = copy_bound(cub)
     tgts = targets(rows)
     with open(os.path.join(d, "ratios.md"), "w") as f:
-        f.write(markdown(rows, tgts, bound, cub, tilec, torch, steps))
+        f.write(markdown(rows, rec, tgts, bound, cub, tilec, torch, steps))
     combined = {
         "date": datetime.date.today().isoformat(),
         "device": (cub or {}).get("device"),
         "steps": steps,
         "ratios": rows,
+        "recurrence": rec,
         "targets": tgts,
         "copy_bound": bound,
         "tilec": tilec,

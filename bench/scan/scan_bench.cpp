@@ -3,6 +3,7 @@
 // tilec-scan-bench --cubin FILE [--json FILE] [--only KERNEL,...]
 //                  [--shapes SHAPE,...] [--max-elements N] [--no-time]
 //                  [--seed N]
+// tilec-scan-bench --self-test
 //
 // Runs the scans of bench/scan/kernels.mlir on issue 4's shapes and checks
 // each against a host reference on fresh random inputs, with the output
@@ -16,6 +17,15 @@
 // once. The peers run in the same device call (bench/scan-gpu.sh:
 // tilec-cub-scan, torch_cumsum.py).
 //
+// The scans with a combiner region (the end of kernels.mlir: linear
+// recurrences and segmented sums over pairs, f32 and i32, not commutative)
+// are checked the same way on both outputs: f32 ones against float64
+// (relative L2 error below 1e-5 at any length), i32 ones (the flags too)
+// exactly, three runs, identical. The f32 recurrences @scan_rec_inc_f32
+// (2^20, 2^24, 2^28) and @rows_rec_inc_f32 (65536x1024, 1024x65536) are
+// timed like the sums; their GB/s counts two inputs and two outputs of 4
+// bytes an element, 16 * n bytes.
+//
 //   --only     kernels to run (names in kernels.mlir)
 //   --sweep    instead of the table: these kernels, each a 1-D f32 inclusive
 //              sum (schedule variants), checked and timed at 2^20, 2^24, 2^28
@@ -23,6 +33,9 @@
 //              (--lengths is the same option)
 //   --max-elements  skip shapes of more elements (e.g. 2^28 for a quick run)
 //   --no-time  checks only (for compute-sanitizer)
+//   --self-test  no GPU: checks the region scans' host references against
+//              plain loops and against a blocked evaluation, and that the
+//              check catches a combine the wrong way round or a lost carry
 //
 // Exit status 0 when every case ran passed, 1 otherwise (also when no case
 // ran), 2 on bad usage. The JSON is rewritten after every case, so that a
@@ -33,6 +46,7 @@
 #include "tilec/Runtime/Runtime.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -51,7 +65,8 @@ using namespace tilec::rt;
 namespace {
 
 enum class Element { F32, I32, BF16, F16 };
-enum class Op { Add, Mul, Max, Min };
+/// Recurrence and SegmentedSum are combiner regions over pairs (below).
+enum class Op { Add, Mul, Max, Min, Recurrence, SegmentedSum };
 
 const char *elementName(Element e) {
   switch (e) {
@@ -68,12 +83,15 @@ const char *opName(Op op) {
   case Op::Mul: return "mul";
   case Op::Max: return "max";
   case Op::Min: return "min";
+  case Op::Recurrence: return "recurrence";
+  case Op::SegmentedSum: return "segsum";
   }
   return "?";
 }
 
 /// One scan of kernels.mlir: what it computes. `rank` 1 scans a vector,
-/// rank 2 every row.
+/// rank 2 every row. A region scan's `element` is that of its second
+/// operand (pairElements).
 struct Spec {
   const char *kernel;
   int rank;
@@ -239,6 +257,7 @@ std::vector<double> reference(const Spec &s, int64_t rows, int64_t cols,
         case Op::Mul: acc *= v; break;
         case Op::Max: acc = uint32_t(std::max(int32_t(acc), int32_t(v))); break;
         case Op::Min: acc = uint32_t(std::min(int32_t(acc), int32_t(v))); break;
+        case Op::Recurrence: case Op::SegmentedSum: break; // pairs: runRegion
         }
         ref[i] = double(int32_t(s.exclusive ? before : acc));
       }
@@ -255,6 +274,7 @@ std::vector<double> reference(const Spec &s, int64_t rows, int64_t cols,
         case Op::Mul: acc *= v; break;
         case Op::Max: acc = std::max(acc, v); break;
         case Op::Min: acc = std::min(acc, v); break;
+        case Op::Recurrence: case Op::SegmentedSum: break; // pairs: runRegion
         }
         ref[i] = s.exclusive ? before : acc;
       }
@@ -385,6 +405,493 @@ void runTyped(const Context &ctx, const Module &module, const Case &c,
   }
 }
 
+// --- combiner regions: scans of pairs -------------------------------------
+//
+// A region scan of kernels.mlir reads (X1, X2) and writes (Y1, Y2), every
+// buffer of 32-bit words (i32 or f32). On the host a pair is two lanes: an
+// i32 lane as a wrapping uint32_t, an f32 lane as a floating type F (double
+// for the reference; float to evaluate as the GPU does, in --self-test).
+// The earlier pair always comes first, in scan order: a reverse scan's
+// earlier pair is the one of higher index.
+
+bool isRegion(Op op) { return op == Op::Recurrence || op == Op::SegmentedSum; }
+
+/// The element types of (X1, X2), and of (Y1, Y2): a recurrence's (a, b)
+/// both of the spec's type; a segmented sum's i32 flag and a value of the
+/// spec's type.
+std::array<Element, 2> pairElements(const Spec &s) {
+  return {s.op == Op::SegmentedSum ? Element::I32 : s.element, s.element};
+}
+
+/// "f32,f32", "i32,f32": the JSON's dtype of a region scan.
+std::string dtypeName(const Spec &s) {
+  if (!isRegion(s.op))
+    return elementName(s.element);
+  std::array<Element, 2> e = pairElements(s);
+  return std::string(elementName(e[0])) + "," + elementName(e[1]);
+}
+
+template <typename A, typename B> struct Pair {
+  A first;
+  B second;
+};
+
+/// The affine map h -> a*h + b of the later pair after that of the earlier:
+/// (a0, b0) . (a1, b1) = (a1 * a0, a1 * b0 + b1); identity (1, 0). Y1 is
+/// the running product of a, Y2 is h[t] = a[t] * h[t-1] + b[t].
+struct Recurrence {
+  template <typename A, typename B>
+  static Pair<A, B> combine(const Pair<A, B> &e, const Pair<A, B> &l) {
+    return {A(l.first * e.first), B(l.first * e.second + l.second)};
+  }
+  template <typename A, typename B> static Pair<A, B> identity() {
+    return {A(1), B(0)};
+  }
+};
+
+/// A non-zero flag starts a segment: (f0, v0) . (f1, v1) =
+/// (f0 | f1, f1 != 0 ? v1 : v0 + v1); identity (0, 0). Y1 is the OR of the
+/// flags so far, Y2 the sum since the last flag.
+struct SegmentedSum {
+  template <typename A, typename B>
+  static Pair<A, B> combine(const Pair<A, B> &e, const Pair<A, B> &l) {
+    return {A(e.first | l.first),
+            l.first != 0 ? l.second : B(e.second + l.second)};
+  }
+  template <typename A, typename B> static Pair<A, B> identity() {
+    return {A(0), B(0)};
+  }
+};
+
+/// Calls fn(C{}, Pair<A, B>{}) with the combine of the spec and its host
+/// lane types, f32 lanes as F.
+template <typename F, typename Fn> void withPairTypes(const Spec &s, Fn &&fn) {
+  bool f32 = s.element == Element::F32;
+  if (s.op == Op::Recurrence) {
+    if (f32)
+      fn(Recurrence{}, Pair<F, F>{});
+    else
+      fn(Recurrence{}, Pair<uint32_t, uint32_t>{});
+  } else {
+    if (f32)
+      fn(SegmentedSum{}, Pair<uint32_t, F>{});
+    else
+      fn(SegmentedSum{}, Pair<uint32_t, uint32_t>{});
+  }
+}
+
+template <typename T> T fromWord(uint32_t w) {
+  if constexpr (std::is_same_v<T, uint32_t>) {
+    return w;
+  } else {
+    float f;
+    std::memcpy(&f, &w, 4);
+    return T(f);
+  }
+}
+template <typename T> uint32_t toWord(T v) {
+  if constexpr (std::is_same_v<T, uint32_t>) {
+    return v;
+  } else {
+    float f = float(v);
+    uint32_t w;
+    std::memcpy(&w, &f, 4);
+    return w;
+  }
+}
+template <typename T> double toDouble(T v) {
+  if constexpr (std::is_same_v<T, uint32_t>)
+    return double(int32_t(v));
+  else
+    return double(v);
+}
+
+using Words = std::array<std::vector<uint32_t>, 2>;
+using Doubles = std::array<std::vector<double>, 2>;
+
+/// The flat index of the k-th element, in scan order, of row r.
+int64_t scanIndex(const Spec &s, int64_t r, int64_t cols, int64_t k) {
+  return r * cols + (s.reverse ? cols - 1 - k : k);
+}
+
+/// Fresh inputs of a region scan, as words:
+///  recurrence f32: a = +-[0.9, 1) (random sign), b in [-1, 1]: h stays
+///    bounded (rms about 1.8, so the relative error is not a ratio of
+///    near-zeros) and a carry still counts a few hundred elements later
+///    (0.95^300 is about f32's epsilon), so that a lost or misordered carry
+///    shows far above the tolerance (--self-test: 1e-2 and more);
+///  recurrence i32: a odd (the running product never becomes 0, so every
+///    output depends on every element before it), b over the whole range;
+///  segmented sum: the flag one random bit with probability 8 / length,
+///    kept in [1/2048, 1/4] (a few segments in a short scan; in a long one
+///    segments of about 2048, across pieces and programs), else 0; values
+///    i32 over the whole range (the sums wrap), f32 in [-1, 1].
+Words makePairInput(const Spec &s, int64_t n, int64_t length,
+                    std::mt19937 &rng) {
+  Words x = {std::vector<uint32_t>(n), std::vector<uint32_t>(n)};
+  std::uniform_real_distribution<float> unit(-1, 1), magnitude(0.9f, 1.0f);
+  std::uniform_int_distribution<uint32_t> word(0, UINT32_MAX), bit(0, 31);
+  std::bernoulli_distribution coin(0.5);
+  double p = std::clamp(8.0 / double(std::max<int64_t>(length, 1)),
+                        1.0 / 2048, 0.25);
+  std::bernoulli_distribution flag(p);
+  bool f32 = s.element == Element::F32;
+  for (int64_t i = 0; i < n; ++i) {
+    if (s.op == Op::Recurrence && f32) {
+      float a = magnitude(rng);
+      x[0][i] = toWord(coin(rng) ? -a : a);
+      x[1][i] = toWord(unit(rng));
+    } else if (s.op == Op::Recurrence) {
+      x[0][i] = word(rng) | 1u;
+      x[1][i] = word(rng);
+    } else {
+      x[0][i] = flag(rng) ? 1u << bit(rng) : 0u;
+      x[1][i] = f32 ? toWord(unit(rng)) : word(rng);
+    }
+  }
+  return x;
+}
+
+/// The sequential scan of every row from the identity, lanes of P: the
+/// reference (P of doubles and wrapping integers) writes each output as a
+/// double.
+template <typename C, typename P>
+Doubles scanPairs(const Spec &s, int64_t rows, int64_t cols, const Words &x) {
+  using A = decltype(P::first);
+  using B = decltype(P::second);
+  Doubles out = {std::vector<double>(x[0].size()),
+                 std::vector<double>(x[0].size())};
+  for (int64_t r = 0; r < rows; ++r) {
+    P acc = C::template identity<A, B>();
+    for (int64_t k = 0; k < cols; ++k) {
+      int64_t i = scanIndex(s, r, cols, k);
+      P before = acc;
+      acc = C::combine(acc, P{fromWord<A>(x[0][i]), fromWord<B>(x[1][i])});
+      const P &y = s.exclusive ? before : acc;
+      out[0][i] = toDouble(y.first);
+      out[1][i] = toDouble(y.second);
+    }
+  }
+  return out;
+}
+
+/// Y1 and Y2 of a region scan: float64 for f32 lanes, wrapping 32-bit
+/// integers for i32 ones (exact whatever order a correct scan evaluates
+/// in); the exclusive identity (1, 0) or (0, 0) first, as kernels.mlir's.
+Doubles pairReference(const Spec &s, int64_t rows, int64_t cols,
+                      const Words &x) {
+  Doubles out;
+  withPairTypes<double>(s, [&](auto combine, auto pair) {
+    out = scanPairs<decltype(combine), decltype(pair)>(s, rows, cols, x);
+  });
+  return out;
+}
+
+/// f32 region outputs: relative L2 error below 1e-5 at any length (the
+/// recurrence contracts, |a| < 1, so rounding does not pile up along the
+/// scan; segments are short sums).
+constexpr double kRegionTolerance = 1e-5;
+
+double decodeWord(Element e, uint32_t w) {
+  return e == Element::I32 ? double(int32_t(w)) : double(fromWord<float>(w));
+}
+
+struct OutputCheck {
+  int64_t bad = 0, firstBad = -1;
+  double rel = NAN;
+};
+
+/// Compares one output's words against its reference: i32 exactly; f32 by
+/// relative L2 error, where a non-finite value (the NaN poison left) is
+/// wrong.
+OutputCheck checkWords(Element e, const std::vector<uint32_t> &got,
+                       const std::vector<double> &ref) {
+  OutputCheck c;
+  double diff2 = 0, ref2 = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double y = decodeWord(e, got[i]);
+    bool wrong = e == Element::I32 ? !(y == ref[i])
+                                   : !std::isfinite(y) && !(y == ref[i]);
+    if (wrong) {
+      if (c.firstBad < 0)
+        c.firstBad = int64_t(i);
+      ++c.bad;
+      continue;
+    }
+    if (e != Element::I32 && std::isfinite(ref[i])) {
+      diff2 += (y - ref[i]) * (y - ref[i]);
+      ref2 += ref[i] * ref[i];
+    }
+  }
+  c.rel = c.bad ? NAN : std::sqrt(diff2 / std::max(ref2, 1e-300));
+  return c;
+}
+
+/// Whether one output passes: no wrong element, and f32 within the bound.
+bool passes(Element e, const OutputCheck &c) {
+  return c.bad == 0 && std::isfinite(c.rel) &&
+         c.rel <= (e == Element::I32 ? 0.0 : kRegionTolerance);
+}
+
+void runRegion(const Context &ctx, const Module &module, const Case &c,
+               bool time, std::mt19937 &rng, Row &row) {
+  const Spec &s = c.spec;
+  int64_t rows = c.rows ? c.rows : 1, n = rows * c.cols;
+  std::array<Element, 2> elements = pairElements(s);
+  Kernel kernel(module, s.kernel);
+  Words x = makePairInput(s, n, c.cols, rng);
+  Doubles ref = pairReference(s, rows, c.cols, x);
+  std::vector<int64_t> shape = c.rows ? std::vector<int64_t>{c.rows, c.cols}
+                                      : std::vector<int64_t>{c.cols};
+  // X1, X2, Y1, Y2 in the kernel's order.
+  std::vector<DeviceBuffer> buffers;
+  for (std::vector<uint32_t> &input : x) {
+    buffers.push_back(DeviceBuffer::fromHost(ctx, input));
+    input = std::vector<uint32_t>(); // the reference holds what the checks need
+  }
+  for (int o = 0; o < 2; ++o)
+    buffers.emplace_back(ctx, n * sizeof(uint32_t));
+  std::vector<KernelArg> args;
+  for (int j = 0; j < 4; ++j)
+    args.push_back(buffers[j].view(scalarTypeFor(elements[j % 2]), shape));
+  Stream stream(ctx);
+  bool hasExact = elements[0] == Element::I32 || elements[1] == Element::I32;
+  row.exact = elements[0] == Element::I32 && elements[1] == Element::I32;
+  row.tolerance = row.exact ? 0 : kRegionTolerance;
+  // Three runs where an output is exact: its bytes must repeat (f32 ones
+  // may not: a look-back may combine the same carry in another order).
+  row.runs = hasExact ? 3 : 1;
+  row.pass = true;
+  std::array<uint64_t, 2> firstHash = {0, 0};
+  const uint8_t poison[3] = {0xff, 0x7f, 0xa5};
+  for (int run = 0; run < row.runs; ++run) {
+    buffers[2].memset(poison[run]);
+    buffers[3].memset(poison[run]);
+    kernel.launchArgs(stream, args);
+    stream.synchronize();
+    int64_t bad = 0;
+    for (int o = 0; o < 2; ++o) {
+      std::vector<uint32_t> got = buffers[2 + o].download<uint32_t>();
+      if (elements[o] == Element::I32) {
+        uint64_t h = hashOf(got);
+        if (run == 0)
+          firstHash[o] = h;
+        else if (h != firstHash[o])
+          row.identical = false;
+      }
+      OutputCheck k = checkWords(elements[o], got, ref[o]);
+      bad += k.bad;
+      row.relError = std::isnan(row.relError) ? k.rel
+                                              : std::max(row.relError, k.rel);
+      if (k.bad && row.error.empty()) {
+        std::ostringstream msg;
+        msg.precision(17);
+        msg << "run " << run << ", Y" << o + 1 << ": " << k.bad
+            << " wrong, first at " << k.firstBad << ": got "
+            << decodeWord(elements[o], got[k.firstBad]) << ", want "
+            << ref[o][k.firstBad];
+        row.error = msg.str();
+      }
+      row.pass = row.pass && passes(elements[o], k);
+    }
+    row.mismatches = std::max(row.mismatches, bad);
+  }
+  if (!row.identical) {
+    row.pass = false;
+    if (row.error.empty())
+      row.error = "outputs differ between runs (a race)";
+  }
+  if (time && c.timed) {
+    row.timingRuns = timingRunsFor(n);
+    row.us = medianUs(ctx, stream, kernel, args, row.timingRuns);
+    // Two inputs read and two outputs written once, 4 bytes each.
+    row.gbPerS = 4.0 * n * sizeof(uint32_t) / (row.us * 1e3);
+  }
+}
+
+// --- --self-test: the region references on the host ----------------------
+
+/// The reference written out as plain loops, without the combine functions
+/// above: pairReference must agree with it bit for bit.
+Doubles naiveReference(const Spec &s, int64_t rows, int64_t cols,
+                       const Words &x) {
+  Doubles out = {std::vector<double>(x[0].size()),
+                 std::vector<double>(x[0].size())};
+  bool f32 = s.element == Element::F32;
+  auto put = [&](int64_t i, double y1, double y2) {
+    out[0][i] = y1;
+    out[1][i] = y2;
+  };
+  for (int64_t r = 0; r < rows; ++r) {
+    // Floats in double, integers wrapping; the state before and after.
+    double fa = 1, fh = 0, fsum = 0;
+    uint32_t ia = 1, ih = 0, isum = 0, flags = 0;
+    for (int64_t k = 0; k < cols; ++k) {
+      int64_t i = scanIndex(s, r, cols, k);
+      uint32_t w0 = x[0][i], w1 = x[1][i];
+      if (s.op == Op::Recurrence && f32) {
+        double a = fromWord<float>(w0), b = fromWord<float>(w1);
+        double pa = fa, ph = fh;
+        fa = fa * a;
+        fh = a * fh + b;
+        s.exclusive ? put(i, pa, ph) : put(i, fa, fh);
+      } else if (s.op == Op::Recurrence) {
+        uint32_t pa = ia, ph = ih;
+        ia = ia * w0;
+        ih = w0 * ih + w1;
+        s.exclusive ? put(i, int32_t(pa), int32_t(ph))
+                    : put(i, int32_t(ia), int32_t(ih));
+      } else {
+        uint32_t pf = flags;
+        double pv = f32 ? fsum : double(int32_t(isum));
+        flags |= w0;
+        if (f32)
+          fsum = w0 ? double(fromWord<float>(w1)) : fsum + fromWord<float>(w1);
+        else
+          isum = w0 ? w1 : isum + w1;
+        double v = f32 ? fsum : double(int32_t(isum));
+        s.exclusive ? put(i, int32_t(pf), pv) : put(i, int32_t(flags), v);
+      }
+    }
+  }
+  return out;
+}
+
+/// The same scans by another association, as a blocked GPU scan evaluates
+/// them, with f32 lanes in float: every row cut into pieces of random sizes
+/// (1 to 700), each scanned by doubling (Hillis-Steele), the totals of the
+/// pieces before combined in front as a carry; exclusive outputs shifted
+/// by one behind the identity. Returns the words a GPU would write.
+/// `swapped` combines every pair the wrong way round and `dropCarry`
+/// forgets the carries: mistakes a scan could make, which the check must
+/// catch.
+template <typename C, typename P>
+Words scanPairsBlocked(const Spec &s, int64_t rows, int64_t cols,
+                       const Words &x, std::mt19937 &rng, bool swapped,
+                       bool dropCarry) {
+  using A = decltype(P::first);
+  using B = decltype(P::second);
+  auto combine = [&](const P &e, const P &l) {
+    return swapped ? C::combine(l, e) : C::combine(e, l);
+  };
+  std::uniform_int_distribution<int64_t> pieceSize(1, 700);
+  Words out = {std::vector<uint32_t>(x[0].size()),
+               std::vector<uint32_t>(x[0].size())};
+  std::vector<P> inclusive(cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    P carry{};
+    bool hasCarry = false;
+    for (int64_t start = 0; start < cols;) {
+      int64_t len = std::min(pieceSize(rng), cols - start);
+      std::vector<P> t(len), next;
+      for (int64_t j = 0; j < len; ++j) {
+        int64_t i = scanIndex(s, r, cols, start + j);
+        t[j] = P{fromWord<A>(x[0][i]), fromWord<B>(x[1][i])};
+      }
+      for (int64_t d = 1; d < len; d *= 2) {
+        next = t;
+        for (int64_t j = d; j < len; ++j)
+          next[j] = combine(t[j - d], t[j]);
+        t.swap(next);
+      }
+      for (int64_t j = 0; j < len; ++j)
+        inclusive[start + j] =
+            hasCarry && !dropCarry ? combine(carry, t[j]) : t[j];
+      carry = hasCarry ? combine(carry, t[len - 1]) : t[len - 1];
+      hasCarry = true;
+      start += len;
+    }
+    for (int64_t k = 0; k < cols; ++k) {
+      P y = !s.exclusive ? inclusive[k]
+            : k == 0     ? C::template identity<A, B>()
+                         : inclusive[k - 1];
+      int64_t i = scanIndex(s, r, cols, k);
+      out[0][i] = toWord(y.first);
+      out[1][i] = toWord(y.second);
+    }
+  }
+  return out;
+}
+
+const std::vector<Spec> &regionVectorSpecs();
+const std::vector<Spec> &regionRowSpecs();
+
+/// --self-test: for every region kernel of the table on short, ragged and
+/// long shapes: pairReference equals naiveReference; the blocked
+/// evaluation passes the bench's check (checkWords, passes); swapped or
+/// with carries dropped, it fails it (where the scan is long enough to
+/// have several pieces). Prints a line a case; returns the failures.
+int selfTest(std::mt19937 &rng) {
+  std::vector<std::pair<int64_t, int64_t>> vectorShapes = {
+      {0, 1}, {0, 2}, {0, 31}, {0, 33}, {0, 1000}, {0, 4097}, {0, 100003}};
+  std::vector<std::pair<int64_t, int64_t>> rowShapes = {
+      {1, 1}, {7, 31}, {3, 5000}, {2, 100003}};
+  int failures = 0;
+  std::printf("%-27s %-9s %10s %10s %10s %10s  %s\n", "kernel", "shape",
+              "ref=loops", "blocked", "swapped", "no_carry", "status");
+  for (const auto *table : {&regionVectorSpecs(), &regionRowSpecs()}) {
+    for (const Spec &s : *table) {
+      for (auto [r, cols] : s.rank == 1 ? vectorShapes : rowShapes) {
+        int64_t rows = r ? r : 1, n = rows * cols;
+        std::array<Element, 2> e = pairElements(s);
+        Words x = makePairInput(s, n, cols, rng);
+        Doubles ref = pairReference(s, rows, cols, x);
+        Doubles naive = naiveReference(s, rows, cols, x);
+        bool same = true;
+        for (int o = 0; o < 2; ++o)
+          for (int64_t i = 0; i < n; ++i)
+            same = same && ref[o][i] == naive[o][i];
+        // Worst relative error over the two outputs (NaN: a wrong element),
+        // and whether both outputs pass.
+        auto evaluate = [&](bool swapped, bool dropCarry, double &rel) {
+          Words got;
+          withPairTypes<float>(s, [&](auto combine, auto pair) {
+            got = scanPairsBlocked<decltype(combine), decltype(pair)>(
+                s, rows, cols, x, rng, swapped, dropCarry);
+          });
+          bool pass = true;
+          rel = 0;
+          for (int o = 0; o < 2; ++o) {
+            OutputCheck c = checkWords(e[o], got[o], ref[o]);
+            rel = std::isnan(c.rel) || std::isnan(rel) ? NAN
+                                                       : std::max(rel, c.rel);
+            pass = pass && passes(e[o], c);
+          }
+          return pass;
+        };
+        double relBlocked, relSwapped, relDropped;
+        bool blocked = evaluate(false, false, relBlocked);
+        bool swapped = evaluate(true, false, relSwapped);
+        bool dropped = evaluate(false, true, relDropped);
+        // Long enough for the mistakes to show: several pieces, and a few
+        // segment starts.
+        bool controls = cols < 1000 || (!swapped && !dropped);
+        bool ok = same && blocked && controls;
+        failures += !ok;
+        std::string shape = r ? std::to_string(r) + "x" + std::to_string(cols)
+                              : std::to_string(cols);
+        auto cell = [](double rel, bool pass) {
+          char buf[32];
+          if (std::isnan(rel)) // elements wrong outright
+            std::snprintf(buf, sizeof buf, "wrong%s", pass ? "" : "*");
+          else
+            std::snprintf(buf, sizeof buf, "%.1e%s", rel, pass ? "" : "*");
+          return std::string(buf);
+        };
+        std::printf("%-27s %-9s %10s %10s %10s %10s  %s\n", s.kernel,
+                    shape.c_str(), same ? "yes" : "NO",
+                    cell(relBlocked, blocked).c_str(),
+                    cell(relSwapped, swapped).c_str(),
+                    cell(relDropped, dropped).c_str(), ok ? "PASS" : "FAIL");
+      }
+    }
+  }
+  std::printf("(* = fails the bench's check: wanted for swapped and "
+              "no_carry from 1000 elements a scan)\n%s\n",
+              failures ? "SELF-TEST FAILED" : "self-test passed");
+  return failures;
+}
+
 Row runCase(const Context &ctx, const Module &module, const Case &c,
             bool time, std::mt19937 &rng) {
   Row row;
@@ -396,18 +903,21 @@ Row runCase(const Context &ctx, const Module &module, const Case &c,
   row.shape = c.rows ? std::to_string(c.rows) + "x" + std::to_string(c.cols)
                      : std::to_string(c.cols);
   try {
-    switch (c.spec.element) {
-    case Element::F32:
-      runTyped<float>(ctx, module, c, time, rng, row);
-      break;
-    case Element::I32:
-      runTyped<int32_t>(ctx, module, c, time, rng, row);
-      break;
-    case Element::BF16:
-    case Element::F16:
-      runTyped<uint16_t>(ctx, module, c, time, rng, row);
-      break;
-    }
+    if (isRegion(c.spec.op))
+      runRegion(ctx, module, c, time, rng, row);
+    else
+      switch (c.spec.element) {
+      case Element::F32:
+        runTyped<float>(ctx, module, c, time, rng, row);
+        break;
+      case Element::I32:
+        runTyped<int32_t>(ctx, module, c, time, rng, row);
+        break;
+      case Element::BF16:
+      case Element::F16:
+        runTyped<uint16_t>(ctx, module, c, time, rng, row);
+        break;
+      }
   } catch (const Error &e) {
     row.pass = false;
     row.error = e.what();
@@ -457,7 +967,7 @@ void writeJson(const std::string &path, const std::vector<Row> &results) {
         << ", \"rel_error\": " << jsonNumber(r.relError)
         << ", \"status\": \"" << (r.pass ? "PASS" : "FAIL") << "\""
         << ", \"rows\": " << r.rows << ", \"cols\": " << r.cols
-        << ", \"n\": " << n << ", \"dtype\": \"" << elementName(r.spec.element)
+        << ", \"n\": " << n << ", \"dtype\": \"" << dtypeName(r.spec)
         << "\", \"op\": \"" << opName(r.spec.op) << "\", \"exclusive\": "
         << (r.spec.exclusive ? "true" : "false")
         << ", \"reverse\": " << (r.spec.reverse ? "true" : "false")
@@ -530,18 +1040,69 @@ const std::vector<Spec> &rowSpecs() {
   return specs;
 }
 
+/// The scans with a combiner region, at the end of kernels.mlir; the
+/// first of each table is the timed f32 recurrence. Must match
+/// kernels.mlir.
+const std::vector<Spec> &regionVectorSpecs() {
+  static const std::vector<Spec> specs = {
+      {"scan_rec_inc_f32", 1, F32, Op::Recurrence, kInc, kFwd},
+      {"scan_rec_exc_f32", 1, F32, Op::Recurrence, kExc, kFwd},
+      {"scan_rec_inc_rev_f32", 1, F32, Op::Recurrence, kInc, kRev},
+      {"scan_rec_exc_rev_f32", 1, F32, Op::Recurrence, kExc, kRev},
+      {"scan_rec_inc_i32", 1, I32, Op::Recurrence, kInc, kFwd},
+      {"scan_rec_exc_i32", 1, I32, Op::Recurrence, kExc, kFwd},
+      {"scan_rec_inc_rev_i32", 1, I32, Op::Recurrence, kInc, kRev},
+      {"scan_rec_exc_rev_i32", 1, I32, Op::Recurrence, kExc, kRev},
+      {"scan_segsum_inc_i32", 1, I32, Op::SegmentedSum, kInc, kFwd},
+      {"scan_segsum_exc_rev_i32", 1, I32, Op::SegmentedSum, kExc, kRev},
+      {"scan_segsum_inc_i32f32", 1, F32, Op::SegmentedSum, kInc, kFwd},
+      {"scan_segsum_exc_rev_i32f32", 1, F32, Op::SegmentedSum, kExc, kRev},
+  };
+  return specs;
+}
+
+const std::vector<Spec> &regionRowSpecs() {
+  static const std::vector<Spec> specs = {
+      {"rows_rec_inc_f32", 2, F32, Op::Recurrence, kInc, kFwd},
+      {"rows_rec_exc_rev_f32", 2, F32, Op::Recurrence, kExc, kRev},
+      {"rows_rec_inc_i32", 2, I32, Op::Recurrence, kInc, kFwd},
+      {"rows_rec_exc_i32", 2, I32, Op::Recurrence, kExc, kFwd},
+      {"rows_rec_inc_rev_i32", 2, I32, Op::Recurrence, kInc, kRev},
+      {"rows_segsum_inc_i32", 2, I32, Op::SegmentedSum, kInc, kFwd},
+      {"rows_segsum_inc_i32f32", 2, F32, Op::SegmentedSum, kInc, kFwd},
+      {"rows_segsum_exc_rev_i32f32", 2, F32, Op::SegmentedSum, kExc, kRev},
+  };
+  return specs;
+}
+
+const Spec &findSpec(const std::vector<Spec> &specs, const char *name) {
+  for (const Spec &s : specs)
+    if (std::strcmp(s.kernel, name) == 0)
+      return s;
+  std::fprintf(stderr, "no kernel %s in the table\n", name);
+  std::abort();
+}
+
 /// Issue 4's shapes: the timed f32 sums first (so that a crash later still
-/// leaves the numbers), then every 1-D scan on the ragged lengths, the
-/// long checks, and every row scan.
+/// leaves the numbers), then the timed f32 recurrences, every 1-D scan on
+/// the ragged lengths, the long checks, every row scan, and the region
+/// scans' checks.
 std::vector<Case> buildCases() {
   const std::vector<Spec> &vec = vectorSpecs(), &rows = rowSpecs();
+  const std::vector<Spec> &regionVec = regionVectorSpecs(),
+                          &regionRows = regionRowSpecs();
   const Spec &scanF32 = vec[0], &rowsF32 = rows[0];
+  const Spec &scanRecF32 = regionVec[0], &rowsRecF32 = regionRows[0];
   const int64_t big = int64_t(1) << 28;
   std::vector<Case> cases = {
       {scanF32, 0, 1 << 20, true},      {scanF32, 0, 1 << 24, true},
       {scanF32, 0, big, true},          {rowsF32, 4096, 4096, true},
       {rowsF32, 65536, 1024, true},     {rowsF32, 1024, 65536, true},
       {rowsF32, 3, 1000003, true},
+      // The recurrences, 16 bytes an element.
+      {scanRecF32, 0, 1 << 20, true},   {scanRecF32, 0, 1 << 24, true},
+      {scanRecF32, 0, big, true},       {rowsRecF32, 65536, 1024, true},
+      {rowsRecF32, 1024, 65536, true},
   };
   for (const Spec &s : vec)
     for (int64_t n : {int64_t(1), int64_t(31), int64_t(32), int64_t(33),
@@ -565,6 +1126,23 @@ std::vector<Case> buildCases() {
     if (k < 7)
       for (auto [r, c] : large)
         cases.push_back({rows[k], r, c, false});
+  }
+  // Region scans: every one on the ragged lengths and rows; the exact ones
+  // also over 2^24 elements (4096 programs chained by the look-back), and
+  // every row scan at 4096x4096 and 3x1000003.
+  for (const Spec &s : regionVec)
+    for (int64_t n : {int64_t(1), int64_t(31), int64_t(32), int64_t(33),
+                      int64_t(1000), int64_t(4097), int64_t((1 << 20) + 7)})
+      cases.push_back({s, 0, n, false});
+  for (const char *name :
+       {"scan_rec_inc_i32", "scan_rec_exc_rev_i32", "scan_segsum_inc_i32"})
+    cases.push_back({findSpec(regionVec, name), 0, 1 << 24, false});
+  for (const Spec &s : regionRows) {
+    for (auto [r, c] : small)
+      cases.push_back({s, r, c, false});
+    for (auto [r, c] :
+         {std::pair<int64_t, int64_t>{4096, 4096}, {3, 1000003}})
+      cases.push_back({s, r, c, false});
   }
   return cases;
 }
@@ -607,7 +1185,8 @@ int usage() {
   std::fprintf(stderr,
                "usage: tilec-scan-bench --cubin FILE [--json FILE] "
                "[--only K1,K2] [--shapes S1,S2] [--max-elements N] "
-               "[--no-time] [--seed N] [--sweep K1,K2]\n");
+               "[--no-time] [--seed N] [--sweep K1,K2]\n"
+               "       tilec-scan-bench --self-test [--seed N]\n");
   return 2;
 }
 
@@ -616,7 +1195,7 @@ int usage() {
 int main(int argc, char **argv) {
   std::string cubin, json, only, shapes, sweep;
   int64_t maxElements = INT64_MAX;
-  bool time = true;
+  bool time = true, selfTestOnly = false;
   unsigned seed = 12345;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -637,8 +1216,14 @@ int main(int argc, char **argv) {
       sweep = argv[++i];
     else if (arg == "--no-time")
       time = false;
+    else if (arg == "--self-test")
+      selfTestOnly = true;
     else
       return usage();
+  }
+  if (selfTestOnly) {
+    std::mt19937 rng(seed);
+    return selfTest(rng) ? 1 : 0;
   }
   if (cubin.empty())
     return usage();
@@ -659,13 +1244,13 @@ int main(int argc, char **argv) {
     Context ctx(0);
     Module module = Module::loadFile(ctx, cubin);
     std::mt19937 rng(seed);
-    std::printf("%-22s %-14s %4s %10s %10s %9s %9s  %s\n", "kernel", "shape",
+    std::printf("%-27s %-14s %4s %10s %10s %9s %9s  %s\n", "kernel", "shape",
                 "runs", "us", "GB/s", "rel_err", "tol", "status");
     std::fflush(stdout);
     for (const Case &c : cases) {
       Row r = runCase(ctx, module, c, time, rng);
       (r.pass ? passed : failed)++;
-      std::printf("%-22s %-14s %4d %10.1f %10.1f %9.2e %9.1e  %s %s\n",
+      std::printf("%-27s %-14s %4d %10.1f %10.1f %9.2e %9.1e  %s %s\n",
                   r.kernel.c_str(), r.shape.c_str(), r.runs, r.us, r.gbPerS,
                   r.relError, r.tolerance, r.pass ? "PASS" : "FAIL",
                   r.error.c_str());

@@ -257,6 +257,12 @@ void tilec::inFirstThread(OpBuilder &b, Location loc, Value threadId,
           body);
 }
 
+Value tilec::bitcastIfNeeded(OpBuilder &b, Location loc, Value v, Type to) {
+  if (v.getType() == to)
+    return v;
+  return arith::BitcastOp::create(b, loc, to, v);
+}
+
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                        MapWarpsStats *stats) {
   FailureOr<int64_t> threads = blockThreads(func);
@@ -292,6 +298,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   patterns.add<RangeLowering>(converter, ctx, state);
   populateMapWarpsMemoryPatterns(converter, state, patterns);
   populateMapWarpsExchangePatterns(converter, state, patterns);
+  populateMapWarpsPrefixPatterns(converter, state, patterns);
   populateMapWarpsLookbackPatterns(converter, state, patterns);
   populateMapWarpsDotPatterns(converter, state, patterns);
   populateMapWarpsAsyncCopyPatterns(converter, state, patterns);

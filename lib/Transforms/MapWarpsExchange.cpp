@@ -5,8 +5,7 @@
 // memory, which also puts the result in the layout of the result tile.
 // tile.broadcast: the input goes through workgroup memory and every thread
 // reads the elements of the result it owns.
-// tile.prefix: a thread scans its own chunks, the lanes of a warp scan the
-// chunk totals with shuffles up, and the warp totals meet in workgroup memory.
+// (tile.prefix, the block scan, is in MapWarpsPrefix.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,10 +48,9 @@ ReductionPlan planReduction(const TileLayout &layout, unsigned axis) {
   return plan;
 }
 
-/// Reductions combine in at least 32 bits: that is what a shuffle moves, and
-/// 16-bit float sums lose less in f32. Integer results are the same either
-/// way (two's complement wraps alike; signed order is kept).
-Type accumulatorType(Type elementType) {
+} // namespace
+
+Type tilec::accumulatorType(Type elementType) {
   if (elementType.getIntOrFloatBitWidth() >= 32)
     return elementType;
   MLIRContext *ctx = elementType.getContext();
@@ -60,7 +58,7 @@ Type accumulatorType(Type elementType) {
                                      : Type(IntegerType::get(ctx, 32));
 }
 
-Value convertElement(OpBuilder &b, Location loc, Value v, Type to) {
+Value tilec::convertElement(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
@@ -71,6 +69,8 @@ Value convertElement(OpBuilder &b, Location loc, Value v, Type to) {
   return isFloat ? arith::TruncFOp::create(b, loc, to, v).getResult()
                  : arith::TruncIOp::create(b, loc, to, v).getResult();
 }
+
+namespace {
 
 Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value x,
               Value y) {
@@ -194,227 +194,6 @@ struct ReduceLowering : MapWarpsPattern<tile::ReduceOp> {
 
 };
 
-/// A combination that may be empty: `valid` (i1) says whether `value` holds
-/// anything, so that prefixes need no identity element (the combiners of a
-/// scan need not have one).
-struct MaybeValue {
-  Value value, valid;
-};
-
-/// earlier . later, where either may be empty.
-MaybeValue combineMaybe(OpBuilder &b, Location loc, tile::ReduceKind kind,
-                        MaybeValue earlier, MaybeValue later) {
-  Value both = combine(b, loc, kind, earlier.value, later.value);
-  Value value = b.createOrFold<arith::SelectOp>(
-      loc, earlier.valid,
-      b.createOrFold<arith::SelectOp>(loc, later.valid, both, earlier.value),
-      later.value);
-  return {value,
-          b.createOrFold<arith::OrIOp>(loc, earlier.valid, later.valid)};
-}
-
-Value boolConstant(OpBuilder &b, Location loc, bool v) {
-  return arith::ConstantIntOp::create(b, loc, v, 1);
-}
-
-/// Where the bits of a prefix along the innermost dimension lie: the tile's
-/// linear index has, from the lowest bit, the chunk element (v bits), the
-/// lane (5), the warp and the thread's chunk number; the scanned dimension
-/// takes the lowest `axisBits` of them.
-struct PrefixPlan {
-  unsigned v, threadBits, axisBits;
-  /// Scanned bits in the warp id and in the chunk number.
-  unsigned warpAxisBits() const {
-    unsigned end = std::min(axisBits, v + threadBits);
-    return end > v + kLaneBits ? end - v - kLaneBits : 0;
-  }
-  unsigned chunkAxisBits() const {
-    return axisBits > v + threadBits ? axisBits - v - threadBits : 0;
-  }
-  int64_t warps() const { return int64_t(1) << (threadBits - kLaneBits); }
-};
-
-/// Supported: a prefix along the innermost dimension whose rows span whole
-/// warps (at least 32 chunks), on at least one warp, not replicated.
-std::optional<PrefixPlan> planPrefix(const TileLayout &layout,
-                                     RankedTensorType type, int64_t axis) {
-  if (axis != type.getRank() - 1 || layout.isReplicated() ||
-      layout.getThreadBits() < kLaneBits)
-    return std::nullopt;
-  PrefixPlan plan{layout.getVectorBits(), layout.getThreadBits(),
-                  layout.dimBits(axis)};
-  if (plan.axisBits < plan.v + kLaneBits)
-    return std::nullopt;
-  return plan;
-}
-
-struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
-  using MapWarpsPattern::MapWarpsPattern;
-
-  LogicalResult
-  matchAndRewrite(tile::PrefixOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
-    TileLayout layout = state.layoutOf(type);
-    std::optional<PrefixPlan> plan = planPrefix(layout, type, op.getAxis());
-    if (!plan) // checkPrefixSupported rejected it before the rewrite
-      return failure();
-    tile::ReduceKind kind = op.getKind();
-    // A reverse scan runs from the last element: every step below takes its
-    // neighbours on the other side (higher slots, lanes, warps, chunks).
-    bool reverse = op.getReverse();
-    Type elementType = type.getElementType();
-    Type accType = accumulatorType(elementType);
-    Value tid = state.threadId;
-    auto c = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
-    Value lane = rewriter.createOrFold<arith::AndIOp>(loc, tid, c(31));
-    Value warp = rewriter.createOrFold<arith::ShRUIOp>(loc, tid, c(kLaneBits));
-    int64_t chunkSize = int64_t(1) << plan->v;
-    int64_t chunks = layout.getPerThread() / chunkSize;
-    // The i-th element of a chunk in scan order.
-    auto inOrder = [&](int64_t i) { return reverse ? chunkSize - 1 - i : i; };
-
-    // 1. Each thread scans its chunks.
-    SmallVector<Value> x(layout.getPerThread());
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      for (int64_t i = 0; i < chunkSize; ++i) {
-        int64_t slot = chunk * chunkSize + inOrder(i);
-        Value element = convertElement(
-            rewriter, loc,
-            vector::ExtractOp::create(rewriter, loc, adaptor.getInput(), slot),
-            accType);
-        if (i > 0)
-          element = combine(rewriter, loc, kind,
-                            x[chunk * chunkSize + inOrder(i - 1)], element);
-        x[slot] = element;
-      }
-    }
-
-    // 2. The lanes scan the chunk totals (Kogge-Stone over shuffles up, or
-    //    down for a reverse scan); a lane's prefix is its neighbour's total.
-    Value width = arith::ConstantIntOp::create(rewriter, loc, 32, 32);
-    auto shuffleFromEarlier = [&](Value v, int64_t offset) {
-      Value offsetValue =
-          arith::ConstantIntOp::create(rewriter, loc, offset, 32);
-      ++state.stats.shuffles;
-      return gpu::ShuffleOp::create(
-          rewriter, loc, v, offsetValue, width,
-          reverse ? gpu::ShuffleMode::DOWN : gpu::ShuffleMode::UP);
-    };
-    SmallVector<Value> laneTotals;
-    SmallVector<MaybeValue> lanePrefixes;
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      Value total = x[chunk * chunkSize + inOrder(chunkSize - 1)];
-      for (int64_t offset = 1; offset < 32; offset *= 2) {
-        auto earlier = shuffleFromEarlier(total, offset);
-        total = rewriter.createOrFold<arith::SelectOp>(
-            loc, earlier.getValid(),
-            combine(rewriter, loc, kind, earlier.getShuffleResult(), total),
-            total);
-      }
-      laneTotals.push_back(total);
-      auto neighbour = shuffleFromEarlier(total, 1);
-      lanePrefixes.push_back(
-          {neighbour.getShuffleResult(), neighbour.getValid()});
-    }
-
-    // 3. The last lane in scan order publishes its warp's totals at
-    //    chunk * warps + warp.
-    Value buffer = state.exchangeBuffers.lookup(op);
-    int64_t warps = plan->warps();
-    gpu::BarrierOp::create(rewriter, loc);
-    auto publish = scf::IfOp::create(
-        rewriter, loc,
-        rewriter.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                             lane, c(reverse ? 0 : 31)));
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(publish.thenBlock());
-      for (int64_t chunk = 0; chunk < chunks; ++chunk)
-        memref::StoreOp::create(
-            rewriter, loc, laneTotals[chunk], buffer,
-            ValueRange{rewriter.createOrFold<arith::AddIOp>(
-                loc, c(chunk * warps), warp)});
-    }
-    gpu::BarrierOp::create(rewriter, loc);
-
-    // 4. Per chunk: the totals of the row's warps before this one in scan
-    //    order, and the row's total over all its warps.
-    int64_t rowWarps = int64_t(1) << plan->warpAxisBits();
-    Value warpInRow =
-        rewriter.createOrFold<arith::AndIOp>(loc, warp, c(rowWarps - 1));
-    Value firstWarp = rewriter.createOrFold<arith::SubIOp>(loc, warp, warpInRow);
-    SmallVector<MaybeValue> warpPrefixes;
-    SmallVector<Value> rowTotals;
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      MaybeValue prefix{x.front(), boolConstant(rewriter, loc, false)};
-      Value rowTotal;
-      for (int64_t i = 0; i < rowWarps; ++i) {
-        int64_t w = reverse ? rowWarps - 1 - i : i;
-        Value address = rewriter.createOrFold<arith::AddIOp>(
-            loc, c(chunk * warps + w), firstWarp);
-        Value total = memref::LoadOp::create(rewriter, loc, buffer, address);
-        rowTotal = rowTotal ? combine(rewriter, loc, kind, rowTotal, total)
-                            : total;
-        Value earlier = rewriter.createOrFold<arith::CmpIOp>(
-            loc, reverse ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
-            c(w), warpInRow);
-        prefix = combineMaybe(rewriter, loc, kind, prefix, {total, earlier});
-      }
-      warpPrefixes.push_back(prefix);
-      rowTotals.push_back(rowTotal);
-    }
-
-    // 5. Chunks of a row follow each other in scan order: each carries the
-    //    totals of the row's chunks before it. Then every element takes
-    //    carry . earlier warps . earlier lanes . its own prefix.
-    int64_t rowChunks = int64_t(1) << plan->chunkAxisBits();
-    SmallVector<Value> results(layout.getPerThread());
-    for (int64_t first = 0; first < chunks; first += rowChunks) {
-      MaybeValue carry{x.front(), boolConstant(rewriter, loc, false)};
-      for (int64_t k = 0; k < rowChunks; ++k) {
-        int64_t chunk = first + (reverse ? rowChunks - 1 - k : k);
-        MaybeValue prefix = combineMaybe(rewriter, loc, kind, carry,
-                                         warpPrefixes[chunk]);
-        prefix = combineMaybe(rewriter, loc, kind, prefix, lanePrefixes[chunk]);
-        for (int64_t i = 0; i < chunkSize; ++i) {
-          int64_t slot = chunk * chunkSize + inOrder(i);
-          Value value;
-          if (!op.getExclusive()) {
-            value = rewriter.createOrFold<arith::SelectOp>(
-                loc, prefix.valid,
-                combine(rewriter, loc, kind, prefix.value, x[slot]), x[slot]);
-          } else {
-            // Everything before this element: the prefix, then the chunk's
-            // elements before it (x holds the chunk's own scan).
-            MaybeValue before =
-                i == 0 ? prefix
-                       : combineMaybe(rewriter, loc, kind, prefix,
-                                      {x[chunk * chunkSize + inOrder(i - 1)],
-                                       boolConstant(rewriter, loc, true)});
-            value = rewriter.createOrFold<arith::SelectOp>(
-                loc, before.valid, before.value,
-                arith::ConstantOp::create(rewriter, loc,
-                                          tile::getIdentity(kind, accType)));
-          }
-          results[slot] = convertElement(rewriter, loc, value, elementType);
-        }
-        carry = combineMaybe(
-            rewriter, loc, kind, carry,
-            {rowTotals[chunk], boolConstant(rewriter, loc, true)});
-      }
-    }
-    ++state.stats.prefixes;
-    rewriter.replaceOp(op, vector::FromElementsOp::create(
-                               rewriter, loc,
-                               VectorType::get({layout.getPerThread()},
-                                               elementType),
-                               results));
-    return success();
-  }
-};
-
 struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -472,17 +251,6 @@ struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
 
 } // namespace
 
-LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
-                                          int64_t threads) {
-  TileLayout layout(op.getType().getShape(), threads);
-  if (planPrefix(layout, op.getType(), op.getAxis()))
-    return success();
-  return op.emitOpError("is supported along the innermost dimension, with "
-                        "rows of at least 32 x ")
-         << (int64_t(1) << layout.getVectorBits())
-         << " elements, on at least one warp";
-}
-
 std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
                                                        int64_t threads) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -502,20 +270,14 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
     return ExchangeBuffer{1, i32};
   if (auto lookback = dyn_cast<tile::LookbackOp>(op))
     return ExchangeBuffer{int64_t(lookback.getTotals().size()), i32};
-  if (auto prefix = dyn_cast<tile::PrefixOp>(op)) {
-    // One total per warp and chunk of a thread.
-    TileLayout layout(prefix.getType().getShape(), threads);
-    int64_t chunks = layout.getPerThread() >> layout.getVectorBits();
-    int64_t warps = std::max<int64_t>(threads / 32, 1);
-    return ExchangeBuffer{std::max<int64_t>(chunks, 1) * warps,
-                          accumulatorType(prefix.getType().getElementType())};
-  }
+  if (auto prefix = dyn_cast<tile::PrefixOp>(op))
+    return prefixExchangeBuffer(prefix, threads);
   return std::nullopt;
 }
 
 void tilec::populateMapWarpsExchangePatterns(const TypeConverter &converter,
                                              MapWarpsState &state,
                                              RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering, BroadcastLowering, PrefixLowering>(
+  patterns.add<ReduceLowering, BroadcastLowering>(
       converter, patterns.getContext(), state);
 }

@@ -81,13 +81,6 @@ struct TicketLowering : MapWarpsPattern<tile::TicketOp> {
   }
 };
 
-/// A combination that may be empty (`valid`, i1), so that no identity is
-/// needed: the values of a tuple of totals and their validity.
-struct MaybeTuple {
-  SmallVector<Value> values;
-  Value valid;
-};
-
 /// The status words of ticket t: per total, one aggregate word and one
 /// inclusive word (i64 elements from the scratch pointer).
 struct StatusLayout {
@@ -109,14 +102,10 @@ struct StatusLayout {
 
 /// The 32 bits of a total (f32 or i32) as i32 and back.
 Value toBits(OpBuilder &b, Location loc, Value v) {
-  return v.getType().isInteger(32)
-             ? v
-             : arith::BitcastOp::create(b, loc, b.getI32Type(), v).getResult();
+  return bitcastIfNeeded(b, loc, v, b.getI32Type());
 }
 Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
-  return type.isInteger(32)
-             ? bits
-             : arith::BitcastOp::create(b, loc, type, bits).getResult();
+  return bitcastIfNeeded(b, loc, bits, type);
 }
 
 /// `flag` in the high half, `v`'s bits in the low half.
@@ -168,6 +157,7 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ValueRange totals = adaptor.getTotals();
+    tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
     StatusLayout status{scratchPointer(rewriter, loc, adaptor.getScratch()),
                         static_cast<unsigned>(totals.size())};
     Value ticket = arith::IndexCastUIOp::create(
@@ -206,12 +196,12 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
         arith::XOrIOp::create(rewriter, loc, isFirst,
                               arith::ConstantIntOp::create(rewriter, loc, 1, 1)));
     buildIf(rewriter, loc, looksBack, [&](OpBuilder &b) {
-      MaybeTuple carry = lookBack(b, loc, op.getKind(), status, ticket,
+      MaybeTuple carry = lookBack(b, loc, combiner, status, ticket,
                                   position, totals);
       inFirstThread(b, loc, state.threadId, [&](OpBuilder &b) {
-        for (auto [k, total] : llvm::enumerate(totals)) {
-          Value inclusive =
-              tile::buildCombine(b, loc, op.getKind(), carry.values[k], total);
+        SmallVector<Value> inclusives =
+            combiner.combine(b, loc, carry.values, totals);
+        for (auto [k, inclusive] : llvm::enumerate(inclusives)) {
           publish(b, loc, packStatus(b, loc, inclusive, kInclusive),
                   status.word(b, loc, ticket, kInclusive, k));
           memref::StoreOp::create(b, loc, toBits(b, loc, carry.values[k]),
@@ -221,16 +211,21 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
     });
     gpu::BarrierOp::create(rewriter, loc);
 
-    // 3. Every thread takes the carry, or the identity in the first program.
+    // 3. Every thread takes the carry; the first program takes the kind's
+    //    identity (with a region, what it gets is unspecified).
     SmallVector<Value> carries;
     for (auto [k, total] : llvm::enumerate(totals)) {
       Type type = total.getType();
       Value bits = memref::LoadOp::create(rewriter, loc, buffer,
                                           indexConstant(rewriter, loc, k));
-      Value identity = arith::ConstantOp::create(
-          rewriter, loc, tile::getIdentity(op.getKind(), type));
-      carries.push_back(arith::SelectOp::create(
-          rewriter, loc, isFirst, identity, fromBits(rewriter, loc, bits, type)));
+      Value carry = fromBits(rewriter, loc, bits, type);
+      if (std::optional<tile::ReduceKind> kind = op.getKind())
+        carry = arith::SelectOp::create(
+            rewriter, loc, isFirst,
+            arith::ConstantOp::create(rewriter, loc,
+                                      tile::getIdentity(*kind, type)),
+            carry);
+      carries.push_back(carry);
     }
     // A later look-back of a loop writes the buffer again.
     gpu::BarrierOp::create(rewriter, loc);
@@ -257,7 +252,8 @@ private:
   /// The combination of the totals of tickets ticket - position to
   /// ticket - 1, run by one warp, a window of 32 * kTilesPerLane tickets a
   /// round.
-  MaybeTuple lookBack(OpBuilder &b, Location loc, tile::ReduceKind kind,
+  MaybeTuple lookBack(OpBuilder &b, Location loc,
+                      const tile::TupleCombiner &combiner,
                       const StatusLayout &status, Value ticket,
                       Value position, ValueRange totals) const {
     unsigned n = totals.size();
@@ -365,11 +361,11 @@ private:
         value.valid = arith::OrIOp::create(
             b, loc, beforeStop,
             arith::AndIOp::create(b, loc, isStopLane, upToStop));
-        mine = combineMaybe(b, loc, kind, mine, value);
+        mine = combineMaybe(b, loc, combiner, mine, value);
       }
 
-      MaybeTuple window = reduceWindow(b, loc, kind, mine);
-      MaybeTuple combined = combineMaybe(b, loc, kind, window, carry);
+      MaybeTuple window = reduceWindow(b, loc, combiner, mine);
+      MaybeTuple combined = combineMaybe(b, loc, combiner, window, carry);
       SmallVector<Value> yielded(combined.values);
       Value windowTiles = i64Constant(b, loc, 32 * kTilesPerLane);
       yielded.append(
@@ -449,24 +445,10 @@ private:
     return all;
   }
 
-  static MaybeTuple combineMaybe(OpBuilder &b, Location loc,
-                                 tile::ReduceKind kind,
-                                 const MaybeTuple &earlier,
-                                 const MaybeTuple &later) {
-    MaybeTuple result;
-    for (auto [x, y] : llvm::zip(earlier.values, later.values)) {
-      Value both = tile::buildCombine(b, loc, kind, x, y);
-      result.values.push_back(arith::SelectOp::create(
-          b, loc, earlier.valid,
-          arith::SelectOp::create(b, loc, later.valid, both, x), y));
-    }
-    result.valid = arith::OrIOp::create(b, loc, earlier.valid, later.valid);
-    return result;
-  }
-
   /// Combines the lanes' tuples, higher lanes (earlier tickets) on the
   /// left, and gives the result to every lane.
-  MaybeTuple reduceWindow(OpBuilder &b, Location loc, tile::ReduceKind kind,
+  MaybeTuple reduceWindow(OpBuilder &b, Location loc,
+                          const tile::TupleCombiner &combiner,
                           MaybeTuple mine) const {
     Value width = i32Constant(b, loc, 32);
     auto shuffle = [&](Value v, int64_t offset, gpu::ShuffleMode mode) {
@@ -489,7 +471,7 @@ private:
       return moved;
     };
     for (int64_t offset = 1; offset < 32; offset *= 2)
-      mine = combineMaybe(b, loc, kind,
+      mine = combineMaybe(b, loc, combiner,
                           shuffleTuple(mine, offset, gpu::ShuffleMode::DOWN),
                           mine);
     return shuffleTuple(mine, 0, gpu::ShuffleMode::IDX);

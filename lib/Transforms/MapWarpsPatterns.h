@@ -2,8 +2,9 @@
 //
 // The patterns of tile-map-warps, one file per op family: element-wise ops
 // and tile construction (MapWarps.cpp), memory (MapWarpsMemory.cpp), the
-// ops that exchange data between threads (MapWarpsExchange.cpp) and those
-// that coordinate the programs of a grid (MapWarpsLookback.cpp).
+// ops that exchange data between threads (MapWarpsExchange.cpp), the block
+// scan (MapWarpsPrefix.cpp) and the ops that coordinate the programs of a
+// grid (MapWarpsLookback.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,8 +66,10 @@ struct ExchangeBuffer {
   mlir::Type elementType;
 };
 /// Fails with a located error for the tile.prefix forms the lowering does
-/// not cover yet (see MapWarpsExchange.cpp).
+/// not cover yet (see MapWarpsPrefix.cpp).
 mlir::LogicalResult checkPrefixSupported(tile::PrefixOp op, int64_t threads);
+/// The buffer where a tile.prefix's warps meet.
+ExchangeBuffer prefixExchangeBuffer(tile::PrefixOp op, int64_t threads);
 /// The buffer `op` needs, or nullopt if it exchanges nothing.
 std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
                                                 int64_t threads);
@@ -99,6 +102,29 @@ void inFirstThread(mlir::OpBuilder &b, mlir::Location loc,
                    mlir::Value threadId,
                    llvm::function_ref<void(mlir::OpBuilder &)> body);
 
+/// Reductions and kind scans combine in at least 32 bits: that is what a
+/// shuffle moves, and 16-bit float sums lose less in f32. Integer results
+/// are the same either way (two's complement wraps alike; signed order is
+/// kept).
+mlir::Type accumulatorType(mlir::Type elementType);
+/// `v` extended or truncated to the int or float type `to`.
+mlir::Value convertElement(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value v, mlir::Type to);
+/// `v`'s bits as `to`, of the same width (v itself if it has that type).
+mlir::Value bitcastIfNeeded(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value v, mlir::Type to);
+
+/// A combination of tuples that may be empty (`valid`, i1), so that no
+/// identity is needed: combiner regions need not have one.
+struct MaybeTuple {
+  llvm::SmallVector<mlir::Value> values;
+  mlir::Value valid;
+};
+/// earlier . later, where either may be empty.
+MaybeTuple combineMaybe(mlir::OpBuilder &b, mlir::Location loc,
+                        const tile::TupleCombiner &combiner,
+                        const MaybeTuple &earlier, const MaybeTuple &later);
+
 /// The shared-memory address of `buffer`'s first element, as i64.
 mlir::Value sharedAddress(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value buffer);
@@ -118,6 +144,9 @@ void populateMapWarpsMemoryPatterns(const mlir::TypeConverter &converter,
 void populateMapWarpsExchangePatterns(const mlir::TypeConverter &converter,
                                       MapWarpsState &state,
                                       mlir::RewritePatternSet &patterns);
+void populateMapWarpsPrefixPatterns(const mlir::TypeConverter &converter,
+                                    MapWarpsState &state,
+                                    mlir::RewritePatternSet &patterns);
 void populateMapWarpsLookbackPatterns(const mlir::TypeConverter &converter,
                                       MapWarpsState &state,
                                       mlir::RewritePatternSet &patterns);

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -38,9 +39,16 @@ struct ScanSchedule {
 };
 } // namespace
 
+/// Without hints, a single pass over n operands scans 4096 / n elements
+/// (rounded down to a power of two) a program, so that a thread holds about
+/// as many registers' worth as for one operand.
 static ScanSchedule scheduleFor(tile::ScanOp op, bool isRow) {
-  return {op.getBlock().value_or(isRow ? kRowPiece : kLookbackPiece),
-          op.getWarps().value_or(isRow ? kRowWarps : kLookbackWarps)};
+  int64_t piece = isRow ? kRowPiece
+                        : kLookbackPiece / llvm::bit_ceil(op.getNumScanned());
+  int64_t warps = isRow ? kRowWarps : kLookbackWarps;
+  piece = std::max<int64_t>(piece, 4 * 32 * warps);
+  return {static_cast<int64_t>(op.getBlock().value_or(piece)),
+          static_cast<int64_t>(op.getWarps().value_or(warps))};
 }
 
 /// What the scan of one operand carries through the row loop.
@@ -60,36 +68,34 @@ static Type scanAccumulatorType(Type elementType) {
 
 static LogicalResult checkScanSupported(tile::ScanOp op) {
   if (!op.getKind())
-    return op.emitOpError("with a combiner region cannot be tiled yet; use "
-                          "add, mul, max or min");
+    for (unsigned i = 0; i < op.getNumScanned(); ++i)
+      if (op.getInputType(i).getElementTypeBitWidth() != 32)
+        return op.emitOpError("with a combiner region can be tiled on 32-bit "
+                              "elements (f32, i32), got ")
+               << op.getInputType(i).getElementType();
   int64_t rank = op.getInputType(0).getRank();
-  if (op.getAlong() != rank - 1)
+  if (static_cast<int64_t>(op.getAlong()) != rank - 1)
     return op.emitOpError("scans along dimension 0 of a 2-D buffer (columns) "
                           "cannot be tiled yet");
   return success();
 }
 
 /// The piece of `operand` at (row, col), in the accumulator type, padded
-/// with the combiner's identity so that padding changes no total.
+/// with a kind's identity so that padding changes no total. Padding only
+/// ever follows the elements in scan order (the end of the last piece), so
+/// a region's scan of them does not see it, and zero does.
 static Value loadPiece(OpBuilder &b, Location loc, const ScannedOperand &s,
-                       tile::ReduceKind kind, ValueRange indices,
-                       RankedTensorType pieceType) {
+                       std::optional<tile::ReduceKind> kind,
+                       ValueRange indices, RankedTensorType pieceType) {
   auto stored = RankedTensorType::get(pieceType.getShape(), s.elementType);
-  Value piece = tile::LoadOp::create(
-      b, loc, stored, s.input, indices,
-      /*padding=*/tile::getIdentity(kind, s.elementType), /*swizzle=*/nullptr);
+  TypedAttr padding = kind ? tile::getIdentity(*kind, s.elementType)
+                           : b.getZeroAttr(s.elementType);
+  Value piece = tile::LoadOp::create(b, loc, stored, s.input, indices, padding,
+                                     /*swizzle=*/nullptr);
   if (s.accType != s.elementType)
     piece = arith::ExtFOp::create(b, loc, pieceType, piece);
   return piece;
 }
-
-/// One scanned piece of an operand: its elements (in the accumulator type)
-/// and their block-level scan.
-namespace {
-struct ScannedPiece {
-  Value elements, prefix;
-};
-} // namespace
 
 static RankedTensorType pieceTypeFor(const ScannedOperand &s, bool isRow,
                                      int64_t elements) {
@@ -97,21 +103,25 @@ static RankedTensorType pieceTypeFor(const ScannedOperand &s, bool isRow,
                : RankedTensorType::get({elements}, s.accType);
 }
 
-/// The block-level scan of a loaded piece.
-static Value blockScan(OpBuilder &b, Location loc, tile::ScanOp op,
-                       Value elements) {
-  auto type = cast<RankedTensorType>(elements.getType());
-  return tile::PrefixOp::create(
-      b, loc, type, *op.getKind(), elements, type.getRank() - 1,
-      op.getMode() == tile::ScanMode::exclusive, op.getReverse());
+/// The block-level scan of loaded pieces, one per operand: their scans,
+/// then their totals.
+static tile::PrefixOp blockScan(OpBuilder &b, Location loc, tile::ScanOp op,
+                                ValueRange pieces) {
+  auto type = cast<RankedTensorType>(pieces.front().getType());
+  auto kind = op.getKindAttr();
+  auto prefix = tile::PrefixOp::create(
+      b, loc, kind, pieces, type.getRank() - 1,
+      op.getMode() == tile::ScanMode::exclusive, op.getReverse(),
+      op.getIdentityAttr());
+  if (!kind) {
+    IRMapping mapping;
+    op.getCombiner().cloneInto(&prefix.getCombiner(), mapping);
+  }
+  return prefix;
 }
 
-/// Loads the piece of `s` at `indices` and scans it within the block.
-static ScannedPiece scanPiece(OpBuilder &b, Location loc, tile::ScanOp op,
-                              const ScannedOperand &s, ValueRange indices,
-                              RankedTensorType pieceType) {
-  Value elements = loadPiece(b, loc, s, *op.getKind(), indices, pieceType);
-  return {elements, blockScan(b, loc, op, elements)};
+static tile::TupleCombiner combinerOf(tile::ScanOp op) {
+  return tile::TupleCombiner(op.getKind(), op.getCombiner());
 }
 
 /// The combination of all of the piece's elements (a 1-element tile for a
@@ -126,17 +136,37 @@ static Value pieceTotal(OpBuilder &b, Location loc, tile::ReduceKind kind,
                                 type.getRank() - 1);
 }
 
-/// Stores carry . prefix, the piece's scan behind everything before it.
-static void storePiece(OpBuilder &b, Location loc, tile::ReduceKind kind,
-                       const ScannedOperand &s, const ScannedPiece &piece,
-                       Value carry, ValueRange indices) {
-  auto type = cast<RankedTensorType>(piece.prefix.getType());
-  Value carried =
-      type.getRank() == 2
-          ? Value(tile::BroadcastOp::create(b, loc, type, carry,
-                                            ArrayRef<int64_t>{1}))
-          : Value(tile::SplatOp::create(b, loc, type, carry));
-  Value result = tile::buildCombine(b, loc, kind, carried, piece.prefix);
+/// `carry . values` for tiles of one shape, where `carries` are scalars or
+/// 1-element tiles broadcast to that shape. A kind's first carry is its
+/// identity; a region has none, so where `isFirst` holds the values stay.
+static SmallVector<Value> carryInto(OpBuilder &b, Location loc,
+                                    const tile::TupleCombiner &combiner,
+                                    ValueRange carries, ValueRange values,
+                                    Value isFirst) {
+  SmallVector<Value> carried;
+  for (auto [carry, value] : llvm::zip(carries, values)) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (isa<RankedTensorType>(carry.getType()) &&
+        carry.getType() != value.getType())
+      carried.push_back(tile::BroadcastOp::create(b, loc, type, carry,
+                                                  ArrayRef<int64_t>{1}));
+    else if (isa<RankedTensorType>(carry.getType()))
+      carried.push_back(carry);
+    else
+      carried.push_back(tile::SplatOp::create(b, loc, type, carry));
+  }
+  SmallVector<Value> combined = combiner.combine(b, loc, carried, values);
+  if (combiner.getKind())
+    return combined;
+  for (auto [result, value] : llvm::zip(combined, values))
+    result = arith::SelectOp::create(b, loc, isFirst, value, result);
+  return combined;
+}
+
+/// Stores a scanned piece (in the accumulator type) at `indices`.
+static void storePiece(OpBuilder &b, Location loc, const ScannedOperand &s,
+                       Value result, ValueRange indices) {
+  auto type = cast<RankedTensorType>(result.getType());
   if (s.accType != s.elementType)
     result = arith::TruncFOp::create(
         b, loc, RankedTensorType::get(type.getShape(), s.elementType), result);
@@ -174,42 +204,66 @@ static SmallVector<ScannedOperand> scannedOperands(tile::ScanOp op,
 static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
                                   int64_t pieceSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
-  tile::ReduceKind kind = *op.getKind();
+  tile::TupleCombiner combiner = combinerOf(op);
   Value scratch = body->getArguments().back();
   Value ticket = tile::TicketOp::create(b, loc, scratch);
   Value length = memref::DimOp::create(b, loc, scanned[0].input, 0);
   Value size = arith::ConstantIndexOp::create(b, loc, pieceSize);
   Value offset = b.createOrFold<arith::MulIOp>(loc, ticket, size);
   Value start = pieceStart(b, loc, op.getReverse(), length, offset, size);
-  // The totals come first and the look-back publishes them at once: the
-  // sooner they are out, the less the next programs wait (8% at 2^28 f32
-  // on the H200). The block scans follow.
-  SmallVector<Value> elements, totals;
-  for (const ScannedOperand &s : scanned) {
-    elements.push_back(
-        loadPiece(b, loc, s, kind, start, pieceTypeFor(s, false, pieceSize)));
-    totals.push_back(pieceTotal(b, loc, kind, elements.back()));
+  SmallVector<Value> elements;
+  for (const ScannedOperand &s : scanned)
+    elements.push_back(loadPiece(b, loc, s, op.getKind(), start,
+                                 pieceTypeFor(s, false, pieceSize)));
+  SmallVector<Value> scans, totals;
+  if (std::optional<tile::ReduceKind> kind = op.getKind()) {
+    // The totals come first and the look-back publishes them at once: the
+    // sooner they are out, the less the next programs wait (8% at 2^28 f32
+    // on the H200). The block scans follow.
+    for (Value piece : elements)
+      totals.push_back(pieceTotal(b, loc, *kind, piece));
+  } else {
+    // A region's totals must combine the elements in order: they come from
+    // the block scan.
+    tile::PrefixOp prefix = blockScan(b, loc, op, elements);
+    llvm::append_range(scans, prefix.getScans());
+    llvm::append_range(totals, prefix.getTotals());
   }
-  auto lookback = tile::LookbackOp::create(b, loc, kind, totals, ticket,
-                                           /*position=*/ticket, scratch);
-  for (auto [s, piece, carry] :
-       llvm::zip(scanned, elements, lookback.getCarries()))
-    storePiece(b, loc, kind, s, {piece, blockScan(b, loc, op, piece)}, carry,
-               start);
+  auto lookback = tile::LookbackOp::create(b, loc, op.getKindAttr(), totals,
+                                           ticket, /*position=*/ticket,
+                                           scratch);
+  if (!op.getKind()) {
+    IRMapping mapping;
+    op.getCombiner().cloneInto(&lookback.getCombiner(), mapping);
+  }
+  if (scans.empty())
+    llvm::append_range(scans, blockScan(b, loc, op, elements).getScans());
+  Value isFirst = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::eq, ticket,
+      arith::ConstantIndexOp::create(b, loc, 0));
+  SmallVector<Value> results = carryInto(b, loc, combiner,
+                                         lookback.getCarries(), scans, isFirst);
+  for (auto [s, result] : llvm::zip(scanned, results))
+    storePiece(b, loc, s, result, start);
 }
 
 /// 2-D: one program per row walks its row piece by piece, carrying the
-/// combination of the pieces before.
+/// combination of the pieces before (from the block scan's totals).
 static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
                                  int64_t pieceSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
-  tile::ReduceKind kind = *op.getKind();
+  tile::TupleCombiner combiner = combinerOf(op);
+  // A kind starts from its identity; a region's first piece takes no carry
+  // (carryInto), so any value will do.
   SmallVector<Value> carries;
-  for (const ScannedOperand &s : scanned)
+  for (const ScannedOperand &s : scanned) {
+    TypedAttr initial = op.getKind() ? tile::getIdentity(*op.getKind(), s.accType)
+                                     : b.getZeroAttr(s.accType);
     carries.push_back(arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(RankedTensorType::get({1}, s.accType),
-                               tile::getIdentity(kind, s.accType))));
+                               initial)));
+  }
   Value row = tile::ProgramIdOp::create(
       b, loc, b.getIndexType(),
       tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
@@ -221,15 +275,20 @@ static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
       [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
         Value col =
             pieceStart(b, l, op.getReverse(), length, offset, step);
-        SmallVector<Value> next;
-        for (auto [s, carry] : llvm::zip(scanned, carried)) {
-          ScannedPiece piece = scanPiece(
-              b, l, op, s, {row, col}, pieceTypeFor(s, true, pieceSize));
-          storePiece(b, l, kind, s, piece, carry, {row, col});
-          next.push_back(tile::buildCombine(b, l, kind, carry,
-                                            pieceTotal(b, l, kind, piece.elements)));
-        }
-        scf::YieldOp::create(b, l, next);
+        SmallVector<Value> pieces;
+        for (const ScannedOperand &s : scanned)
+          pieces.push_back(loadPiece(b, l, s, op.getKind(), {row, col},
+                                     pieceTypeFor(s, true, pieceSize)));
+        tile::PrefixOp prefix = blockScan(b, l, op, pieces);
+        Value isFirst = b.createOrFold<arith::CmpIOp>(
+            l, arith::CmpIPredicate::eq, offset, zero);
+        SmallVector<Value> results =
+            carryInto(b, l, combiner, carried, prefix.getScans(), isFirst);
+        for (auto [s, result] : llvm::zip(scanned, results))
+          storePiece(b, l, s, result, {row, col});
+        scf::YieldOp::create(b, l,
+                             carryInto(b, l, combiner, carried,
+                                       prefix.getTotals(), isFirst));
       });
 }
 

@@ -76,8 +76,8 @@ gpu.module @m {
 // CHECK:     memref.store %{{.*}}, %[[WG]][%c0{{.*}}]
 // CHECK: gpu.barrier
 // CHECK: %[[BITS:.*]] = memref.load %[[WG]]
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[C:.*]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: arith.select %[[ISFIRST]], %[[ZERO]], %[[C]] : f32
 gpu.module @m {
   gpu.func @lookback(%x: f32, %t: index, %scratch: memref<?xi32>, %out: memref<?xf32>) kernel

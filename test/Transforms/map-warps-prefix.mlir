@@ -38,8 +38,8 @@ gpu.module @m {
       attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<1x1024xf32>
-    %p = tile.prefix add %t along 1 : tensor<1x1024xf32>
-    tile.store %p, %x[%c0, %c0] : tensor<1x1024xf32>, memref<?x?xf32>
+    %p:2 = tile.prefix add %t along 1 : tensor<1x1024xf32>
+    tile.store %p#0, %x[%c0, %c0] : tensor<1x1024xf32>, memref<?x?xf32>
     gpu.return
   }
 }
@@ -59,8 +59,8 @@ gpu.module @m {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0] : memref<?xf16> -> tensor<512xf16>
-    %p = tile.prefix max %t along 0 : tensor<512xf16>
-    tile.store %p, %x[%c0] : tensor<512xf16>, memref<?xf16>
+    %p:2 = tile.prefix max %t along 0 : tensor<512xf16>
+    tile.store %p#0, %x[%c0] : tensor<512xf16>, memref<?xf16>
     gpu.return
   }
 }
@@ -74,8 +74,8 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x64xf32>
     // expected-error @+1 {{'tile.prefix' op is supported along the innermost dimension, with rows of at least 32 x 4 elements, on at least one warp}}
-    %p = tile.prefix add %t along 1 : tensor<16x64xf32>
-    tile.store %p, %x[%c0, %c0] : tensor<16x64xf32>, memref<?x?xf32>
+    %p:2 = tile.prefix add %t along 1 : tensor<16x64xf32>
+    tile.store %p#0, %x[%c0, %c0] : tensor<16x64xf32>, memref<?x?xf32>
     gpu.return
   }
 }
@@ -89,14 +89,14 @@ gpu.module @m {
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: arith.select %{{.*}}, %{{.*}}, %[[ZERO]] : f32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[ZERO]] : f32
 gpu.module @m {
   gpu.func @exclusive(%x: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0] : memref<?xf32> -> tensor<512xf32>
-    %p = tile.prefix add exclusive %t along 0 : tensor<512xf32>
-    tile.store %p, %x[%c0] : tensor<512xf32>, memref<?xf32>
+    %p:2 = tile.prefix add exclusive %t along 0 : tensor<512xf32>
+    tile.store %p#0, %x[%c0] : tensor<512xf32>, memref<?xf32>
     gpu.return
   }
 }
@@ -122,8 +122,8 @@ gpu.module @m {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0] : memref<?xf32> -> tensor<512xf32>
-    %p = tile.prefix add reverse %t along 0 : tensor<512xf32>
-    tile.store %p, %x[%c0] : tensor<512xf32>, memref<?xf32>
+    %p:2 = tile.prefix add reverse %t along 0 : tensor<512xf32>
+    tile.store %p#0, %x[%c0] : tensor<512xf32>, memref<?xf32>
     gpu.return
   }
 }

@@ -1,9 +1,9 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling -verify-diagnostics
 
-// expected-error @+1 {{'tile.scan' op with a combiner region cannot be tiled yet; use add, mul, max or min}}
-tile.scan @region inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> () {
-^bb0(%x: f32, %y: f32):
-  tile.yield %y : f32
+// expected-error @+1 {{'tile.scan' op with a combiner region can be tiled on 32-bit elements (f32, i32), got 'bf16'}}
+tile.scan @region inclusive along 0 : (memref<?xbf16>, memref<?xbf16>) -> () {
+^bb0(%x: bf16, %y: bf16):
+  tile.yield %y : bf16
 }
 
 

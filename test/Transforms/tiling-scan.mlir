@@ -15,9 +15,9 @@
 // CHECK: %[[T:.*]] = tile.load %[[X]][%[[START]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<4096xf32>
 // CHECK: %[[S:.*]] = tile.reduce add %[[T]] along 0 : tensor<4096xf32> -> f32
 // CHECK: %[[CARRY:.*]] = tile.lookback add %[[S]] at %[[TICKET]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
-// CHECK: %[[P:.*]] = tile.prefix add %[[T]] along 0 : tensor<4096xf32>
+// CHECK: %[[P:.*]]:2 = tile.prefix add %[[T]] along 0 : tensor<4096xf32>
 // CHECK: %[[C:.*]] = tile.splat %[[CARRY]] : f32 -> tensor<4096xf32>
-// CHECK: %[[R:.*]] = arith.addf %[[C]], %[[P]] : tensor<4096xf32>
+// CHECK: %[[R:.*]] = arith.addf %[[C]], %[[P]]#0 : tensor<4096xf32>
 // CHECK: tile.store %[[R]], %[[Y]][%[[START]]]
 tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 
@@ -41,7 +41,8 @@ tile.scan @suffix_1d max exclusive reverse along 0 : (memref<?xi32>, memref<?xi3
 // -----
 
 // Rows: one program per row; bf16 is scanned in f32 and rounded once; an
-// exclusive max starts from -inf, which also pads.
+// exclusive max starts from -inf, which also pads; the block scan's total
+// extends the carry.
 // CHECK-LABEL: tile.kernel @rows_max
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]
 // CHECK: %[[INIT:.*]] = arith.constant dense<0xFF800000> : tensor<1xf32>
@@ -49,24 +50,26 @@ tile.scan @suffix_1d max exclusive reverse along 0 : (memref<?xi32>, memref<?xi3
 // CHECK: scf.for %[[COL:.*]] = {{.*}} iter_args(%[[CARRY:.*]] = %[[INIT]]) -> (tensor<1xf32>)
 // CHECK:   %[[T:.*]] = tile.load %{{.*}}[%[[ROW]], %[[COL]]] {padding = 0xFF80 : bf16} : memref<?x?xbf16> -> tensor<1x1024xbf16>
 // CHECK:   %[[E:.*]] = arith.extf %[[T]] : tensor<1x1024xbf16> to tensor<1x1024xf32>
-// CHECK:   %[[P:.*]] = tile.prefix max exclusive %[[E]] along 1 : tensor<1x1024xf32>
+// CHECK:   %[[P:.*]]:2 = tile.prefix max exclusive %[[E]] along 1 : tensor<1x1024xf32>
 // CHECK:   %[[C:.*]] = tile.broadcast %[[CARRY]] dims [1] : tensor<1xf32> -> tensor<1x1024xf32>
-// CHECK:   %[[R:.*]] = arith.maximumf %[[C]], %[[P]] : tensor<1x1024xf32>
+// CHECK:   %[[R:.*]] = arith.maximumf %[[C]], %[[P]]#0 : tensor<1x1024xf32>
 // CHECK:   arith.truncf %[[R]] : tensor<1x1024xf32> to tensor<1x1024xbf16>
-// CHECK:   tile.reduce max %[[E]] along 1 : tensor<1x1024xf32> -> tensor<1xf32>
+// CHECK:   %[[NEXT:.*]] = arith.maximumf %[[CARRY]], %[[P]]#1 : tensor<1xf32>
+// CHECK:   scf.yield %[[NEXT]] : tensor<1xf32>
 tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>) -> ()
 
 // -----
 
-// Several operands with a kind: each is scanned on its own, and one
-// look-back carries both totals (32 bytes of status a program).
+// Several operands with a kind: each is combined on its own, one
+// look-back carries both totals (32 bytes of status a program), and one
+// block scan scans both, 2048 elements a program (half the registers
+// of 4096 for each).
 // CHECK-LABEL: tile.kernel @pair
 // CHECK-SAME: tile.scratch = array<i64: 16, 32>
 // CHECK: %[[S0:.*]] = tile.reduce mul
 // CHECK: %[[S1:.*]] = tile.reduce mul
 // CHECK: tile.lookback mul %[[S0]], %[[S1]] at {{.*}} : memref<?xi32>, i32, i32
-// CHECK: tile.prefix mul {{.*}} : tensor<4096xi32>
-// CHECK: tile.prefix mul {{.*}} : tensor<4096xi32>
+// CHECK: tile.prefix mul %{{.*}}, %{{.*}} along 0 : tensor<2048xi32>, tensor<2048xi32>
 tile.scan @pair mul inclusive along 0 : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
 
 // -----
@@ -90,3 +93,66 @@ tile.scan @suffix add exclusive reverse along 1 : (memref<?x?xf32>, memref<?x?xf
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 8192>], num_warps = 16
 // CHECK: tile.load {{.*}} -> tensor<8192xf32>
 tile.scan @hinted add inclusive along 0 block 8192 warps 16 : (memref<?xf32>, memref<?xf32>) -> ()
+
+// -----
+
+// A combiner region: the totals must combine the elements in order, so
+// they come from the block scan, which runs first; the look-back and the
+// carry apply the same region (earlier tuple first). The first program has
+// no carry and keeps its scan. Padding is zero: it only follows the
+// elements in scan order.
+// CHECK-LABEL: tile.kernel @recurrence
+// CHECK-SAME: tile.scratch = array<i64: 16, 32>
+// CHECK: %[[TICKET:.*]] = tile.ticket
+// CHECK: %[[A:.*]] = tile.load %{{.*}} {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<2048xf32>
+// CHECK: %[[B:.*]] = tile.load
+// CHECK: %[[P:.*]]:4 = tile.prefix %[[A]], %[[B]] along 0 : tensor<2048xf32>, tensor<2048xf32> {
+// CHECK: ^bb0(%[[A0:.*]]: f32, %[[B0:.*]]: f32, %[[A1:.*]]: f32, %[[B1:.*]]: f32):
+// CHECK:   arith.mulf %[[A1]], %[[A0]] : f32
+// CHECK: }
+// CHECK: %[[C:.*]]:2 = tile.lookback %[[P]]#2, %[[P]]#3 at %[[TICKET]] position %[[TICKET]] in %{{.*}} : memref<?xi32>, f32, f32 {
+// CHECK: }
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TICKET]], %c0
+// CHECK: %[[CA:.*]] = tile.splat %[[C]]#0 : f32 -> tensor<2048xf32>
+// CHECK: %[[CB:.*]] = tile.splat %[[C]]#1 : f32 -> tensor<2048xf32>
+// CHECK: %[[RA:.*]] = arith.mulf %[[P]]#0, %[[CA]] : tensor<2048xf32>
+// CHECK: %[[AB:.*]] = arith.mulf %[[P]]#0, %[[CB]] : tensor<2048xf32>
+// CHECK: %[[RB:.*]] = arith.addf %[[AB]], %[[P]]#1 : tensor<2048xf32>
+// CHECK: %[[SA:.*]] = arith.select %[[FIRST]], %[[P]]#0, %[[RA]] : tensor<2048xf32>
+// CHECK: %[[SB:.*]] = arith.select %[[FIRST]], %[[P]]#1, %[[RB]] : tensor<2048xf32>
+// CHECK: tile.store %[[SA]]
+// CHECK: tile.store %[[SB]]
+tile.scan @recurrence inclusive along 0
+    : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> () {
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %ab = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %ab, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}
+
+// -----
+
+// A region's row loop: the first piece takes no carry, and a region's
+// constants become splats when it combines tiles.
+// CHECK-LABEL: tile.kernel @segmented_rows
+// CHECK: scf.for %[[COL:.*]] = %[[ZERO:.*]] to {{.*}} iter_args(%[[F:.*]] = %{{.*}}, %[[V:.*]] = %{{.*}}) -> (tensor<1xi32>, tensor<1xf32>)
+// CHECK:   %[[P:.*]]:4 = tile.prefix exclusive reverse %{{.*}}, %{{.*}} along 1 identity [0 : i32, 0.000000e+00 : f32] : tensor<1x1024xi32>, tensor<1x1024xf32> {
+// CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[COL]], %[[ZERO]] : index
+// CHECK:   arith.constant dense<0> : tensor<1x1024xi32>
+// CHECK:   arith.cmpi ne, %{{.*}} : tensor<1x1024xi32>
+// CHECK:   arith.select %[[FIRST]], %[[P]]#0, %{{.*}} : tensor<1x1024xi32>
+// CHECK:   arith.select %[[FIRST]], %[[P]]#1, %{{.*}} : tensor<1x1024xf32>
+// CHECK:   %[[NF:.*]] = arith.select %[[FIRST]], %[[P]]#2, %{{.*}} : tensor<1xi32>
+// CHECK:   %[[NV:.*]] = arith.select %[[FIRST]], %[[P]]#3, %{{.*}} : tensor<1xf32>
+// CHECK:   scf.yield %[[NF]], %[[NV]] : tensor<1xi32>, tensor<1xf32>
+tile.scan @segmented_rows exclusive reverse along 1 identity [0 : i32, 0.0 : f32]
+    : (memref<?x?xi32>, memref<?x?xf32>, memref<?x?xi32>, memref<?x?xf32>) -> () {
+^bb0(%f0: i32, %v0: f32, %f1: i32, %v1: f32):
+  %f = arith.ori %f0, %f1 : i32
+  %zero = arith.constant 0 : i32
+  %restart = arith.cmpi ne, %f1, %zero : i32
+  %sum = arith.addf %v0, %v1 : f32
+  %v = arith.select %restart, %v1, %sum : f32
+  tile.yield %f, %v : i32, f32
+}

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -261,6 +262,43 @@ TypedAttr tilec::tile::getIdentity(ReduceKind kind, Type type) {
   return IntegerAttr::get(type, value);
 }
 
+SmallVector<Value> TupleCombiner::combine(OpBuilder &b, Location loc,
+                                          ValueRange earlier,
+                                          ValueRange later) const {
+  SmallVector<Value> combined;
+  if (kind) {
+    for (auto [x, y] : llvm::zip_equal(earlier, later))
+      combined.push_back(buildCombine(b, loc, *kind, x, y));
+    return combined;
+  }
+  // The region holds scalar element-wise ops: on tiles each op takes the
+  // tile type of its element type, and constants become splats.
+  auto tileType = dyn_cast<RankedTensorType>(earlier.front().getType());
+  auto retype = [&](Type t) -> Type {
+    return tileType ? RankedTensorType::get(tileType.getShape(), t) : t;
+  };
+  Block &body = region->front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(),
+              llvm::to_vector(llvm::concat<const Value>(earlier, later)));
+  for (Operation &op : body.without_terminator()) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op); constant && tileType) {
+      auto splat = DenseElementsAttr::get(
+          cast<ShapedType>(retype(constant.getType())), constant.getValue());
+      mapping.map(constant.getResult(),
+                  arith::ConstantOp::create(b, loc, splat).getResult());
+      continue;
+    }
+    Operation *clone = b.clone(op, mapping);
+    clone->setLoc(loc);
+    for (Value result : clone->getResults())
+      result.setType(retype(result.getType()));
+  }
+  for (Value value : cast<YieldOp>(body.getTerminator()).getValues())
+    combined.push_back(mapping.lookupOrDefault(value));
+  return combined;
+}
+
 static bool isScanElementType(Type type) {
   return type.isF32() || type.isF16() || type.isBF16() || type.isInteger(32);
 }
@@ -268,6 +306,85 @@ static bool isScanElementType(Type type) {
 /// "input #1" or "output #0" for buffer argument `i` of a scan over `n`.
 static std::string scanBufferName(unsigned i, unsigned n) {
   return (i < n ? "input #" : "output #") + std::to_string(i % n);
+}
+
+/// The combiner choice of the scan family (tile.scan, tile.prefix,
+/// tile.lookback): a kind or a region, not both; an identity tuple only with
+/// a region, and then one value per operand, which an exclusive scan needs.
+static LogicalResult verifyCombinerChoice(Operation *op,
+                                          std::optional<ReduceKind> kind,
+                                          Region &combiner,
+                                          std::optional<ArrayAttr> identity,
+                                          bool exclusive,
+                                          TypeRange elementTypes) {
+  bool hasRegion = !combiner.empty();
+  if (hasRegion == kind.has_value())
+    return op->emitOpError("needs one combiner: a kind (add, mul, max, min) "
+                           "or a region, not ")
+           << (hasRegion ? "both" : "neither");
+  if (kind && identity)
+    return op->emitOpError("takes an identity only with a combiner region");
+  if (hasRegion && exclusive && !identity)
+    return op->emitOpError(
+        "needs the identity tuple for an exclusive scan with a region");
+  if (!identity)
+    return success();
+  if (identity->size() != elementTypes.size())
+    return op->emitOpError("identity must give ")
+           << elementTypes.size() << " values, one per scanned operand, got "
+           << identity->size();
+  for (auto [i, value] : llvm::enumerate(*identity)) {
+    auto typed = dyn_cast<TypedAttr>(value);
+    if (!typed || typed.getType() != elementTypes[i])
+      return op->emitOpError("identity #")
+             << i << " must be a " << elementTypes[i] << " value, got "
+             << value;
+  }
+  return success();
+}
+
+/// A combiner region over n-tuples of `elementTypes`: 2n arguments (the
+/// earlier tuple, then the later one), element-wise arith and math ops
+/// (so that the lowerings can apply it to scalars and tiles alike), and a
+/// tile.yield of n values of those types.
+static LogicalResult verifyCombinerRegion(Operation *op, Region &combiner,
+                                          TypeRange elementTypes) {
+  if (combiner.empty())
+    return success();
+  Block &body = combiner.front();
+  unsigned n = elementTypes.size();
+  if (body.getNumArguments() != 2 * n)
+    return op->emitOpError("combiner must take ")
+           << 2 * n << " arguments (the earlier tuple, then the later one), "
+           << "got " << body.getNumArguments();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    if (arg.getType() != elementTypes[i % n])
+      return op->emitOpError("combiner argument #")
+             << i << " must be " << elementTypes[i % n] << ", got "
+             << arg.getType();
+  }
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return op->emitOpError("combiner must end with tile.yield");
+  for (Operation &inner : body.without_terminator()) {
+    StringRef dialect = inner.getDialect() ? inner.getDialect()->getNamespace()
+                                           : StringRef();
+    if ((dialect != "arith" && dialect != "math") ||
+        inner.getNumRegions() != 0)
+      return inner.emitOpError("cannot be in a combiner: it may hold only "
+                               "element-wise arith and math ops");
+  }
+  if (yield.getValues().size() != n)
+    return yield.emitOpError("must yield ")
+           << n << " values, one per scanned operand, got "
+           << yield.getValues().size();
+  for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+    if (value.getType() != elementTypes[i])
+      return yield.emitOpError("value #")
+             << i << " must be " << elementTypes[i] << ", got "
+             << value.getType();
+  }
+  return success();
 }
 
 LogicalResult ScanOp::verify() {
@@ -312,29 +429,14 @@ LogicalResult ScanOp::verify() {
     return emitOpError("along must be a dimension of the rank-")
            << rank << " buffers, got " << getAlong();
 
-  bool hasRegion = !getCombiner().empty();
-  if (hasRegion == getKind().has_value())
-    return emitOpError("needs one combiner: a kind (add, mul, max, min) or a "
-                       "region, not ")
-           << (hasRegion ? "both" : "neither");
-  if (getKind() && getIdentity())
-    return emitOpError("takes an identity only with a combiner region");
-  if (hasRegion && getMode() == ScanMode::exclusive && !getIdentity())
-    return emitOpError(
-        "needs the identity tuple for an exclusive scan with a region");
-  if (std::optional<ArrayAttr> identity = getIdentity()) {
-    if (identity->size() != n)
-      return emitOpError("identity must give ")
-             << n << " values, one per scanned operand, got "
-             << identity->size();
-    for (auto [i, value] : llvm::enumerate(*identity)) {
-      auto typed = dyn_cast<TypedAttr>(value);
-      Type element = getInputType(i).getElementType();
-      if (!typed || typed.getType() != element)
-        return emitOpError("identity #")
-               << i << " must be a " << element << " value, got " << value;
-    }
-  }
+  SmallVector<Type> elementTypes;
+  for (unsigned i = 0; i < n; ++i)
+    elementTypes.push_back(getInputType(i).getElementType());
+  if (failed(verifyCombinerChoice(*this, getKind(), getCombiner(),
+                                  getIdentity(),
+                                  getMode() == ScanMode::exclusive,
+                                  elementTypes)))
+    return failure();
   return verifySchedule();
 }
 
@@ -354,34 +456,10 @@ LogicalResult ScanOp::verifySchedule() {
 }
 
 LogicalResult ScanOp::verifyRegions() {
-  if (getCombiner().empty())
-    return success();
-  Block &body = getCombiner().front();
-  unsigned n = getNumScanned();
-  if (body.getNumArguments() != 2 * n)
-    return emitOpError("combiner must take ")
-           << 2 * n << " arguments (the earlier tuple, then the later one), "
-           << "got " << body.getNumArguments();
-  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-    Type element = getInputType(i % n).getElementType();
-    if (arg.getType() != element)
-      return emitOpError("combiner argument #")
-             << i << " must be " << element << ", got " << arg.getType();
-  }
-  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
-  if (!yield)
-    return emitOpError("combiner must end with tile.yield");
-  if (yield.getValues().size() != n)
-    return yield.emitOpError("must yield ")
-           << n << " values, one per scanned operand, got "
-           << yield.getValues().size();
-  for (auto [i, value] : llvm::enumerate(yield.getValues())) {
-    Type element = getInputType(i).getElementType();
-    if (value.getType() != element)
-      return yield.emitOpError("value #")
-             << i << " must be " << element << ", got " << value.getType();
-  }
-  return success();
+  SmallVector<Type> elementTypes;
+  for (unsigned i = 0; i < getNumScanned(); ++i)
+    elementTypes.push_back(getInputType(i).getElementType());
+  return verifyCombinerRegion(*this, getCombiner(), elementTypes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -552,7 +630,13 @@ LogicalResult BroadcastOp::verify() {
 LogicalResult LookbackOp::verify() {
   if (getTotals().empty())
     return emitOpError("needs at least one total");
-  return success();
+  return verifyCombinerChoice(*this, getKind(), getCombiner(),
+                              /*identity=*/std::nullopt, /*exclusive=*/false,
+                              getTotals().getTypes());
+}
+
+LogicalResult LookbackOp::verifyRegions() {
+  return verifyCombinerRegion(*this, getCombiner(), getTotals().getTypes());
 }
 
 LogicalResult LookbackOp::inferReturnTypes(
@@ -568,14 +652,70 @@ LogicalResult LookbackOp::inferReturnTypes(
   return success();
 }
 
+/// A tile's type without dimension `axis`: a scalar for a 1-D tile.
+static Type droppingDim(RankedTensorType type, int64_t axis) {
+  if (type.getRank() == 1)
+    return type.getElementType();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+static SmallVector<Type> elementTypesOf(TypeRange tiles) {
+  return llvm::map_to_vector(
+      tiles, [](Type t) { return cast<RankedTensorType>(t).getElementType(); });
+}
+
 LogicalResult PrefixOp::verify() {
-  if (failed(verifyTileShape([&]() { return emitOpError(); }, getType(),
-                             "tile")))
-    return failure();
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    if (failed(verifyTileShape([&]() { return emitOpError(); },
+                               input.getType(), "input")))
+      return failure();
+    if (cast<RankedTensorType>(input.getType()).getShape() !=
+        getType().getShape())
+      return emitOpError("input #")
+             << i << " has type " << input.getType()
+             << "; all inputs must have the shape of input #0, "
+             << getInputs()[0].getType();
+  }
   int64_t rank = getType().getRank();
   if (getAxis() < 0 || getAxis() >= rank)
     return emitOpError("axis must be a dimension of the rank-")
            << rank << " tile, got " << getAxis();
+  return verifyCombinerChoice(*this, getKind(), getCombiner(), getIdentity(),
+                              getExclusive(),
+                              elementTypesOf(getInputs().getTypes()));
+}
+
+LogicalResult PrefixOp::verifyRegions() {
+  return verifyCombinerRegion(*this, getCombiner(),
+                              elementTypesOf(getInputs().getTypes()));
+}
+
+LogicalResult PrefixOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties properties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  // The scans have the inputs' types, the totals drop the axis.
+  auto *props = properties.as<Properties *>();
+  if (!props || !props->axis)
+    return failure();
+  int64_t axis = props->axis.getInt();
+  for (Value input : operands) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (!type)
+      return failure();
+    inferred.push_back(type);
+  }
+  // A bad axis is the verifier's to report; the totals then keep it.
+  for (Value input : operands) {
+    auto type = cast<RankedTensorType>(input.getType());
+    inferred.push_back(axis >= 0 && axis < type.getRank()
+                           ? droppingDim(type, axis)
+                           : Type(type));
+  }
   return success();
 }
 
@@ -588,12 +728,7 @@ LogicalResult ReduceOp::verify() {
   if (axis < 0 || axis >= input.getRank())
     return emitOpError("axis ") << axis << " is out of range for a rank-"
                                 << input.getRank() << " tile";
-  Type expected = input.getElementType();
-  if (input.getRank() > 1) {
-    SmallVector<int64_t> shape(input.getShape());
-    shape.erase(shape.begin() + axis);
-    expected = RankedTensorType::get(shape, input.getElementType());
-  }
+  Type expected = droppingDim(input, axis);
   if (getResult().getType() != expected)
     return emitOpError("result type must be ")
            << expected << ", got " << getResult().getType();

@@ -2,7 +2,7 @@
 
 func.func @no_totals(%t: index, %s: memref<?xi32>) {
   // expected-error @+1 {{'tile.lookback' op needs at least one total}}
-  "tile.lookback"(%t, %t, %s) {kind = 0 : i32} : (index, index, memref<?xi32>) -> ()
+  "tile.lookback"(%t, %t, %s) ({}) {kind = 0 : i32} : (index, index, memref<?xi32>) -> ()
   return
 }
 
@@ -18,4 +18,23 @@ tile.kernel @k(%s: memref<?xi32>) attributes {grid = [#tile.grid<arg = 0, dim = 
 // expected-error @+1 {{'tile.kernel' op with 'tile.scratch' must take the scratch buffer, a memref<?xi32>, last}}
 tile.kernel @k(%s: memref<?xf32>) attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 16>} {
   tile.return
+}
+
+// -----
+
+func.func @no_combiner(%t: index, %s: memref<?xi32>, %x: f32) {
+  // expected-error @+1 {{'tile.lookback' op needs one combiner: a kind (add, mul, max, min) or a region, not neither}}
+  %c = tile.lookback %x at %t position %t in %s : memref<?xi32>, f32
+  return
+}
+
+// -----
+
+func.func @region_arguments(%t: index, %s: memref<?xi32>, %x: f32) {
+  // expected-error @+1 {{'tile.lookback' op combiner must take 2 arguments (the earlier tuple, then the later one), got 4}}
+  %c = tile.lookback %x at %t position %t in %s : memref<?xi32>, f32 {
+  ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+    tile.yield %a0 : f32
+  }
+  return
 }

@@ -118,7 +118,7 @@ tile.scan @yield_type inclusive along 0 : (memref<?xi32>, memref<?xi32>) -> () {
 // -----
 
 func.func @outside() {
-  // expected-error @+1 {{'tile.yield' op expects parent op 'tile.scan'}}
+  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.scan, tile.prefix, tile.lookback'}}
   tile.yield
 }
 
@@ -136,3 +136,15 @@ tile.scan @s add inclusive along 0 block 3000 warps 4 : (memref<?xf32>, memref<?
 
 // expected-error @+1 {{'tile.scan' op block must be a power of two giving each of the 256 threads 4 to 64 elements, got 512}}
 tile.scan @s add inclusive along 0 block 512 warps 8 : (memref<?xf32>, memref<?xf32>) -> ()
+
+// -----
+
+tile.scan @region_not_elementwise inclusive along 0
+    : (memref<?xf32>, memref<?xf32>) -> () {
+^bb0(%x: f32, %y: f32):
+  // expected-error @+1 {{'scf.execute_region' op cannot be in a combiner: it may hold only element-wise arith and math ops}}
+  %z = scf.execute_region -> f32 {
+    scf.yield %y : f32
+  }
+  tile.yield %z : f32
+}

@@ -179,16 +179,16 @@ tile.scan @rows_exclusive exclusive reverse along 1 identity [1.0 : f32, 0.0 : f
 // -----
 
 // CHECK-LABEL: tile.kernel @prefix
-// CHECK: tile.prefix add %{{.*}} along 1 : tensor<4x1024xf32>
-// CHECK: tile.prefix max %{{.*}} along 0 : tensor<4x1024xf32>
+// CHECK: %[[P:.*]]:2 = tile.prefix add %{{.*}} along 1 : tensor<4x1024xf32>
+// CHECK: tile.prefix max %[[P]]#0 along 0 : tensor<4x1024xf32>
 tile.kernel @prefix(%x: memref<?x?xf32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4>],
                 num_warps = 8} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<4x1024xf32>
-  %p = tile.prefix add %t along 1 : tensor<4x1024xf32>
-  %q = tile.prefix max %p along 0 : tensor<4x1024xf32>
-  tile.store %q, %x[%c0, %c0] : tensor<4x1024xf32>, memref<?x?xf32>
+  %p:2 = tile.prefix add %t along 1 : tensor<4x1024xf32>
+  %q:2 = tile.prefix max %p#0 along 0 : tensor<4x1024xf32>
+  tile.store %q#0, %x[%c0, %c0] : tensor<4x1024xf32>, memref<?x?xf32>
   tile.return
 }
 
@@ -210,3 +210,52 @@ tile.kernel @single_pass(%x: f32, %y: i32, %s: memref<?xi32>) attributes {grid =
 
 // CHECK-LABEL: tile.scan @hinted add inclusive along 0 block 8192 warps 16
 tile.scan @hinted add inclusive along 0 block 8192 warps 16 : (memref<?xf32>, memref<?xf32>) -> ()
+
+// -----
+
+// The totals drop the scanned dimension; a region scans tuples.
+// CHECK-LABEL: tile.kernel @prefix_region
+// CHECK: %{{.*}}:4 = tile.prefix exclusive %{{.*}}, %{{.*}} along 1 identity [1 : i32, 0.000000e+00 : f32] : tensor<4x1024xi32>, tensor<4x1024xf32> {
+// CHECK: ^bb0(%{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i32, %{{.*}}: f32):
+// CHECK: tile.yield %{{.*}}, %{{.*}} : i32, f32
+// CHECK: tile.store %{{.*}} : tensor<4xf32>, memref<?xf32>
+tile.kernel @prefix_region(%a: memref<?x?xi32>, %b: memref<?x?xf32>,
+                           %sums: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4>],
+                num_warps = 8} {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : memref<?x?xi32> -> tensor<4x1024xi32>
+  %tb = tile.load %b[%c0, %c0] : memref<?x?xf32> -> tensor<4x1024xf32>
+  %p:4 = tile.prefix exclusive %ta, %tb along 1 identity [1 : i32, 0.0 : f32]
+      : tensor<4x1024xi32>, tensor<4x1024xf32> {
+  ^bb0(%a0: i32, %b0: f32, %a1: i32, %b1: f32):
+    %a2 = arith.muli %a1, %a0 : i32
+    %s = arith.sitofp %a1 : i32 to f32
+    %sb = arith.mulf %s, %b0 : f32
+    %b2 = arith.addf %sb, %b1 : f32
+    tile.yield %a2, %b2 : i32, f32
+  }
+  tile.store %p#3, %sums[%c0] : tensor<4xf32>, memref<?xf32>
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @lookback_region
+// CHECK: tile.lookback %{{.*}}, %{{.*}} at %{{.*}} position %{{.*}} in %{{.*}} : memref<?xi32>, f32, f32 {
+// CHECK: tile.yield %{{.*}}, %{{.*}} : f32, f32
+tile.kernel @lookback_region(%s: memref<?xi32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>],
+                num_warps = 4} {
+  %t = tile.ticket %s : memref<?xi32>
+  %one = arith.constant 1.0 : f32
+  %c:2 = tile.lookback %one, %one at %t position %t in %s
+      : memref<?xi32>, f32, f32 {
+  ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+    %a = arith.mulf %a1, %a0 : f32
+    %ab = arith.mulf %a1, %b0 : f32
+    %b = arith.addf %ab, %b1 : f32
+    tile.yield %a, %b : f32, f32
+  }
+  tile.return
+}

@@ -56,6 +56,29 @@ mlir::Value buildCombine(mlir::OpBuilder &b, mlir::Location loc,
 /// lowest or the highest value (-inf / +inf for floats).
 mlir::TypedAttr getIdentity(ReduceKind kind, mlir::Type type);
 
+/// How an op of the scan family (tile.scan, tile.prefix, tile.lookback)
+/// combines tuples: its kind on each operand on its own, or its combiner
+/// region over the whole tuple.
+class TupleCombiner {
+public:
+  TupleCombiner(std::optional<ReduceKind> kind, mlir::Region &region)
+      : kind(kind), region(kind ? nullptr : &region) {}
+
+  std::optional<ReduceKind> getKind() const { return kind; }
+  mlir::Region *getRegion() const { return region; }
+
+  /// earlier . later, operand by operand for a kind. Scalars, or tiles of
+  /// one shape: the region's element-wise ops then apply to whole tiles.
+  llvm::SmallVector<mlir::Value> combine(mlir::OpBuilder &b,
+                                         mlir::Location loc,
+                                         mlir::ValueRange earlier,
+                                         mlir::ValueRange later) const;
+
+private:
+  std::optional<ReduceKind> kind;
+  mlir::Region *region;
+};
+
 } // namespace tilec::tile
 
 #endif // TILEC_DIALECT_TILE_TILEOPS_H

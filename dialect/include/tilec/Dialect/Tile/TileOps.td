@@ -149,12 +149,13 @@ def Tile_ScanOp : Tile_Op<"scan", [Symbol, SingleBlock, IsolatedFromAbove]> {
   }];
 }
 
-def Tile_YieldOp : Tile_Op<"yield", [Pure, HasParent<"ScanOp">,
-    Terminator, ReturnLike]> {
+def Tile_YieldOp : Tile_Op<"yield", [Pure,
+    ParentOneOf<["ScanOp", "PrefixOp", "LookbackOp"]>, Terminator,
+    ReturnLike]> {
   let summary = "The combined tuple of a scan combiner";
   let description = [{
-    Ends the combiner region of `tile.scan` with the combined values, one per
-    scanned operand, in operand order.
+    Ends the combiner region of `tile.scan`, `tile.prefix` or `tile.lookback`
+    with the combined values, one per operand, in operand order.
 
     ```mlir
     tile.yield %a, %b : f32, f32
@@ -385,36 +386,72 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_PrefixOp : Tile_Op<"prefix", [Pure,
-    AllTypesMatch<["input", "result"]>]> {
-  let summary = "Inclusive prefix combination of a tile along one dimension";
+def Tile_PrefixOp : Tile_Op<"prefix", [Pure, SingleBlock,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Prefix combinations of tiles along one dimension, and totals";
   let description = [{
-    Element i of the result along dimension `axis` combines elements 0..i of
-    `input` along it with `add`, `mul`, `max` or `min` (signed for integers;
-    earlier elements on the left); with `exclusive`, elements 0..i-1, and
-    element 0 of each row is the combiner's identity (0, 1, the lowest or
-    the highest value). `reverse` scans from the last element: element i
-    combines elements n-1 down to i (or i+1). Elements narrower than 32 bits are
-    combined in f32 or i32 and each result is rounded back once. The block
-    scan of a `tile.scan` description: each thread combines its own
-    consecutive elements, the warps scan with `shfl.sync.up`, and the warp
-    totals meet in workgroup memory.
+    Scans n tiles of one shape together along dimension `axis`. Element i
+    of scan k combines elements 0..i of input k along that dimension
+    (earlier elements on the left); with `exclusive`, elements 0..i-1, and
+    element 0 of each row is the identity. `reverse` scans from the last
+    element: element i combines elements n-1 down to i (or i+1). The
+    results are the n scans, then the n totals: the combination of each
+    whole row (the input's shape without `axis`; a scalar for 1-D tiles).
+
+    The combiner is `add`, `mul`, `max` or `min` (signed for integers),
+    applied to each input on its own, whose identity is 0, 1, the lowest or
+    the highest value; elements narrower than 32 bits are combined in f32 or
+    i32 and each result is rounded back once. Or it is a region that
+    combines n-tuples, as in `tile.scan`: the earlier tuple then the later
+    one; it must be associative, need not be commutative, and holds only
+    element-wise arith and math ops. An exclusive scan with a region takes
+    the identity tuple in `identity`.
+
+    The block scan of a `tile.scan` description: each thread combines its
+    own consecutive elements, the warps scan with `shfl.sync.up`, and the
+    warp totals meet in workgroup memory.
 
     ```mlir
-    %p = tile.prefix add %t along 1 : tensor<4x1024xf32>
-    %e = tile.prefix max exclusive %t along 1 : tensor<4x1024xf32>
-    %r = tile.prefix add reverse %t along 1 : tensor<4x1024xf32>
+    %p:2 = tile.prefix add %t along 1 : tensor<4x1024xf32>
+    %e:2 = tile.prefix max exclusive %t along 1 : tensor<4x1024xf32>
+    %r:2 = tile.prefix add reverse %t along 1 : tensor<4x1024xf32>
+    // h[t] = a[t] * h[t-1] + b[t]; %h#3 is h[1023].
+    %h:4 = tile.prefix %a, %b along 0 : tensor<1024xf32>, tensor<1024xf32> {
+    ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+      %an = arith.mulf %a1, %a0 : f32
+      %ab = arith.mulf %a1, %b0 : f32
+      %bn = arith.addf %ab, %b1 : f32
+      tile.yield %an, %bn : f32, f32
+    }
     ```
   }];
-  let arguments = (ins Tile_ReduceKind:$kind, Tile_Tile:$input,
-                       I64Attr:$axis, UnitAttr:$exclusive,
-                       UnitAttr:$reverse);
-  let results = (outs Tile_Tile:$result);
+  let arguments = (ins OptionalAttr<Tile_ReduceKind>:$kind,
+                       Variadic<Tile_Tile>:$inputs, I64Attr:$axis,
+                       UnitAttr:$exclusive, UnitAttr:$reverse,
+                       OptionalAttr<ArrayAttr>:$identity);
+  let results = (outs Variadic<AnyTypeOf<[Tile_Tile, AnySignlessInteger,
+                                          AnyFloat]>>:$scansAndTotals);
+  let regions = (region MaxSizedRegion<1>:$combiner);
   let assemblyFormat = [{
-    $kind (`exclusive` $exclusive^)? (`reverse` $reverse^)? $input `along`
-    $axis attr-dict `:` type($input)
+    ($kind^)? (`exclusive` $exclusive^)? (`reverse` $reverse^)? $inputs
+    `along` $axis (`identity` $identity^)? attr-dict `:` type($inputs)
+    ($combiner^)?
   }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The scans, one per input, of the inputs' types.
+    ::mlir::ResultRange getScans() {
+      return getScansAndTotals().take_front(getInputs().size());
+    }
+    /// The totals of the rows, one per input.
+    ::mlir::ResultRange getTotals() {
+      return getScansAndTotals().drop_front(getInputs().size());
+    }
+    ::mlir::RankedTensorType getType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getInputs()[0].getType());
+    }
+  }];
 }
 
 def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
@@ -477,16 +514,19 @@ def Tile_TicketOp : Tile_Op<"ticket", [MemoryEffects<[MemRead, MemWrite]>]> {
 }
 
 def Tile_LookbackOp : Tile_Op<"lookback", [
-    MemoryEffects<[MemRead, MemWrite]>,
+    MemoryEffects<[MemRead, MemWrite]>, SingleBlock,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Combines the totals of the programs before this one";
   let description = [{
     The decoupled look-back of a single-pass scan. The program with ticket
     `ticket` (see `tile.ticket`) is the `position`-th of a segment of
     consecutive tickets (0 for the first); its `totals` are the combinations
-    of its own elements. Each result is the combination, under `kind`
-    (earlier on the left), of the totals of the programs `ticket - position`
-    to `ticket - 1`, or the identity for the first program of a segment.
+    of its own elements. Each result is the combination (earlier on the
+    left) of the totals of the programs `ticket - position` to
+    `ticket - 1`. The first program of a segment has nothing to combine: it
+    gets the identity of `kind`; with a combiner region instead of a kind
+    (over the tuple of totals, as in `tile.scan`) its results are
+    unspecified and the caller must not use them.
 
     The program publishes its totals in `scratch` at once, so that its
     successors need not wait for its own look-back. One warp then reads the
@@ -504,17 +544,27 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
     ```mlir
     %carry = tile.lookback add %total at %ticket position %piece in %scratch
         : memref<?xi32>, f32
+    %ca, %cb = tile.lookback %ta, %tb at %ticket position %ticket
+        in %scratch : memref<?xi32>, f32, f32 {
+    ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+      %a = arith.mulf %a1, %a0 : f32
+      %ab = arith.mulf %a1, %b0 : f32
+      %b = arith.addf %ab, %b1 : f32
+      tile.yield %a, %b : f32, f32
+    }
     ```
   }];
-  let arguments = (ins Tile_ReduceKind:$kind,
+  let arguments = (ins OptionalAttr<Tile_ReduceKind>:$kind,
                        Variadic<AnyTypeOf<[I32, F32]>>:$totals,
                        Index:$ticket, Index:$position, Tile_Scratch:$scratch);
   let results = (outs Variadic<AnyTypeOf<[I32, F32]>>:$carries);
+  let regions = (region MaxSizedRegion<1>:$combiner);
   let assemblyFormat = [{
-    $kind $totals `at` $ticket `position` $position `in` $scratch attr-dict
-    `:` type($scratch) `,` type($totals)
+    ($kind^)? $totals `at` $ticket `position` $position `in` $scratch
+    attr-dict `:` type($scratch) `,` type($totals) ($combiner^)?
   }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     /// Scratch bytes before the first status (word 0 is the ticket).
     static constexpr int64_t kHeaderBytes = 16;

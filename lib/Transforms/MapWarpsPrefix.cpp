@@ -1,0 +1,440 @@
+//===- MapWarpsPrefix.cpp - Block-level scans of tiles --------------------===//
+//
+// tile.prefix scans n tiles together: a thread scans its own chunks, the
+// lanes of a warp scan the chunk totals with shuffles up (Kogge-Stone), and
+// the warp totals meet in workgroup memory. Every combination keeps the
+// earlier tuple on the left, so that combiner regions need not commute, and
+// a validity flag stands in for an identity, which regions need not have.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MapWarpsPatterns.h"
+#include "tilec/Dialect/Tile/TileOps.h"
+
+using namespace mlir;
+using namespace tilec;
+
+static constexpr unsigned kLaneBits = 5;
+
+MaybeTuple tilec::combineMaybe(OpBuilder &b, Location loc,
+                               const tile::TupleCombiner &combiner,
+                               const MaybeTuple &earlier,
+                               const MaybeTuple &later) {
+  SmallVector<Value> both =
+      combiner.combine(b, loc, earlier.values, later.values);
+  MaybeTuple result;
+  for (auto [x, y, xy] : llvm::zip_equal(earlier.values, later.values, both))
+    result.values.push_back(b.createOrFold<arith::SelectOp>(
+        loc, earlier.valid,
+        b.createOrFold<arith::SelectOp>(loc, later.valid, xy, x), y));
+  result.valid = b.createOrFold<arith::OrIOp>(loc, earlier.valid, later.valid);
+  return result;
+}
+
+namespace {
+
+using Tuple = SmallVector<Value>;
+
+Value boolConstant(OpBuilder &b, Location loc, bool v) {
+  return arith::ConstantIntOp::create(b, loc, v, 1);
+}
+
+MaybeTuple validTuple(OpBuilder &b, Location loc, Tuple values) {
+  return {std::move(values), boolConstant(b, loc, true)};
+}
+
+/// Where the bits of a prefix along the innermost dimension lie: the tile's
+/// linear index has, from the lowest bit, the chunk element (v bits), the
+/// lane (5), the warp and the thread's chunk number; the scanned dimension
+/// takes the lowest `axisBits` of them.
+struct PrefixPlan {
+  unsigned v, threadBits, axisBits;
+  /// Scanned bits in the warp id and in the chunk number.
+  unsigned warpAxisBits() const {
+    unsigned end = std::min(axisBits, v + threadBits);
+    return end > v + kLaneBits ? end - v - kLaneBits : 0;
+  }
+  unsigned chunkAxisBits() const {
+    return axisBits > v + threadBits ? axisBits - v - threadBits : 0;
+  }
+  int64_t warps() const { return int64_t(1) << (threadBits - kLaneBits); }
+};
+
+/// Supported: a prefix along the innermost dimension whose rows span whole
+/// warps (at least 32 chunks), on at least one warp, not replicated.
+std::optional<PrefixPlan> planPrefix(const TileLayout &layout,
+                                     RankedTensorType type, int64_t axis) {
+  if (axis != type.getRank() - 1 || layout.isReplicated() ||
+      layout.getThreadBits() < kLaneBits)
+    return std::nullopt;
+  PrefixPlan plan{layout.getVectorBits(), layout.getThreadBits(),
+                  layout.dimBits(axis)};
+  if (plan.axisBits < plan.v + kLaneBits)
+    return std::nullopt;
+  return plan;
+}
+
+/// The types the scan combines in: a kind combines 16-bit elements in f32
+/// or i32, a region in the elements' own (32-bit) types.
+SmallVector<Type> combiningTypes(tile::PrefixOp op) {
+  SmallVector<Type> types;
+  for (Value input : op.getInputs()) {
+    Type element = cast<RankedTensorType>(input.getType()).getElementType();
+    types.push_back(op.getKind() ? accumulatorType(element) : element);
+  }
+  return types;
+}
+
+/// The workgroup words that carry the warp totals: one per input, warp and
+/// chunk of a thread, in the combining type when the inputs share one, else
+/// as i32 bits.
+ExchangeBuffer prefixBuffer(tile::PrefixOp op, int64_t threads) {
+  TileLayout layout(op.getType().getShape(), threads);
+  int64_t chunks =
+      std::max<int64_t>(layout.getPerThread() >> layout.getVectorBits(), 1);
+  int64_t warps = std::max<int64_t>(threads / 32, 1);
+  SmallVector<Type> types = combiningTypes(op);
+  Type wordType = llvm::all_equal(types)
+                      ? types.front()
+                      : Type(IntegerType::get(op.getContext(), 32));
+  return {int64_t(types.size()) * chunks * warps, wordType};
+}
+
+struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::PrefixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    TileLayout layout = state.layoutOf(type);
+    std::optional<PrefixPlan> plan = planPrefix(layout, type, op.getAxis());
+    if (!plan) // checkPrefixSupported rejected it before the rewrite
+      return failure();
+    Lowering lowering{rewriter,
+                      op.getLoc(),
+                      op,
+                      tile::TupleCombiner(op.getKind(), op.getCombiner()),
+                      layout,
+                      *plan,
+                      combiningTypes(op),
+                      state};
+    lowering.run(adaptor.getInputs());
+    ++state.stats.prefixes;
+    return success();
+  }
+
+private:
+  /// One rewrite: the op, its layout and plan, and the steps.
+  struct Lowering {
+    ConversionPatternRewriter &b;
+    Location loc;
+    tile::PrefixOp op;
+    tile::TupleCombiner combiner;
+    TileLayout layout;
+    PrefixPlan plan;
+    SmallVector<Type> types; // combining type per input
+    MapWarpsState &state;
+    Value lane = {}, warp = {}, width = {};
+
+    unsigned numInputs() const { return types.size(); }
+    int64_t chunkSize() const { return int64_t(1) << plan.v; }
+    int64_t chunks() const { return layout.getPerThread() / chunkSize(); }
+    /// A reverse scan runs from the last element: every step takes its
+    /// neighbours on the other side (higher slots, lanes, warps, chunks).
+    bool reverse() { return op.getReverse(); }
+    /// The i-th element of a chunk in scan order.
+    int64_t inOrder(int64_t i) {
+      return reverse() ? chunkSize() - 1 - i : i;
+    }
+    Value c(int64_t v) { return indexConstant(b, loc, v); }
+    Tuple combine(ValueRange earlier, ValueRange later) {
+      return combiner.combine(b, loc, earlier, later);
+    }
+    MaybeTuple combineMaybe(const MaybeTuple &earlier,
+                            const MaybeTuple &later) {
+      return tilec::combineMaybe(b, loc, combiner, earlier, later);
+    }
+    MaybeTuple empty(const Tuple &like) {
+      return {like, boolConstant(b, loc, false)};
+    }
+
+    void run(ValueRange inputs) {
+      lane = b.createOrFold<arith::AndIOp>(loc, state.threadId, c(31));
+      warp = b.createOrFold<arith::ShRUIOp>(loc, state.threadId, c(kLaneBits));
+      SmallVector<Tuple> x = scanChunks(inputs);
+      width = i32Constant(b, loc, 32);
+      SmallVector<Tuple> laneTotals;
+      SmallVector<MaybeTuple> lanePrefixes;
+      scanLanes(x, laneTotals, lanePrefixes);
+      publishWarpTotals(laneTotals);
+      SmallVector<MaybeTuple> warpPrefixes;
+      SmallVector<Tuple> rowTotals;
+      combineWarpTotals(x.front(), warpPrefixes, rowTotals);
+      SmallVector<Tuple> results(layout.getPerThread());
+      Tuple total =
+          applyCarries(x, lanePrefixes, warpPrefixes, rowTotals, results);
+      replace(results, total);
+    }
+
+    /// 1. Each thread scans its chunks: x[slot] is the chunk's prefix up to
+    ///    the slot, in the combining types.
+    SmallVector<Tuple> scanChunks(ValueRange inputs) {
+      SmallVector<Tuple> x(layout.getPerThread());
+      for (int64_t chunk = 0; chunk < chunks(); ++chunk) {
+        for (int64_t i = 0; i < chunkSize(); ++i) {
+          int64_t slot = chunk * chunkSize() + inOrder(i);
+          Tuple element;
+          for (auto [input, accType] : llvm::zip(inputs, types))
+            element.push_back(convertElement(
+                b, loc, vector::ExtractOp::create(b, loc, input, slot),
+                accType));
+          x[slot] = i == 0 ? element
+                           : combine(x[chunk * chunkSize() + inOrder(i - 1)],
+                                     element);
+        }
+      }
+      return x;
+    }
+
+    gpu::ShuffleOp shuffleFromEarlier(Value v, int64_t offset) {
+      ++state.stats.shuffles;
+      return gpu::ShuffleOp::create(
+          b, loc, v, i32Constant(b, loc, offset), width,
+          reverse() ? gpu::ShuffleMode::DOWN : gpu::ShuffleMode::UP);
+    }
+
+    /// The tuple of the lane `offset` before this one in scan order, and
+    /// whether there is one.
+    MaybeTuple tupleFromEarlier(const Tuple &t, int64_t offset) {
+      MaybeTuple moved;
+      for (Value v : t) {
+        gpu::ShuffleOp shuffle = shuffleFromEarlier(v, offset);
+        moved.values.push_back(shuffle.getShuffleResult());
+        moved.valid = shuffle.getValid();
+      }
+      return moved;
+    }
+
+    /// 2. The lanes scan the chunk totals (Kogge-Stone over shuffles up, or
+    ///    down for a reverse scan); a lane's prefix is its neighbour's
+    ///    total.
+    void scanLanes(ArrayRef<Tuple> x, SmallVectorImpl<Tuple> &laneTotals,
+                   SmallVectorImpl<MaybeTuple> &lanePrefixes) {
+      for (int64_t chunk = 0; chunk < chunks(); ++chunk) {
+        Tuple total = x[chunk * chunkSize() + inOrder(chunkSize() - 1)];
+        for (int64_t offset = 1; offset < 32; offset *= 2) {
+          MaybeTuple earlier = tupleFromEarlier(total, offset);
+          Tuple both = combine(earlier.values, total);
+          for (auto [t, e] : llvm::zip(total, both))
+            t = b.createOrFold<arith::SelectOp>(loc, earlier.valid, e, t);
+        }
+        laneTotals.push_back(total);
+        lanePrefixes.push_back(tupleFromEarlier(total, 1));
+      }
+    }
+
+    /// Word of the exchange buffer for input k, chunk and warp.
+    Value wordIndex(unsigned k, int64_t chunk, Value warp) {
+      int64_t base = (int64_t(k) * chunks() + chunk) * plan.warps();
+      return b.createOrFold<arith::AddIOp>(loc, c(base), warp);
+    }
+
+    /// 3. The last lane in scan order publishes its warp's totals.
+    void publishWarpTotals(ArrayRef<Tuple> laneTotals) {
+      Value buffer = state.exchangeBuffers.lookup(op);
+      Type wordType = cast<MemRefType>(buffer.getType()).getElementType();
+      gpu::BarrierOp::create(b, loc);
+      Value isLast = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, lane, c(reverse() ? 0 : 31));
+      buildIf(b, loc, isLast, [&](OpBuilder &) {
+        for (int64_t chunk = 0; chunk < chunks(); ++chunk)
+          for (unsigned k = 0; k < numInputs(); ++k)
+            memref::StoreOp::create(
+                b, loc, bitcastIfNeeded(b, loc, laneTotals[chunk][k], wordType),
+                buffer, ValueRange{wordIndex(k, chunk, warp)});
+      });
+      gpu::BarrierOp::create(b, loc);
+    }
+
+    /// 4. Per chunk: the totals of the row's warps before this one in scan
+    ///    order, and the row's total over all its warps.
+    void combineWarpTotals(const Tuple &like,
+                           SmallVectorImpl<MaybeTuple> &warpPrefixes,
+                           SmallVectorImpl<Tuple> &rowTotals) {
+      Value buffer = state.exchangeBuffers.lookup(op);
+      int64_t rowWarps = int64_t(1) << plan.warpAxisBits();
+      Value warpInRow = b.createOrFold<arith::AndIOp>(loc, warp, c(rowWarps - 1));
+      Value firstWarp = b.createOrFold<arith::SubIOp>(loc, warp, warpInRow);
+      for (int64_t chunk = 0; chunk < chunks(); ++chunk) {
+        MaybeTuple prefix = empty(like);
+        Tuple rowTotal;
+        for (int64_t i = 0; i < rowWarps; ++i) {
+          int64_t w = reverse() ? rowWarps - 1 - i : i;
+          Value wInRow =
+              b.createOrFold<arith::AddIOp>(loc, c(w), firstWarp);
+          Tuple total;
+          for (unsigned k = 0; k < numInputs(); ++k)
+            total.push_back(bitcastIfNeeded(
+                b, loc,
+                memref::LoadOp::create(b, loc, buffer,
+                                       wordIndex(k, chunk, wInRow)),
+                types[k]));
+          rowTotal = rowTotal.empty() ? total : combine(rowTotal, total);
+          Value earlier = b.createOrFold<arith::CmpIOp>(
+              loc,
+              reverse() ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
+              c(w), warpInRow);
+          prefix = combineMaybe(prefix, {total, earlier});
+        }
+        warpPrefixes.push_back(prefix);
+        rowTotals.push_back(rowTotal);
+      }
+    }
+
+    /// The identity tuple of an exclusive scan, in the combining types.
+    Tuple identity() {
+      Tuple values;
+      for (auto [k, type] : llvm::enumerate(types)) {
+        TypedAttr value =
+            op.getKind() ? tile::getIdentity(*op.getKind(), type)
+                         : cast<TypedAttr>((*op.getIdentity())[k]);
+        values.push_back(arith::ConstantOp::create(b, loc, value));
+      }
+      return values;
+    }
+
+    /// 5. Chunks of a row follow each other in scan order: each carries the
+    ///    totals of the row's chunks before it. Then every element takes
+    ///    carry . earlier warps . earlier lanes . its own prefix. Returns the
+    ///    total of the last row group (the tile's, for a one-row tile).
+    Tuple applyCarries(ArrayRef<Tuple> x, ArrayRef<MaybeTuple> lanePrefixes,
+                       ArrayRef<MaybeTuple> warpPrefixes,
+                       ArrayRef<Tuple> rowTotals,
+                       MutableArrayRef<Tuple> results) {
+      int64_t rowChunks = int64_t(1) << plan.chunkAxisBits();
+      Tuple exclusiveIdentity;
+      if (op.getExclusive())
+        exclusiveIdentity = identity();
+      MaybeTuple carry = empty(x.front());
+      for (int64_t first = 0; first < chunks(); first += rowChunks) {
+        carry = empty(x.front());
+        for (int64_t step = 0; step < rowChunks; ++step) {
+          int64_t chunk = first + (reverse() ? rowChunks - 1 - step : step);
+          MaybeTuple prefix = combineMaybe(carry, warpPrefixes[chunk]);
+          prefix = combineMaybe(prefix, lanePrefixes[chunk]);
+          for (int64_t i = 0; i < chunkSize(); ++i) {
+            int64_t slot = chunk * chunkSize() + inOrder(i);
+            results[slot] =
+                op.getExclusive()
+                    ? exclusiveValue(prefix, x, chunk, i, exclusiveIdentity)
+                    : inclusiveValue(prefix, x[slot]);
+          }
+          carry = combineMaybe(carry, validTuple(b, loc, rowTotals[chunk]));
+        }
+      }
+      return carry.values;
+    }
+
+    Tuple inclusiveValue(const MaybeTuple &prefix, const Tuple &own) {
+      Tuple both = combine(prefix.values, own);
+      Tuple values;
+      for (auto [p, o] : llvm::zip(both, own))
+        values.push_back(
+            b.createOrFold<arith::SelectOp>(loc, prefix.valid, p, o));
+      return values;
+    }
+
+    /// Everything before element i of `chunk`: the prefix, then the chunk's
+    /// elements before it (x holds the chunk's own scan); the identity for
+    /// the first element of a row.
+    Tuple exclusiveValue(const MaybeTuple &prefix, ArrayRef<Tuple> x,
+                         int64_t chunk, int64_t i, const Tuple &identity) {
+      MaybeTuple before =
+          i == 0 ? prefix
+                 : combineMaybe(prefix,
+                                validTuple(b, loc,
+                                           x[chunk * chunkSize() +
+                                             inOrder(i - 1)]));
+      Tuple values;
+      for (auto [v, id] : llvm::zip(before.values, identity))
+        values.push_back(
+            b.createOrFold<arith::SelectOp>(loc, before.valid, v, id));
+      return values;
+    }
+
+    /// The scans as per-thread vectors of the element types, then the
+    /// totals. A one-row tile's total is the last row group's, held by
+    /// every thread; tiles of several rows have no totals to give
+    /// (checkPrefixSupported), and get placeholders that nothing uses.
+    void replace(ArrayRef<Tuple> results, const Tuple &total) {
+      SmallVector<Value> replacements;
+      for (auto [k, input] : llvm::enumerate(op.getInputs())) {
+        Type elementType =
+            cast<RankedTensorType>(input.getType()).getElementType();
+        SmallVector<Value> elements;
+        for (const Tuple &result : results)
+          elements.push_back(convertElement(b, loc, result[k], elementType));
+        replacements.push_back(vector::FromElementsOp::create(
+            b, loc, VectorType::get({layout.getPerThread()}, elementType),
+            elements));
+      }
+      for (auto [k, totalValue] : llvm::enumerate(op.getTotals())) {
+        Value value = convertElement(b, loc, total[k],
+                                     getElementTypeOrSelf(totalValue));
+        auto tileType = dyn_cast<RankedTensorType>(totalValue.getType());
+        if (!tileType) {
+          replacements.push_back(value);
+          continue;
+        }
+        TileLayout totalLayout = state.layoutOf(tileType);
+        replacements.push_back(totalLayout.buildVector(
+            b, loc, state.threadId, tileType.getElementType(),
+            [&](Value) { return value; }));
+      }
+      b.replaceOp(op, replacements);
+    }
+  };
+};
+
+} // namespace
+
+/// Whether each row of the tile is the whole tile (rank 1 or leading
+/// dimensions of 1).
+static bool hasOneRow(RankedTensorType type, int64_t axis) {
+  return type.getNumElements() == type.getDimSize(axis);
+}
+
+LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
+                                          int64_t threads) {
+  RankedTensorType type = op.getType();
+  TileLayout layout(type.getShape(), threads);
+  if (!planPrefix(layout, type, op.getAxis()))
+    return op.emitOpError("is supported along the innermost dimension, with "
+                          "rows of at least 32 x ")
+           << (int64_t(1) << layout.getVectorBits())
+           << " elements, on at least one warp";
+  if (!op.getKind())
+    for (Type type : combiningTypes(op))
+      if (type.getIntOrFloatBitWidth() != 32)
+        return op.emitOpError("with a combiner region is supported on 32-bit "
+                              "elements, got ")
+               << type;
+  bool totalsUsed = llvm::any_of(op.getTotals(),
+                                 [](Value total) { return !total.use_empty(); });
+  if (totalsUsed && !hasOneRow(type, op.getAxis()))
+    return op.emitOpError("gives totals only for tiles of one row, got ")
+           << type;
+  return success();
+}
+
+ExchangeBuffer tilec::prefixExchangeBuffer(tile::PrefixOp op,
+                                           int64_t threads) {
+  return prefixBuffer(op, threads);
+}
+
+void tilec::populateMapWarpsPrefixPatterns(const TypeConverter &converter,
+                                           MapWarpsState &state,
+                                           RewritePatternSet &patterns) {
+  patterns.add<PrefixLowering>(converter, patterns.getContext(), state);
+}
