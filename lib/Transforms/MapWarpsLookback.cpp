@@ -156,7 +156,13 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
   matchAndRewrite(tile::LookbackOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ValueRange totals = adaptor.getTotals();
+    // A 1-element tile is the same value in every thread: its element.
+    SmallVector<Value> totals;
+    for (Value total : adaptor.getTotals())
+      totals.push_back(isa<VectorType>(total.getType())
+                           ? vector::ExtractOp::create(rewriter, loc, total, 0)
+                                 .getResult()
+                           : total);
     tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
     StatusLayout status{scratchPointer(rewriter, loc, adaptor.getScratch()),
                         static_cast<unsigned>(totals.size())};
@@ -224,6 +230,11 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
             rewriter, loc, isFirst,
             arith::ConstantOp::create(rewriter, loc,
                                       tile::getIdentity(*kind, type)),
+            carry);
+      if (auto tile = dyn_cast<RankedTensorType>(op.getCarries()[k].getType()))
+        carry = vector::BroadcastOp::create(
+            rewriter, loc,
+            VectorType::get({state.perThread(tile)}, tile.getElementType()),
             carry);
       carries.push_back(carry);
     }

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -32,6 +33,9 @@ static constexpr int64_t kRowPiece = 1024;
 static constexpr int64_t kRowWarps = 8;
 static constexpr int64_t kLookbackPiece = 4096;
 static constexpr int64_t kLookbackWarps = 4;
+/// Row scans with fewer rows than this percentage of the multiprocessors
+/// split their rows over several programs.
+static constexpr int64_t kSplitRowsPercentOfSms = 100;
 
 namespace {
 struct ScanSchedule {
@@ -163,6 +167,17 @@ static SmallVector<Value> carryInto(OpBuilder &b, Location loc,
   return combined;
 }
 
+/// Whether this is the first piece of its scan (`position` 0), for
+/// carryInto: only a region needs to know.
+static Value firstPieceFlag(OpBuilder &b, Location loc, tile::ScanOp op,
+                            Value position) {
+  if (op.getKind())
+    return Value();
+  return b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::eq, position,
+      arith::ConstantIndexOp::create(b, loc, 0));
+}
+
 /// Stores a scanned piece (in the accumulator type) at `indices`.
 static void storePiece(OpBuilder &b, Location loc, const ScannedOperand &s,
                        Value result, ValueRange indices) {
@@ -198,23 +213,49 @@ static SmallVector<ScannedOperand> scannedOperands(tile::ScanOp op,
   return scanned;
 }
 
-/// 1-D: a single pass over many programs. Each takes a ticket, scans its
-/// piece, and the decoupled look-back gives it the combination of the
-/// pieces before it.
+/// Where a single-pass program's piece lies: for a 1-D scan the ticket is
+/// the piece; for a row scan split over several programs a row, then a
+/// piece within it, and the look-back stays within the row's tickets.
+namespace {
+struct PiecePlacement {
+  Value row;      // null for a 1-D scan
+  Value position; // the piece's place in its segment of tickets
+};
+} // namespace
+
+static PiecePlacement placePiece(OpBuilder &b, Location loc, Value ticket,
+                                 bool isRow) {
+  if (!isRow)
+    return {Value(), ticket};
+  Value piecesPerRow = tile::NumProgramsOp::create(
+      b, loc, b.getIndexType(),
+      tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
+  return {b.createOrFold<arith::DivUIOp>(loc, ticket, piecesPerRow),
+          b.createOrFold<arith::RemUIOp>(loc, ticket, piecesPerRow)};
+}
+
+/// A single pass over many programs (1-D, or rows split into pieces). Each
+/// takes a ticket, scans its piece, and the decoupled look-back gives it the
+/// combination of the pieces before it.
 static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
                                   int64_t pieceSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
   tile::TupleCombiner combiner = combinerOf(op);
+  bool isRow = op.getInputType(0).getRank() == 2;
   Value scratch = body->getArguments().back();
   Value ticket = tile::TicketOp::create(b, loc, scratch);
-  Value length = memref::DimOp::create(b, loc, scanned[0].input, 0);
+  PiecePlacement place = placePiece(b, loc, ticket, isRow);
+  Value length =
+      memref::DimOp::create(b, loc, scanned[0].input, isRow ? 1 : 0);
   Value size = arith::ConstantIndexOp::create(b, loc, pieceSize);
-  Value offset = b.createOrFold<arith::MulIOp>(loc, ticket, size);
+  Value offset = b.createOrFold<arith::MulIOp>(loc, place.position, size);
   Value start = pieceStart(b, loc, op.getReverse(), length, offset, size);
+  SmallVector<Value> indices =
+      isRow ? SmallVector<Value>{place.row, start} : SmallVector<Value>{start};
   SmallVector<Value> elements;
   for (const ScannedOperand &s : scanned)
-    elements.push_back(loadPiece(b, loc, s, op.getKind(), start,
-                                 pieceTypeFor(s, false, pieceSize)));
+    elements.push_back(loadPiece(b, loc, s, op.getKind(), indices,
+                                 pieceTypeFor(s, isRow, pieceSize)));
   SmallVector<Value> scans, totals;
   if (std::optional<tile::ReduceKind> kind = op.getKind()) {
     // The totals come first and the look-back publishes them at once: the
@@ -230,21 +271,18 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
     llvm::append_range(totals, prefix.getTotals());
   }
   auto lookback = tile::LookbackOp::create(b, loc, op.getKindAttr(), totals,
-                                           ticket, /*position=*/ticket,
-                                           scratch);
+                                           ticket, place.position, scratch);
   if (!op.getKind()) {
     IRMapping mapping;
     op.getCombiner().cloneInto(&lookback.getCombiner(), mapping);
   }
   if (scans.empty())
     llvm::append_range(scans, blockScan(b, loc, op, elements).getScans());
-  Value isFirst = b.createOrFold<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::eq, ticket,
-      arith::ConstantIndexOp::create(b, loc, 0));
+  Value isFirst = firstPieceFlag(b, loc, op, place.position);
   SmallVector<Value> results = carryInto(b, loc, combiner,
                                          lookback.getCarries(), scans, isFirst);
   for (auto [s, result] : llvm::zip(scanned, results))
-    storePiece(b, loc, s, result, start);
+    storePiece(b, loc, s, result, indices);
 }
 
 /// 2-D: one program per row walks its row piece by piece, carrying the
@@ -280,8 +318,7 @@ static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
           pieces.push_back(loadPiece(b, l, s, op.getKind(), {row, col},
                                      pieceTypeFor(s, true, pieceSize)));
         tile::PrefixOp prefix = blockScan(b, l, op, pieces);
-        Value isFirst = b.createOrFold<arith::CmpIOp>(
-            l, arith::CmpIPredicate::eq, offset, zero);
+        Value isFirst = firstPieceFlag(b, l, op, offset);
         SmallVector<Value> results =
             carryInto(b, l, combiner, carried, prefix.getScans(), isFirst);
         for (auto [s, result] : llvm::zip(scanned, results))
@@ -292,18 +329,25 @@ static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
       });
 }
 
-FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
-                                          tile::ScanOp op) {
-  if (failed(checkScanSupported(op)))
-    return failure();
+/// How a kernel of a scan runs: one program per row walking it, or a
+/// single pass whose programs each take one piece (of a 1-D scan, or of a
+/// row).
+namespace {
+enum class ScanStrategy { rowLoop, singlePass };
+} // namespace
+
+/// Builds the kernel `name` computing `op` with `strategy`, before `op`.
+static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
+                                      StringRef name, ScanStrategy strategy) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   bool isRow = op.getInputType(0).getRank() == 2;
   FunctionType type = op.getFunctionType();
-  ScanSchedule schedule = scheduleFor(op, isRow);
-  Attribute grid;
-  if (isRow) {
-    grid = tile::GridAttr::get(ctx, 0, 0u, 1);
+  ScanSchedule schedule =
+      scheduleFor(op, /*isRow=*/strategy == ScanStrategy::rowLoop);
+  SmallVector<Attribute> grid;
+  if (strategy == ScanStrategy::rowLoop) {
+    grid.push_back(tile::GridAttr::get(ctx, 0, 0u, 1));
   } else {
     // The runtime's zero-filled scratch buffer takes the tickets and the
     // look-back's status words.
@@ -311,18 +355,22 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
     inputs.push_back(MemRefType::get({ShapedType::kDynamic},
                                      rewriter.getI32Type()));
     type = FunctionType::get(ctx, inputs, {});
-    grid = tile::GridAttr::get(ctx, 0, 0u, schedule.piece);
+    // x: the pieces of a row (or of the vector), y: the rows.
+    grid.push_back(tile::GridAttr::get(ctx, 0, isRow ? 1u : 0u,
+                                       schedule.piece));
+    if (isRow)
+      grid.push_back(tile::GridAttr::get(ctx, 0, 0u, 1));
   }
 
+  OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   auto kernel = tile::KernelOp::create(
-      rewriter, loc, op.getSymName(), type,
-      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
-      rewriter.getArrayAttr({grid}), schedule.warps);
+      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      rewriter.getArrayAttr(grid), schedule.warps);
   Block *body = rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
                                      SmallVector<Location>(type.getNumInputs(), loc));
   rewriter.setInsertionPointToStart(body);
-  if (isRow) {
+  if (strategy == ScanStrategy::rowLoop) {
     buildRowLoopScanBody(rewriter, loc, op, schedule.piece, body);
   } else {
     kernel->setAttr(tile::kScratchAttrName,
@@ -332,6 +380,40 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
     buildLookbackScanBody(rewriter, loc, op, schedule.piece, body);
   }
   tile::ReturnOp::create(rewriter, loc);
+  return kernel;
+}
+
+FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
+                                          tile::ScanOp op) {
+  if (failed(checkScanSupported(op)))
+    return failure();
+  bool isRow = op.getInputType(0).getRank() == 2;
+  if (!isRow) {
+    tile::KernelOp kernel = buildScanKernel(rewriter, op, op.getSymName(),
+                                            ScanStrategy::singlePass);
+    rewriter.eraseOp(op);
+    return kernel;
+  }
+  // Rows: one program per row while there are rows enough to fill the
+  // device; with fewer rows than multiprocessors the runtime launches the
+  // single pass over pieces of rows instead (tile.small_grid), so that
+  // 3 long rows still spread over the whole GPU.
+  std::string splitName = (op.getSymName() + "__small_grid").str();
+  if (SymbolTable::lookupNearestSymbolFrom(
+          op, StringAttr::get(op.getContext(), splitName)))
+    return op.emitOpError("cannot name its split-row kernel '")
+           << splitName << "': the symbol exists";
+  tile::KernelOp kernel = buildScanKernel(rewriter, op, op.getSymName(),
+                                          ScanStrategy::rowLoop);
+  tile::KernelOp split =
+      buildScanKernel(rewriter, op, splitName, ScanStrategy::singlePass);
+  Builder &b = rewriter;
+  kernel->setAttr(
+      tile::kSmallGridAttrName,
+      b.getDictionaryAttr(
+          {b.getNamedAttr("kernel", FlatSymbolRefAttr::get(split.getNameAttr())),
+           b.getNamedAttr("percent_of_sms",
+                          b.getI64IntegerAttr(kSplitRowsPercentOfSms))}));
   rewriter.eraseOp(op);
   return kernel;
 }

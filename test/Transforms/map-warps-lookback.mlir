@@ -109,3 +109,40 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A combiner region over 1-element tiles (a row piece's totals): the lanes
+// combine with the earlier ticket's tuple (from a higher lane) on the left,
+// here a = a_later * a_earlier and b = a_later * b_earlier + b_later; the
+// carries come back as tiles, with no identity select (a region has none).
+// CHECK-LABEL: gpu.func @lookback_region
+// CHECK: vector.extract %{{.*}}[0] : f32 from vector<1xf32>
+// CHECK: vector.extract %{{.*}}[0] : f32 from vector<1xf32>
+// CHECK: %[[SA:.*]], %{{.*}} = gpu.shuffle down %[[MA:.*]], %c1_i32{{.*}}, %c32_i32 : f32
+// CHECK: %[[SB:.*]], %{{.*}} = gpu.shuffle down %[[MB:.*]], %c1_i32{{.*}}, %c32_i32 : f32
+// CHECK: arith.mulf %[[MA]], %[[SA]] : f32
+// CHECK: %[[AB:.*]] = arith.mulf %[[MA]], %[[SB]] : f32
+// CHECK: arith.addf %[[AB]], %[[MB]] : f32
+// CHECK: gpu.barrier
+// CHECK: memref.load
+// CHECK: %[[B:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK-NOT: arith.select
+// CHECK: vector.broadcast %[[B]] : f32 to vector<1xf32>
+gpu.module @m {
+  gpu.func @lookback_region(%x: f32, %y: f32, %t: index, %scratch: memref<?xi32>, %out: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %a = tile.splat %x : f32 -> tensor<1xf32>
+    %b = tile.splat %y : f32 -> tensor<1xf32>
+    %c:2 = tile.lookback %a, %b at %t position %t in %scratch : memref<?xi32>, tensor<1xf32>, tensor<1xf32> {
+    ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+      %an = arith.mulf %a1, %a0 : f32
+      %ab = arith.mulf %a1, %b0 : f32
+      %bn = arith.addf %ab, %b1 : f32
+      tile.yield %an, %bn : f32, f32
+    }
+    %c0 = arith.constant 0 : index
+    tile.store %c#1, %out[%c0] : tensor<1xf32>, memref<?xf32>
+    gpu.return
+  }
+}

@@ -127,3 +127,111 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A combiner region scans the (a, b) tuple together: every combination
+// keeps the earlier tuple on the left (a = a_later * a_earlier, b =
+// a_later * b_earlier + b_later), within a chunk and across the lanes
+// (shuffles up bring the earlier lane's tuple). The warp totals of both
+// inputs share one buffer (2 inputs x 2 chunks x 4 warps), and the total
+// of the whole tile is a scalar every thread holds.
+// CHECK-LABEL: gpu.func @recurrence
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[A1:.*]] = vector.extract %{{.*}}[1] : f32 from vector<8xf32>
+// CHECK: %[[B1:.*]] = vector.extract %{{.*}}[1] : f32 from vector<8xf32>
+// CHECK: arith.mulf %[[A1]], %[[A0:.*]] : f32
+// CHECK: %[[AB:.*]] = arith.mulf %[[A1]], %[[B0:.*]] : f32
+// CHECK: arith.addf %[[AB]], %[[B1]] : f32
+// CHECK: %[[UA:.*]], %{{.*}} = gpu.shuffle up %[[MA:.*]], %c1_i32, %c32_i32 : f32
+// CHECK: %[[UB:.*]], %{{.*}} = gpu.shuffle up %[[MB:.*]], %c1_i32{{.*}}, %c32_i32 : f32
+// CHECK: arith.mulf %[[MA]], %[[UA]] : f32
+// CHECK: %[[UAB:.*]] = arith.mulf %[[MA]], %[[UB]] : f32
+// CHECK: arith.addf %[[UAB]], %[[MB]] : f32
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[WG]]
+// CHECK: memref.store %{{.*}}, %[[WG]]
+// CHECK: gpu.barrier
+// CHECK: vector.from_elements {{.*}} : vector<8xf32>
+// CHECK: vector.from_elements {{.*}} : vector<8xf32>
+// CHECK: memref.store %{{.*}} : memref<?xf32>
+gpu.module @m {
+  gpu.func @recurrence(%a: memref<?xf32>, %b: memref<?xf32>, %h: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %ta = tile.load %a[%c0] : memref<?xf32> -> tensor<1024xf32>
+    %tb = tile.load %b[%c0] : memref<?xf32> -> tensor<1024xf32>
+    %p:4 = tile.prefix %ta, %tb along 0 : tensor<1024xf32>, tensor<1024xf32> {
+    ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+      %an = arith.mulf %a1, %a0 : f32
+      %ab = arith.mulf %a1, %b0 : f32
+      %bn = arith.addf %ab, %b1 : f32
+      tile.yield %an, %bn : f32, f32
+    }
+    tile.store %p#1, %h[%c0] : tensor<1024xf32>, memref<?xf32>
+    memref.store %p#3, %h[%c0] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Tuples of different types meet in workgroup memory as i32 bits.
+// CHECK-LABEL: gpu.func @segmented
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<16xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: memref.store %{{.*}}, %[[WG]]
+// CHECK: arith.bitcast %{{.*}} : i32 to f32
+gpu.module @m {
+  gpu.func @segmented(%f: memref<?xi32>, %v: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %tf = tile.load %f[%c0] : memref<?xi32> -> tensor<1024xi32>
+    %tv = tile.load %v[%c0] : memref<?xf32> -> tensor<1024xf32>
+    %p:4 = tile.prefix %tf, %tv along 0 : tensor<1024xi32>, tensor<1024xf32> {
+    ^bb0(%f0: i32, %v0: f32, %f1: i32, %v1: f32):
+      %fn = arith.ori %f0, %f1 : i32
+      %zero = arith.constant 0 : i32
+      %restart = arith.cmpi ne, %f1, %zero : i32
+      %sum = arith.addf %v0, %v1 : f32
+      %vn = arith.select %restart, %v1, %sum : f32
+      tile.yield %fn, %vn : i32, f32
+    }
+    tile.store %p#1, %v[%c0] : tensor<1024xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Totals of a tile of several rows are not lowered yet.
+gpu.module @m {
+  gpu.func @row_totals(%x: memref<?x?xf32>, %s: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<2x512xf32>
+    // expected-error @+1 {{'tile.prefix' op gives totals only for tiles of one row, got 'tensor<2x512xf32>'}}
+    %p:2 = tile.prefix add %t along 1 : tensor<2x512xf32>
+    tile.store %p#1, %s[%c0] : tensor<2xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A region combines in its own types: 16-bit ones are not lowered yet.
+gpu.module @m {
+  gpu.func @half_region(%x: memref<?xf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf16> -> tensor<512xf16>
+    // expected-error @+1 {{'tile.prefix' op with a combiner region is supported on 32-bit elements, got 'f16'}}
+    %p:2 = tile.prefix %t along 0 : tensor<512xf16> {
+    ^bb0(%a: f16, %b: f16):
+      %c = arith.addf %a, %b : f16
+      tile.yield %c : f16
+    }
+    tile.store %p#0, %x[%c0] : tensor<512xf16>, memref<?xf16>
+    gpu.return
+  }
+}

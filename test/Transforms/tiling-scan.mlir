@@ -43,7 +43,7 @@ tile.scan @suffix_1d max exclusive reverse along 0 : (memref<?xi32>, memref<?xi3
 // Rows: one program per row; bf16 is scanned in f32 and rounded once; an
 // exclusive max starts from -inf, which also pads; the block scan's total
 // extends the carry.
-// CHECK-LABEL: tile.kernel @rows_max
+// CHECK-LABEL: tile.kernel @rows_max(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]
 // CHECK: %[[INIT:.*]] = arith.constant dense<0xFF800000> : tensor<1xf32>
 // CHECK: %[[ROW:.*]] = tile.program_id x : index
@@ -136,9 +136,9 @@ tile.scan @recurrence inclusive along 0
 // A region's row loop: the first piece takes no carry, and a region's
 // constants become splats when it combines tiles.
 // CHECK-LABEL: tile.kernel @segmented_rows
-// CHECK: scf.for %[[COL:.*]] = %[[ZERO:.*]] to {{.*}} iter_args(%[[F:.*]] = %{{.*}}, %[[V:.*]] = %{{.*}}) -> (tensor<1xi32>, tensor<1xf32>)
+// CHECK: scf.for %[[COL:.*]] = %{{.*}} to {{.*}} iter_args(%[[F:.*]] = %{{.*}}, %[[V:.*]] = %{{.*}}) -> (tensor<1xi32>, tensor<1xf32>)
 // CHECK:   %[[P:.*]]:4 = tile.prefix exclusive reverse %{{.*}}, %{{.*}} along 1 identity [0 : i32, 0.000000e+00 : f32] : tensor<1x1024xi32>, tensor<1x1024xf32> {
-// CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[COL]], %[[ZERO]] : index
+// CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[COL]], %c0{{.*}} : index
 // CHECK:   arith.constant dense<0> : tensor<1x1024xi32>
 // CHECK:   arith.cmpi ne, %{{.*}} : tensor<1x1024xi32>
 // CHECK:   arith.select %[[FIRST]], %[[P]]#0, %{{.*}} : tensor<1x1024xi32>
@@ -156,3 +156,29 @@ tile.scan @segmented_rows exclusive reverse along 1 identity [0 : i32, 0.0 : f32
   %v = arith.select %restart, %v1, %sum : f32
   tile.yield %f, %v : i32, f32
 }
+
+// -----
+
+// Fewer rows than multiprocessors: the runtime launches the split-row
+// kernel instead (tile.small_grid), a single pass over pieces of rows (x:
+// the pieces of a row, y: the rows). A ticket gives the row and the piece's
+// position in it; the look-back stays within the row's tickets and carries
+// 1-element tiles.
+// CHECK-LABEL: tile.kernel @few_rows(
+// CHECK-SAME: tile.small_grid = {kernel = @few_rows__small_grid, percent_of_sms = 100 : i64}
+// CHECK: scf.for
+// CHECK-LABEL: tile.kernel @few_rows__small_grid(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x?xf32>, %[[Y:[a-z0-9]+]]: memref<?x?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 4096>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
+// CHECK-SAME: tile.scratch = array<i64: 16, 16>
+// CHECK: %[[TICKET:.*]] = tile.ticket %[[SCRATCH]]
+// CHECK: %[[PIECES:.*]] = tile.num_programs x : index
+// CHECK: %[[ROW:.*]] = arith.divui %[[TICKET]], %[[PIECES]] : index
+// CHECK: %[[POS:.*]] = arith.remui %[[TICKET]], %[[PIECES]] : index
+// CHECK: %[[COL:.*]] = arith.muli %[[POS]], %c4096 : index
+// CHECK: %[[T:.*]] = tile.load %[[X]][%[[ROW]], %[[COL]]] {{.*}} -> tensor<1x4096xf32>
+// CHECK: %[[S:.*]] = tile.reduce add %[[T]] along 1 : tensor<1x4096xf32> -> tensor<1xf32>
+// CHECK: %[[C:.*]] = tile.lookback add %[[S]] at %[[TICKET]] position %[[POS]] in %[[SCRATCH]] : memref<?xi32>, tensor<1xf32>
+// CHECK: tile.broadcast %[[C]] dims [1] : tensor<1xf32> -> tensor<1x4096xf32>
+// CHECK: tile.store %{{.*}}, %[[Y]][%[[ROW]], %[[COL]]]
+tile.scan @few_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()

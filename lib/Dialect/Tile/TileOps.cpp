@@ -627,16 +627,33 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+/// The scalar types of look-back totals (1-element tiles hold one).
+static SmallVector<Type> totalElementTypes(TypeRange totals) {
+  return llvm::map_to_vector(totals,
+                             [](Type t) { return getElementTypeOrSelf(t); });
+}
+
 LogicalResult LookbackOp::verify() {
   if (getTotals().empty())
     return emitOpError("needs at least one total");
+  for (auto [i, total] : llvm::enumerate(getTotals())) {
+    Type type = total.getType();
+    auto tile = dyn_cast<RankedTensorType>(type);
+    Type element = getElementTypeOrSelf(type);
+    if ((tile && tile.getNumElements() != 1) ||
+        !(element.isF32() || element.isInteger(32)))
+      return emitOpError("total #")
+             << i << " must be an i32 or f32 scalar or 1-element tile, got "
+             << type;
+  }
   return verifyCombinerChoice(*this, getKind(), getCombiner(),
                               /*identity=*/std::nullopt, /*exclusive=*/false,
-                              getTotals().getTypes());
+                              totalElementTypes(getTotals().getTypes()));
 }
 
 LogicalResult LookbackOp::verifyRegions() {
-  return verifyCombinerRegion(*this, getCombiner(), getTotals().getTypes());
+  return verifyCombinerRegion(*this, getCombiner(),
+                              totalElementTypes(getTotals().getTypes()));
 }
 
 LogicalResult LookbackOp::inferReturnTypes(

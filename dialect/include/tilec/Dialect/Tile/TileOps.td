@@ -521,7 +521,8 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
     The decoupled look-back of a single-pass scan. The program with ticket
     `ticket` (see `tile.ticket`) is the `position`-th of a segment of
     consecutive tickets (0 for the first); its `totals` are the combinations
-    of its own elements. Each result is the combination (earlier on the
+    of its own elements: i32 or f32 scalars, or 1-element tiles (the total
+    of a piece of one row). Each result is the combination (earlier on the
     left) of the totals of the programs `ticket - position` to
     `ticket - 1`. The first program of a segment has nothing to combine: it
     gets the identity of `kind`; with a combiner region instead of a kind
@@ -555,9 +556,9 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
     ```
   }];
   let arguments = (ins OptionalAttr<Tile_ReduceKind>:$kind,
-                       Variadic<AnyTypeOf<[I32, F32]>>:$totals,
+                       Variadic<AnyTypeOf<[I32, F32, Tile_Tile]>>:$totals,
                        Index:$ticket, Index:$position, Tile_Scratch:$scratch);
-  let results = (outs Variadic<AnyTypeOf<[I32, F32]>>:$carries);
+  let results = (outs Variadic<AnyTypeOf<[I32, F32, Tile_Tile]>>:$carries);
   let regions = (region MaxSizedRegion<1>:$combiner);
   let assemblyFormat = [{
     ($kind^)? $totals `at` $ticket `position` $position `in` $scratch
