@@ -79,6 +79,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
 
   // NVIDIA-specific from here on.
   gpuModulePM.addPass(createTileEmitLaunchMetadata());
+  gpuModulePM.addPass(createTileOccupancyHints());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.arch;
   target.features = kPtxFeatures;

@@ -399,7 +399,7 @@ private:
     SmallVector<Type> wordTypes(2 * n * tiles.size(), b.getI64Type());
     auto spin = scf::WhileOp::create(b, loc, wordTypes, ValueRange{});
     {
-      Block *before = b.createBlock(&spin.getBefore());
+      b.createBlock(&spin.getBefore());
       SmallVector<Value> words;
       Value waiting = arith::ConstantIntOp::create(b, loc, 0, 1);
       for (const LaneTile &tile : tiles) {

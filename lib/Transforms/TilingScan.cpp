@@ -33,6 +33,11 @@ static constexpr int64_t kRowPiece = 1024;
 static constexpr int64_t kRowWarps = 8;
 static constexpr int64_t kLookbackPiece = 4096;
 static constexpr int64_t kLookbackWarps = 4;
+/// Blocks of the default single pass an SM: ptxas's own choice (80
+/// registers) fits 6; capping at 72 for 7 was 4.6% faster at 2^28 f32 on
+/// the H200, 64 for 8 (with spills) 4% slower
+/// (bench/scan/results/2026-11-22-h200-occupancy).
+static constexpr int64_t kLookbackBlocksPerSm = 7;
 /// Row scans with fewer rows than this percentage of the multiprocessors
 /// split their rows over several programs.
 static constexpr int64_t kSplitRowsPercentOfSms = 100;
@@ -377,6 +382,9 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
                     rewriter.getDenseI64ArrayAttr(
                         {tile::LookbackOp::kHeaderBytes,
                          tile::LookbackOp::statusBytes(op.getNumScanned())}));
+    if (!isRow && op.getNumScanned() == 1 && !op.getBlock() && !op.getWarps())
+      kernel->setAttr(tile::kMinBlocksPerSmAttrName,
+                      rewriter.getI64IntegerAttr(kLookbackBlocksPerSm));
     buildLookbackScanBody(rewriter, loc, op, schedule.piece, body);
   }
   tile::ReturnOp::create(rewriter, loc);

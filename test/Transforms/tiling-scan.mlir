@@ -1,7 +1,8 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling | FileCheck %s
 
 // A 1-D scan is a single pass over one program (4 warps) per 4096
-// elements. The kernel gains the runtime's scratch buffer (16 bytes, then
+// elements, 7 programs an SM (a register cap for ptxas). The kernel
+// gains the runtime's scratch buffer (16 bytes, then
 // 16 a program): a program takes a ticket, reads its piece with the
 // identity as padding, and publishes its total through the look-back
 // before scanning the piece; the look-back over the tickets before it
@@ -9,6 +10,7 @@
 // CHECK-LABEL: tile.kernel @cumsum(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>], num_warps = 4
+// CHECK-SAME: tile.min_blocks_per_sm = 7 : i64
 // CHECK-SAME: tile.scratch = array<i64: 16, 16>
 // CHECK: %[[TICKET:.*]] = tile.ticket %[[SCRATCH]] : memref<?xi32>
 // CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c4096 : index
@@ -65,6 +67,7 @@ tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>)
 // block scan scans both, 2048 elements a program (half the registers
 // of 4096 for each).
 // CHECK-LABEL: tile.kernel @pair
+// CHECK-NOT: tile.min_blocks_per_sm
 // CHECK-SAME: tile.scratch = array<i64: 16, 32>
 // CHECK: %[[S0:.*]] = tile.reduce mul
 // CHECK: %[[S1:.*]] = tile.reduce mul

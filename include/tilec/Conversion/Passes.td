@@ -54,6 +54,29 @@ def ConvertTileKernelsToGPU : Pass<"convert-tile-kernels-to-gpu",
 // NVIDIA-specific
 //===----------------------------------------------------------------------===//
 
+def TileOccupancyHints : Pass<"tile-occupancy-hints",
+                              "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Ask ptxas for a number of resident blocks an SM";
+  let description = [{
+    A kernel's `tile.min_blocks_per_sm = N` (set by tile-tiling where N
+    blocks measured faster than what ptxas picks by itself) becomes
+    `nvvm.minctasm = N` on the `gpu.func`, which the GPU to NVVM conversion
+    keeps and PTX states as `.minnctapersm N`: ptxas then caps the registers
+    so that N blocks fit on a multiprocessor, spilling if it must.
+
+    ```mlir
+    // Before
+    gpu.func @scan(...) kernel attributes {tile.min_blocks_per_sm = 7 : i64}
+    // After
+    gpu.func @scan(...) kernel attributes {nvvm.minctasm = 7 : i32}
+    ```
+  }];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "Kernels given a hint">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def TileTensorMapParams : Pass<"tile-tensor-map-params",
                                "::mlir::gpu::GPUModuleOp"> {
   let summary = "Pass kernels' tensor-map descriptors by value in parameter space";

@@ -60,6 +60,19 @@ tile.kernel @small(%x: memref<?xf32>)
 
 // -----
 
+// The scratch buffer's sizes and the occupancy hint stay on the gpu.func.
+// CHECK-LABEL: gpu.func @single_pass
+// CHECK-SAME: tile.min_blocks_per_sm = 7 : i64
+// CHECK-SAME: tile.scratch = array<i64: 16, 16>
+tile.kernel @single_pass(%x: memref<?xf32>, %s: memref<?xi32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>],
+                num_warps = 4, tile.min_blocks_per_sm = 7 : i64,
+                tile.scratch = array<i64: 16, 16>} {
+  tile.return
+}
+
+// -----
+
 // A module without tile kernels is left alone.
 // CHECK-LABEL: func.func @host
 // CHECK-NOT: gpu.module

@@ -40,6 +40,11 @@ inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
 /// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
 /// tile-tiling for tile.ticket and tile.lookback).
 inline constexpr llvm::StringLiteral kScratchAttrName = "tile.scratch";
+/// `tile.min_blocks_per_sm`: N: ptxas should fit N blocks of the kernel on
+/// a multiprocessor (set by tile-tiling where that measured faster; becomes
+/// nvvm.minctasm in tile-occupancy-hints).
+inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
+    "tile.min_blocks_per_sm";
 
 /// Checks that `type` can be a tile: statically shaped, rank >= 1, every
 /// dimension a power of two. On failure, emits an error through `emitError`
