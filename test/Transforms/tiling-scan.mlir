@@ -29,6 +29,7 @@ tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 // length - 4096 (t + 1), before the buffer for the last piece; an
 // exclusive i32 max pads with the lowest i32.
 // CHECK-LABEL: tile.kernel @suffix_1d
+// CHECK-NOT: tile.min_blocks_per_sm
 // CHECK: %[[TICKET:.*]] = tile.ticket
 // CHECK: %[[LEN:.*]] = memref.dim
 // CHECK: %[[OFF:.*]] = arith.muli %[[TICKET]], %[[STEP:.*]] : index
