@@ -59,33 +59,37 @@ def ratio(a, b):
     return a / b
 
 
+def by_shape(rows, keep):
+    """The rows that `keep` accepts, by shape."""
+    return {r["shape"]: r for r in rows if keep(r)}
+
+
+def measured(prefix, r):
+    """us, GB/s and status of one implementation's row (None if missing)."""
+    g = lambda k: None if r is None else r.get(k)
+    return {prefix + "_us": g("us"), prefix + "_gb_per_s": g("gb_per_s"),
+            prefix + "_status": g("status")}
+
+
+def gb(r):
+    return None if r is None else r.get("gb_per_s")
+
+
 def collect(tilec, cub, torch):
     """One row per timed shape: tilec's f32 inclusive sum (scan_f32 or
     rows_f32), CUB's InclusiveSum f32 (1-D only), torch.cumsum."""
-    tilec_t = {}
-    for r in tilec or []:
-        if r.get("gb_per_s") is not None and r.get("kernel") in ("scan_f32", "rows_f32"):
-            tilec_t[r["shape"]] = r
-    cub_t = {}
-    for r in (cub or {}).get("results", []):
-        if r.get("impl") == "cub" and r.get("op") == "InclusiveSum" and r.get("dtype") == "f32":
-            cub_t[r["shape"]] = r
-    torch_t = {r["shape"]: r for r in torch or [] if r.get("gb_per_s") is not None}
+    tilec_t = by_shape(tilec or [], lambda r: r.get("gb_per_s") is not None
+                       and r.get("kernel") in ("scan_f32", "rows_f32"))
+    cub_t = by_shape((cub or {}).get("results", []), lambda r: r.get("impl") == "cub"
+                     and r.get("op") == "InclusiveSum" and r.get("dtype") == "f32")
+    torch_t = by_shape(torch or [], lambda r: r.get("gb_per_s") is not None)
     rows = []
     for shape in TIMED_1D + TIMED_ROWS:
         t, c, p = tilec_t.get(shape), cub_t.get(shape), torch_t.get(shape)
-        g = lambda r, k: None if r is None else r.get(k)
-        rows.append({
-            "shape": shape,
-            "tilec_us": g(t, "us"), "tilec_gb_per_s": g(t, "gb_per_s"),
-            "tilec_status": g(t, "status"),
-            "cub_us": g(c, "us"), "cub_gb_per_s": g(c, "gb_per_s"),
-            "cub_status": g(c, "status"),
-            "torch_us": g(p, "us"), "torch_gb_per_s": g(p, "gb_per_s"),
-            "torch_status": g(p, "status"),
-            "tilec_over_cub": ratio(g(t, "gb_per_s"), g(c, "gb_per_s")),
-            "tilec_over_torch": ratio(g(t, "gb_per_s"), g(p, "gb_per_s")),
-        })
+        rows.append({"shape": shape, **measured("tilec", t), **measured("cub", c),
+                     **measured("torch", p),
+                     "tilec_over_cub": ratio(gb(t), gb(c)),
+                     "tilec_over_torch": ratio(gb(t), gb(p))})
     return rows
 
 
@@ -94,25 +98,15 @@ def collect_recurrence(tilec, cub):
     scan_rec_inc_f32 or rows_rec_inc_f32 against CUB's InclusiveScan with
     the recurrence operator on float2 pairs (1-D only). Both GB/s count
     16 bytes an element (a, b read, the product and h written)."""
-    tilec_t = {}
-    for r in tilec or []:
-        if r.get("gb_per_s") is not None and r.get("kernel") in ("scan_rec_inc_f32",
-                                                                 "rows_rec_inc_f32"):
-            tilec_t[r["shape"]] = r
-    cub_t = {r["shape"]: r for r in (cub or {}).get("results", [])
-             if r.get("impl") == "cub" and r.get("op") == "RecurrenceScan"}
+    tilec_t = by_shape(tilec or [], lambda r: r.get("gb_per_s") is not None
+                       and r.get("kernel") in ("scan_rec_inc_f32", "rows_rec_inc_f32"))
+    cub_t = by_shape((cub or {}).get("results", []), lambda r: r.get("impl") == "cub"
+                     and r.get("op") == "RecurrenceScan")
     rows = []
     for shape in TIMED_REC:
         t, c = tilec_t.get(shape), cub_t.get(shape)
-        g = lambda r, k: None if r is None else r.get(k)
-        rows.append({
-            "shape": shape,
-            "tilec_us": g(t, "us"), "tilec_gb_per_s": g(t, "gb_per_s"),
-            "tilec_status": g(t, "status"),
-            "cub_us": g(c, "us"), "cub_gb_per_s": g(c, "gb_per_s"),
-            "cub_status": g(c, "status"),
-            "tilec_over_cub": ratio(g(t, "gb_per_s"), g(c, "gb_per_s")),
-        })
+        rows.append({"shape": shape, **measured("tilec", t), **measured("cub", c),
+                     "tilec_over_cub": ratio(gb(t), gb(c))})
     return rows
 
 

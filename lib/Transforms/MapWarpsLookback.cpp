@@ -199,8 +199,7 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
         rewriter, loc,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, warp,
                               zero),
-        arith::XOrIOp::create(rewriter, loc, isFirst,
-                              arith::ConstantIntOp::create(rewriter, loc, 1, 1)));
+        negate(rewriter, loc, isFirst));
     buildIf(rewriter, loc, looksBack, [&](OpBuilder &b) {
       MaybeTuple carry = lookBack(b, loc, combiner, status, ticket,
                                   position, totals);
@@ -292,8 +291,7 @@ private:
       Block *before = b.createBlock(&loop.getBefore(), {}, types,
                                     SmallVector<Location>(types.size(), loc));
       Value done = before->getArguments().back();
-      Value more = arith::XOrIOp::create(
-          b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
+      Value more = negate(b, loc, done);
       scf::ConditionOp::create(b, loc, more, before->getArguments());
     }
     {
@@ -382,8 +380,7 @@ private:
       yielded.append(
           {combined.valid, arith::SubIOp::create(b, loc, next, windowTiles),
            arith::SubIOp::create(b, loc, remaining, windowTiles),
-           arith::XOrIOp::create(b, loc, noStop,
-                                 arith::ConstantIntOp::create(b, loc, 1, 1))});
+           negate(b, loc, noStop)});
       scf::YieldOp::create(b, loc, yielded);
     }
     b.setInsertionPointAfter(loop);

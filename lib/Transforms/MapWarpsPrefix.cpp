@@ -85,21 +85,6 @@ SmallVector<Type> combiningTypes(tile::PrefixOp op) {
   return types;
 }
 
-/// The workgroup words that carry the warp totals: one per input, warp and
-/// chunk of a thread, in the combining type when the inputs share one, else
-/// as i32 bits.
-ExchangeBuffer prefixBuffer(tile::PrefixOp op, int64_t threads) {
-  TileLayout layout(op.getType().getShape(), threads);
-  int64_t chunks =
-      std::max<int64_t>(layout.getPerThread() >> layout.getVectorBits(), 1);
-  int64_t warps = std::max<int64_t>(threads / 32, 1);
-  SmallVector<Type> types = combiningTypes(op);
-  Type wordType = llvm::all_equal(types)
-                      ? types.front()
-                      : Type(IntegerType::get(op.getContext(), 32));
-  return {int64_t(types.size()) * chunks * warps, wordType};
-}
-
 struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -428,9 +413,20 @@ LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
   return success();
 }
 
+/// The workgroup words that carry the warp totals: one per input, warp and
+/// chunk of a thread, in the combining type when the inputs share one, else
+/// as i32 bits.
 ExchangeBuffer tilec::prefixExchangeBuffer(tile::PrefixOp op,
                                            int64_t threads) {
-  return prefixBuffer(op, threads);
+  TileLayout layout(op.getType().getShape(), threads);
+  int64_t chunks =
+      std::max<int64_t>(layout.getPerThread() >> layout.getVectorBits(), 1);
+  int64_t warps = std::max<int64_t>(threads / 32, 1);
+  SmallVector<Type> types = combiningTypes(op);
+  Type wordType = llvm::all_equal(types)
+                      ? types.front()
+                      : Type(IntegerType::get(op.getContext(), 32));
+  return {int64_t(types.size()) * chunks * warps, wordType};
 }
 
 void tilec::populateMapWarpsPrefixPatterns(const TypeConverter &converter,

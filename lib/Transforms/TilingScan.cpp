@@ -112,6 +112,13 @@ static RankedTensorType pieceTypeFor(const ScannedOperand &s, bool isRow,
                : RankedTensorType::get({elements}, s.accType);
 }
 
+/// Gives an op of the scan family the description's combiner region, if
+/// it has one (a kind is an attribute, already copied).
+static void copyCombiner(tile::ScanOp op, Region &into) {
+  IRMapping mapping;
+  op.getCombiner().cloneInto(&into, mapping);
+}
+
 /// The block-level scan of loaded pieces, one per operand: their scans,
 /// then their totals.
 static tile::PrefixOp blockScan(OpBuilder &b, Location loc, tile::ScanOp op,
@@ -122,10 +129,7 @@ static tile::PrefixOp blockScan(OpBuilder &b, Location loc, tile::ScanOp op,
       b, loc, kind, pieces, type.getRank() - 1,
       op.getMode() == tile::ScanMode::exclusive, op.getReverse(),
       op.getIdentityAttr());
-  if (!kind) {
-    IRMapping mapping;
-    op.getCombiner().cloneInto(&prefix.getCombiner(), mapping);
-  }
+  copyCombiner(op, prefix.getCombiner());
   return prefix;
 }
 
@@ -277,11 +281,8 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
   }
   auto lookback = tile::LookbackOp::create(b, loc, op.getKindAttr(), totals,
                                            ticket, place.position, scratch);
-  if (!op.getKind()) {
-    IRMapping mapping;
-    op.getCombiner().cloneInto(&lookback.getCombiner(), mapping);
-  }
-  if (scans.empty())
+  copyCombiner(op, lookback.getCombiner());
+  if (op.getKind())
     llvm::append_range(scans, blockScan(b, loc, op, elements).getScans());
   Value isFirst = firstPieceFlag(b, loc, op, place.position);
   SmallVector<Value> results = carryInto(b, loc, combiner,

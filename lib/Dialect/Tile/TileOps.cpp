@@ -627,9 +627,10 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-/// The scalar types of look-back totals (1-element tiles hold one).
-static SmallVector<Type> totalElementTypes(TypeRange totals) {
-  return llvm::map_to_vector(totals,
+/// The element types of tiles (or the scalars themselves) that a combiner
+/// combines.
+static SmallVector<Type> elementTypesOf(TypeRange types) {
+  return llvm::map_to_vector(types,
                              [](Type t) { return getElementTypeOrSelf(t); });
 }
 
@@ -648,12 +649,12 @@ LogicalResult LookbackOp::verify() {
   }
   return verifyCombinerChoice(*this, getKind(), getCombiner(),
                               /*identity=*/std::nullopt, /*exclusive=*/false,
-                              totalElementTypes(getTotals().getTypes()));
+                              elementTypesOf(getTotals().getTypes()));
 }
 
 LogicalResult LookbackOp::verifyRegions() {
   return verifyCombinerRegion(*this, getCombiner(),
-                              totalElementTypes(getTotals().getTypes()));
+                              elementTypesOf(getTotals().getTypes()));
 }
 
 LogicalResult LookbackOp::inferReturnTypes(
@@ -678,10 +679,6 @@ static Type droppingDim(RankedTensorType type, int64_t axis) {
   return RankedTensorType::get(shape, type.getElementType());
 }
 
-static SmallVector<Type> elementTypesOf(TypeRange tiles) {
-  return llvm::map_to_vector(
-      tiles, [](Type t) { return cast<RankedTensorType>(t).getElementType(); });
-}
 
 LogicalResult PrefixOp::verify() {
   if (getInputs().empty())
