@@ -68,8 +68,8 @@ struct ExchangeBuffer {
 /// Fails with a located error for the tile.prefix forms the lowering does
 /// not cover yet (see MapWarpsPrefix.cpp).
 mlir::LogicalResult checkPrefixSupported(tile::PrefixOp op, int64_t threads);
-/// The buffer where a tile.prefix's warps meet.
-ExchangeBuffer prefixExchangeBuffer(tile::PrefixOp op, int64_t threads);
+/// The buffer where a tile.prefix's warps meet, if its rows span warps.
+std::optional<ExchangeBuffer> prefixExchangeBuffer(tile::PrefixOp op, int64_t threads);
 /// The buffer `op` needs, or nullopt if it exchanges nothing.
 std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
                                                 int64_t threads);

@@ -46,10 +46,16 @@ MaybeTuple validTuple(OpBuilder &b, Location loc, Tuple values) {
 /// Where the bits of a prefix along the innermost dimension lie: the tile's
 /// linear index has, from the lowest bit, the chunk element (v bits), the
 /// lane (5), the warp and the thread's chunk number; the scanned dimension
-/// takes the lowest `axisBits` of them.
+/// takes the lowest `axisBits` of them. A short row lies within a chunk or
+/// within a group of lanes: segments of the chunk and of the lane scan.
 struct PrefixPlan {
   unsigned v, threadBits, axisBits;
-  /// Scanned bits in the warp id and in the chunk number.
+  /// Scanned bits in the chunk element, the lane, the warp id and the
+  /// chunk number.
+  unsigned elementAxisBits() const { return std::min(axisBits, v); }
+  unsigned laneAxisBits() const {
+    return std::clamp<int>(int(axisBits) - int(v), 0, kLaneBits);
+  }
   unsigned warpAxisBits() const {
     unsigned end = std::min(axisBits, v + threadBits);
     return end > v + kLaneBits ? end - v - kLaneBits : 0;
@@ -57,21 +63,20 @@ struct PrefixPlan {
   unsigned chunkAxisBits() const {
     return axisBits > v + threadBits ? axisBits - v - threadBits : 0;
   }
+  /// Whether rows span whole warps, whose totals meet in workgroup memory.
+  bool rowsSpanWarps() const { return axisBits >= v + kLaneBits; }
   int64_t warps() const { return int64_t(1) << (threadBits - kLaneBits); }
 };
 
-/// Supported: a prefix along the innermost dimension whose rows span whole
-/// warps (at least 32 chunks), on at least one warp, not replicated.
+/// Supported: a prefix along the innermost dimension, on at least one
+/// warp, not replicated.
 std::optional<PrefixPlan> planPrefix(const TileLayout &layout,
                                      RankedTensorType type, int64_t axis) {
   if (axis != type.getRank() - 1 || layout.isReplicated() ||
       layout.getThreadBits() < kLaneBits)
     return std::nullopt;
-  PrefixPlan plan{layout.getVectorBits(), layout.getThreadBits(),
-                  layout.dimBits(axis)};
-  if (plan.axisBits < plan.v + kLaneBits)
-    return std::nullopt;
-  return plan;
+  return PrefixPlan{layout.getVectorBits(), layout.getThreadBits(),
+                    layout.dimBits(axis)};
 }
 
 /// The types the scan combines in: a kind combines 16-bit elements in f32
@@ -152,18 +157,29 @@ private:
       SmallVector<Tuple> laneTotals;
       SmallVector<MaybeTuple> lanePrefixes;
       scanLanes(x, laneTotals, lanePrefixes);
-      publishWarpTotals(laneTotals);
       SmallVector<MaybeTuple> warpPrefixes;
       SmallVector<Tuple> rowTotals;
-      combineWarpTotals(x.front(), warpPrefixes, rowTotals);
+      if (plan.rowsSpanWarps()) {
+        publishWarpTotals(laneTotals);
+        combineWarpTotals(x.front(), warpPrefixes, rowTotals);
+      } else {
+        // Rows within a warp: no warp stage. Such a tile has several rows,
+        // so its totals are placeholders (see replace).
+        warpPrefixes.assign(chunks(), empty(x.front()));
+        rowTotals.assign(laneTotals.begin(), laneTotals.end());
+      }
       SmallVector<Tuple> results(layout.getPerThread());
       Tuple total =
           applyCarries(x, lanePrefixes, warpPrefixes, rowTotals, results);
       replace(results, total);
     }
 
-    /// 1. Each thread scans its chunks: x[slot] is the chunk's prefix up to
-    ///    the slot, in the combining types.
+    /// Elements of a chunk in one row: rows shorter than a chunk start
+    /// again every `segment()` elements.
+    int64_t segment() const { return int64_t(1) << plan.elementAxisBits(); }
+
+    /// 1. Each thread scans its chunks: x[slot] is the prefix of the slot's
+    ///    row segment in the chunk up to the slot, in the combining types.
     SmallVector<Tuple> scanChunks(ValueRange inputs) {
       SmallVector<Tuple> x(layout.getPerThread());
       for (int64_t chunk = 0; chunk < chunks(); ++chunk) {
@@ -174,9 +190,10 @@ private:
             element.push_back(convertElement(
                 b, loc, vector::ExtractOp::create(b, loc, input, slot),
                 accType));
-          x[slot] = i == 0 ? element
-                           : combine(x[chunk * chunkSize() + inOrder(i - 1)],
-                                     element);
+          x[slot] = i % segment() == 0
+                        ? element
+                        : combine(x[chunk * chunkSize() + inOrder(i - 1)],
+                                  element);
         }
       }
       return x;
@@ -190,7 +207,8 @@ private:
     }
 
     /// The tuple of the lane `offset` before this one in scan order, and
-    /// whether there is one.
+    /// whether there is one in the same row (rows of fewer than 32 chunks
+    /// span aligned groups of lanes).
     MaybeTuple tupleFromEarlier(const Tuple &t, int64_t offset) {
       MaybeTuple moved;
       for (Value v : t) {
@@ -198,17 +216,34 @@ private:
         moved.values.push_back(shuffle.getShuffleResult());
         moved.valid = shuffle.getValid();
       }
+      int64_t rowLanes = int64_t(1) << plan.laneAxisBits();
+      if (rowLanes < 32) {
+        Value laneInRow =
+            b.createOrFold<arith::AndIOp>(loc, lane, c(rowLanes - 1));
+        moved.valid =
+            reverse()
+                ? b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                                laneInRow, c(rowLanes - offset))
+                : b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                                laneInRow, c(offset));
+      }
       return moved;
     }
 
-    /// 2. The lanes scan the chunk totals (Kogge-Stone over shuffles up, or
-    ///    down for a reverse scan); a lane's prefix is its neighbour's
-    ///    total.
+    /// 2. The lanes of a row scan the chunk totals (Kogge-Stone over
+    ///    shuffles up, or down for a reverse scan); a lane's prefix is its
+    ///    neighbour's total. Rows within a chunk skip this.
     void scanLanes(ArrayRef<Tuple> x, SmallVectorImpl<Tuple> &laneTotals,
                    SmallVectorImpl<MaybeTuple> &lanePrefixes) {
+      int64_t rowLanes = int64_t(1) << plan.laneAxisBits();
       for (int64_t chunk = 0; chunk < chunks(); ++chunk) {
         Tuple total = x[chunk * chunkSize() + inOrder(chunkSize() - 1)];
-        for (int64_t offset = 1; offset < 32; offset *= 2) {
+        if (rowLanes == 1) {
+          laneTotals.push_back(total);
+          lanePrefixes.push_back(empty(total));
+          continue;
+        }
+        for (int64_t offset = 1; offset < rowLanes; offset *= 2) {
           MaybeTuple earlier = tupleFromEarlier(total, offset);
           Tuple both = combine(earlier.values, total);
           for (auto [t, e] : llvm::zip(total, both))
@@ -335,12 +370,14 @@ private:
     /// the first element of a row.
     Tuple exclusiveValue(const MaybeTuple &prefix, ArrayRef<Tuple> x,
                          int64_t chunk, int64_t i, const Tuple &identity) {
-      MaybeTuple before =
-          i == 0 ? prefix
-                 : combineMaybe(prefix,
-                                validTuple(b, loc,
-                                           x[chunk * chunkSize() +
-                                             inOrder(i - 1)]));
+      MaybeTuple before;
+      if (i == 0)
+        before = prefix;
+      else if (i % segment() == 0) // a row starts inside the chunk
+        before = empty(identity);
+      else
+        before = combineMaybe(
+            prefix, validTuple(b, loc, x[chunk * chunkSize() + inOrder(i - 1)]));
       Tuple values;
       for (auto [v, id] : llvm::zip(before.values, identity))
         values.push_back(
@@ -395,8 +432,8 @@ LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
   RankedTensorType type = op.getType();
   TileLayout layout(type.getShape(), threads);
   if (!planPrefix(layout, type, op.getAxis()))
-    return op.emitOpError("is supported along the innermost dimension, with "
-                          "rows of at least 32 x ")
+    return op.emitOpError("is supported along the innermost dimension of "
+                          "tiles of at least 32 x ")
            << (int64_t(1) << layout.getVectorBits())
            << " elements, on at least one warp";
   if (!op.getKind())
@@ -415,10 +452,14 @@ LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
 
 /// The workgroup words that carry the warp totals: one per input, warp and
 /// chunk of a thread, in the combining type when the inputs share one, else
-/// as i32 bits.
-ExchangeBuffer tilec::prefixExchangeBuffer(tile::PrefixOp op,
-                                           int64_t threads) {
+/// as i32 bits. Rows within a warp need none.
+std::optional<ExchangeBuffer>
+tilec::prefixExchangeBuffer(tile::PrefixOp op, int64_t threads) {
   TileLayout layout(op.getType().getShape(), threads);
+  std::optional<PrefixPlan> plan =
+      planPrefix(layout, op.getType(), op.getAxis());
+  if (plan && !plan->rowsSpanWarps())
+    return std::nullopt;
   int64_t chunks =
       std::max<int64_t>(layout.getPerThread() >> layout.getVectorBits(), 1);
   int64_t warps = std::max<int64_t>(threads / 32, 1);
@@ -426,7 +467,7 @@ ExchangeBuffer tilec::prefixExchangeBuffer(tile::PrefixOp op,
   Type wordType = llvm::all_equal(types)
                       ? types.front()
                       : Type(IntegerType::get(op.getContext(), 32));
-  return {int64_t(types.size()) * chunks * warps, wordType};
+  return ExchangeBuffer{int64_t(types.size()) * chunks * warps, wordType};
 }
 
 void tilec::populateMapWarpsPrefixPatterns(const TypeConverter &converter,

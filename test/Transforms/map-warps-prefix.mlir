@@ -67,14 +67,97 @@ gpu.module @m {
 
 // -----
 
-// Rows shorter than 32 chunks (a segmented warp scan) are not lowered yet.
+// Rows shorter than 32 chunks: 64 columns are 16 lanes of 4. The lanes
+// scan in aligned groups of 16 (shuffles by 1, 2, 4, 8 only), and a lane
+// takes a neighbour only from its own row; the rows never meet across
+// warps, so there is no workgroup buffer and no barrier.
+// CHECK-LABEL: gpu.func @short_rows
+// CHECK-NOT: workgroup(
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[LANE:.*]] = arith.andi %[[TID]], %c31
+// CHECK: %[[X1:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[X2:.*]] = arith.addf %[[X1]], %{{.*}} : f32
+// CHECK: %[[X3:.*]] = arith.addf %[[X2]], %{{.*}} : f32
+// CHECK: %[[UP1:.*]], %{{.*}} = gpu.shuffle up %[[X3]], %c1_i32, %c32_i32 : f32
+// CHECK: %[[IN1:.*]] = arith.andi %[[LANE]], %c15
+// CHECK: %[[OK1:.*]] = arith.cmpi uge, %[[IN1]], %c1
+// CHECK: %[[S1:.*]] = arith.addf %[[UP1]], %[[X3]] : f32
+// CHECK: arith.select %[[OK1]], %[[S1]], %[[X3]] : f32
+// CHECK: gpu.shuffle up %{{.*}}, %c2_i32, %c32_i32
+// CHECK: arith.cmpi uge, %{{.*}}, %c2
+// CHECK: gpu.shuffle up %{{.*}}, %c4_i32, %c32_i32
+// CHECK: arith.cmpi uge, %{{.*}}, %c4
+// CHECK: gpu.shuffle up %{{.*}}, %c8_i32, %c32_i32
+// CHECK: arith.cmpi uge, %{{.*}}, %c8
+// CHECK-NOT: gpu.shuffle up %{{.*}}, %c16_i32
+// CHECK: gpu.shuffle up %{{.*}}, %c1_i32{{.*}}, %c32_i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
 gpu.module @m {
   gpu.func @short_rows(%x: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x64xf32>
-    // expected-error @+1 {{'tile.prefix' op is supported along the innermost dimension, with rows of at least 32 x 4 elements, on at least one warp}}
     %p:2 = tile.prefix add %t along 1 : tensor<16x64xf32>
+    tile.store %p#0, %x[%c0, %c0] : tensor<16x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A reverse scan of short rows takes its neighbour from the lane after it,
+// within the row: lane-in-row < 16 - offset.
+// CHECK-LABEL: gpu.func @short_rows_reverse
+// CHECK: %[[DOWN:.*]], %{{.*}} = gpu.shuffle down %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: %[[IN:.*]] = arith.andi %{{.*}}, %c15
+// CHECK: arith.cmpi ult, %[[IN]], %c15
+// CHECK: gpu.shuffle down %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: arith.cmpi ult, %{{.*}}, %c8
+// CHECK-NOT: gpu.shuffle down %{{.*}}, %c16_i32
+gpu.module @m {
+  gpu.func @short_rows_reverse(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x64xf32>
+    %p:2 = tile.prefix add reverse %t along 1 : tensor<16x64xf32>
+    tile.store %p#0, %x[%c0, %c0] : tensor<16x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Rows shorter than a chunk: a thread's chunk of 4 holds two rows of 2, and
+// scans each on its own, with no shuffles. Reverse exclusive: the last
+// element of each row takes the identity, the first the last.
+// CHECK-LABEL: gpu.func @rows_within_a_chunk
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[E3:.*]] = vector.extract %[[V:.*]][3] : f32 from vector<4xf32>
+// CHECK: %[[E1:.*]] = vector.extract %[[V]][1] : f32 from vector<4xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: vector.from_elements %[[E1]], %[[ZERO]], %[[E3]], %[[ZERO]] : vector<4xf32>
+gpu.module @m {
+  gpu.func @rows_within_a_chunk(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<256x2xf32>
+    %p:2 = tile.prefix add exclusive reverse %t along 1 : tensor<256x2xf32>
+    tile.store %p#0, %x[%c0, %c0] : tensor<256x2xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Columns (a prefix along the outer dimension) are not lowered yet.
+gpu.module @m {
+  gpu.func @columns(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x64xf32>
+    // expected-error @+1 {{'tile.prefix' op is supported along the innermost dimension of tiles of at least 32 x 4 elements, on at least one warp}}
+    %p:2 = tile.prefix add %t along 0 : tensor<16x64xf32>
     tile.store %p#0, %x[%c0, %c0] : tensor<16x64xf32>, memref<?x?xf32>
     gpu.return
   }
