@@ -23,8 +23,10 @@ gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
   auto twin = cast<gpu::GPUFuncOp>(kernel->clone());
   twin.setName((kernel.getName() + "__thread_copies").str());
   twin->setAttr(kNoBulkCopiesAttr, UnitAttr::get(kernel.getContext()));
-  // The runtime picks the small-grid kernel before the twin, never after.
+  // The runtime picks the narrow and small-grid kernels before the twin,
+  // never after.
   twin->removeAttr(tile::kSmallGridAttrName);
+  twin->removeAttr(tile::kNarrowAttrName);
   // Inserting renames the twin if the name is taken.
   symbols.insert(twin, std::next(Block::iterator(kernel)));
   kernel->setAttr(tile::kFallbackAttrName, FlatSymbolRefAttr::get(twin.getNameAttr()));

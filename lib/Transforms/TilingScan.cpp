@@ -41,6 +41,12 @@ static constexpr int64_t kLookbackBlocksPerSm = 7;
 /// Row scans with fewer rows than this percentage of the multiprocessors
 /// split their rows over several programs.
 static constexpr int64_t kSplitRowsPercentOfSms = 100;
+/// Rows of at most 512 elements go several to a program, in tiles of
+/// 4096 / n elements for n operands on 4 warps (as the single pass), rows
+/// padded to the next of these widths: each at least half used.
+static constexpr int64_t kShortRowsPiece = 4096;
+static constexpr int64_t kShortRowsWarps = 4;
+static constexpr int64_t kShortRowWidths[] = {16, 32, 64, 128, 256, 512};
 
 namespace {
 struct ScanSchedule {
@@ -345,16 +351,49 @@ static bool wantsOccupancyHint(tile::ScanOp op, bool isRow) {
          !op.getWarps();
 }
 
-/// How a kernel of a scan runs: one program per row walking it, or a
-/// single pass whose programs each take one piece (of a 1-D scan, or of a
-/// row).
+/// Short rows: each program scans `rows` whole rows of at most `width`
+/// elements at once, in one [rows, width] tile. A reverse scan aligns the
+/// rows' ends with the tile's, so that the padding follows the elements in
+/// scan order (a region has no identity to pad with).
+static void buildShortRowsScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
+                                   int64_t rows, int64_t width, Block *body) {
+  SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
+  Value program = tile::ProgramIdOp::create(
+      b, loc, b.getIndexType(),
+      tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
+  Value row = b.createOrFold<arith::MulIOp>(
+      loc, program, arith::ConstantIndexOp::create(b, loc, rows));
+  Value length = memref::DimOp::create(b, loc, scanned[0].input, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value col = pieceStart(b, loc, op.getReverse(), length, zero,
+                         arith::ConstantIndexOp::create(b, loc, width));
+  SmallVector<Value> pieces;
+  for (const ScannedOperand &s : scanned)
+    pieces.push_back(loadPiece(b, loc, s, op.getKind(), {row, col},
+                               RankedTensorType::get({rows, width}, s.accType)));
+  tile::PrefixOp prefix = blockScan(b, loc, op, pieces);
+  for (auto [s, result] : llvm::zip(scanned, prefix.getScans()))
+    storePiece(b, loc, s, result, {row, col});
+}
+
+/// How a kernel of a scan runs: one program per row walking it, a single
+/// pass whose programs each take one piece (of a 1-D scan, or of a row), or
+/// several short rows a program.
 namespace {
-enum class ScanStrategy { rowLoop, singlePass };
+enum class ScanStrategy { rowLoop, singlePass, shortRows };
 } // namespace
 
-/// Builds the kernel `name` computing `op` with `strategy`, before `op`.
+/// Rows a short-row program scans at once for rows of `width`.
+static int64_t shortRowsPerProgram(tile::ScanOp op, int64_t width) {
+  int64_t piece = kShortRowsPiece / llvm::bit_ceil(op.getNumScanned());
+  return std::max<int64_t>(piece / width, 1);
+}
+
+/// Builds the kernel `name` computing `op` with `strategy`, before `op`;
+/// `width` is the row width of the short-rows strategy.
 static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
-                                      StringRef name, ScanStrategy strategy) {
+                                      StringRef name, ScanStrategy strategy,
+                                      int64_t width = 0) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   bool isRow = op.getInputType(0).getRank() == 2;
@@ -364,6 +403,10 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
   SmallVector<Attribute> grid;
   if (strategy == ScanStrategy::rowLoop) {
     grid.push_back(tile::GridAttr::get(ctx, 0, 0u, 1));
+  } else if (strategy == ScanStrategy::shortRows) {
+    grid.push_back(
+        tile::GridAttr::get(ctx, 0, 0u, shortRowsPerProgram(op, width)));
+    schedule.warps = kShortRowsWarps;
   } else {
     // The runtime's zero-filled scratch buffer takes the tickets and the
     // look-back's status words.
@@ -388,6 +431,9 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
   rewriter.setInsertionPointToStart(body);
   if (strategy == ScanStrategy::rowLoop) {
     buildRowLoopScanBody(rewriter, loc, op, schedule.piece, body);
+  } else if (strategy == ScanStrategy::shortRows) {
+    buildShortRowsScanBody(rewriter, loc, op, shortRowsPerProgram(op, width),
+                           width, body);
   } else {
     kernel->setAttr(tile::kScratchAttrName,
                     rewriter.getDenseI64ArrayAttr(
@@ -416,12 +462,18 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
   // Rows: one program per row while there are rows enough to fill the
   // device; with fewer rows than multiprocessors the runtime launches the
   // single pass over pieces of rows instead (tile.small_grid), so that
-  // 3 long rows still spread over the whole GPU.
+  // 3 long rows still spread over the whole GPU. Short rows go several to a
+  // program: the runtime follows a ladder of kernels for narrower and
+  // narrower rows (tile.narrow) to the narrowest that holds them.
   std::string splitName = (op.getSymName() + "__small_grid").str();
-  if (SymbolTable::lookupNearestSymbolFrom(
-          op, StringAttr::get(op.getContext(), splitName)))
-    return op.emitOpError("cannot name its split-row kernel '")
-           << splitName << "': the symbol exists";
+  SmallVector<std::string> names = {splitName};
+  for (int64_t width : kShortRowWidths)
+    names.push_back((op.getSymName() + "__rows_" + Twine(width)).str());
+  for (StringRef name : names)
+    if (SymbolTable::lookupNearestSymbolFrom(
+            op, StringAttr::get(op.getContext(), name)))
+      return op.emitOpError("cannot name its kernel '")
+             << name << "': the symbol exists";
   tile::KernelOp kernel = buildScanKernel(rewriter, op, op.getSymName(),
                                           ScanStrategy::rowLoop);
   tile::KernelOp split =
@@ -433,6 +485,22 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
           {b.getNamedAttr("kernel", FlatSymbolRefAttr::get(split.getNameAttr())),
            b.getNamedAttr("percent_of_sms",
                           b.getI64IntegerAttr(kSplitRowsPercentOfSms))}));
+  tile::KernelOp wider = kernel;
+  for (auto [width, name] :
+       llvm::zip(llvm::reverse(kShortRowWidths),
+                 llvm::reverse(ArrayRef(names).drop_front()))) {
+    tile::KernelOp narrow = buildScanKernel(
+        rewriter, op, name, ScanStrategy::shortRows, width);
+    wider->setAttr(
+        tile::kNarrowAttrName,
+        b.getDictionaryAttr(
+            {b.getNamedAttr("kernel",
+                            FlatSymbolRefAttr::get(narrow.getNameAttr())),
+             b.getNamedAttr("operand", b.getI64IntegerAttr(0)),
+             b.getNamedAttr("dim", b.getI64IntegerAttr(1)),
+             b.getNamedAttr("at_most", b.getI64IntegerAttr(width))}));
+    wider = narrow;
+  }
   rewriter.eraseOp(op);
   return kernel;
 }

@@ -160,6 +160,49 @@ std::string parseScratch(const std::vector<std::string_view> &w,
   return {};
 }
 
+/// Why the words of a `narrow KERNEL ARG.DIM MAX` line are not valid, or ""
+/// with `narrow` set. checkNarrow judges ARG.DIM against the parameters.
+std::string parseNarrow(const std::vector<std::string_view> &w,
+                        std::string_view line, NarrowVariant &narrow) {
+  if (w.size() != 4)
+    return "narrow line '" + std::string(line) +
+           "' is not 'narrow KERNEL ARG.DIM MAX'";
+  narrow.kernel = std::string(w[1]);
+  std::vector<std::string_view> source = splitOn(w[2], '.');
+  if (source.size() != 2 || !parseInt(source[0], narrow.arg) ||
+      !parseInt(source[1], narrow.dim))
+    return "narrow dimension '" + std::string(w[2]) + "' is not 'ARG.DIM'";
+  // A bound of 0 would only ever pick the variant for empty buffers.
+  if (!parseInt(w[3], narrow.atMost) || narrow.atMost == 0)
+    return "narrow bound '" + std::string(w[3]) +
+           "' is not a decimal element count of at least 1";
+  return {};
+}
+
+/// Why the narrow line of `meta` does not name a dimension of a buffer
+/// argument, or "" when it does (or there is none).
+std::string checkNarrow(const LaunchMetadata &meta) {
+  const NarrowVariant &n = meta.narrow;
+  if (n.kernel.empty())
+    return {};
+  std::string what = "narrow line refers to ";
+  if (n.arg >= meta.params.size())
+    return what + "argument " + std::to_string(n.arg) + " of " +
+           std::to_string(meta.params.size());
+  const ParamInfo &p = meta.params[n.arg];
+  if (p.kind != ParamInfo::Kind::Buffer)
+    return what + "argument " + std::to_string(n.arg) +
+           ", which is not a buffer";
+  if (n.dim >= p.rank)
+    return what + "dimension " + std::to_string(n.dim) + " of argument " +
+           std::to_string(n.arg) + ", a rank-" + std::to_string(p.rank) +
+           " buffer";
+  // Nor would a kernel that is its own narrow variant launch anything else.
+  if (n.kernel == meta.kernel)
+    return "kernel '" + meta.kernel + "' is its own narrow variant";
+  return {};
+}
+
 /// Why `map` cannot describe its argument, or "" when it can. These are the
 /// rules of cuTensorMapEncodeTiled that do not depend on the argument values,
 /// so that a bad descriptor fails when the kernel is loaded, not launched.
@@ -234,6 +277,9 @@ std::string serialize(const LaunchMetadata &meta) {
   if (!meta.smallGrid.kernel.empty())
     os << "smallgrid " << meta.smallGrid.kernel << " "
        << meta.smallGrid.percentOfSms << "\n";
+  if (!meta.narrow.kernel.empty())
+    os << "narrow " << meta.narrow.kernel << " " << meta.narrow.arg << "."
+       << meta.narrow.dim << " " << meta.narrow.atMost << "\n";
   if (meta.scratch.needed())
     os << "scratch " << meta.scratch.fixedBytes << " "
        << meta.scratch.bytesPerProgram << "\n";
@@ -256,7 +302,7 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   };
   LaunchMetadata meta;
   bool sawHeader = false, sawKernel = false, sawBlock = false, sawGrid = false;
-  bool sawScratch = false;
+  bool sawScratch = false, sawNarrow = false;
   for (std::string_view line : splitOn(text, '\n')) {
     std::vector<std::string_view> w = words(line);
     if (w.empty())
@@ -298,6 +344,13 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
       if (!parseInt(w[2], percent) || percent == 0 || percent > 100)
         return fail("smallgrid percentage '" + std::string(w[2]) +
                     "' is not in 1..100");
+    } else if (key == "narrow") {
+      // A second line would silently override the first.
+      if (sawNarrow)
+        return fail("duplicate narrow line '" + std::string(line) + "'");
+      if (std::string why = parseNarrow(w, line, meta.narrow); !why.empty())
+        return fail(why);
+      sawNarrow = true;
     } else if (key == "scratch") {
       // A second line would silently override the first.
       if (sawScratch)
@@ -344,6 +397,8 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   // Nor would one that is its own small-grid variant.
   if (meta.smallGrid.kernel == meta.kernel)
     return fail("kernel '" + meta.kernel + "' is its own smallgrid variant");
+  if (std::string why = checkNarrow(meta); !why.empty())
+    return fail(why);
   return meta;
 }
 
@@ -368,6 +423,10 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
     blocks *= extent;
   }
   return blocks < bound;
+}
+
+bool prefersNarrow(const LaunchMetadata &meta, uint64_t extent) {
+  return !meta.narrow.kernel.empty() && extent <= meta.narrow.atMost;
 }
 
 uint64_t scratchBytes(const LaunchMetadata &meta,

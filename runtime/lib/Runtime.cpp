@@ -475,10 +475,11 @@ std::string readMetadataText(CUmodule module, const std::string &kernel) {
 
 Kernel::Kernel(const Module &module, const std::string &name)
     : Kernel(module.state(), name, /*loadFallback=*/true,
-             /*loadSmallGrid=*/true) {}
+             /*loadSmallGrid=*/true, /*loadNarrow=*/true) {}
 
 Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
-               const std::string &name, bool loadFallback, bool loadSmallGrid)
+               const std::string &name, bool loadFallback, bool loadSmallGrid,
+               bool loadNarrow)
     : module_(std::move(module)), name_(name) {
   const DriverApi &api = driver();
   module_->ctx->makeCurrent();
@@ -522,6 +523,11 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   // never loaded: the choice of grid is made before the choice of fallback.
   if (loadSmallGrid && !meta_.smallGrid.kernel.empty())
     this->loadSmallGrid();
+  // Eagerly too. The variant is a full kernel; loadNarrow checks its bound
+  // before loading its own variant. Neither a fallback's nor a small-grid
+  // variant's narrow variant is loaded: the narrow choice is made first.
+  if (loadNarrow && !meta_.narrow.kernel.empty())
+    this->loadNarrow();
 }
 
 namespace {
@@ -537,7 +543,7 @@ std::string describeParams(const std::vector<ParamInfo> &params) {
 void Kernel::loadFallback() {
   auto fallback = std::shared_ptr<const Kernel>(
       new Kernel(module_, meta_.fallback, /*loadFallback=*/false,
-                 /*loadSmallGrid=*/false));
+                 /*loadSmallGrid=*/false, /*loadNarrow=*/false));
   const LaunchMetadata &other = fallback->metadata();
   std::string prefix =
       "kernel '" + name_ + "': its fallback '" + meta_.fallback + "' ";
@@ -550,20 +556,28 @@ void Kernel::loadFallback() {
   fallback_ = std::move(fallback);
 }
 
+namespace {
+/// Whether `e` is the driver's "not found" for kernel `name`.
+bool isMissingKernel(const Error &e, const std::string &name) {
+  return e.result() == CUDA_ERROR_NOT_FOUND &&
+         e.operation() == "cuModuleGetFunction" && e.kernel() == name;
+}
+} // namespace
+
 void Kernel::loadSmallGrid() {
   const std::string &name = meta_.smallGrid.kernel;
   std::string prefix =
       "kernel '" + name_ + "': its small-grid variant '" + name + "' ";
   std::shared_ptr<const Kernel> variant;
   try {
-    variant = std::shared_ptr<const Kernel>(new Kernel(
-        module_, name, /*loadFallback=*/true, /*loadSmallGrid=*/false));
+    variant = std::shared_ptr<const Kernel>(
+        new Kernel(module_, name, /*loadFallback=*/true,
+                   /*loadSmallGrid=*/false, /*loadNarrow=*/false));
   } catch (const Error &e) {
     // Not the driver's "not found" for the variant's name: a caller that
     // treats that as "no such kernel" (the matmul bench's SKIP) must see
     // that this kernel exists but cannot be used.
-    if (e.result() == CUDA_ERROR_NOT_FOUND &&
-        e.operation() == "cuModuleGetFunction" && e.kernel() == name)
+    if (isMissingKernel(e, name))
       throw Error(prefix + "is not in the module", name_);
     throw;
   }
@@ -580,6 +594,45 @@ void Kernel::loadSmallGrid() {
   // (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT of its device).
   multiprocessors_ = module_->ctx->device.smCount;
   smallGrid_ = std::move(variant);
+}
+
+void Kernel::loadNarrow() {
+  const NarrowVariant &narrow = meta_.narrow;
+  std::string prefix =
+      "kernel '" + name_ + "': its narrow variant '" + narrow.kernel + "' ";
+  std::shared_ptr<Kernel> variant;
+  try {
+    // Without its own narrow variant until its bound is checked below, so
+    // that a cycle is reported rather than loaded forever.
+    variant = std::shared_ptr<Kernel>(
+        new Kernel(module_, narrow.kernel, /*loadFallback=*/true,
+                   /*loadSmallGrid=*/true, /*loadNarrow=*/false));
+  } catch (const Error &e) {
+    // As for the small-grid variant: this kernel exists but cannot be used.
+    if (isMissingKernel(e, narrow.kernel))
+      throw Error(prefix + "is not in the module", name_);
+    throw;
+  }
+  const LaunchMetadata &other = variant->metadata();
+  if (!(other.params == meta_.params))
+    throw Error(prefix + "takes " + describeParams(other.params) +
+                    ", not the kernel's " + describeParams(meta_.params),
+                name_);
+  if (other.narrow.kernel.empty()) {
+    narrow_ = std::move(variant);
+    return;
+  }
+  // Each rung of the ladder has a smaller bound, all of them at least 1, so
+  // following it ends.
+  if (other.narrow.atMost >= narrow.atMost)
+    throw Error(prefix + "names a narrow variant itself ('" +
+                    other.narrow.kernel + "', at most " +
+                    std::to_string(other.narrow.atMost) +
+                    " elements) whose bound is not below the kernel's " +
+                    std::to_string(narrow.atMost),
+                name_);
+  variant->loadNarrow();
+  narrow_ = std::move(variant);
 }
 
 int Kernel::attribute(CUfunction_attribute attribute) const {
@@ -629,13 +682,26 @@ CUtensorMap encodeTensorMap(const TensorMapRequest &r, unsigned arg,
 }
 } // namespace
 
+bool Kernel::narrowFits(const std::vector<KernelArg> &args) const {
+  if (!narrow_)
+    return false;
+  // The parser made `arg` a buffer of rank above `dim`, validation made it a
+  // view of that rank with no negative size.
+  const NarrowVariant &narrow = meta_.narrow;
+  const auto &view = std::get<TensorView>(args[narrow.arg].value());
+  return prefersNarrow(meta_, static_cast<uint64_t>(view.sizes[narrow.dim]));
+}
+
 const Kernel &Kernel::selectFor(const std::vector<KernelArg> &args) const {
+  validateArguments(meta_, args);
+  // The variant takes the same user parameters, so the arguments are valid
+  // for it too; it makes its own choices.
+  if (narrowFits(args))
+    return narrow_->selectFor(args);
   // Without a variant the grid does not matter (and computing it could fail
   // on grids that launchArgs would reject anyway).
-  if (!smallGrid_) {
-    validateArguments(meta_, args);
+  if (!smallGrid_)
     return *this;
-  }
   std::array<uint64_t, 3> grid = computeGrid(meta_, args);
   return prefersSmallGrid(meta_, grid, multiprocessors_) ? *smallGrid_ : *this;
 }
@@ -650,6 +716,11 @@ bool Kernel::usesFallback(const std::vector<KernelArg> &args) const {
 
 void Kernel::launchArgs(const Stream &stream,
                         const std::vector<KernelArg> &args) const {
+  // Before the grid: the narrow choice is made on the arguments, and the
+  // variant computes its own grid.
+  validateArguments(meta_, args);
+  if (narrowFits(args))
+    return narrow_->launchArgs(stream, args);
   std::array<uint64_t, 3> grid = computeGrid(meta_, args);
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return;

@@ -553,6 +553,157 @@ TEST(Gpu, ReportsBadSmallGridVariants) {
 }
 
 //===----------------------------------------------------------------------===//
+// Narrow variants (narrow.ptx)
+//===----------------------------------------------------------------------===//
+
+/// Runs `kernel` on a rows x cols view at the start of a larger buffer and
+/// checks that the view holds `mark` (which kernel ran, see narrow.ptx) and
+/// that the rest is untouched.
+void checkMatrixMarks(const Context &ctx, const Kernel &kernel, int64_t rows,
+                      int64_t cols, int32_t mark) {
+  int64_t size = rows * cols + 5;
+  Stream stream(ctx);
+  DeviceBuffer out(ctx, size * sizeof(int32_t));
+  out.memset(0xff);
+  kernel.launch(stream, out.view<int32_t>({rows, cols}));
+  stream.synchronize();
+  std::vector<int32_t> got = out.download<int32_t>();
+  for (int64_t i = 0; i < size; ++i)
+    ASSERT_EQ(got[i], i < rows * cols ? mark : -1)
+        << rows << "x" << cols << ", element " << i;
+}
+
+/// A launch of a narrow.ptx kernel on a rows x cols matrix, the kernel
+/// selectFor should pick and the mark that kernel writes.
+struct MatrixCase {
+  int64_t rows, cols;
+  const char *kernel;
+  int32_t mark;
+};
+
+/// Checks selectFor and the launch of `kernel` on each case.
+void checkMatrixCases(const Context &ctx, const Kernel &kernel,
+                      const std::vector<MatrixCase> &cases) {
+  for (const MatrixCase &c : cases) {
+    DeviceBuffer buf(ctx, c.rows * c.cols * sizeof(int32_t));
+    std::vector<KernelArg> args = {buf.view<int32_t>({c.rows, c.cols})};
+    EXPECT_EQ(kernel.selectFor(args).name(), c.kernel)
+        << c.rows << "x" << c.cols;
+    EXPECT_FALSE(kernel.usesFallback(args));
+    checkMatrixMarks(ctx, kernel, c.rows, c.cols, c.mark);
+  }
+}
+
+TEST(Gpu, LaunchesTheNarrowestVariantThatFits) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::narrowKernelsPtx());
+  Kernel wide(module, "nw_wide");
+  EXPECT_EQ(wide.metadata(), test::narrowKernelMetadata("nw_wide"));
+  EXPECT_EQ(wide.metadata().narrow, (NarrowVariant{"nw_narrow", 0, 1, 8}));
+  EXPECT_EQ(wide.fallbackKernel(), nullptr);
+  EXPECT_EQ(wide.smallGridKernel(), nullptr);
+  // The ladder: nw_wide, nw_narrow (at most 8 columns), nw_tiny (at most 2).
+  ASSERT_TRUE(wide.narrowKernel());
+  const Kernel &narrow = *wide.narrowKernel();
+  EXPECT_EQ(narrow.name(), "nw_narrow");
+  ASSERT_TRUE(narrow.narrowKernel());
+  const Kernel &tiny = *narrow.narrowKernel();
+  EXPECT_EQ(tiny.name(), "nw_tiny");
+  EXPECT_EQ(tiny.narrowKernel(), nullptr);
+  // Copies share the variant.
+  Kernel copy = wide;
+  EXPECT_EQ(copy.narrowKernel(), wide.narrowKernel());
+
+  // The columns (dimension 1) decide; the rows do not.
+  checkMatrixCases(ctx, wide,
+                   {{1, 1, "nw_tiny", 3},
+                    {3, 2, "nw_tiny", 3},
+                    {3, 3, "nw_narrow", 2},
+                    {3, 8, "nw_narrow", 2},
+                    {100, 8, "nw_narrow", 2},
+                    {3, 9, "nw_wide", 1},
+                    {2, 100, "nw_wide", 1},
+                    {1, 129, "nw_wide", 1},
+                    {1, 1000, "nw_wide", 1}});
+  // An empty matrix: no columns is narrow, and nw_tiny's empty grid
+  // launches nothing; no rows is not, and nw_wide's launches nothing.
+  checkMatrixCases(ctx, wide, {{3, 0, "nw_tiny", 3}, {0, 100, "nw_wide", 1}});
+  // Each rung runs on any width above its own bound, and the choice starts
+  // from the kernel launched.
+  checkMatrixCases(ctx, narrow,
+                   {{2, 1000, "nw_narrow", 2}, {2, 2, "nw_tiny", 3}});
+  checkMatrixCases(ctx, tiny, {{2, 1000, "nw_tiny", 3}});
+}
+
+TEST(Gpu, TheNarrowVariantMakesItsOwnSmallGridChoice) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  int sms = ctx.device().smCount;
+  if (sms < 2)
+    GTEST_SKIP() << "a grid of one block is not small on one SM";
+  Module module = Module::loadData(ctx, test::narrowKernelsPtx());
+  Kernel grid(module, "nw_grid");
+  EXPECT_EQ(grid.metadata(), test::narrowKernelMetadata("nw_grid"));
+  EXPECT_EQ(grid.smallGridKernel(), nullptr);
+  ASSERT_TRUE(grid.narrowKernel());
+  const Kernel &sg = *grid.narrowKernel();
+  EXPECT_EQ(sg.name(), "nw_sg");
+  // The variant is a full kernel: it brings its own small-grid variant.
+  ASSERT_TRUE(sg.smallGridKernel());
+  EXPECT_EQ(sg.smallGridKernel()->name(), "nw_tiny");
+  // At most 8 columns, nw_sg runs one block per row; below `sms` rows (100%
+  // of the SMs) its small-grid variant nw_tiny runs instead.
+  checkMatrixCases(ctx, grid,
+                   {{1, 8, "nw_tiny", 3},
+                    {sms - 1, 8, "nw_tiny", 3},
+                    {sms, 8, "nw_sg", 4},
+                    {sms + 1, 1, "nw_sg", 4},
+                    {1, 9, "nw_grid", 5},
+                    {sms, 9, "nw_grid", 5}});
+}
+
+TEST(Gpu, ReportsBadNarrowVariants) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::narrowKernelsPtx());
+  auto loadError = [&](const char *name, const char *kernel) {
+    try {
+      Kernel k(module, name);
+    } catch (const Error &e) {
+      EXPECT_EQ(e.kernel(), kernel);
+      EXPECT_FALSE(e.isDriverError());
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(loadError("nw_other_params", "nw_other_params"),
+            "kernel 'nw_other_params': its narrow variant 'nw_two_params' "
+            "takes (buffer:i32:2 scalar:i64), not the kernel's "
+            "(buffer:i32:2)");
+  // A cycle is a rung whose bound is not below the one above it.
+  EXPECT_EQ(loadError("nw_cycle_a", "nw_cycle_a"),
+            "kernel 'nw_cycle_a': its narrow variant 'nw_cycle_b' names a "
+            "narrow variant itself ('nw_cycle_a', at most 8 elements) whose "
+            "bound is not below the kernel's 8");
+  EXPECT_EQ(loadError("nw_wider", "nw_wider"),
+            "kernel 'nw_wider': its narrow variant 'nw_narrow' names a "
+            "narrow variant itself ('nw_tiny', at most 2 elements) whose "
+            "bound is not below the kernel's 1");
+  EXPECT_EQ(loadError("nw_missing", "nw_missing"),
+            "kernel 'nw_missing': its narrow variant 'nw_nonexistent' is not "
+            "in the module");
+  // A bad rung further down is reported by the rung above it.
+  EXPECT_EQ(loadError("nw_deep", "nw_cycle_a"),
+            "kernel 'nw_cycle_a': its narrow variant 'nw_cycle_b' names a "
+            "narrow variant itself ('nw_cycle_a', at most 8 elements) whose "
+            "bound is not below the kernel's 8");
+  // The module is still usable.
+  Kernel wide(module, "nw_wide");
+  checkMatrixMarks(ctx, wide, 2, 8, 2);
+}
+
+//===----------------------------------------------------------------------===//
 // Scratch buffers (scratch.ptx)
 //===----------------------------------------------------------------------===//
 

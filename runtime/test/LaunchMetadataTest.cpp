@@ -219,6 +219,96 @@ TEST(LaunchMetadata, TheScratchFixturesCarryTheirDocumentedMetadata) {
   }
 }
 
+TEST(LaunchMetadata, RoundTripsANarrowLine) {
+  LaunchMetadata m = tmaMatmul();
+  m.smallGrid = {"matmul_bf16__small_grid", 50};
+  m.narrow = {"matmul_bf16__narrow_8", 2, 1, 8};
+  m.scratch = {16, 8};
+  std::string text = serialize(m);
+  // After `smallgrid`, before `scratch`.
+  EXPECT_EQ(text, "tilec-launch 1\n"
+                  "kernel matmul_bf16\n"
+                  "params buffer:bf16:2 buffer:bf16:2 buffer:f32:2\n"
+                  "tensormaps 0:64x128:128 1:64x64:128\n"
+                  "fallback matmul_bf16__unaligned\n"
+                  "smallgrid matmul_bf16__small_grid 50\n"
+                  "narrow matmul_bf16__narrow_8 2.1 8\n"
+                  "scratch 16 8\n"
+                  "block 128 1 1\n"
+                  "grid 2.1/128 2.0/128 -\n"
+                  "shared 0\n");
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_EQ(serialize(*parsed), text);
+  // Without the other optional lines, and at both ends of the bound's range.
+  for (uint64_t atMost : {uint64_t(1), ~uint64_t(0)}) {
+    LaunchMetadata plain = rt::test::fillMetadata();
+    plain.narrow = {"fill_narrow", 2, 0, atMost};
+    text = serialize(plain);
+    EXPECT_NE(text.find("\nparams scalar:i64 scalar:f32 buffer:f32:1\n"
+                        "narrow fill_narrow 2.0 " +
+                        std::to_string(atMost) + "\nblock "),
+              std::string::npos)
+        << text;
+    parsed = parseLaunchMetadata(text, &error);
+    ASSERT_TRUE(parsed) << error;
+    EXPECT_EQ(*parsed, plain);
+  }
+}
+
+TEST(LaunchMetadata, ParsesTextWithoutANarrowLine) {
+  // Text written before the line existed still parses, as naming no variant.
+  std::string error;
+  std::optional<LaunchMetadata> parsed =
+      parseLaunchMetadata(serialize(tmaMatmul()), &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->narrow, NarrowVariant{});
+  EXPECT_TRUE(parsed->narrow.kernel.empty());
+  EXPECT_EQ(serialize(*parsed).find("narrow"), std::string::npos);
+}
+
+TEST(LaunchMetadata, NarrowTakesPartInEquality) {
+  LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
+  a.narrow = b.narrow = {"narrow", 2, 1, 8};
+  EXPECT_TRUE(a == b);
+  b.narrow.kernel = "other";
+  EXPECT_FALSE(a == b);
+  b.narrow = {"narrow", 0, 1, 8};
+  EXPECT_FALSE(a == b);
+  b.narrow = {"narrow", 2, 0, 8};
+  EXPECT_FALSE(a == b);
+  b.narrow = {"narrow", 2, 1, 16};
+  EXPECT_FALSE(a == b);
+  b.narrow = {};
+  EXPECT_FALSE(a == b);
+}
+
+TEST(LaunchMetadata, TheNarrowFixturesCarryTheirDocumentedMetadata) {
+  // As for scratch.ptx: a GPU run then tests the runtime, not the fixture.
+  std::vector<LaunchMetadata> all = rt::test::narrowKernelsMetadata();
+  EXPECT_EQ(all.size(), 12u);
+  for (const LaunchMetadata &m : all) {
+    std::optional<std::string> text = rt::test::ptxGlobalText(
+        rt::test::narrowKernelsPtx(), launchMetadataSymbol(m.kernel));
+    ASSERT_TRUE(text) << m.kernel;
+    EXPECT_EQ(*text, serialize(m));
+    std::string error;
+    std::optional<LaunchMetadata> parsed = parseLaunchMetadata(*text, &error);
+    ASSERT_TRUE(parsed) << error;
+    EXPECT_EQ(*parsed, m);
+    // Each kernel is an entry of the module.
+    EXPECT_NE(rt::test::narrowKernelsPtx().find(".visible .entry " + m.kernel +
+                                                "("),
+              std::string::npos)
+        << m.kernel;
+  }
+  EXPECT_EQ(rt::test::narrowKernelMetadata("nw_wide").narrow,
+            (NarrowVariant{"nw_narrow", 0, 1, 8}));
+  EXPECT_EQ(rt::test::narrowKernelMetadata("nw_unknown"), LaunchMetadata{});
+}
+
 TEST(LaunchMetadata, RoundTripsOtherRanksAndNoSwizzle) {
   LaunchMetadata m;
   m.kernel = "k";
@@ -371,6 +461,68 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"a bad scratch line after a good one",
                   HEAD "scratch 16 4\nblock 1 1 1\ngrid - - -\n"
                        "scratch 0 0\n"},
+        Malformed{"narrow without a kernel",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow\n"},
+        Malformed{"narrow without a bound",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1\n"},
+        Malformed{"narrow with an extra word",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1 8 1\n"},
+        Malformed{"narrow dimension without a dot",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 1 8\n"},
+        Malformed{"narrow dimension with two dots",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1.0 8\n"},
+        Malformed{"narrow dimension with an empty DIM",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0. 8\n"},
+        Malformed{"narrow dimension with an empty ARG",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n .1 8\n"},
+        Malformed{"narrow dimension negative",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.-1 8\n"},
+        Malformed{"narrow argument not a number",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n a.1 8\n"},
+        Malformed{"narrow argument out of range",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 1.0 8\n"},
+        Malformed{"narrow without parameters",
+                  HEAD "block 1 1 1\ngrid - - -\nnarrow k_n 0.0 8\n"},
+        Malformed{"narrow on a scalar",
+                  HEAD "params scalar:i64\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.0 8\n"},
+        Malformed{"narrow dimension beyond the rank",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.2 8\n"},
+        Malformed{"narrow bound 0",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1 0\n"},
+        Malformed{"narrow bound negative",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1 -8\n"},
+        Malformed{"narrow bound not a number",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1 eight\n"},
+        Malformed{"narrow bound with a fraction",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1 8.5\n"},
+        Malformed{"narrow bound beyond 64 bits",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1 18446744073709551616\n"},
+        Malformed{"own narrow",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k 0.1 8\n"},
+        Malformed{"two narrow lines",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.1 8\nnarrow k_n 0.1 8\n"},
+        Malformed{"a bad narrow line after a good one",
+                  HEAD "params buffer:f32:2\nnarrow k_n 0.1 8\n"
+                       "block 1 1 1\ngrid - - -\nnarrow k_n 0.1 0\n"},
         Malformed{"tensor map of rank 6",
                   HEAD "params buffer:f32:6\ntensormaps 0:4x1x1x1x1x1:0\n"
                        "block 1 1 1\ngrid - - -\n"}));
@@ -478,6 +630,49 @@ TEST(LaunchMetadataRejects, ScratchLinesWithTheirReason) {
   EXPECT_EQ(error("scratch 16 4\nscratch 8 4"),
             "malformed launch metadata: duplicate scratch line 'scratch 8 "
             "4'");
+}
+
+TEST(LaunchMetadataRejects, NarrowLinesWithTheirReason) {
+  auto error = [](const char *lines) {
+    std::string why;
+    EXPECT_FALSE(parseLaunchMetadata(
+        std::string("tilec-launch 1\nkernel k\n"
+                    "params buffer:f32:2 scalar:i32\n"
+                    "block 1 1 1\ngrid - - -\n") +
+            lines,
+        &why));
+    return why;
+  };
+  EXPECT_EQ(error("narrow k_n 0.1"),
+            "malformed launch metadata: narrow line 'narrow k_n 0.1' is not "
+            "'narrow KERNEL ARG.DIM MAX'");
+  EXPECT_EQ(error("narrow k_n 1 8"),
+            "malformed launch metadata: narrow dimension '1' is not "
+            "'ARG.DIM'");
+  EXPECT_EQ(error("narrow k_n 0.x 8"),
+            "malformed launch metadata: narrow dimension '0.x' is not "
+            "'ARG.DIM'");
+  EXPECT_EQ(error("narrow k_n 2.0 8"),
+            "malformed launch metadata: narrow line refers to argument 2 of "
+            "2");
+  EXPECT_EQ(error("narrow k_n 1.0 8"),
+            "malformed launch metadata: narrow line refers to argument 1, "
+            "which is not a buffer");
+  EXPECT_EQ(error("narrow k_n 0.2 8"),
+            "malformed launch metadata: narrow line refers to dimension 2 of "
+            "argument 0, a rank-2 buffer");
+  EXPECT_EQ(error("narrow k_n 0.1 0"),
+            "malformed launch metadata: narrow bound '0' is not a decimal "
+            "element count of at least 1");
+  EXPECT_EQ(error("narrow k_n 0.1 eight"),
+            "malformed launch metadata: narrow bound 'eight' is not a "
+            "decimal element count of at least 1");
+  EXPECT_EQ(error("narrow k 0.1 8"),
+            "malformed launch metadata: kernel 'k' is its own narrow "
+            "variant");
+  EXPECT_EQ(error("narrow k_n 0.1 8\nnarrow k_m 0.1 4"),
+            "malformed launch metadata: duplicate narrow line 'narrow k_m "
+            "0.1 4'");
 }
 
 //===----------------------------------------------------------------------===//
@@ -619,6 +814,39 @@ TEST(PrefersSmallGrid, DoesNotOverflow) {
                                std::numeric_limits<int>::max()));
   EXPECT_FALSE(prefersSmallGrid(huge, Grid{max, 2, 1},
                                 std::numeric_limits<int>::max()));
+}
+
+//===----------------------------------------------------------------------===//
+// prefersNarrow
+//===----------------------------------------------------------------------===//
+
+LaunchMetadata withNarrow(uint64_t atMost) {
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.narrow = {"fill_narrow", 2, 0, atMost};
+  return m;
+}
+
+TEST(PrefersNarrow, AtMostTheBound) {
+  LaunchMetadata m = withNarrow(8);
+  EXPECT_TRUE(prefersNarrow(m, 1));
+  EXPECT_TRUE(prefersNarrow(m, 7));
+  EXPECT_TRUE(prefersNarrow(m, 8));
+  EXPECT_FALSE(prefersNarrow(m, 9));
+  EXPECT_FALSE(prefersNarrow(m, ~uint64_t(0)));
+  // An empty buffer is narrow too; the variant's own grid then decides
+  // whether anything runs.
+  EXPECT_TRUE(prefersNarrow(m, 0));
+  // The largest bound takes every extent.
+  EXPECT_TRUE(prefersNarrow(withNarrow(~uint64_t(0)), ~uint64_t(0)));
+}
+
+TEST(PrefersNarrow, NeverWithoutAVariant) {
+  EXPECT_FALSE(prefersNarrow(rt::test::fillMetadata(), 0));
+  EXPECT_FALSE(prefersNarrow(rt::test::fillMetadata(), 1));
+  // A bound without a kernel names no variant.
+  LaunchMetadata m = withNarrow(8);
+  m.narrow.kernel.clear();
+  EXPECT_FALSE(prefersNarrow(m, 1));
 }
 
 } // namespace

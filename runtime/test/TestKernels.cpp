@@ -2,6 +2,7 @@
 
 #include "TestKernels.h"
 
+#include "kNarrowKernelsPtx.inc"
 #include "kScratchKernelsPtx.inc"
 #include "kSmallGridKernelsPtx.inc"
 #include "kTestKernelsPtx.inc"
@@ -38,6 +39,10 @@ std::string_view smallGridKernelsPtx() {
 
 std::string_view scratchKernelsPtx() {
   return bytesOf(kScratchKernelsPtx, kScratchKernelsPtxSize);
+}
+
+std::string_view narrowKernelsPtx() {
+  return bytesOf(kNarrowKernelsPtx, kNarrowKernelsPtxSize);
 }
 
 std::optional<std::string_view> kernelsCubin(int arch) {
@@ -99,6 +104,58 @@ LaunchMetadata scratchHugeMetadata() {
   m.grid[0] = {GridTerm{0, std::nullopt, 1}};
   m.scratch = {4, uint64_t(1) << 63};
   return m;
+}
+
+namespace {
+/// A narrow.ptx kernel over one i32 matrix: x blocks of `columnsPerProgram`
+/// threads over its columns, one y block per row; or, with 0, a kernel that
+/// is never launched (one thread, one block).
+LaunchMetadata matrixKernel(const char *name, unsigned columnsPerProgram) {
+  LaunchMetadata m;
+  m.kernel = name;
+  m.params = {buffer(ScalarType::I32, 2)};
+  if (columnsPerProgram == 0)
+    return m;
+  m.block = {columnsPerProgram, 1, 1};
+  m.grid[0] = {GridTerm{0, 1, columnsPerProgram}};
+  m.grid[1] = {GridTerm{0, 0, 1}};
+  return m;
+}
+
+/// `m` with a narrow variant on the columns (dimension 1) of its matrix.
+LaunchMetadata narrowing(LaunchMetadata m, const char *variant,
+                         uint64_t atMost) {
+  m.narrow = {variant, 0, 1, atMost};
+  return m;
+}
+} // namespace
+
+std::vector<LaunchMetadata> narrowKernelsMetadata() {
+  LaunchMetadata twoParams = matrixKernel("nw_two_params", 0);
+  twoParams.params.push_back(scalar(ScalarType::I64));
+  LaunchMetadata sg = matrixKernel("nw_sg", 32);
+  sg.smallGrid = {"nw_tiny", 100};
+  return {
+      narrowing(matrixKernel("nw_wide", 128), "nw_narrow", 8),
+      narrowing(matrixKernel("nw_narrow", 32), "nw_tiny", 2),
+      matrixKernel("nw_tiny", 32),
+      narrowing(matrixKernel("nw_grid", 128), "nw_sg", 8),
+      sg,
+      narrowing(matrixKernel("nw_other_params", 0), "nw_two_params", 8),
+      twoParams,
+      narrowing(matrixKernel("nw_cycle_a", 0), "nw_cycle_b", 8),
+      narrowing(matrixKernel("nw_cycle_b", 0), "nw_cycle_a", 8),
+      narrowing(matrixKernel("nw_wider", 0), "nw_narrow", 1),
+      narrowing(matrixKernel("nw_deep", 0), "nw_cycle_a", 16),
+      narrowing(matrixKernel("nw_missing", 0), "nw_nonexistent", 8),
+  };
+}
+
+LaunchMetadata narrowKernelMetadata(std::string_view kernel) {
+  for (LaunchMetadata &m : narrowKernelsMetadata())
+    if (m.kernel == kernel)
+      return m;
+  return {};
 }
 
 std::optional<std::string> ptxGlobalText(std::string_view ptx,

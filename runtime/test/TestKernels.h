@@ -1,8 +1,7 @@
 //===- TestKernels.h - The hand-written test kernels ------------*- C++ -*-===//
 //
-// Access to kernels.ptx, tma.ptx, smallgrid.ptx and scratch.ptx (embedded at
-// build time)
-// and, when ptxas was found at configure time, to the sm_80 and sm_90 cubins
+// Access to kernels.ptx, tma.ptx, smallgrid.ptx, scratch.ptx and narrow.ptx
+// (embedded at build time) and, when ptxas was found at configure time, to the sm_80 and sm_90 cubins
 // of kernels.ptx. See those files.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilec::rt::test {
 
@@ -26,6 +26,8 @@ std::string_view tmaKernelsPtx();
 std::string_view smallGridKernelsPtx();
 /// The PTX text of scratch.ptx: kernels with scratch buffers.
 std::string_view scratchKernelsPtx();
+/// The PTX text of narrow.ptx: kernels with narrow variants.
+std::string_view narrowKernelsPtx();
 /// The cubin for sm_<arch> (80 or 90), if it was built.
 std::optional<std::string_view> kernelsCubin(int arch);
 
@@ -36,6 +38,11 @@ LaunchMetadata fillMetadata();
 /// The metadata that scratch.ptx embeds for each kernel.
 LaunchMetadata scratchCountMetadata();
 LaunchMetadata scratchHugeMetadata();
+/// The metadata that narrow.ptx embeds for each of its kernels, in file
+/// order.
+std::vector<LaunchMetadata> narrowKernelsMetadata();
+/// The element of narrowKernelsMetadata() for `kernel`; empty if none.
+LaunchMetadata narrowKernelMetadata(std::string_view kernel);
 
 /// The bytes up to the first NUL of `.global .b8 symbol[N] = {...}` in PTX
 /// text, as the driver would load them; nullopt where there is no such

@@ -14,7 +14,7 @@ tile.scan @columns add inclusive along 0 : (memref<?x?xf32>, memref<?x?xf32>) ->
 
 // -----
 
-// expected-error @+1 {{'tile.scan' op cannot name its split-row kernel 'taken__small_grid': the symbol exists}}
+// expected-error @+1 {{'tile.scan' op cannot name its kernel 'taken__small_grid': the symbol exists}}
 tile.scan @taken add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 tile.kernel @taken__small_grid(%x: memref<?xf32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {

@@ -59,8 +59,8 @@ tilec::outlineTileKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   int32_t threads = static_cast<int32_t>(kernel.getNumThreads());
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
   func->setAttr("tile.grid", kernel.getGrid());
-  for (StringRef name : {tile::kSmallGridAttrName, tile::kScratchAttrName,
-                         tile::kMinBlocksPerSmAttrName})
+  for (StringRef name : {tile::kSmallGridAttrName, tile::kNarrowAttrName,
+                         tile::kScratchAttrName, tile::kMinBlocksPerSmAttrName})
     if (Attribute attr = kernel->getAttr(name))
       func->setAttr(name, attr);
   if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())

@@ -46,6 +46,28 @@ static std::optional<ScalarType> toScalarType(Type type) {
   return std::nullopt;
 }
 
+/// The `tile.narrow` choice, or nullopt when it is malformed.
+static std::optional<NarrowVariant> narrowVariant(DictionaryAttr attr,
+                                                  ArrayRef<Type> types) {
+  if (!attr)
+    return std::nullopt;
+  auto name = attr.getAs<FlatSymbolRefAttr>("kernel");
+  auto operand = attr.getAs<IntegerAttr>("operand");
+  auto dim = attr.getAs<IntegerAttr>("dim");
+  auto atMost = attr.getAs<IntegerAttr>("at_most");
+  if (!name || !operand || !dim || !atMost || operand.getInt() < 0 ||
+      operand.getInt() >= int64_t(types.size()) || dim.getInt() < 0 ||
+      atMost.getInt() < 1)
+    return std::nullopt;
+  auto buffer = dyn_cast<MemRefType>(types[operand.getInt()]);
+  if (!buffer || dim.getInt() >= buffer.getRank())
+    return std::nullopt;
+  return NarrowVariant{name.getValue().str(),
+                       static_cast<unsigned>(operand.getInt()),
+                       static_cast<unsigned>(dim.getInt()),
+                       static_cast<uint64_t>(atMost.getInt())};
+}
+
 /// Builds the metadata of a kernel outlined by convert-tile-kernels-to-gpu.
 static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   LaunchMetadata meta;
@@ -85,6 +107,16 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << "' must be {kernel = @name, percent_of_sms = 1..100}";
     meta.smallGrid = SmallGridVariant{name.getValue().str(),
                                       static_cast<unsigned>(percent.getInt())};
+  }
+  if (Attribute attr = kernel->getAttr(tile::kNarrowAttrName)) {
+    std::optional<NarrowVariant> narrow =
+        narrowVariant(dyn_cast<DictionaryAttr>(attr), types);
+    if (!narrow)
+      return kernel.emitError("'")
+             << tile::kNarrowAttrName
+             << "' must be {kernel = @name, operand = A, dim = D, at_most = "
+                "N} where A is a buffer argument of rank above D and N >= 1";
+    meta.narrow = *narrow;
   }
   // The scratch buffer comes after the user's parameters: the runtime
   // provides it.

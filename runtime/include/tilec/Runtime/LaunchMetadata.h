@@ -20,6 +20,7 @@
 //   tensormaps 0:64x128:128 1:64x64:128
 //   fallback matmul_bf16__unaligned
 //   smallgrid matmul_bf16__small_grid 50
+//   narrow rowscan__rows_8 0.1 8
 //   scratch 16 8
 //
 // Each tensormap entry is `ARG:BOX0xBOX1[xBOX2...]:SWIZZLE`: a TMA descriptor
@@ -33,13 +34,24 @@
 // launches it instead when this kernel's grid has fewer blocks in all than
 // P percent of the device's multiprocessors (most of the GPU would idle).
 // NAME may have a fallback of its own but no smallgrid line.
+// `narrow NAME ARG.DIM MAX` names a kernel of the same module, with the same
+// user parameters, computing the same result for narrow buffers: the runtime
+// launches it instead when dimension DIM of buffer argument ARG has at most
+// MAX elements. ARG must be a buffer and DIM below its rank; MAX is a decimal
+// uint64, at least 1; at most one line. NAME may have a narrow line of its
+// own with a smaller MAX (a ladder: the runtime follows it down to the
+// narrowest kernel that fits), and fallback, smallgrid and scratch lines of
+// its own, which apply to its own launches. The narrow choice is made first,
+// on the arguments; the kernel chosen then makes its own small-grid choice,
+// and the kernel chosen by that its own fallback choice (so the narrow line
+// of a small-grid variant or fallback plays no part).
 // `scratch FIXED PER_PROGRAM` asks the runtime for a zero-filled global
 // scratch buffer (decoupled look-back scans keep a tile ticket counter and
 // per-block status words there) of scratchBytes = FIXED + PER_PROGRAM *
 // (number of blocks of the launch) bytes. FIXED and PER_PROGRAM are decimal
 // byte counts (uint64), each a multiple of 4, not both 0; at most one line.
-// A fallback or small-grid variant is a kernel of its own: its scratch line,
-// if any, applies to its own launches.
+// A fallback, small-grid or narrow variant is a kernel of its own: its
+// scratch line, if any, applies to its own launches.
 //
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
 // each `A.D/P` = ceildiv(size of dimension D of buffer argument A, P) or
@@ -54,8 +66,8 @@
 // parameters: allocated pointer, aligned pointer (the same), offset 0, size =
 // scratchBytes / 4 words, stride 1). The runtime provides it: 256-byte
 // aligned, holding at least scratchBytes bytes for the grid of the kernel
-// actually launched (a fallback or small-grid variant by its own line), and
-// zero-filled in stream order immediately before each launch
+// actually launched (a fallback, small-grid or narrow variant by its own
+// line), and zero-filled in stream order immediately before each launch
 // (cuMemsetD32Async on the launch stream over those scratchBytes / 4 words
 // only: what lies beyond is undefined); the kernel may leave it dirty. A
 // kernel's launches on one stream reuse one buffer; launches on two streams
@@ -142,6 +154,22 @@ struct SmallGridVariant {
   }
 };
 
+/// A kernel to launch instead when a buffer is narrow (see `narrow`).
+struct NarrowVariant {
+  /// Kernel of the same module; empty: none.
+  std::string kernel;
+  /// Launch `kernel` when dimension `dim` of buffer argument `arg` has at
+  /// most `atMost` elements.
+  unsigned arg = 0;
+  unsigned dim = 0;
+  uint64_t atMost = 0;
+
+  bool operator==(const NarrowVariant &o) const {
+    return kernel == o.kernel && arg == o.arg && dim == o.dim &&
+           atMost == o.atMost;
+  }
+};
+
 /// The global scratch buffer a kernel asks for (see `scratch`).
 struct ScratchInfo {
   uint64_t fixedBytes = 0;
@@ -170,6 +198,8 @@ struct LaunchMetadata {
   std::string fallback;
   /// Kernel to launch instead when the grid would leave the GPU mostly idle.
   SmallGridVariant smallGrid;
+  /// Kernel to launch instead when a buffer dimension is small.
+  NarrowVariant narrow;
   /// The zero-filled scratch buffer passed after the user parameters.
   ScratchInfo scratch;
 
@@ -177,7 +207,8 @@ struct LaunchMetadata {
     return kernel == o.kernel && params == o.params && block == o.block &&
            grid == o.grid && sharedBytes == o.sharedBytes &&
            tensorMaps == o.tensorMaps && fallback == o.fallback &&
-           smallGrid == o.smallGrid && scratch == o.scratch;
+           smallGrid == o.smallGrid && narrow == o.narrow &&
+           scratch == o.scratch;
   }
 };
 
@@ -198,6 +229,11 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
 /// the grid is empty (it launches nothing).
 bool prefersSmallGrid(const LaunchMetadata &meta,
                       const std::array<uint64_t, 3> &grid, int multiprocessors);
+
+/// Whether `meta`'s narrow variant should run instead of its kernel when
+/// dimension `narrow.dim` of buffer argument `narrow.arg` has `extent`
+/// elements: extent <= atMost. False when the metadata names no variant.
+bool prefersNarrow(const LaunchMetadata &meta, uint64_t extent);
 
 /// The bytes of scratch buffer `meta` needs on `grid` (see computeGrid):
 /// fixedBytes + bytesPerProgram * grid[0] * grid[1] * grid[2]; 0 when it

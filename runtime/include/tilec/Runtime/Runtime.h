@@ -213,7 +213,10 @@ public:
   /// it is missing, takes other user parameters or has tensor maps itself.
   /// Likewise loads the metadata's small-grid variant (with its own
   /// fallback), and throws if it is missing, takes other user parameters or
-  /// names a small-grid variant itself.
+  /// names a small-grid variant itself. Likewise loads the metadata's narrow
+  /// variant (with its own fallback, small-grid and narrow variants), and
+  /// throws if it is missing, takes other user parameters or names a narrow
+  /// variant itself whose bound is not strictly smaller.
   Kernel(const Module &module, const std::string &name);
 
   const std::string &name() const { return name_; }
@@ -231,9 +234,12 @@ public:
   }
 
   /// Checks the arguments, computes the grid and launches asynchronously on
-  /// `stream`. A grid with a zero dimension launches nothing. When the grid
-  /// would leave most of the device idle (prefersSmallGrid), hands the launch
-  /// to the small-grid variant, which then decides as below for itself.
+  /// `stream`. First, when the buffer dimension the narrow variant names is
+  /// small (prefersNarrow), hands the launch to the narrow variant, which
+  /// then decides everything below for itself. A grid with a zero dimension
+  /// launches nothing. When the grid would leave most of the device idle
+  /// (prefersSmallGrid), hands the launch to the small-grid variant, which
+  /// then decides as below for itself.
   /// Encodes the metadata's tensor maps from the buffer arguments; when one
   /// cannot be described (TMA alignment rules), launches the fallback kernel
   /// instead, or throws Error naming the argument if there is none. A kernel
@@ -251,10 +257,13 @@ public:
   const Kernel *fallbackKernel() const { return fallback_.get(); }
   /// The metadata's small-grid variant; nullptr when it names none.
   const Kernel *smallGridKernel() const { return smallGrid_.get(); }
+  /// The metadata's narrow variant; nullptr when it names none.
+  const Kernel *narrowKernel() const { return narrow_.get(); }
   /// The kernel launchArgs(args) hands the launch to before the tensor map
-  /// decision: the small-grid variant where the grid is small, else this one
-  /// (valid while this kernel or a copy of it lives). Validates the arguments
-  /// first.
+  /// decision: the narrowest kernel of the narrow ladder that fits the
+  /// arguments (this one if none), or that kernel's small-grid variant where
+  /// its grid is small (valid while this kernel or a copy of it lives).
+  /// Validates the arguments first.
   const Kernel &selectFor(const std::vector<KernelArg> &args) const;
   /// Whether launchArgs(args) would launch a fallback kernel (that of the
   /// kernel selectFor(args) picks), so that a benchmark can tell which
@@ -263,9 +272,12 @@ public:
 
 private:
   Kernel(std::shared_ptr<detail::ModuleState> module, const std::string &name,
-         bool loadFallback, bool loadSmallGrid);
+         bool loadFallback, bool loadSmallGrid, bool loadNarrow);
   void loadFallback();
   void loadSmallGrid();
+  void loadNarrow();
+  /// Whether the narrow variant takes a launch on the (validated) `args`.
+  bool narrowFits(const std::vector<KernelArg> &args) const;
   /// Launches this kernel with `packed` (tensor maps included) on `grid`.
   void launchPacked(const Stream &stream, const std::array<uint64_t, 3> &grid,
                     PackedArgs &packed) const;
@@ -283,12 +295,16 @@ private:
   std::shared_ptr<const Kernel> fallback_;
   /// Shared between copies; never has a small-grid variant of its own.
   std::shared_ptr<const Kernel> smallGrid_;
+  /// Shared between copies; its own narrow variant, if any, has a strictly
+  /// smaller bound.
+  std::shared_ptr<const Kernel> narrow_;
   /// The device's multiprocessor count, for prefersSmallGrid; set only
   /// with smallGrid_.
   int multiprocessors_ = 0;
   /// One scratch buffer per stream, shared between copies (launchArgs is
   /// const) and freed with the last; set only when the metadata has a
-  /// `scratch` line. Fallbacks and small-grid variants have their own.
+  /// `scratch` line. Fallbacks, small-grid and narrow variants have their
+  /// own.
   std::shared_ptr<detail::ScratchCache> scratch_;
 };
 

@@ -35,6 +35,10 @@ inline constexpr llvm::StringLiteral kFallbackAttrName = "tile.fallback";
 /// parameters, smaller tiles) to launch instead when this kernel's grid has
 /// fewer blocks than P% of the multiprocessors (set by tile-tiling).
 inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
+/// `tile.narrow`: {kernel = @name, operand = A, dim = D, at_most = N}: the
+/// kernel (same parameters) to launch instead when dimension D of buffer
+/// argument A has at most N elements (set by tile-tiling for short rows).
+inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
 /// `tile.scratch`: [FIXED, PER_PROGRAM] bytes: the kernel's last user
 /// argument is a memref<?xi32> scratch buffer that the runtime provides,
 /// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
