@@ -3,14 +3,16 @@
 // A kernel whose dot fits warpgroup MMA, with operands from kernel
 // arguments, gets a twin staged by the threads, named in tile.fallback.
 // CHECK-LABEL: gpu.module @m
-// The runtime picks a small-grid kernel before the twin: the twin names none.
-// CHECK: gpu.func @mm({{.*}}) kernel attributes {{{.*}}tile.fallback = @mm__thread_copies, tile.small_grid = {kernel = @mm_small
+// The runtime picks narrow and small-grid kernels before the twin: the twin
+// names none.
+// CHECK: gpu.func @mm({{.*}}) kernel attributes {{{.*}}tile.fallback = @mm__thread_copies, tile.narrow = {{.*}}, tile.small_grid = {kernel = @mm_small
 // CHECK: tile.load %arg0
-// CHECK: gpu.func @mm__thread_copies({{.*}}) kernel attributes {{{.*}}tile.no_bulk_copies}
+// CHECK: gpu.func @mm__thread_copies({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, tile.no_bulk_copies}
 // CHECK: tile.load %arg0
 gpu.module @m {
   gpu.func @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.narrow = {kernel = @mm_narrow, operand = 0, dim = 1, at_most = 64},
                   tile.small_grid = {kernel = @mm_small, percent_of_sms = 50 : i64}} {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index

@@ -186,3 +186,61 @@ tile.scan @segmented_rows exclusive reverse along 1 identity [0 : i32, 0.0 : f32
 // CHECK: tile.broadcast %[[C]] dims [1] : tensor<1xf32> -> tensor<1x4096xf32>
 // CHECK: tile.store %{{.*}}, %[[Y]][%[[ROW]], %[[COL]]]
 tile.scan @few_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+// -----
+
+// Short rows: a ladder of kernels for rows of at most 512, 256, ..., 16
+// elements, each linked to the next narrower by tile.narrow (the runtime
+// follows it to the narrowest that holds the rows). Each program of a rung
+// scans 4096 / w whole rows of w elements at once in one [4096 / w, w]
+// tile on 4 warps: no carries, no look-back.
+// CHECK-LABEL: tile.kernel @short_rows(
+// CHECK-SAME: tile.narrow = {at_most = 512 : i64, dim = 1 : i64, kernel = @short_rows__rows_512, operand = 0 : i64}
+// CHECK-LABEL: tile.kernel @short_rows__rows_512(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 8>], num_warps = 4
+// CHECK-SAME: tile.narrow = {at_most = 256 : i64, dim = 1 : i64, kernel = @short_rows__rows_256, operand = 0 : i64}
+// CHECK: tile.prefix add %{{.*}} along 1 : tensor<8x512xf32>
+// CHECK-LABEL: tile.kernel @short_rows__rows_256(
+// CHECK-SAME: per_program = 16
+// CHECK-SAME: kernel = @short_rows__rows_128
+// CHECK-LABEL: tile.kernel @short_rows__rows_128(
+// CHECK-SAME: kernel = @short_rows__rows_64
+// CHECK-LABEL: tile.kernel @short_rows__rows_64(
+// CHECK-SAME: kernel = @short_rows__rows_32
+// CHECK-LABEL: tile.kernel @short_rows__rows_32(
+// CHECK-SAME: kernel = @short_rows__rows_16
+// CHECK-LABEL: tile.kernel @short_rows__rows_16(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x?xf32>, %[[Y:[a-z0-9]+]]: memref<?x?xf32>)
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>], num_warps = 4
+// CHECK-NOT: tile.narrow
+// CHECK: %[[PROGRAM:.*]] = tile.program_id x : index
+// CHECK: %[[ROW:.*]] = arith.muli %[[PROGRAM]], %c256 : index
+// CHECK: %[[T:.*]] = tile.load %[[X]][%[[ROW]], %c0] {padding = 0.000000e+00 : f32} : memref<?x?xf32> -> tensor<256x16xf32>
+// CHECK: %[[P:.*]]:2 = tile.prefix add %[[T]] along 1 : tensor<256x16xf32>
+// CHECK: tile.store %[[P]]#0, %[[Y]][%[[ROW]], %c0] : tensor<256x16xf32>, memref<?x?xf32>
+// CHECK-NEXT: tile.return
+tile.scan @short_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+// -----
+
+// A reverse scan of short rows aligns the rows' ends with the tile's
+// (column length - w, before the buffer when the rows are narrower), so
+// that the padding comes last in scan order: a region has no identity.
+// Two operands halve the rows a program scans.
+// CHECK-LABEL: tile.kernel @short_rows_reverse__rows_16(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 128>]
+// CHECK: %[[LEN:.*]] = memref.dim %{{.*}}, %c1 : memref<?x?xf32>
+// CHECK: %[[COL:.*]] = arith.subi %[[LEN]], %c16{{.*}} : index
+// CHECK: %[[A:.*]] = tile.load %{{.*}}[%{{.*}}, %[[COL]]] {padding = 0.000000e+00 : f32} : memref<?x?xf32> -> tensor<128x16xf32>
+// CHECK: %[[B:.*]] = tile.load %{{.*}}[%{{.*}}, %[[COL]]] {padding = 0.000000e+00 : f32} : memref<?x?xf32> -> tensor<128x16xf32>
+// CHECK: tile.prefix reverse %[[A]], %[[B]] along 1 : tensor<128x16xf32>, tensor<128x16xf32> {
+// CHECK: tile.store %{{.*}}#0, %{{.*}}[%{{.*}}, %[[COL]]]
+// CHECK: tile.store %{{.*}}#1, %{{.*}}[%{{.*}}, %[[COL]]]
+tile.scan @short_rows_reverse inclusive reverse along 1
+    : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> () {
+^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+  %a = arith.mulf %a1, %a0 : f32
+  %m = arith.mulf %a1, %b0 : f32
+  %b = arith.addf %m, %b1 : f32
+  tile.yield %a, %b : f32, f32
+}

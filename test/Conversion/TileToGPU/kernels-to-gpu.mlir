@@ -43,6 +43,23 @@ tile.kernel @second(%x: memref<?xf32>)
 
 // -----
 
+// The narrow variant a kernel names stays on its gpu.func.
+// CHECK-LABEL: gpu.func @rows
+// CHECK-SAME: tile.narrow = {at_most = 64 : i64, dim = 1 : i64, kernel = @rows_64, operand = 0 : i64}
+tile.kernel @rows(%x: memref<?x?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
+                num_warps = 2,
+                tile.narrow = {kernel = @rows_64, operand = 0, dim = 1, at_most = 64}} {
+  tile.return
+}
+tile.kernel @rows_64(%x: memref<?x?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 16>],
+                num_warps = 2} {
+  tile.return
+}
+
+// -----
+
 // The small-grid variant a kernel names stays on its gpu.func.
 // CHECK-LABEL: gpu.func @big
 // CHECK-SAME: tile.small_grid = {kernel = @small, percent_of_sms = 50 : i64}

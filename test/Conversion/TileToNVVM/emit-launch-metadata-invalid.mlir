@@ -45,3 +45,51 @@ gpu.module @tilec_kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' must be {kernel = @name, operand = A, dim = D, at_most = N} where A is a buffer argument of rank above D and N >= 1}}
+  gpu.func @narrow_dim_past_rank(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 0, dim = 1, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' must be {kernel = @name, operand = A, dim = D, at_most = N} where A is a buffer argument of rank above D and N >= 1}}
+  gpu.func @narrow_scalar_operand(%x: memref<?xf32>, %n: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 1, dim = 0, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' must be {kernel = @name, operand = A, dim = D, at_most = N} where A is a buffer argument of rank above D and N >= 1}}
+  gpu.func @narrow_zero_bound(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 0, dim = 0, at_most = 0}} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' must be {kernel = @name, operand = A, dim = D, at_most = N} where A is a buffer argument of rank above D and N >= 1}}
+  gpu.func @narrow_no_kernel(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {operand = 0, dim = 0, at_most = 8}} {
+    gpu.return
+  }
+}

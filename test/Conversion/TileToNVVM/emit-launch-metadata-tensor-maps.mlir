@@ -27,3 +27,17 @@ gpu.module @tilec_kernels {
     gpu.return
   }
 }
+
+// -----
+
+// tile.narrow becomes the narrow line, after the smallgrid line.
+// CHECK: @__tilec_launch_rows("tilec-launch 1\0Akernel rows\0Aparams buffer:f32:2\0Asmallgrid rows__small_grid 100\0Anarrow rows__rows_64 0.1 64\0Ablock 64 1 1\0Agrid 0.0/1 - -\0Ashared 0\0A\00")
+gpu.module @tilec_kernels {
+  gpu.func @rows(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
+                  tile.small_grid = {kernel = @rows__small_grid, percent_of_sms = 100 : i64},
+                  tile.narrow = {kernel = @rows__rows_64, operand = 0, dim = 1, at_most = 64}} {
+    gpu.return
+  }
+}
