@@ -8,7 +8,8 @@
 #              the lengths and rows (float64 / exact references, poisoned
 #              outputs, exact cases three times and identical), then the f32 sums
 #              timed: 1-D 2^20, 2^24, 2^28; rows 4096x4096, 65536x1024,
-#              1024x65536, 3x1000003; and the f32 linear recurrence (a scan
+#              1024x65536, 3x1000003, short rows 1048576x32, 262144x100,
+#              65536x500; and the f32 linear recurrence (a scan
 #              with a combiner region): 1-D 2^20, 2^24, 2^28; rows 65536x1024,
 #              1024x65536
 #   cub        tilec-cub-scan: CUB InclusiveSum/ExclusiveSum f32 and i32 at
@@ -16,11 +17,12 @@
 #              on float2 (a, b) pairs at the same lengths, checked; and the
 #              copy bound (float4 kernel, cudaMemcpy) at 2^28 f32
 #   torch      torch.cumsum on the timed shapes, checked
-#   memcheck   compute-sanitizer memcheck: every kernel at 33 and 1000x1003,
+#   memcheck   compute-sanitizer memcheck: every kernel at 33, 1000x1003 and
+#              the short rows 1001x17 and 257x300,
 #              and 1-D and row scans (sums and recurrences) at 2^20+7 and
 #              3x100003
 #   racecheck  compute-sanitizer racecheck (shared memory): 1-D and row scans
-#              (sums and recurrences) at 2^20+7 and 1000x1003
+#              (sums and recurrences) at 2^20+7, 1000x1003 and 257x300
 #   report     ratios.md (tables, the recurrence against CUB, and the issue's
 #              targets), results.json (every step's JSON in one), scan.svg
 #              (GB/s per shape)
@@ -95,7 +97,7 @@ memcheck() {
   need "$BENCH" "$CUBIN" || return 1
   local rc=0
   timeout "$(limit 150)" compute-sanitizer --tool memcheck --error-exitcode 9 \
-    "$BENCH" --cubin "$CUBIN" --no-time --shapes 33,1000x1003 || rc=$?
+    "$BENCH" --cubin "$CUBIN" --no-time --shapes 33,1000x1003,1001x17,257x300 || rc=$?
   timeout "$(limit 150)" compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$BENCH" --cubin "$CUBIN" --no-time --shapes 1048583,3x100003 \
     --only scan_f32,scan_rev_i32,scan_add_exc_bf16,scan_max_exc_rev_i32,rows_f32,rows_rev_f32,rows_bf16,scan_rec_inc_f32,scan_segsum_exc_rev_i32f32,rows_rec_inc_f32 ||
@@ -105,7 +107,7 @@ memcheck() {
 racecheck() {
   need "$BENCH" "$CUBIN" &&
     timeout "$(limit 180)" compute-sanitizer --tool racecheck --error-exitcode 9 \
-      "$BENCH" --cubin "$CUBIN" --no-time --shapes 1048583,1000x1003 \
+      "$BENCH" --cubin "$CUBIN" --no-time --shapes 1048583,1000x1003,257x300 \
       --only scan_f32,scan_rev_i32,scan_add_exc_rev_f16,rows_f32,rows_rev_f32,scan_rec_inc_f32,rows_rec_inc_f32
 }
 report() {

@@ -23,7 +23,8 @@ import sys
 from xml.sax.saxutils import escape
 
 TIMED_1D = ["1048576", "16777216", "268435456"]
-TIMED_ROWS = ["4096x4096", "65536x1024", "1024x65536", "3x1000003"]
+TIMED_ROWS = ["4096x4096", "65536x1024", "1024x65536", "3x1000003",
+              "1048576x32", "262144x100", "65536x500"]
 # The recurrence (scan_rec_inc_f32, rows_rec_inc_f32; CUB 1-D only).
 TIMED_REC = TIMED_1D + ["65536x1024", "1024x65536"]
 LABELS = {"1048576": "2^20", "16777216": "2^24", "268435456": "2^28"}

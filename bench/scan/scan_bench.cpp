@@ -12,10 +12,11 @@
 // products of powers of two exactly, on three runs whose outputs must also
 // be identical (a changing result is a race). The f32 sums the issue times
 // (1-D 2^20, 2^24, 2^28; rows 4096x4096, 65536x1024, 1024x65536,
-// 3x1000003) are then timed: median of back-to-back launches between CUDA
-// events, after warm-up; GB/s counts the input read and the output written
-// once. The peers run in the same device call (bench/scan-gpu.sh:
-// tilec-cub-scan, torch_cumsum.py).
+// 3x1000003, and short rows 1048576x32, 262144x100, 65536x500) are then
+// timed: median of back-to-back launches between CUDA events, after
+// warm-up; GB/s counts the input read and the output written once. The
+// peers run in the same device call (bench/scan-gpu.sh: tilec-cub-scan,
+// torch_cumsum.py).
 //
 // The scans with a combiner region (the end of kernels.mlir: linear
 // recurrences and segmented sums over pairs, f32 and i32, not commutative)
@@ -1099,6 +1100,9 @@ std::vector<Case> buildCases() {
       {scanF32, 0, big, true},          {rowsF32, 4096, 4096, true},
       {rowsF32, 65536, 1024, true},     {rowsF32, 1024, 65536, true},
       {rowsF32, 3, 1000003, true},
+      // Short rows, several a program (the tile.narrow ladder).
+      {rowsF32, 1 << 20, 32, true},     {rowsF32, 262144, 100, true},
+      {rowsF32, 65536, 500, true},
       // The recurrences, 16 bytes an element.
       {scanRecF32, 0, 1 << 20, true},   {scanRecF32, 0, 1 << 24, true},
       {scanRecF32, 0, big, true},       {rowsRecF32, 65536, 1024, true},
@@ -1114,8 +1118,12 @@ std::vector<Case> buildCases() {
     for (const Spec &s : vec)
       if (std::strcmp(s.kernel, name) == 0)
         cases.push_back({s, 0, big, false});
+  // Short rows reach every rung of the narrow ladder (widths 1 to 512,
+  // ragged, rows not a multiple of a program's).
   const std::vector<std::pair<int64_t, int64_t>> small = {
-      {1, 1}, {7, 31}, {5, 4097}, {1000, 1003}, {3, 100003}};
+      {1, 1},      {7, 31},     {5, 4097},  {1000, 1003}, {3, 100003},
+      {1001, 1},   {333, 5},    {1001, 17}, {4099, 100},  {257, 300},
+      {100, 512},  {100, 513}};
   const std::vector<std::pair<int64_t, int64_t>> large = {
       {4096, 4096}, {65536, 1024}, {1024, 65536}, {3, 1000003}};
   for (size_t k = 0; k < rows.size(); ++k) {
