@@ -33,6 +33,8 @@
 //   --shapes   shapes to run, as printed: "1048583", "1000x1003"
 //              (--lengths is the same option)
 //   --max-elements  skip shapes of more elements (e.g. 2^28 for a quick run)
+//   --time-rows  instead of the table: rows_f32 (or the --only row kernels)
+//              checked and timed on these shapes, e.g. "262144x100,65536x500"
 //   --no-time  checks only (for compute-sanitizer)
 //   --self-test  no GPU: checks the region scans' host references against
 //              plain loops and against a blocked evaluation, and that the
@@ -1189,11 +1191,30 @@ bool listed(const std::string &list, const std::string &name) {
   return list.empty() || list.find("," + name + ",") != std::string::npos;
 }
 
+/// --time-rows: the row kernels of --only (rows_f32 without it), checked
+/// and timed on "RxC" shapes.
+std::vector<Case> timedRowCases(const std::string &shapes,
+                                const std::string &only) {
+  std::vector<Case> cases;
+  for (const std::string &shape : splitList(shapes)) {
+    size_t x = shape.find('x');
+    if (x == std::string::npos)
+      continue;
+    int64_t rows = std::strtoll(shape.c_str(), nullptr, 10);
+    int64_t cols = std::strtoll(shape.c_str() + x + 1, nullptr, 10);
+    for (const Spec &s : rowSpecs())
+      if (only.empty() ? std::strcmp(s.kernel, "rows_f32") == 0
+                       : listed(only, s.kernel))
+        cases.push_back({s, rows, cols, true});
+  }
+  return cases;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: tilec-scan-bench --cubin FILE [--json FILE] "
                "[--only K1,K2] [--shapes S1,S2] [--max-elements N] "
-               "[--no-time] [--seed N] [--sweep K1,K2]\n"
+               "[--no-time] [--seed N] [--sweep K1,K2] [--time-rows RxC,...]\n"
                "       tilec-scan-bench --self-test [--seed N]\n");
   return 2;
 }
@@ -1201,7 +1222,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string cubin, json, only, shapes, sweep;
+  std::string cubin, json, only, shapes, sweep, timeRows;
   int64_t maxElements = INT64_MAX;
   bool time = true, selfTestOnly = false;
   unsigned seed = 12345;
@@ -1222,6 +1243,8 @@ int main(int argc, char **argv) {
       seed = unsigned(std::strtoul(argv[++i], nullptr, 0));
     else if (arg == "--sweep" && hasValue)
       sweep = argv[++i];
+    else if (arg == "--time-rows" && hasValue)
+      timeRows = argv[++i];
     else if (arg == "--no-time")
       time = false;
     else if (arg == "--self-test")
@@ -1236,8 +1259,11 @@ int main(int argc, char **argv) {
   if (cubin.empty())
     return usage();
   std::vector<Case> cases;
-  for (const Case &c :
-       sweep.empty() ? buildCases() : sweepCases(splitList(sweep))) {
+  std::vector<Case> candidates =
+      !timeRows.empty() ? timedRowCases(timeRows, only)
+      : !sweep.empty()  ? sweepCases(splitList(sweep))
+                        : buildCases();
+  for (const Case &c : candidates) {
     int64_t n = (c.rows ? c.rows : 1) * c.cols;
     std::string shape = c.rows ? std::to_string(c.rows) + "x" +
                                      std::to_string(c.cols)

@@ -133,6 +133,7 @@ gpu.module @m {
 // element of each row takes the identity, the first the last.
 // CHECK-LABEL: gpu.func @rows_within_a_chunk
 // CHECK-NOT: gpu.shuffle
+// CHECK: arith.andi %{{.*}}, %c31
 // CHECK: %[[E3:.*]] = vector.extract %[[V:.*]][3] : f32 from vector<4xf32>
 // CHECK: %[[E1:.*]] = vector.extract %[[V]][1] : f32 from vector<4xf32>
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32

@@ -63,8 +63,8 @@ gpu.module @m {
 // CHECK-COUNT-3: scf.if
 // CHECK:   vector.from_elements %[[V0]], {{.*}} : vector<4xf32>
 // CHECK: }
-// CHECK: vector.extract %[[GROUP]][0] : f32 from vector<4xf32>
 // CHECK: scf.if {{.*}} -> (vector<4xf32>)
+// CHECK: vector.extract %[[GROUP]][0] : f32 from vector<4xf32>
 // CHECK: vector.from_elements {{.*}} : vector<8xf32>
 gpu.module @m {
   gpu.func @load(%x: memref<?xf32>, %off: index) kernel
@@ -306,6 +306,47 @@ gpu.module @m {
     %t = tile.load %x[%c0] : memref<?xf16> -> tensor<512xf16>
     %s = tile.reduce add %t along 0 : tensor<512xf16> -> f16
     memref.store %s, %x[%c0] : memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Rows that end inside the tile: when the rows are a whole number of runs
+// (and the buffer aligned), every run is wholly inside or wholly outside,
+// and each is one vector load with no branch: a run outside reads the
+// buffer's first run and takes the padding. Otherwise the runs branch as
+// for one-row tiles.
+// CHECK-LABEL: gpu.func @load_rows
+// CHECK: %[[NROWS:.*]] = memref.dim %{{.*}}, %c0
+// CHECK: %[[COLS:.*]] = memref.dim %{{.*}}, %c1
+// CHECK: arith.andi
+// CHECK: %[[ALIGNED:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: %[[REM:.*]] = arith.remui %[[COLS]], %c4{{.*}} : index
+// CHECK: %[[MULTIPLE:.*]] = arith.cmpi eq, %[[REM]], %c0{{.*}} : index
+// CHECK: %[[WIDE:.*]] = arith.cmpi uge, %[[COLS]], %c4{{.*}} : index
+// CHECK: %[[RUNS:.*]] = arith.andi %[[MULTIPLE]], %[[WIDE]] : i1
+// CHECK: %[[ROWS:.*]] = arith.cmpi uge, %[[NROWS]], %c1{{.*}} : index
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[RUNS]], %[[ROWS]] : i1
+// CHECK: %[[DENSE:.*]] = arith.andi %[[ALIGNED]], %[[WHOLE]] : i1
+// CHECK: scf.if %[[DENSE]] -> (vector<8xf32>) {
+// CHECK-NOT: scf.if
+// CHECK:   %[[PAD:.*]] = vector.broadcast %{{.*}} : f32 to vector<4xf32>
+// CHECK:   %[[IN:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK:   %[[R:.*]] = arith.select %[[IN]], %{{.*}}, %c0{{.*}} : index
+// CHECK:   %[[C:.*]] = arith.select %[[IN]], %{{.*}}, %c0{{.*}} : index
+// CHECK:   %[[V:.*]] = vector.load %{{.*}}[%[[R]], %[[C]]] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK:   arith.select %[[IN]], %[[V]], %[[PAD]] : vector<4xf32>
+// CHECK: } else {
+// CHECK:   scf.if %{{.*}} -> (vector<4xf32>) {
+// CHECK:     vector.load
+gpu.module @m {
+  gpu.func @load_rows(%x: memref<?x?xf32>, %row: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%row, %c0] : memref<?x?xf32> -> tensor<16x64xf32>
+    %r = arith.negf %t : tensor<16x64xf32>
+    tile.store %r, %x[%row, %c0] : tensor<16x64xf32>, memref<?x?xf32>
     gpu.return
   }
 }
