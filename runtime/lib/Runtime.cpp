@@ -564,15 +564,16 @@ bool isMissingKernel(const Error &e, const std::string &name) {
 }
 } // namespace
 
-void Kernel::loadSmallGrid() {
-  const std::string &name = meta_.smallGrid.kernel;
-  std::string prefix =
-      "kernel '" + name_ + "': its small-grid variant '" + name + "' ";
-  std::shared_ptr<const Kernel> variant;
+std::shared_ptr<Kernel> Kernel::loadVariant(const std::string &name,
+                                            const std::string &prefix,
+                                            bool loadSmallGrid) const {
+  std::shared_ptr<Kernel> variant;
   try {
-    variant = std::shared_ptr<const Kernel>(
-        new Kernel(module_, name, /*loadFallback=*/true,
-                   /*loadSmallGrid=*/false, /*loadNarrow=*/false));
+    // Never with its own narrow variant: loadNarrow checks the bound first,
+    // so that a cycle is reported rather than loaded forever.
+    variant = std::shared_ptr<Kernel>(
+        new Kernel(module_, name, /*loadFallback=*/true, loadSmallGrid,
+                   /*loadNarrow=*/false));
   } catch (const Error &e) {
     // Not the driver's "not found" for the variant's name: a caller that
     // treats that as "no such kernel" (the matmul bench's SKIP) must see
@@ -586,6 +587,16 @@ void Kernel::loadSmallGrid() {
     throw Error(prefix + "takes " + describeParams(other.params) +
                     ", not the kernel's " + describeParams(meta_.params),
                 name_);
+  return variant;
+}
+
+void Kernel::loadSmallGrid() {
+  const std::string &name = meta_.smallGrid.kernel;
+  std::string prefix =
+      "kernel '" + name_ + "': its small-grid variant '" + name + "' ";
+  std::shared_ptr<Kernel> variant =
+      loadVariant(name, prefix, /*loadSmallGrid=*/false);
+  const LaunchMetadata &other = variant->metadata();
   if (!other.smallGrid.kernel.empty())
     throw Error(prefix + "names a small-grid variant itself ('" +
                     other.smallGrid.kernel + "')",
@@ -600,24 +611,9 @@ void Kernel::loadNarrow() {
   const NarrowVariant &narrow = meta_.narrow;
   std::string prefix =
       "kernel '" + name_ + "': its narrow variant '" + narrow.kernel + "' ";
-  std::shared_ptr<Kernel> variant;
-  try {
-    // Without its own narrow variant until its bound is checked below, so
-    // that a cycle is reported rather than loaded forever.
-    variant = std::shared_ptr<Kernel>(
-        new Kernel(module_, narrow.kernel, /*loadFallback=*/true,
-                   /*loadSmallGrid=*/true, /*loadNarrow=*/false));
-  } catch (const Error &e) {
-    // As for the small-grid variant: this kernel exists but cannot be used.
-    if (isMissingKernel(e, narrow.kernel))
-      throw Error(prefix + "is not in the module", name_);
-    throw;
-  }
+  std::shared_ptr<Kernel> variant =
+      loadVariant(narrow.kernel, prefix, /*loadSmallGrid=*/true);
   const LaunchMetadata &other = variant->metadata();
-  if (!(other.params == meta_.params))
-    throw Error(prefix + "takes " + describeParams(other.params) +
-                    ", not the kernel's " + describeParams(meta_.params),
-                name_);
   if (other.narrow.kernel.empty()) {
     narrow_ = std::move(variant);
     return;

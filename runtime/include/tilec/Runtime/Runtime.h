@@ -276,6 +276,12 @@ private:
   void loadFallback();
   void loadSmallGrid();
   void loadNarrow();
+  /// The variant `name` of this kernel, with its fallback (and small-grid
+  /// variant if asked), checked to take the same user parameters; `prefix`
+  /// starts the errors.
+  std::shared_ptr<Kernel> loadVariant(const std::string &name,
+                                      const std::string &prefix,
+                                      bool loadSmallGrid) const;
   /// Whether the narrow variant takes a launch on the (validated) `args`.
   bool narrowFits(const std::vector<KernelArg> &args) const;
   /// Launches this kernel with `packed` (tensor maps included) on `grid`.
