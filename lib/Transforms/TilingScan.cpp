@@ -43,10 +43,11 @@ static constexpr int64_t kLookbackBlocksPerSm = 7;
 static constexpr int64_t kSplitRowsPercentOfSms = 100;
 /// Rows of at most 512 elements go several to a program, in tiles of
 /// 4096 / n elements for n operands on 4 warps (as the single pass), rows
-/// padded to the next of these widths: each at least half used.
+/// padded to the next of these widths: each at least half used (rows of 1
+/// or 2 a quarter or a half: a thread's chunk holds 4 elements).
 static constexpr int64_t kShortRowsPiece = 4096;
 static constexpr int64_t kShortRowsWarps = 4;
-static constexpr int64_t kShortRowWidths[] = {16, 32, 64, 128, 256, 512};
+static constexpr int64_t kShortRowWidths[] = {4, 8, 16, 32, 64, 128, 256, 512};
 
 namespace {
 struct ScanSchedule {

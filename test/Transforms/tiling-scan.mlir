@@ -189,7 +189,7 @@ tile.scan @few_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -
 
 // -----
 
-// Short rows: a ladder of kernels for rows of at most 512, 256, ..., 16
+// Short rows: a ladder of kernels for rows of at most 512, 256, ..., 4
 // elements, each linked to the next narrower by tile.narrow (the runtime
 // follows it to the narrowest that holds the rows). Each program of a rung
 // scans 4096 / w whole rows of w elements at once in one [4096 / w, w]
@@ -210,14 +210,18 @@ tile.scan @few_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -
 // CHECK-LABEL: tile.kernel @short_rows__rows_32(
 // CHECK-SAME: kernel = @short_rows__rows_16
 // CHECK-LABEL: tile.kernel @short_rows__rows_16(
+// CHECK-SAME: kernel = @short_rows__rows_8
+// CHECK-LABEL: tile.kernel @short_rows__rows_8(
+// CHECK-SAME: kernel = @short_rows__rows_4
+// CHECK-LABEL: tile.kernel @short_rows__rows_4(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x?xf32>, %[[Y:[a-z0-9]+]]: memref<?x?xf32>)
-// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>], num_warps = 4
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 1024>], num_warps = 4
 // CHECK-NOT: tile.narrow
 // CHECK: %[[PROGRAM:.*]] = tile.program_id x : index
-// CHECK: %[[ROW:.*]] = arith.muli %[[PROGRAM]], %c256 : index
-// CHECK: %[[T:.*]] = tile.load %[[X]][%[[ROW]], %c0] {padding = 0.000000e+00 : f32} : memref<?x?xf32> -> tensor<256x16xf32>
-// CHECK: %[[P:.*]]:2 = tile.prefix add %[[T]] along 1 : tensor<256x16xf32>
-// CHECK: tile.store %[[P]]#0, %[[Y]][%[[ROW]], %c0] : tensor<256x16xf32>, memref<?x?xf32>
+// CHECK: %[[ROW:.*]] = arith.muli %[[PROGRAM]], %c1024 : index
+// CHECK: %[[T:.*]] = tile.load %[[X]][%[[ROW]], %c0] {padding = 0.000000e+00 : f32} : memref<?x?xf32> -> tensor<1024x4xf32>
+// CHECK: %[[P:.*]]:2 = tile.prefix add %[[T]] along 1 : tensor<1024x4xf32>
+// CHECK: tile.store %[[P]]#0, %[[Y]][%[[ROW]], %c0] : tensor<1024x4xf32>, memref<?x?xf32>
 // CHECK-NEXT: tile.return
 tile.scan @short_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 
