@@ -21,15 +21,25 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       operands are read in 128-byte panels); f32 takes 128x128x32, 8 warps,
       3 stages.
 
-    - `tile.scan` (add, mul, max or min; inclusive or exclusive; forward or
-      reverse; 1-D, or 2-D along its rows): one program per row (a single
-      one for 1-D), walking the row in pieces of 1024 elements on 8 warps
-      (from the end for a reverse scan): `tile.prefix`
-      scans a piece loaded with the combiner's identity as padding, the
-      carry of the pieces before it is combined in front, and the piece's
-      `tile.reduce` total extends the carry. 16-bit floats are scanned in
-      f32. Combiner regions, column scans, and the single-pass
-      scan of one row by many programs are not tiled yet.
+    - `tile.scan` (a kind or a combiner region over n operands; inclusive
+      or exclusive; forward or reverse; 1-D, or 2-D along its rows):
+      - 1-D: a single pass, one program per 4096 / n elements on 4 warps:
+        it takes a `tile.ticket`, and `tile.lookback` over the tickets
+        before it gives the carry combined in front of its `tile.prefix`
+        (a kind publishes its `tile.reduce` total first; a region, whose
+        total must keep the order, its block scan's).
+      - Rows: one program per row, walking it in pieces of 1024 elements on
+        8 warps, carrying the block scans' totals; plus
+        `<name>__small_grid`, the single pass over 4096-element pieces of
+        rows (the look-back stays within a row), which the runtime launches
+        with fewer rows than multiprocessors (`tile.small_grid`); plus a
+        ladder `<name>__rows_W` (W = 512, 256, ..., 4) scanning 4096 / W
+        whole rows a program in one tile, each named by the next wider
+        kernel's `tile.narrow`: the runtime takes the narrowest that holds
+        the rows.
+      Reverse scans take their pieces from the end. 16-bit floats are
+      scanned in f32 with kinds; regions over 16-bit elements and column
+      scans get a located error.
 
     Shapes are known only at launch, so with `small-grid-variants` a matmul
     without hints also gets a kernel `<name>__small_grid` with smaller
