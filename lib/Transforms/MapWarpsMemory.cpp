@@ -232,8 +232,11 @@ struct ThreadLoad {
       return elements;
     }
     // A one-row tile (a piece of a 1-D buffer or of a row) has runs that
-    // cross the buffer's edge only at its end: a branch per run.
-    if (tileType.getNumElements() == tileType.getShape().back())
+    // cross the buffer's edge only at its end: a branch per run. So do
+    // matmul operands in dot layouts (loaded once a program; the change
+    // below was measured on row scans only).
+    if (tileType.getNumElements() == tileType.getShape().back() ||
+        DotLayout::get(tileType))
       return flatten(b, guardedRuns(b));
     // Rows that end inside the tile: where every run is whole or out (rows
     // of a whole number of runs, the usual case), no lane branches.
