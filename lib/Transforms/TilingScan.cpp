@@ -41,13 +41,16 @@ static constexpr int64_t kLookbackBlocksPerSm = 7;
 /// Row scans with fewer rows than this percentage of the multiprocessors
 /// split their rows over several programs.
 static constexpr int64_t kSplitRowsPercentOfSms = 100;
-/// Rows of at most 512 elements go several to a program, in tiles of
-/// 4096 / n elements for n operands on 4 warps (as the single pass), rows
-/// padded to the next of these widths: each at least half used (rows of 1
-/// or 2 a quarter or a half: a thread's chunk holds 4 elements).
+/// Rows of at most 4096 elements go whole to a program, several when they
+/// are short, in tiles of 4096 / n elements for n operands on 4 warps (as
+/// the single pass), rows padded to the next of these widths: each at
+/// least half used (rows of 1 or 2 a quarter or a half: a thread's chunk
+/// holds 4 elements). Against the one-program-per-row loop on the H200:
+/// 65536x1024 3931 GB/s (loop 3580), 4096x4096 3297 (3042), 65536x700
+/// 3450 (2689) (bench/scan/results/2026-11-22-h200-rows-ladder).
 static constexpr int64_t kShortRowsPiece = 4096;
 static constexpr int64_t kShortRowsWarps = 4;
-static constexpr int64_t kShortRowWidths[] = {4, 8, 16, 32, 64, 128, 256, 512};
+static constexpr int64_t kShortRowWidths[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
 
 namespace {
 struct ScanSchedule {
@@ -463,9 +466,10 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
   // Rows: one program per row while there are rows enough to fill the
   // device; with fewer rows than multiprocessors the runtime launches the
   // single pass over pieces of rows instead (tile.small_grid), so that
-  // 3 long rows still spread over the whole GPU. Short rows go several to a
-  // program: the runtime follows a ladder of kernels for narrower and
-  // narrower rows (tile.narrow) to the narrowest that holds them.
+  // 3 long rows still spread over the whole GPU. Rows of at most 4096
+  // elements go whole to a program, short ones several: the runtime follows
+  // a ladder of kernels for narrower and narrower rows (tile.narrow) to the
+  // narrowest that holds them, before the small-grid choice.
   std::string splitName = (op.getSymName() + "__small_grid").str();
   SmallVector<std::string> names = {splitName};
   for (int64_t width : kShortRowWidths)

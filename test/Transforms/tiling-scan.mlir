@@ -189,13 +189,21 @@ tile.scan @few_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -
 
 // -----
 
-// Short rows: a ladder of kernels for rows of at most 512, 256, ..., 4
-// elements, each linked to the next narrower by tile.narrow (the runtime
-// follows it to the narrowest that holds the rows). Each program of a rung
-// scans 4096 / w whole rows of w elements at once in one [4096 / w, w]
-// tile on 4 warps: no carries, no look-back.
+// Rows of at most 4096 elements: a ladder of kernels for rows of at most
+// 4096, 2048, ..., 4 elements, each linked to the next narrower by
+// tile.narrow (the runtime follows it to the narrowest that holds the
+// rows). Each program of a rung scans 4096 / w whole rows of w elements at
+// once in one [4096 / w, w] tile on 4 warps: no carries, no look-back.
 // CHECK-LABEL: tile.kernel @short_rows(
-// CHECK-SAME: tile.narrow = {at_most = 512 : i64, dim = 1 : i64, kernel = @short_rows__rows_512, operand = 0 : i64}
+// CHECK-SAME: tile.narrow = {at_most = 4096 : i64, dim = 1 : i64, kernel = @short_rows__rows_4096, operand = 0 : i64}
+// CHECK-LABEL: tile.kernel @short_rows__rows_4096(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
+// CHECK-SAME: kernel = @short_rows__rows_2048
+// CHECK: tile.prefix add %{{.*}} along 1 : tensor<1x4096xf32>
+// CHECK-LABEL: tile.kernel @short_rows__rows_2048(
+// CHECK-SAME: kernel = @short_rows__rows_1024
+// CHECK-LABEL: tile.kernel @short_rows__rows_1024(
+// CHECK-SAME: kernel = @short_rows__rows_512
 // CHECK-LABEL: tile.kernel @short_rows__rows_512(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 8>], num_warps = 4
 // CHECK-SAME: tile.narrow = {at_most = 256 : i64, dim = 1 : i64, kernel = @short_rows__rows_256, operand = 0 : i64}

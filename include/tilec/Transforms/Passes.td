@@ -33,7 +33,7 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
         `<name>__small_grid`, the single pass over 4096-element pieces of
         rows (the look-back stays within a row), which the runtime launches
         with fewer rows than multiprocessors (`tile.small_grid`); plus a
-        ladder `<name>__rows_W` (W = 512, 256, ..., 4) scanning 4096 / W
+        ladder `<name>__rows_W` (W = 4096, 2048, ..., 4) scanning 4096 / W
         whole rows a program in one tile, each named by the next wider
         kernel's `tile.narrow`: the runtime takes the narrowest that holds
         the rows.
