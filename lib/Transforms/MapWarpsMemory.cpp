@@ -203,7 +203,8 @@ Value runsAreWholeOrOut(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
 /// One thread's part of a tile.load: runs that move as vectors where the
 /// buffer allows, else element by element.
 struct ThreadLoad {
-  OpBuilder &b;
+  /// At the load; the helpers take the builder of their own region.
+  OpBuilder &builder;
   Location loc;
   const MapWarpsState &state;
   RankedTensorType tileType;
@@ -225,6 +226,7 @@ struct ThreadLoad {
 
   /// The thread's elements in slot order.
   SmallVector<Value> build() {
+    OpBuilder &b = builder;
     if (plan.length == 1) {
       SmallVector<Value> elements;
       for (int64_t slot = 0; slot < state.perThread(tileType); ++slot)
@@ -286,10 +288,12 @@ struct ThreadLoad {
     SmallVector<Value> runs;
     for (int64_t first = 0; first < state.perThread(tileType);
          first += plan.length) {
-      SmallVector<ElementAccess> accesses = runAt(b, first);
-      Value inside = accesses.front().inBounds;
+      // Runs are whole or out: their first element tells.
+      ElementAccess access = accessAt(
+          b, loc, slotPosition(b, loc, state, tileType, first), indices, sizes);
+      Value inside = access.inBounds;
       SmallVector<Value> at;
-      for (Value index : accesses.front().indices)
+      for (Value index : access.indices)
         at.push_back(b.createOrFold<arith::SelectOp>(loc, inside, index, zero));
       Value v = vector::LoadOp::create(b, loc, runType(), buffer, at,
                                        /*nontemporal=*/false,

@@ -471,9 +471,12 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
   // a ladder of kernels for narrower and narrower rows (tile.narrow) to the
   // narrowest that holds them, before the small-grid choice.
   std::string splitName = (op.getSymName() + "__small_grid").str();
+  auto rungName = [&](int64_t width) {
+    return (op.getSymName() + "__rows_" + Twine(width)).str();
+  };
   SmallVector<std::string> names = {splitName};
   for (int64_t width : kShortRowWidths)
-    names.push_back((op.getSymName() + "__rows_" + Twine(width)).str());
+    names.push_back(rungName(width));
   for (StringRef name : names)
     if (SymbolTable::lookupNearestSymbolFrom(
             op, StringAttr::get(op.getContext(), name)))
@@ -491,11 +494,9 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
            b.getNamedAttr("percent_of_sms",
                           b.getI64IntegerAttr(kSplitRowsPercentOfSms))}));
   tile::KernelOp wider = kernel;
-  for (auto [width, name] :
-       llvm::zip(llvm::reverse(kShortRowWidths),
-                 llvm::reverse(ArrayRef(names).drop_front()))) {
+  for (int64_t width : llvm::reverse(kShortRowWidths)) {
     tile::KernelOp narrow = buildScanKernel(
-        rewriter, op, name, ScanStrategy::shortRows, width);
+        rewriter, op, rungName(width), ScanStrategy::shortRows, width);
     wider->setAttr(
         tile::kNarrowAttrName,
         b.getDictionaryAttr(

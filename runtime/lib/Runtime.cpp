@@ -613,21 +613,18 @@ void Kernel::loadNarrow() {
       "kernel '" + name_ + "': its narrow variant '" + narrow.kernel + "' ";
   std::shared_ptr<Kernel> variant =
       loadVariant(narrow.kernel, prefix, /*loadSmallGrid=*/true);
-  const LaunchMetadata &other = variant->metadata();
-  if (other.narrow.kernel.empty()) {
-    narrow_ = std::move(variant);
-    return;
+  const NarrowVariant &next = variant->metadata().narrow;
+  if (!next.kernel.empty()) {
+    // Each rung of the ladder has a smaller bound, all of them at least 1,
+    // so following it ends.
+    if (next.atMost >= narrow.atMost)
+      throw Error(prefix + "names a narrow variant itself ('" + next.kernel +
+                      "', at most " + std::to_string(next.atMost) +
+                      " elements) whose bound is not below the kernel's " +
+                      std::to_string(narrow.atMost),
+                  name_);
+    variant->loadNarrow();
   }
-  // Each rung of the ladder has a smaller bound, all of them at least 1, so
-  // following it ends.
-  if (other.narrow.atMost >= narrow.atMost)
-    throw Error(prefix + "names a narrow variant itself ('" +
-                    other.narrow.kernel + "', at most " +
-                    std::to_string(other.narrow.atMost) +
-                    " elements) whose bound is not below the kernel's " +
-                    std::to_string(narrow.atMost),
-                name_);
-  variant->loadNarrow();
   narrow_ = std::move(variant);
 }
 
@@ -688,18 +685,26 @@ bool Kernel::narrowFits(const std::vector<KernelArg> &args) const {
   return prefersNarrow(meta_, static_cast<uint64_t>(view.sizes[narrow.dim]));
 }
 
+const Kernel &Kernel::narrowest(const std::vector<KernelArg> &args) const {
+  const Kernel *kernel = this;
+  while (kernel->narrowFits(args))
+    kernel = kernel->narrow_.get();
+  return *kernel;
+}
+
 const Kernel &Kernel::selectFor(const std::vector<KernelArg> &args) const {
   validateArguments(meta_, args);
-  // The variant takes the same user parameters, so the arguments are valid
-  // for it too; it makes its own choices.
-  if (narrowFits(args))
-    return narrow_->selectFor(args);
+  // The rungs take the same user parameters, so the arguments are valid for
+  // them too; the narrowest makes the small-grid choice.
+  const Kernel &chosen = narrowest(args);
   // Without a variant the grid does not matter (and computing it could fail
   // on grids that launchArgs would reject anyway).
-  if (!smallGrid_)
-    return *this;
-  std::array<uint64_t, 3> grid = computeGrid(meta_, args);
-  return prefersSmallGrid(meta_, grid, multiprocessors_) ? *smallGrid_ : *this;
+  if (!chosen.smallGrid_)
+    return chosen;
+  std::array<uint64_t, 3> grid = computeGrid(chosen.meta_, args);
+  return prefersSmallGrid(chosen.meta_, grid, chosen.multiprocessors_)
+             ? *chosen.smallGrid_
+             : chosen;
 }
 
 bool Kernel::usesFallback(const std::vector<KernelArg> &args) const {
@@ -712,11 +717,13 @@ bool Kernel::usesFallback(const std::vector<KernelArg> &args) const {
 
 void Kernel::launchArgs(const Stream &stream,
                         const std::vector<KernelArg> &args) const {
-  // Before the grid: the narrow choice is made on the arguments, and the
-  // variant computes its own grid.
-  validateArguments(meta_, args);
-  if (narrowFits(args))
-    return narrow_->launchArgs(stream, args);
+  // Before the grid: the narrow choice is made on the arguments, once down
+  // the whole ladder, and the rung chosen computes its own grid.
+  if (narrow_) {
+    validateArguments(meta_, args);
+    if (const Kernel &chosen = narrowest(args); &chosen != this)
+      return chosen.launchArgs(stream, args);
+  }
   std::array<uint64_t, 3> grid = computeGrid(meta_, args);
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return;

@@ -284,6 +284,9 @@ private:
                                       bool loadSmallGrid) const;
   /// Whether the narrow variant takes a launch on the (validated) `args`.
   bool narrowFits(const std::vector<KernelArg> &args) const;
+  /// The last rung of the narrow ladder from this kernel that fits the
+  /// (validated) arguments: this kernel when none does.
+  const Kernel &narrowest(const std::vector<KernelArg> &args) const;
   /// Launches this kernel with `packed` (tensor maps included) on `grid`.
   void launchPacked(const Stream &stream, const std::array<uint64_t, 3> &grid,
                     PackedArgs &packed) const;
