@@ -263,6 +263,34 @@ Value tilec::bitcastIfNeeded(OpBuilder &b, Location loc, Value v, Type to) {
   return arith::BitcastOp::create(b, loc, to, v);
 }
 
+Value tilec::toWordBits(OpBuilder &b, Location loc, Value v) {
+  unsigned width = v.getType().getIntOrFloatBitWidth();
+  Value bits = bitcastIfNeeded(b, loc, v, b.getIntegerType(width));
+  if (width == 32)
+    return bits;
+  return arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
+}
+
+Value tilec::fromWordBits(OpBuilder &b, Location loc, Value bits, Type to) {
+  unsigned width = to.getIntOrFloatBitWidth();
+  if (width != 32)
+    bits = arith::TruncIOp::create(b, loc, b.getIntegerType(width), bits);
+  return bitcastIfNeeded(b, loc, bits, to);
+}
+
+ShuffledValue tilec::shuffleValue(OpBuilder &b, Location loc, Value v,
+                                  int64_t offset, Value width,
+                                  gpu::ShuffleMode mode) {
+  Type type = v.getType();
+  bool widen = type.getIntOrFloatBitWidth() != 32;
+  auto shuffle = gpu::ShuffleOp::create(
+      b, loc, widen ? toWordBits(b, loc, v) : v, i32Constant(b, loc, offset),
+      width, mode);
+  Value moved = shuffle.getShuffleResult();
+  return {widen ? fromWordBits(b, loc, moved, type) : moved,
+          shuffle.getValid()};
+}
+
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                        MapWarpsStats *stats) {
   FailureOr<int64_t> threads = blockThreads(func);

@@ -100,17 +100,9 @@ struct StatusLayout {
   }
 };
 
-/// The 32 bits of a total (f32 or i32) as i32 and back.
-Value toBits(OpBuilder &b, Location loc, Value v) {
-  return bitcastIfNeeded(b, loc, v, b.getI32Type());
-}
-Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
-  return bitcastIfNeeded(b, loc, bits, type);
-}
-
 /// `flag` in the high half, `v`'s bits in the low half.
 Value packStatus(OpBuilder &b, Location loc, Value v, StatusFlag flag) {
-  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), toBits(b, loc, v));
+  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), toWordBits(b, loc, v));
   return arith::OrIOp::create(b, loc, low, i64Constant(b, loc, flag << 32));
 }
 Value statusHas(OpBuilder &b, Location loc, Value word, StatusFlag flag) {
@@ -120,7 +112,7 @@ Value statusHas(OpBuilder &b, Location loc, Value word, StatusFlag flag) {
 }
 Value statusValue(OpBuilder &b, Location loc, Value word, Type type) {
   Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), word);
-  return fromBits(b, loc, low, type);
+  return fromWordBits(b, loc, low, type);
 }
 
 /// Tickets each lane of the look-back warp reads a round (a window of 32
@@ -209,7 +201,7 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
         for (auto [k, inclusive] : llvm::enumerate(inclusives)) {
           publish(b, loc, packStatus(b, loc, inclusive, kInclusive),
                   status.word(b, loc, ticket, kInclusive, k));
-          memref::StoreOp::create(b, loc, toBits(b, loc, carry.values[k]),
+          memref::StoreOp::create(b, loc, toWordBits(b, loc, carry.values[k]),
                                   buffer, indexConstant(b, loc, k));
         }
       });
@@ -223,7 +215,7 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
       Type type = total.getType();
       Value bits = memref::LoadOp::create(rewriter, loc, buffer,
                                           indexConstant(rewriter, loc, k));
-      Value carry = fromBits(rewriter, loc, bits, type);
+      Value carry = fromWordBits(rewriter, loc, bits, type);
       if (std::optional<tile::ReduceKind> kind = op.getKind())
         carry = arith::SelectOp::create(
             rewriter, loc, isFirst,
@@ -461,21 +453,19 @@ private:
     Value width = i32Constant(b, loc, 32);
     auto shuffle = [&](Value v, int64_t offset, gpu::ShuffleMode mode) {
       ++state.stats.shuffles;
-      return gpu::ShuffleOp::create(b, loc, v, i32Constant(b, loc, offset),
-                                    width, mode);
+      return shuffleValue(b, loc, v, offset, width, mode);
     };
     auto shuffleTuple = [&](const MaybeTuple &t, int64_t offset,
                             gpu::ShuffleMode mode) {
       MaybeTuple moved;
       for (Value v : t.values)
-        moved.values.push_back(shuffle(v, offset, mode).getShuffleResult());
+        moved.values.push_back(shuffle(v, offset, mode).value);
       Value validBits =
           arith::ExtUIOp::create(b, loc, b.getI32Type(), t.valid);
-      auto validMoved = shuffle(validBits, offset, mode);
+      ShuffledValue validMoved = shuffle(validBits, offset, mode);
       moved.valid = arith::AndIOp::create(
-          b, loc, validMoved.getValid(),
-          arith::TruncIOp::create(b, loc, b.getI1Type(),
-                                  validMoved.getShuffleResult()));
+          b, loc, validMoved.valid,
+          arith::TruncIOp::create(b, loc, b.getI1Type(), validMoved.value));
       return moved;
     };
     for (int64_t offset = 1; offset < 32; offset *= 2)

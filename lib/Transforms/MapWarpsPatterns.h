@@ -114,6 +114,20 @@ mlir::Value convertElement(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value bitcastIfNeeded(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value v, mlir::Type to);
 
+/// Shuffles, status words and words of mixed types in workgroup memory are
+/// 32-bit: `v` (16 or 32 bits) as the low bits of an i32, and back.
+mlir::Value toWordBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+mlir::Value fromWordBits(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value bits, mlir::Type to);
+/// A gpu.shuffle of a 16- or 32-bit value (16-bit ones move widened), and
+/// whether the lane it comes from exists.
+struct ShuffledValue {
+  mlir::Value value, valid;
+};
+ShuffledValue shuffleValue(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value v, int64_t offset, mlir::Value width,
+                           mlir::gpu::ShuffleMode mode);
+
 /// A combination of tuples that may be empty (`valid`, i1), so that no
 /// identity is needed: combiner regions need not have one.
 struct MaybeTuple {

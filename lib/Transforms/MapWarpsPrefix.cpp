@@ -80,7 +80,7 @@ std::optional<PrefixPlan> planPrefix(const TileLayout &layout,
 }
 
 /// The types the scan combines in: a kind combines 16-bit elements in f32
-/// or i32, a region in the elements' own (32-bit) types.
+/// or i32, a region in the elements' own types.
 SmallVector<Type> combiningTypes(tile::PrefixOp op) {
   SmallVector<Type> types;
   for (Value input : op.getInputs()) {
@@ -199,10 +199,10 @@ private:
       return x;
     }
 
-    gpu::ShuffleOp shuffleFromEarlier(Value v, int64_t offset) {
+    ShuffledValue shuffleFromEarlier(Value v, int64_t offset) {
       ++state.stats.shuffles;
-      return gpu::ShuffleOp::create(
-          b, loc, v, i32Constant(b, loc, offset), width,
+      return shuffleValue(
+          b, loc, v, offset, width,
           reverse() ? gpu::ShuffleMode::DOWN : gpu::ShuffleMode::UP);
     }
 
@@ -212,9 +212,9 @@ private:
     MaybeTuple tupleFromEarlier(const Tuple &t, int64_t offset) {
       MaybeTuple moved;
       for (Value v : t) {
-        gpu::ShuffleOp shuffle = shuffleFromEarlier(v, offset);
-        moved.values.push_back(shuffle.getShuffleResult());
-        moved.valid = shuffle.getValid();
+        ShuffledValue shuffle = shuffleFromEarlier(v, offset);
+        moved.values.push_back(shuffle.value);
+        moved.valid = shuffle.valid;
       }
       int64_t rowLanes = int64_t(1) << plan.laneAxisBits();
       if (rowLanes < 32) {
@@ -260,6 +260,15 @@ private:
       return b.createOrFold<arith::AddIOp>(loc, c(base), warp);
     }
 
+    /// A total as a word of the exchange buffer: itself when the inputs
+    /// share a type (the buffer's), else its bits.
+    Value toExchangeWord(Value v, Type wordType) {
+      return v.getType() == wordType ? v : toWordBits(b, loc, v);
+    }
+    Value fromExchangeWord(Value word, Type type) {
+      return word.getType() == type ? word : fromWordBits(b, loc, word, type);
+    }
+
     /// 3. The last lane in scan order publishes its warp's totals.
     void publishWarpTotals(ArrayRef<Tuple> laneTotals) {
       Value buffer = state.exchangeBuffers.lookup(op);
@@ -271,7 +280,7 @@ private:
         for (int64_t chunk = 0; chunk < chunks(); ++chunk)
           for (unsigned k = 0; k < numInputs(); ++k)
             memref::StoreOp::create(
-                b, loc, bitcastIfNeeded(b, loc, laneTotals[chunk][k], wordType),
+                b, loc, toExchangeWord(laneTotals[chunk][k], wordType),
                 buffer, ValueRange{wordIndex(k, chunk, warp)});
       });
       gpu::BarrierOp::create(b, loc);
@@ -295,8 +304,7 @@ private:
               b.createOrFold<arith::AddIOp>(loc, c(w), firstWarp);
           Tuple total;
           for (unsigned k = 0; k < numInputs(); ++k)
-            total.push_back(bitcastIfNeeded(
-                b, loc,
+            total.push_back(fromExchangeWord(
                 memref::LoadOp::create(b, loc, buffer,
                                        wordIndex(k, chunk, wInRow)),
                 types[k]));
@@ -436,12 +444,6 @@ LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
                           "tiles of at least 32 x ")
            << (int64_t(1) << layout.getVectorBits())
            << " elements, on at least one warp";
-  if (!op.getKind())
-    for (Type type : combiningTypes(op))
-      if (type.getIntOrFloatBitWidth() != 32)
-        return op.emitOpError("with a combiner region is supported on 32-bit "
-                              "elements, got ")
-               << type;
   bool totalsUsed = llvm::any_of(op.getTotals(),
                                  [](Value total) { return !total.use_empty(); });
   if (totalsUsed && !hasOneRow(type, op.getAxis()))

@@ -6,8 +6,8 @@
 // pieces before it into a carry that goes in front. A row scan is one
 // program per row that walks the row piece by piece,
 // carrying the combination of the pieces before. Reverse scans take their
-// pieces from the end. 16-bit floats are scanned in f32 and rounded once
-// per output.
+// pieces from the end. A kind scans 16-bit floats in f32 and rounds once
+// per output; a region combines them as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,12 +86,6 @@ static Type scanAccumulatorType(Type elementType) {
 }
 
 static LogicalResult checkScanSupported(tile::ScanOp op) {
-  if (!op.getKind())
-    for (unsigned i = 0; i < op.getNumScanned(); ++i)
-      if (op.getInputType(i).getElementTypeBitWidth() != 32)
-        return op.emitOpError("with a combiner region can be tiled on 32-bit "
-                              "elements (f32, i32), got ")
-               << op.getInputType(i).getElementType();
   int64_t rank = op.getInputType(0).getRank();
   if (static_cast<int64_t>(op.getAlong()) != rank - 1)
     return op.emitOpError("scans along dimension 0 of a 2-D buffer (columns) "
@@ -226,7 +220,9 @@ static SmallVector<ScannedOperand> scannedOperands(tile::ScanOp op,
   for (unsigned i = 0; i < n; ++i) {
     ScannedOperand s{body->getArgument(i), body->getArgument(n + i),
                      op.getInputType(i).getElementType(), {}};
-    s.accType = scanAccumulatorType(s.elementType);
+    // A region combines the elements' own types.
+    s.accType =
+        op.getKind() ? scanAccumulatorType(s.elementType) : s.elementType;
     scanned.push_back(s);
   }
   return scanned;

@@ -146,3 +146,34 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A 16-bit total takes the low half of the status word's value bits, moves
+// between lanes widened to 32 bits and reaches the block as an i32 word.
+// CHECK-LABEL: gpu.func @lookback_half
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : bf16 to i16
+// CHECK-NEXT: %[[WORD:.*]] = arith.extui %[[BITS]] : i16 to i32
+// CHECK-NEXT: %[[LOW:.*]] = arith.extui %[[WORD]] : i32 to i64
+// CHECK: arith.ori %[[LOW]], %c4294967296_i64
+// CHECK: %[[MOVED:.*]], %{{.*}} = gpu.shuffle down %{{.*}}, %c1_i32{{.*}}, %c32_i32 : i32
+// CHECK-NEXT: %[[NARROW:.*]] = arith.trunci %[[MOVED]] : i32 to i16
+// CHECK-NEXT: %[[HALF:.*]] = arith.bitcast %[[NARROW]] : i16 to bf16
+// CHECK: arith.maximumf %[[HALF]], %{{.*}} : bf16
+// CHECK: gpu.barrier
+// CHECK: %[[CARRY:.*]] = memref.load
+// CHECK-NEXT: %[[C16:.*]] = arith.trunci %[[CARRY]] : i32 to i16
+// CHECK-NEXT: arith.bitcast %[[C16]] : i16 to bf16
+gpu.module @m {
+  gpu.func @lookback_half(%x: bf16, %t: index, %scratch: memref<?xi32>, %out: memref<?xbf16>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c = tile.lookback %x at %t position %t in %scratch : memref<?xi32>, bf16 {
+    ^bb0(%a: bf16, %b: bf16):
+      %m = arith.maximumf %a, %b : bf16
+      tile.yield %m : bf16
+    }
+    %c0 = arith.constant 0 : index
+    memref.store %c, %out[%c0] : memref<?xbf16>
+    gpu.return
+  }
+}

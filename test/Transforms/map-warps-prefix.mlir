@@ -303,19 +303,60 @@ gpu.module @m {
 
 // -----
 
-// A region combines in its own types: 16-bit ones are not lowered yet.
+// A region combines in its own types: 16-bit values cross lanes as the
+// low half of a 32-bit shuffle, and the combiner sees f16.
+// CHECK-LABEL: gpu.func @half_region
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : f16 to i16
+// CHECK: %[[WIDE:.*]] = arith.extui %[[BITS]] : i16 to i32
+// CHECK: %[[MOVED:.*]], %{{.*}} = gpu.shuffle up %[[WIDE]], %c1_i32, %c32_i32 : i32
+// CHECK: %[[NARROW:.*]] = arith.trunci %[[MOVED]] : i32 to i16
+// CHECK: %[[HALF:.*]] = arith.bitcast %[[NARROW]] : i16 to f16
+// CHECK: arith.addf %[[HALF]], %{{.*}} : f16
 gpu.module @m {
   gpu.func @half_region(%x: memref<?xf16>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0] : memref<?xf16> -> tensor<512xf16>
-    // expected-error @+1 {{'tile.prefix' op with a combiner region is supported on 32-bit elements, got 'f16'}}
     %p:2 = tile.prefix %t along 0 : tensor<512xf16> {
     ^bb0(%a: f16, %b: f16):
       %c = arith.addf %a, %b : f16
       tile.yield %c : f16
     }
     tile.store %p#0, %x[%c0] : tensor<512xf16>, memref<?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Warp totals of mixed widths meet in workgroup memory as 32-bit words.
+// CHECK-LABEL: gpu.func @mixed_region
+// CHECK-SAME: workgroup(%[[WORDS:.*]] : memref<{{[0-9]+}}xi32
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : bf16 to i16
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extui %[[BITS]] : i16 to i32
+// CHECK-NEXT: memref.store %[[WIDE]], %[[WORDS]]
+// CHECK: %[[FLOAT:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT: memref.store %[[FLOAT]], %[[WORDS]]
+// CHECK: gpu.barrier
+// CHECK: %[[WORD:.*]] = memref.load %[[WORDS]]
+// CHECK-NEXT: %[[NARROW:.*]] = arith.trunci %[[WORD]] : i32 to i16
+// CHECK-NEXT: arith.bitcast %[[NARROW]] : i16 to bf16
+gpu.module @m {
+  gpu.func @mixed_region(%x: memref<?xbf16>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %x[%c0] : memref<?xbf16> -> tensor<512xbf16>
+    %b = tile.load %y[%c0] : memref<?xf32> -> tensor<512xf32>
+    %p:4 = tile.prefix %a, %b along 0 : tensor<512xbf16>, tensor<512xf32> {
+    ^bb0(%a0: bf16, %b0: f32, %a1: bf16, %b1: f32):
+      %m = arith.maximumf %a0, %a1 : bf16
+      %s = arith.addf %b0, %b1 : f32
+      tile.yield %m, %s : bf16, f32
+    }
+    tile.store %p#0, %x[%c0] : tensor<512xbf16>, memref<?xbf16>
+    tile.store %p#1, %y[%c0] : tensor<512xf32>, memref<?xf32>
     gpu.return
   }
 }

@@ -1,14 +1,5 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling -verify-diagnostics
 
-// expected-error @+1 {{'tile.scan' op with a combiner region can be tiled on 32-bit elements (f32, i32), got 'bf16'}}
-tile.scan @region inclusive along 0 : (memref<?xbf16>, memref<?xbf16>) -> () {
-^bb0(%x: bf16, %y: bf16):
-  tile.yield %y : bf16
-}
-
-
-// -----
-
 // expected-error @+1 {{'tile.scan' op scans along dimension 0 of a 2-D buffer (columns) cannot be tiled yet}}
 tile.scan @columns add inclusive along 0 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 

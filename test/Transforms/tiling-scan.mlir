@@ -137,6 +137,24 @@ tile.scan @recurrence inclusive along 0
 
 // -----
 
+// A region over 16-bit elements combines them as they are (it is typed
+// so): no widening to f32 around the prefix, the look-back or the store.
+// CHECK-LABEL: tile.kernel @half_region
+// CHECK-NOT: arith.extf
+// CHECK: %[[X:.*]] = tile.load %{{.*}} {padding = 0.000000e+00 : f16} : memref<?xf16> -> tensor<4096xf16>
+// CHECK: %[[P:.*]]:2 = tile.prefix %[[X]] along 0 : tensor<4096xf16> {
+// CHECK: ^bb0(%{{.*}}: f16, %{{.*}}: f16):
+// CHECK: tile.lookback %[[P]]#1 at %{{.*}} : memref<?xi32>, f16 {
+// CHECK-NOT: arith.truncf
+// CHECK: tile.store %{{.*}} : tensor<4096xf16>, memref<?xf16>
+tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () {
+^bb0(%x: f16, %y: f16):
+  %m = arith.maximumf %x, %y : f16
+  tile.yield %m : f16
+}
+
+// -----
+
 // A region's row loop: the first piece takes no carry, and a region's
 // constants become splats when it combines tiles.
 // CHECK-LABEL: tile.kernel @segmented_rows

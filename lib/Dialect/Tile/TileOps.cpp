@@ -642,9 +642,12 @@ LogicalResult LookbackOp::verify() {
     auto tile = dyn_cast<RankedTensorType>(type);
     Type element = getElementTypeOrSelf(type);
     if ((tile && tile.getNumElements() != 1) ||
-        !(element.isF32() || element.isInteger(32)))
+        !(element.isF32() || element.isInteger(32) || element.isF16() ||
+          element.isBF16()))
       return emitOpError("total #")
-             << i << " must be an i32 or f32 scalar or 1-element tile, got "
+             << i
+             << " must be an i32, f32, f16 or bf16 scalar or 1-element tile, "
+                "got "
              << type;
   }
   return verifyCombinerChoice(*this, getKind(), getCombiner(),

@@ -42,7 +42,7 @@ func.func @region_arguments(%t: index, %s: memref<?xi32>, %x: f32) {
 // -----
 
 func.func @wide_total(%t: index, %s: memref<?xi32>, %x: tensor<2xf32>) {
-  // expected-error @+1 {{'tile.lookback' op total #0 must be an i32 or f32 scalar or 1-element tile, got 'tensor<2xf32>'}}
+  // expected-error @+1 {{'tile.lookback' op total #0 must be an i32, f32, f16 or bf16 scalar or 1-element tile, got 'tensor<2xf32>'}}
   %c = tile.lookback add %x at %t position %t in %s : memref<?xi32>, tensor<2xf32>
   return
 }

@@ -521,8 +521,8 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
     The decoupled look-back of a single-pass scan. The program with ticket
     `ticket` (see `tile.ticket`) is the `position`-th of a segment of
     consecutive tickets (0 for the first); its `totals` are the combinations
-    of its own elements: i32 or f32 scalars, or 1-element tiles (the total
-    of a piece of one row). Each result is the combination (earlier on the
+    of its own elements: i32, f32, f16 or bf16 scalars, or 1-element tiles
+    (the total of a piece of one row). Each result is the combination (earlier on the
     left) of the totals of the programs `ticket - position` to
     `ticket - 1`. The first program of a segment has nothing to combine: it
     gets the identity of `kind`; with a combiner region instead of a kind
@@ -538,7 +538,8 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
     stops there (or goes 32 further back). Finally it publishes its own
     inclusive prefix. Status of ticket t: from byte 16 + 16 * N * t (N
     totals), per total one 64-bit word for the total and one for the
-    inclusive prefix, each holding a flag in its high half, so that one load
+    inclusive prefix, each holding a flag in its high half and the value's
+    bits in its low half (16-bit values zero-extended), so that one load
     gives a value with its flag. The scratch buffer must be zero at launch
     and hold 16 + 16 * N bytes per program.
 
@@ -556,9 +557,9 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
     ```
   }];
   let arguments = (ins OptionalAttr<Tile_ReduceKind>:$kind,
-                       Variadic<AnyTypeOf<[I32, F32, Tile_Tile]>>:$totals,
+                       Variadic<AnyTypeOf<[I32, F32, F16, BF16, Tile_Tile]>>:$totals,
                        Index:$ticket, Index:$position, Tile_Scratch:$scratch);
-  let results = (outs Variadic<AnyTypeOf<[I32, F32, Tile_Tile]>>:$carries);
+  let results = (outs Variadic<AnyTypeOf<[I32, F32, F16, BF16, Tile_Tile]>>:$carries);
   let regions = (region MaxSizedRegion<1>:$combiner);
   let assemblyFormat = [{
     ($kind^)? $totals `at` $ticket `position` $position `in` $scratch
