@@ -5,6 +5,8 @@
 // the warp totals meet in workgroup memory. Every combination keeps the
 // earlier tuple on the left, so that combiner regions need not commute, and
 // a validity flag stands in for an identity, which regions need not have.
+// A prefix along the columns of a tile whose threads each hold whole
+// columns is a running combination in each thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +81,34 @@ std::optional<PrefixPlan> planPrefix(const TileLayout &layout,
                     layout.dimBits(axis)};
 }
 
+/// A prefix along an outer dimension that each thread holds whole: the
+/// dimension's bits of the linear index all lie in the chunk number, so
+/// every thread scans its own slots in turn (a column of a [P, 4T] tile on
+/// T threads). Slot `other + (k << slotShift)` is the k-th element along
+/// the axis; the totals tile (the axis dropped) has the slots `other` in
+/// order, so it must be laid out with the same chunks and thread bits.
+struct ChunkAxisPlan {
+  unsigned slotShift;
+  int64_t length;
+};
+
+std::optional<ChunkAxisPlan> planPrefixAlongChunks(const TileLayout &layout,
+                                                   RankedTensorType type,
+                                                   int64_t axis,
+                                                   int64_t threads) {
+  if (axis != 0 || type.getRank() != 2 || layout.isReplicated())
+    return std::nullopt;
+  unsigned shift = layout.dimShift(axis);
+  if (shift < layout.getVectorBits() + layout.getThreadBits())
+    return std::nullopt;
+  TileLayout totals(type.getShape().drop_front(), threads);
+  if (totals.isReplicated() ||
+      totals.getVectorBits() != layout.getVectorBits() ||
+      totals.getThreadBits() != layout.getThreadBits())
+    return std::nullopt;
+  return ChunkAxisPlan{shift - layout.getThreadBits(), type.getDimSize(axis)};
+}
+
 /// The types the scan combines in: a kind combines 16-bit elements in f32
 /// or i32, a region in the elements' own types.
 SmallVector<Type> combiningTypes(tile::PrefixOp op) {
@@ -89,6 +119,95 @@ SmallVector<Type> combiningTypes(tile::PrefixOp op) {
   }
   return types;
 }
+
+/// The scans (per-thread vectors of the element types) and the totals that
+/// replace `op`, from per-slot results and per-total values in the
+/// combining types.
+SmallVector<Value> prefixReplacements(OpBuilder &b, Location loc,
+                                      tile::PrefixOp op, int64_t perThread,
+                                      ArrayRef<Tuple> results,
+                                      llvm::function_ref<Value(unsigned)> total) {
+  SmallVector<Value> replacements;
+  for (auto [k, input] : llvm::enumerate(op.getInputs())) {
+    Type elementType = cast<RankedTensorType>(input.getType()).getElementType();
+    SmallVector<Value> elements;
+    for (const Tuple &result : results)
+      elements.push_back(convertElement(b, loc, result[k], elementType));
+    replacements.push_back(vector::FromElementsOp::create(
+        b, loc, VectorType::get({perThread}, elementType), elements));
+  }
+  for (unsigned k = 0; k < op.getTotals().size(); ++k)
+    replacements.push_back(total(k));
+  return replacements;
+}
+
+/// A prefix along a dimension each thread holds whole (ChunkAxisPlan): one
+/// running combination per slot outside the axis, in scan order; no lanes,
+/// warps or workgroup memory take part.
+struct PrefixAlongChunksLowering : MapWarpsPattern<tile::PrefixOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::PrefixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &b) const override {
+    RankedTensorType type = op.getType();
+    TileLayout layout = state.layoutOf(type);
+    std::optional<ChunkAxisPlan> plan = planPrefixAlongChunks(
+        layout, type, op.getAxis(), state.threads);
+    if (!plan)
+      return failure();
+    Location loc = op.getLoc();
+    tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
+    SmallVector<Type> types = combiningTypes(op);
+    int64_t perThread = layout.getPerThread();
+    int64_t stride = int64_t(1) << plan->slotShift;
+    int64_t others = perThread / plan->length;
+    auto element = [&](int64_t slot) {
+      Tuple t;
+      for (auto [input, type] : llvm::zip(adaptor.getInputs(), types))
+        t.push_back(convertElement(
+            b, loc, vector::ExtractOp::create(b, loc, input, slot), type));
+      return t;
+    };
+    Tuple identity;
+    if (op.getExclusive())
+      for (auto [k, type] : llvm::enumerate(types))
+        identity.push_back(arith::ConstantOp::create(
+            b, loc,
+            op.getKind() ? tile::getIdentity(*op.getKind(), type)
+                         : cast<TypedAttr>((*op.getIdentity())[k])));
+    SmallVector<Tuple> results(perThread);
+    SmallVector<Tuple> totals;
+    for (int64_t other = 0; other < others; ++other) {
+      Tuple running;
+      for (int64_t i = 0; i < plan->length; ++i) {
+        int64_t k = op.getReverse() ? plan->length - 1 - i : i;
+        int64_t slot = other + k * stride;
+        Tuple own = element(slot);
+        Tuple before = running;
+        running = running.empty() ? own
+                                  : combiner.combine(b, loc, running, own);
+        results[slot] = !op.getExclusive() ? running
+                        : before.empty()   ? identity
+                                           : before;
+      }
+      totals.push_back(running);
+    }
+    b.replaceOp(op, prefixReplacements(b, loc, op, perThread, results,
+                                       [&](unsigned k) {
+      auto tileType = cast<RankedTensorType>(op.getTotals()[k].getType());
+      SmallVector<Value> values;
+      for (const Tuple &total : totals)
+        values.push_back(
+            convertElement(b, loc, total[k], tileType.getElementType()));
+      return vector::FromElementsOp::create(
+          b, loc, VectorType::get({others}, tileType.getElementType()),
+          values).getResult();
+    }));
+    ++state.stats.prefixes;
+    return success();
+  }
+};
 
 struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
   using MapWarpsPattern::MapWarpsPattern;
@@ -398,31 +517,20 @@ private:
     /// every thread; tiles of several rows have no totals to give
     /// (checkPrefixSupported), and get placeholders that nothing uses.
     void replace(ArrayRef<Tuple> results, const Tuple &total) {
-      SmallVector<Value> replacements;
-      for (auto [k, input] : llvm::enumerate(op.getInputs())) {
-        Type elementType =
-            cast<RankedTensorType>(input.getType()).getElementType();
-        SmallVector<Value> elements;
-        for (const Tuple &result : results)
-          elements.push_back(convertElement(b, loc, result[k], elementType));
-        replacements.push_back(vector::FromElementsOp::create(
-            b, loc, VectorType::get({layout.getPerThread()}, elementType),
-            elements));
-      }
-      for (auto [k, totalValue] : llvm::enumerate(op.getTotals())) {
+      b.replaceOp(op, prefixReplacements(
+                          b, loc, op, layout.getPerThread(), results,
+                          [&](unsigned k) {
+        Value totalValue = op.getTotals()[k];
         Value value = convertElement(b, loc, total[k],
                                      getElementTypeOrSelf(totalValue));
         auto tileType = dyn_cast<RankedTensorType>(totalValue.getType());
-        if (!tileType) {
-          replacements.push_back(value);
-          continue;
-        }
+        if (!tileType)
+          return value;
         TileLayout totalLayout = state.layoutOf(tileType);
-        replacements.push_back(totalLayout.buildVector(
-            b, loc, state.threadId, tileType.getElementType(),
-            [&](Value) { return value; }));
-      }
-      b.replaceOp(op, replacements);
+        return totalLayout.buildVector(b, loc, state.threadId,
+                                       tileType.getElementType(),
+                                       [&](Value) { return value; });
+      }));
     }
   };
 };
@@ -439,11 +547,14 @@ LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
                                           int64_t threads) {
   RankedTensorType type = op.getType();
   TileLayout layout(type.getShape(), threads);
+  if (planPrefixAlongChunks(layout, type, op.getAxis(), threads))
+    return success();
   if (!planPrefix(layout, type, op.getAxis()))
     return op.emitOpError("is supported along the innermost dimension of "
                           "tiles of at least 32 x ")
            << (int64_t(1) << layout.getVectorBits())
-           << " elements, on at least one warp";
+           << " elements, on at least one warp, or along dimension 0 of a "
+              "2-D tile whose rows each cover every thread's chunk";
   bool totalsUsed = llvm::any_of(op.getTotals(),
                                  [](Value total) { return !total.use_empty(); });
   if (totalsUsed && !hasOneRow(type, op.getAxis()))
@@ -460,7 +571,8 @@ tilec::prefixExchangeBuffer(tile::PrefixOp op, int64_t threads) {
   TileLayout layout(op.getType().getShape(), threads);
   std::optional<PrefixPlan> plan =
       planPrefix(layout, op.getType(), op.getAxis());
-  if (plan && !plan->rowsSpanWarps())
+  if ((plan && !plan->rowsSpanWarps()) ||
+      planPrefixAlongChunks(layout, op.getType(), op.getAxis(), threads))
     return std::nullopt;
   int64_t chunks =
       std::max<int64_t>(layout.getPerThread() >> layout.getVectorBits(), 1);
@@ -475,5 +587,6 @@ tilec::prefixExchangeBuffer(tile::PrefixOp op, int64_t threads) {
 void tilec::populateMapWarpsPrefixPatterns(const TypeConverter &converter,
                                            MapWarpsState &state,
                                            RewritePatternSet &patterns) {
-  patterns.add<PrefixLowering>(converter, patterns.getContext(), state);
+  patterns.add<PrefixLowering, PrefixAlongChunksLowering>(
+      converter, patterns.getContext(), state);
 }

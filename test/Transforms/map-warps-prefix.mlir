@@ -151,13 +151,14 @@ gpu.module @m {
 
 // -----
 
-// Columns (a prefix along the outer dimension) are not lowered yet.
+// Columns spread over the threads of a row (a [16, 64] tile on 128
+// threads) are not lowered yet.
 gpu.module @m {
   gpu.func @columns(%x: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x64xf32>
-    // expected-error @+1 {{'tile.prefix' op is supported along the innermost dimension of tiles of at least 32 x 4 elements, on at least one warp}}
+    // expected-error @+1 {{'tile.prefix' op is supported along the innermost dimension of tiles of at least 32 x 4 elements, on at least one warp, or along dimension 0 of a 2-D tile whose rows each cover every thread's chunk}}
     %p:2 = tile.prefix add %t along 0 : tensor<16x64xf32>
     tile.store %p#0, %x[%c0, %c0] : tensor<16x64xf32>, memref<?x?xf32>
     gpu.return
@@ -357,6 +358,35 @@ gpu.module @m {
     }
     tile.store %p#0, %x[%c0] : tensor<512xbf16>, memref<?xbf16>
     tile.store %p#1, %y[%c0] : tensor<512xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Columns of a [2, 512] tile on 128 threads: each thread holds 4 whole
+// columns (slots 0-3 in row 0, 4-7 in row 1), so the prefix is a running
+// combination per column in the thread, with no shuffle and no workgroup
+// memory. A reverse exclusive scan gives row 1 the identity and row 0 the
+// element below; the totals are the column sums, in the slots of row 0.
+// CHECK-LABEL: gpu.func @columns
+// CHECK-NOT: workgroup(
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[S0:.*]] = arith.addf %[[B0:.*]], %[[T0:.*]] : f32
+// CHECK: arith.addf
+// CHECK: arith.addf
+// CHECK: %[[S3:.*]] = arith.addf %[[B3:.*]], %{{.*}} : f32
+// CHECK-NEXT: vector.from_elements %[[B0]], %{{.*}}, %{{.*}}, %[[B3]], %[[ID:.*]], %[[ID]], %[[ID]], %[[ID]] : vector<8xf32>
+// CHECK-NEXT: vector.from_elements %[[S0]], %{{.*}}, %{{.*}}, %[[S3]] : vector<4xf32>
+// CHECK-NOT: gpu.barrier
+gpu.module @m {
+  gpu.func @columns(%x: memref<?x?xf32>, %s: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<2x512xf32>
+    %p:2 = tile.prefix add exclusive reverse %t along 0 : tensor<2x512xf32>
+    tile.store %p#0, %x[%c0, %c0] : tensor<2x512xf32>, memref<?x?xf32>
+    tile.store %p#1, %s[%c0] : tensor<512xf32>, memref<?xf32>
     gpu.return
   }
 }
