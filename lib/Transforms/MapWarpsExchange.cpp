@@ -194,6 +194,25 @@ struct ReduceLowering : MapWarpsPattern<tile::ReduceOp> {
 
 };
 
+/// Whether broadcasting `op` along new leading dimensions keeps every
+/// element in the thread that holds it: the new dimensions lie in the
+/// result's chunk numbers (above the thread bits), and the input is laid
+/// out with the same chunks and thread bits, so that slot s of the result
+/// is slot s mod n of the input (n its slots a thread). A carry broadcast
+/// down the columns of a piece is one.
+static bool isThreadLocalBroadcast(tile::BroadcastOp op, int64_t threads) {
+  TileLayout in(op.getInput().getType().getShape(), threads);
+  TileLayout out(op.getType().getShape(), threads);
+  ArrayRef<int64_t> dims = op.getDims();
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (d != static_cast<int64_t>(i))
+      return false;
+  return !dims.empty() && !in.isReplicated() && !out.isReplicated() &&
+         in.getVectorBits() == out.getVectorBits() &&
+         in.getThreadBits() == out.getThreadBits() &&
+         out.dimShift(dims.back()) >= out.getVectorBits() + out.getThreadBits();
+}
+
 struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -204,6 +223,14 @@ struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
     Value tid = state.threadId;
     TileLayout in = state.layoutOf(op.getInput().getType());
     TileLayout out = state.layoutOf(op.getType());
+    if (isThreadLocalBroadcast(op, state.threads)) {
+      SmallVector<int64_t> slots;
+      for (int64_t slot = 0; slot < out.getPerThread(); ++slot)
+        slots.push_back(slot % in.getPerThread());
+      rewriter.replaceOpWithNewOp<vector::ShuffleOp>(
+          op, adaptor.getInput(), adaptor.getInput(), slots);
+      return success();
+    }
     Value buffer = state.exchangeBuffers.lookup(op);
 
     // Publish the input in row-major order.
@@ -261,9 +288,12 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
     return ExchangeBuffer{resultElements * plan.numWarpPartials(),
                           accumulatorType(input.getElementType())};
   }
-  if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
+    if (isThreadLocalBroadcast(broadcast, threads))
+      return std::nullopt;
     return ExchangeBuffer{broadcast.getInput().getType().getNumElements(),
                           broadcast.getInput().getType().getElementType()};
+  }
   // A ticket, and the carries of a look-back, as i32 bits.
   Type i32 = IntegerType::get(op->getContext(), 32);
   if (isa<tile::TicketOp>(op))

@@ -4,8 +4,9 @@
 // (tile.ticket), scans its piece of elements (tile.prefix),
 // and the decoupled look-back (tile.lookback) combines the totals of the
 // pieces before it into a carry that goes in front. A row scan is one
-// program per row that walks the row piece by piece,
-// carrying the combination of the pieces before. Reverse scans take their
+// program per row that walks the row piece by piece, carrying the
+// combination of the pieces before; a column scan is one program per strip
+// of columns that walks down them the same way. Reverse scans take their
 // pieces from the end. A kind scans 16-bit floats in f32 and rounds once
 // per output; a region combines them as they are.
 //
@@ -85,14 +86,6 @@ static Type scanAccumulatorType(Type elementType) {
   return elementType;
 }
 
-static LogicalResult checkScanSupported(tile::ScanOp op) {
-  int64_t rank = op.getInputType(0).getRank();
-  if (static_cast<int64_t>(op.getAlong()) != rank - 1)
-    return op.emitOpError("scans along dimension 0 of a 2-D buffer (columns) "
-                          "cannot be tiled yet");
-  return success();
-}
-
 /// The piece of `operand` at (row, col), in the accumulator type, padded
 /// with a kind's identity so that padding changes no total. Padding only
 /// ever follows the elements in scan order (the end of the last piece), so
@@ -127,10 +120,9 @@ static void copyCombiner(tile::ScanOp op, Region &into) {
 /// then their totals.
 static tile::PrefixOp blockScan(OpBuilder &b, Location loc, tile::ScanOp op,
                                 ValueRange pieces) {
-  auto type = cast<RankedTensorType>(pieces.front().getType());
   auto kind = op.getKindAttr();
   auto prefix = tile::PrefixOp::create(
-      b, loc, kind, pieces, type.getRank() - 1,
+      b, loc, kind, pieces, op.getAlong(),
       op.getMode() == tile::ScanMode::exclusive, op.getReverse(),
       op.getIdentityAttr());
   copyCombiner(op, prefix.getCombiner());
@@ -154,19 +146,20 @@ static Value pieceTotal(OpBuilder &b, Location loc, tile::ReduceKind kind,
 }
 
 /// `carry . values` for tiles of one shape, where `carries` are scalars or
-/// 1-element tiles broadcast to that shape. A kind's first carry is its
+/// tiles without the scan's `axis` (a row's 1-element total, a piece of
+/// columns' totals), broadcast along it. A kind's first carry is its
 /// identity; a region has none, so where `isFirst` holds the values stay.
 static SmallVector<Value> carryInto(OpBuilder &b, Location loc,
                                     const tile::TupleCombiner &combiner,
-                                    ValueRange carries, ValueRange values,
-                                    Value isFirst) {
+                                    int64_t axis, ValueRange carries,
+                                    ValueRange values, Value isFirst) {
   SmallVector<Value> carried;
   for (auto [carry, value] : llvm::zip(carries, values)) {
     auto type = cast<RankedTensorType>(value.getType());
     if (isa<RankedTensorType>(carry.getType()) &&
         carry.getType() != value.getType())
       carried.push_back(tile::BroadcastOp::create(b, loc, type, carry,
-                                                  ArrayRef<int64_t>{1}));
+                                                  ArrayRef<int64_t>{axis}));
     else if (isa<RankedTensorType>(carry.getType()))
       carried.push_back(carry);
     else
@@ -291,10 +284,30 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
   if (op.getKind())
     llvm::append_range(scans, blockScan(b, loc, op, elements).getScans());
   Value isFirst = firstPieceFlag(b, loc, op, place.position);
-  SmallVector<Value> results = carryInto(b, loc, combiner,
-                                         lookback.getCarries(), scans, isFirst);
+  SmallVector<Value> results =
+      carryInto(b, loc, combiner, isRow ? 1 : 0, lookback.getCarries(), scans,
+                isFirst);
   for (auto [s, result] : llvm::zip(scanned, results))
     storePiece(b, loc, s, result, indices);
+}
+
+/// The carries of a loop before its first piece, tiles of `size` elements:
+/// a kind starts from its identity; a region's first piece takes no carry
+/// (carryInto), so any value will do.
+static SmallVector<Value> initialCarries(OpBuilder &b, Location loc,
+                                         tile::ScanOp op,
+                                         ArrayRef<ScannedOperand> scanned,
+                                         int64_t size) {
+  SmallVector<Value> carries;
+  for (const ScannedOperand &s : scanned) {
+    TypedAttr initial = op.getKind() ? tile::getIdentity(*op.getKind(), s.accType)
+                                     : b.getZeroAttr(s.accType);
+    carries.push_back(arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({size}, s.accType),
+                               initial)));
+  }
+  return carries;
 }
 
 /// 2-D: one program per row walks its row piece by piece, carrying the
@@ -303,17 +316,7 @@ static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
                                  int64_t pieceSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
   tile::TupleCombiner combiner = combinerOf(op);
-  // A kind starts from its identity; a region's first piece takes no carry
-  // (carryInto), so any value will do.
-  SmallVector<Value> carries;
-  for (const ScannedOperand &s : scanned) {
-    TypedAttr initial = op.getKind() ? tile::getIdentity(*op.getKind(), s.accType)
-                                     : b.getZeroAttr(s.accType);
-    carries.push_back(arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({1}, s.accType),
-                               initial)));
-  }
+  SmallVector<Value> carries = initialCarries(b, loc, op, scanned, 1);
   Value row = tile::ProgramIdOp::create(
       b, loc, b.getIndexType(),
       tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
@@ -332,11 +335,50 @@ static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
         tile::PrefixOp prefix = blockScan(b, l, op, pieces);
         Value isFirst = firstPieceFlag(b, l, op, offset);
         SmallVector<Value> results =
-            carryInto(b, l, combiner, carried, prefix.getScans(), isFirst);
+            carryInto(b, l, combiner, 1, carried, prefix.getScans(), isFirst);
         for (auto [s, result] : llvm::zip(scanned, results))
           storePiece(b, l, s, result, {row, col});
         scf::YieldOp::create(b, l,
-                             carryInto(b, l, combiner, carried,
+                             carryInto(b, l, combiner, 1, carried,
+                                       prefix.getTotals(), isFirst));
+      });
+}
+
+/// Columns: one program per strip of `width` columns walks down them
+/// `rows` rows at a time, carrying the strip's totals so far. Each thread
+/// holds whole columns of a piece (width = 4 elements a thread), so the
+/// block scan is a running combination in each thread.
+static void buildColumnLoopScanBody(OpBuilder &b, Location loc,
+                                    tile::ScanOp op, int64_t rows,
+                                    int64_t width, Block *body) {
+  SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
+  tile::TupleCombiner combiner = combinerOf(op);
+  SmallVector<Value> carries = initialCarries(b, loc, op, scanned, width);
+  Value program = tile::ProgramIdOp::create(
+      b, loc, b.getIndexType(),
+      tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
+  Value col = b.createOrFold<arith::MulIOp>(
+      loc, program, arith::ConstantIndexOp::create(b, loc, width));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value length = memref::DimOp::create(b, loc, scanned[0].input, 0);
+  Value step = arith::ConstantIndexOp::create(b, loc, rows);
+  scf::ForOp::create(
+      b, loc, zero, length, step, carries,
+      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
+        Value row = pieceStart(b, l, op.getReverse(), length, offset, step);
+        SmallVector<Value> pieces;
+        for (const ScannedOperand &s : scanned)
+          pieces.push_back(
+              loadPiece(b, l, s, op.getKind(), {row, col},
+                        RankedTensorType::get({rows, width}, s.accType)));
+        tile::PrefixOp prefix = blockScan(b, l, op, pieces);
+        Value isFirst = firstPieceFlag(b, l, op, offset);
+        SmallVector<Value> results =
+            carryInto(b, l, combiner, 0, carried, prefix.getScans(), isFirst);
+        for (auto [s, result] : llvm::zip(scanned, results))
+          storePiece(b, l, s, result, {row, col});
+        scf::YieldOp::create(b, l,
+                             carryInto(b, l, combiner, 0, carried,
                                        prefix.getTotals(), isFirst));
       });
 }
@@ -380,8 +422,14 @@ static void buildShortRowsScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
 /// pass whose programs each take one piece (of a 1-D scan, or of a row), or
 /// several short rows a program.
 namespace {
-enum class ScanStrategy { rowLoop, singlePass, shortRows };
+enum class ScanStrategy { rowLoop, singlePass, shortRows, columnLoop };
 } // namespace
+
+/// Columns a column-loop program scans: 4 elements a thread (16 bytes of
+/// f32), so that every thread holds whole columns.
+static int64_t columnStripWidth(const ScanSchedule &schedule) {
+  return 4 * 32 * schedule.warps;
+}
 
 /// Rows a short-row program scans at once for rows of `width`.
 static int64_t shortRowsPerProgram(tile::ScanOp op, int64_t width) {
@@ -403,6 +451,9 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
   SmallVector<Attribute> grid;
   if (strategy == ScanStrategy::rowLoop) {
     grid.push_back(tile::GridAttr::get(ctx, 0, 0u, 1));
+  } else if (strategy == ScanStrategy::columnLoop) {
+    grid.push_back(
+        tile::GridAttr::get(ctx, 0, 1u, columnStripWidth(schedule)));
   } else if (strategy == ScanStrategy::shortRows) {
     grid.push_back(
         tile::GridAttr::get(ctx, 0, 0u, shortRowsPerProgram(op, width)));
@@ -431,6 +482,11 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
   rewriter.setInsertionPointToStart(body);
   if (strategy == ScanStrategy::rowLoop) {
     buildRowLoopScanBody(rewriter, loc, op, schedule.piece, body);
+  } else if (strategy == ScanStrategy::columnLoop) {
+    int64_t width = columnStripWidth(schedule);
+    buildColumnLoopScanBody(rewriter, loc, op,
+                            std::max<int64_t>(schedule.piece / width, 1),
+                            width, body);
   } else if (strategy == ScanStrategy::shortRows) {
     buildShortRowsScanBody(rewriter, loc, op, shortRowsPerProgram(op, width),
                            width, body);
@@ -450,12 +506,11 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
 
 FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
                                           tile::ScanOp op) {
-  if (failed(checkScanSupported(op)))
-    return failure();
-  bool isRow = op.getInputType(0).getRank() == 2;
-  if (!isRow) {
-    tile::KernelOp kernel = buildScanKernel(rewriter, op, op.getSymName(),
-                                            ScanStrategy::singlePass);
+  bool is1D = op.getInputType(0).getRank() == 1;
+  if (is1D || op.getAlong() == 0) {
+    tile::KernelOp kernel = buildScanKernel(
+        rewriter, op, op.getSymName(),
+        is1D ? ScanStrategy::singlePass : ScanStrategy::columnLoop);
     rewriter.eraseOp(op);
     return kernel;
   }

@@ -246,6 +246,26 @@ gpu.module @m {
 
 // -----
 
+// Broadcasting down the columns of a [4, 512] tile on 128 threads: each
+// thread holds the same 4 columns in every row as in the input, so its
+// slots repeat its own input slots, with no workgroup memory.
+// CHECK-LABEL: gpu.func @broadcast_down_columns
+// CHECK-NOT: workgroup(
+// CHECK: vector.shuffle %[[IN:.*]], %[[IN]] [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3] : vector<4xf32>, vector<4xf32>
+// CHECK-NOT: gpu.barrier
+gpu.module @m {
+  gpu.func @broadcast_down_columns(%x: memref<?x?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = tile.load %y[%c0] : memref<?xf32> -> tensor<512xf32>
+    %b = tile.broadcast %v dims [0] : tensor<512xf32> -> tensor<4x512xf32>
+    tile.store %b, %x[%c0, %c0] : tensor<4x512xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // tile.range: each slot holds its own linear index.
 // CHECK-LABEL: gpu.func @range
 // CHECK: %[[TID:.*]] = gpu.thread_id x

@@ -1,10 +1,5 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling -verify-diagnostics
 
-// expected-error @+1 {{'tile.scan' op scans along dimension 0 of a 2-D buffer (columns) cannot be tiled yet}}
-tile.scan @columns add inclusive along 0 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
-
-// -----
-
 // expected-error @+1 {{'tile.scan' op cannot name its kernel 'taken__small_grid': the symbol exists}}
 tile.scan @taken add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 tile.kernel @taken__small_grid(%x: memref<?xf32>)

@@ -155,6 +155,30 @@ tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () 
 
 // -----
 
+// Columns: one program per strip of 512 columns (4 a thread on 4 warps)
+// walks down them 8 rows at a time, carrying the strip's column totals; a
+// reverse scan takes its pieces from the bottom.
+// CHECK-LABEL: tile.kernel @columns
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 512>], num_warps = 4
+// CHECK-NOT: tile.small_grid
+// CHECK: %[[INIT:.*]] = arith.constant dense<0> : tensor<512xi32>
+// CHECK: %[[STRIP:.*]] = tile.program_id x
+// CHECK: %[[COL:.*]] = arith.muli %[[STRIP]], %c512
+// CHECK: %[[ROWS:.*]] = memref.dim %{{.*}}, %c0{{.*}} : memref<?x?xi32>
+// CHECK: scf.for %[[OFF:.*]] = %c0{{.*}} to %[[ROWS]] step %c8 iter_args(%[[CARRY:.*]] = %[[INIT]]) -> (tensor<512xi32>)
+// CHECK:   %[[END:.*]] = arith.addi %[[OFF]], %c8
+// CHECK:   %[[ROW:.*]] = arith.subi %[[ROWS]], %[[END]]
+// CHECK:   %[[T:.*]] = tile.load %{{.*}}[%[[ROW]], %[[COL]]] {padding = 0 : i32} : memref<?x?xi32> -> tensor<8x512xi32>
+// CHECK:   %[[P:.*]]:2 = tile.prefix add exclusive reverse %[[T]] along 0 : tensor<8x512xi32>
+// CHECK:   %[[B:.*]] = tile.broadcast %[[CARRY]] dims [0] : tensor<512xi32> -> tensor<8x512xi32>
+// CHECK:   %[[R:.*]] = arith.addi %[[B]], %[[P]]#0 : tensor<8x512xi32>
+// CHECK:   tile.store %[[R]], %{{.*}}[%[[ROW]], %[[COL]]]
+// CHECK:   %[[NEXT:.*]] = arith.addi %[[CARRY]], %[[P]]#1 : tensor<512xi32>
+// CHECK:   scf.yield %[[NEXT]]
+tile.scan @columns add exclusive reverse along 0 : (memref<?x?xi32>, memref<?x?xi32>) -> ()
+
+// -----
+
 // A region's row loop: the first piece takes no carry, and a region's
 // constants become splats when it combines tiles.
 // CHECK-LABEL: tile.kernel @segmented_rows

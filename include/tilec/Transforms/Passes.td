@@ -22,7 +22,8 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       3 stages.
 
     - `tile.scan` (a kind or a combiner region over n operands; inclusive
-      or exclusive; forward or reverse; 1-D, or 2-D along its rows):
+      or exclusive; forward or reverse; 1-D, or 2-D along its rows or its
+      columns):
       - 1-D: a single pass, one program per 4096 / n elements on 4 warps:
         it takes a `tile.ticket`, and `tile.lookback` over the tickets
         before it gives the carry combined in front of its `tile.prefix`
@@ -37,9 +38,14 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
         whole rows a program in one tile, each named by the next wider
         kernel's `tile.narrow`: the runtime takes the narrowest that holds
         the rows.
-      Reverse scans take their pieces from the end. 16-bit floats are
-      scanned in f32 with kinds; regions over 16-bit elements and column
-      scans get a located error.
+      - Columns: one program per strip of 4 * 32 * warps columns (4 warps
+        without hints) walks down them in pieces of 4096 / n elements,
+        carrying the strip's column totals; every thread holds whole
+        columns of a piece, so its `tile.prefix` along dimension 0 is a
+        running combination in each thread. Programs do not split columns
+        yet: a scan with few column strips runs on few multiprocessors.
+      Reverse scans take their pieces from the end. Kinds scan 16-bit
+      floats in f32; regions combine them as they are.
 
     Shapes are known only at launch, so with `small-grid-variants` a matmul
     without hints also gets a kernel `<name>__small_grid` with smaller
