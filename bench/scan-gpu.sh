@@ -9,20 +9,23 @@
 #              outputs, exact cases three times and identical), then the f32 sums
 #              timed: 1-D 2^20, 2^24, 2^28; rows 4096x4096, 65536x1024,
 #              1024x65536, 3x1000003, short rows 1048576x32, 262144x100,
-#              65536x500; and the f32 linear recurrence (a scan
+#              65536x500; columns (cols_f32, along 0) 4096x4096, 65536x1024,
+#              1024x65536; and the f32 linear recurrence (a scan
 #              with a combiner region): 1-D 2^20, 2^24, 2^28; rows 65536x1024,
 #              1024x65536
 #   cub        tilec-cub-scan: CUB InclusiveSum/ExclusiveSum f32 and i32 at
 #              2^20, 2^24, 2^28, checked; CUB InclusiveScan of the recurrence
 #              on float2 (a, b) pairs at the same lengths, checked; and the
 #              copy bound (float4 kernel, cudaMemcpy) at 2^28 f32
-#   torch      torch.cumsum on the timed shapes, checked
+#   torch      torch.cumsum on the timed shapes (columns: dim=0), checked
 #   memcheck   compute-sanitizer memcheck: every kernel at 33, 1000x1003 and
-#              the short rows 1001x17 and 257x300,
-#              and 1-D and row scans (sums and recurrences) at 2^20+7 and
-#              3x100003
+#              the short rows 1001x17 and 257x300 (the column kernels at
+#              1001x17 and 257x300),
+#              1-D and row scans (sums and recurrences) at 2^20+7 and
+#              3x100003, and the column sum cols_f32 at 1001x17
 #   racecheck  compute-sanitizer racecheck (shared memory): 1-D and row scans
-#              (sums and recurrences) at 2^20+7, 1000x1003 and 257x300
+#              (sums and recurrences) at 2^20+7, 1000x1003 and 257x300, the
+#              column sum cols_f32 at 257x300
 #   report     ratios.md (tables, the recurrence against CUB, and the issue's
 #              targets), results.json (every step's JSON in one), scan.svg
 #              (GB/s per shape)
@@ -102,13 +105,17 @@ memcheck() {
     "$BENCH" --cubin "$CUBIN" --no-time --shapes 1048583,3x100003 \
     --only scan_f32,scan_rev_i32,scan_add_exc_bf16,scan_max_exc_rev_i32,rows_f32,rows_rev_f32,rows_bf16,scan_rec_inc_f32,scan_segsum_exc_rev_i32f32,rows_rec_inc_f32 ||
     rc=$?
+  # Columns (along 0) on their own, so that a failure names them (the first
+  # run above covers every column kernel at 1001x17 and 257x300 too).
+  timeout "$(limit 60)" compute-sanitizer --tool memcheck --error-exitcode 9 \
+    "$BENCH" --cubin "$CUBIN" --no-time --shapes 1001x17 --only cols_f32 || rc=$?
   return "$rc"
 }
 racecheck() {
   need "$BENCH" "$CUBIN" &&
     timeout "$(limit 180)" compute-sanitizer --tool racecheck --error-exitcode 9 \
       "$BENCH" --cubin "$CUBIN" --no-time --shapes 1048583,1000x1003,257x300 \
-      --only scan_f32,scan_rev_i32,scan_add_exc_rev_f16,rows_f32,rows_rev_f32,scan_rec_inc_f32,rows_rec_inc_f32
+      --only scan_f32,scan_rev_i32,scan_add_exc_rev_f16,rows_f32,rows_rev_f32,scan_rec_inc_f32,rows_rec_inc_f32,cols_f32
 }
 report() {
   local s="" k

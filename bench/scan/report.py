@@ -7,7 +7,9 @@ only: the GPU machine may have no matplotlib).
 reads DIR/tilec.json (tilec-scan-bench), DIR/cub.json (tilec-cub-scan) and
 DIR/torch.json (torch_cumsum.py), any of which may be missing or partial,
 and writes DIR/ratios.md (tables: per timed shape tilec, CUB and torch.cumsum
-GB/s and us, tilec/CUB, tilec/torch; the f32 linear recurrence, a scan with a
+GB/s and us, tilec/CUB, tilec/torch, column scans (tilec's cols_f32 against
+torch.cumsum(dim=0), rows "cols RxC") after the rows where either JSON has
+them; the f32 linear recurrence, a scan with a
 combiner region, tilec against CUB's InclusiveScan of float2 pairs; the
 issue's targets; CUB's own checks and the copy bound; tilec's checks per
 kernel), DIR/results.json (all of it in one file) and DIR/scan.svg (GB/s per
@@ -25,6 +27,8 @@ from xml.sax.saxutils import escape
 TIMED_1D = ["1048576", "16777216", "268435456"]
 TIMED_ROWS = ["4096x4096", "65536x1024", "1024x65536", "3x1000003",
               "1048576x32", "262144x100", "65536x500"]
+# Column scans (along 0): tilec's cols_f32, torch.cumsum(x, dim=0).
+TIMED_COLS = ["4096x4096", "65536x1024", "1024x65536"]
 # The recurrence (scan_rec_inc_f32, rows_rec_inc_f32; CUB 1-D only).
 TIMED_REC = TIMED_1D + ["65536x1024", "1024x65536"]
 LABELS = {"1048576": "2^20", "16777216": "2^24", "268435456": "2^28"}
@@ -42,6 +46,11 @@ def load(path):
 
 def label(shape):
     return f"{LABELS[shape]} ({shape})" if shape in LABELS else shape
+
+
+def shown(r):
+    """A ratio row's name: the shape, "cols RxC" for a column scan."""
+    return f"cols {r['shape']}" if r.get("columns") else label(r["shape"])
 
 
 def fmt(value, spec):
@@ -78,19 +87,33 @@ def gb(r):
 
 def collect(tilec, cub, torch):
     """One row per timed shape: tilec's f32 inclusive sum (scan_f32 or
-    rows_f32), CUB's InclusiveSum f32 (1-D only), torch.cumsum."""
+    rows_f32), CUB's InclusiveSum f32 (1-D only), torch.cumsum; then, where
+    tilec.json or torch.json has any, one row per column shape ("columns":
+    true): tilec's cols_f32 against torch.cumsum(dim=0)."""
     tilec_t = by_shape(tilec or [], lambda r: r.get("gb_per_s") is not None
                        and r.get("kernel") in ("scan_f32", "rows_f32"))
     cub_t = by_shape((cub or {}).get("results", []), lambda r: r.get("impl") == "cub"
                      and r.get("op") == "InclusiveSum" and r.get("dtype") == "f32")
-    torch_t = by_shape(torch or [], lambda r: r.get("gb_per_s") is not None)
+    torch_t = by_shape(torch or [], lambda r: r.get("gb_per_s") is not None
+                       and not r.get("columns"))
     rows = []
     for shape in TIMED_1D + TIMED_ROWS:
         t, c, p = tilec_t.get(shape), cub_t.get(shape), torch_t.get(shape)
-        rows.append({"shape": shape, **measured("tilec", t), **measured("cub", c),
-                     **measured("torch", p),
+        rows.append({"shape": shape, "columns": False, **measured("tilec", t),
+                     **measured("cub", c), **measured("torch", p),
                      "tilec_over_cub": ratio(gb(t), gb(c)),
                      "tilec_over_torch": ratio(gb(t), gb(p))})
+    tilec_c = by_shape(tilec or [], lambda r: r.get("gb_per_s") is not None
+                       and r.get("kernel") == "cols_f32")
+    torch_c = by_shape(torch or [], lambda r: r.get("gb_per_s") is not None
+                       and r.get("columns"))
+    if tilec_c or torch_c:
+        for shape in TIMED_COLS:
+            t, p = tilec_c.get(shape), torch_c.get(shape)
+            rows.append({"shape": shape, "columns": True, **measured("tilec", t),
+                         **measured("cub", None), **measured("torch", p),
+                         "tilec_over_cub": None,
+                         "tilec_over_torch": ratio(gb(t), gb(p))})
     return rows
 
 
@@ -121,7 +144,7 @@ def copy_bound(cub):
 
 def targets(rows):
     """Issue 4's targets, each with the measured ratio and whether it is met."""
-    by = {r["shape"]: r for r in rows}
+    by = {r["shape"]: r for r in rows if not r.get("columns")}
     out = []
 
     def add(what, value, goal, met):
@@ -168,14 +191,17 @@ def markdown(rows, rec, tgts, bound, cub, tilec, torch, steps):
     lines.append("f32 inclusive sums; GB/s = 2 * elements * 4 bytes / median time "
                  "(input read and output written once); tilec = scan_f32 / rows_f32 "
                  "(bench/scan/kernels.mlir), CUB = cub::DeviceScan::InclusiveSum called "
-                 "directly, torch = torch.cumsum, all in the same device call.")
+                 "directly, torch = torch.cumsum, all in the same device call."
+                 + (" \"cols RxC\": every column scanned (along 0), tilec = cols_f32, "
+                    "torch = torch.cumsum(x, dim=0)." if any(r.get("columns") for r in rows)
+                    else ""))
     lines.append("")
     lines.append("| shape | tilec us | tilec GB/s | CUB us | CUB GB/s | torch us | torch GB/s "
                  "| tilec/CUB | tilec/torch |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         lines.append(
-            f"| {label(r['shape'])} | {cell(r['tilec_us'], '.1f', None)} "
+            f"| {shown(r)} | {cell(r['tilec_us'], '.1f', None)} "
             f"| {cell(r['tilec_gb_per_s'], '.1f', r['tilec_status'])} "
             f"| {cell(r['cub_us'], '.1f', None)} | {cell(r['cub_gb_per_s'], '.1f', r['cub_status'])} "
             f"| {cell(r['torch_us'], '.1f', None)} | {cell(r['torch_gb_per_s'], '.1f', r['torch_status'])} "
@@ -281,7 +307,7 @@ def svg(rows, bound, device):
            f'<text x="{left}" y="20" font-size="14">Scan, f32 inclusive sum: GB/s '
            f'(2 * n * 4 B / median time)</text>',
            f'<text x="{left}" y="38" fill="#555">{escape(device or "")}; above each group: '
-           f'tilec/CUB (1-D) or tilec/torch (rows)</text>',
+           f'tilec/CUB (1-D) or tilec/torch (rows{", cols" if any(r.get("columns") for r in rows) else ""})</text>',
            f'<text transform="translate(16,{top + plot_h / 2}) rotate(-90)" '
            f'text-anchor="middle">GB/s</text>']
     v = 0.0
@@ -314,7 +340,7 @@ def svg(rows, bound, device):
                        f'{text}</text>')
         cx = left + i * group_w + group_w / 2
         out.append(f'<text x="{cx:.1f}" y="{top + plot_h + 16}" text-anchor="middle">'
-                   f'{escape(LABELS.get(r["shape"], r["shape"]))}</text>')
+                   f'{escape(("cols " if r.get("columns") else "") + LABELS.get(r["shape"], r["shape"]))}</text>')
     lines = sorted(((b["gb_per_s"], name) for name, b in bound.items()
                     if b.get("gb_per_s") is not None), reverse=True)
     for k, (g, name) in enumerate(lines):

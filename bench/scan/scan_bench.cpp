@@ -2,7 +2,8 @@
 //
 // tilec-scan-bench --cubin FILE [--json FILE] [--only KERNEL,...]
 //                  [--shapes SHAPE,...] [--max-elements N] [--no-time]
-//                  [--seed N]
+//                  [--seed N] [--sweep K,...] [--time-rows RxC,...]
+//                  [--time-cols RxC,...]
 // tilec-scan-bench --self-test
 //
 // Runs the scans of bench/scan/kernels.mlir on issue 4's shapes and checks
@@ -13,16 +14,25 @@
 // be identical (a changing result is a race). The f32 sums the issue times
 // (1-D 2^20, 2^24, 2^28; rows 4096x4096, 65536x1024, 1024x65536,
 // 3x1000003, and short rows 1048576x32, 262144x100, 65536x500) are then
-// timed: median of back-to-back launches between CUDA events, after
-// warm-up; GB/s counts the input read and the output written once. The
-// peers run in the same device call (bench/scan-gpu.sh: tilec-cub-scan,
-// torch_cumsum.py).
+// timed, and so is the f32 sum of every column (along 0: 4096x4096,
+// 65536x1024, 1024x65536): median of back-to-back launches between CUDA
+// events, after warm-up; GB/s counts the input read and the output written
+// once. The peers run in the same device call (bench/scan-gpu.sh:
+// tilec-cub-scan, torch_cumsum.py).
+//
+// Column scans (cols_*: along 0 of a RxC buffer; the k-th element in scan
+// order of column c is k*C + c, from the bottom for reverse) are checked
+// like the rows, on ragged shapes (1x1 to 3x1000003 and 2053x2050); their
+// shapes print as the rows' ("RxC", the JSON's "along" is 0), so --only
+// tells them apart.
 //
 // The scans with a combiner region (the end of kernels.mlir: linear
-// recurrences and segmented sums over pairs, f32 and i32, not commutative)
-// are checked the same way on both outputs: f32 ones against float64
-// (relative L2 error below 1e-5 at any length), i32 ones (the flags too)
-// exactly, three runs, identical. The f32 recurrences @scan_rec_inc_f32
+// recurrences, segmented sums and segmented maxima over pairs, f32, i32,
+// f16 and bf16, not commutative) are checked the same way on both outputs:
+// f32 sums and recurrences against float64 (relative L2 error below 1e-5
+// at any length), i32 ones (the flags too) and the segmented maxima (f32,
+// f16, bf16 values: a max is exact in any association) exactly, three
+// runs, identical. The f32 recurrences @scan_rec_inc_f32
 // (2^20, 2^24, 2^28) and @rows_rec_inc_f32 (65536x1024, 1024x65536) are
 // timed like the sums; their GB/s counts two inputs and two outputs of 4
 // bytes an element, 16 * n bytes.
@@ -35,10 +45,14 @@
 //   --max-elements  skip shapes of more elements (e.g. 2^28 for a quick run)
 //   --time-rows  instead of the table: rows_f32 (or the --only row kernels)
 //              checked and timed on these shapes, e.g. "262144x100,65536x500"
+//   --time-cols  the same for columns: cols_f32 (or the --only column
+//              kernels), e.g. "4096x4096,65536x1024"
 //   --no-time  checks only (for compute-sanitizer)
 //   --self-test  no GPU: checks the region scans' host references against
 //              plain loops and against a blocked evaluation, and that the
-//              check catches a combine the wrong way round or a lost carry
+//              check catches a combine the wrong way round or a lost carry;
+//              and that every column reference (kinds and regions) is the
+//              row reference of the transposed buffer
 //
 // Exit status 0 when every case ran passed, 1 otherwise (also when no case
 // ran), 2 on bad usage. The JSON is rewritten after every case, so that a
@@ -68,8 +82,9 @@ using namespace tilec::rt;
 namespace {
 
 enum class Element { F32, I32, BF16, F16 };
-/// Recurrence and SegmentedSum are combiner regions over pairs (below).
-enum class Op { Add, Mul, Max, Min, Recurrence, SegmentedSum };
+/// Recurrence, SegmentedSum and SegmentedMax are combiner regions over
+/// pairs (below).
+enum class Op { Add, Mul, Max, Min, Recurrence, SegmentedSum, SegmentedMax };
 
 const char *elementName(Element e) {
   switch (e) {
@@ -88,13 +103,14 @@ const char *opName(Op op) {
   case Op::Min: return "min";
   case Op::Recurrence: return "recurrence";
   case Op::SegmentedSum: return "segsum";
+  case Op::SegmentedMax: return "segmax";
   }
   return "?";
 }
 
 /// One scan of kernels.mlir: what it computes. `rank` 1 scans a vector,
-/// rank 2 every row. A region scan's `element` is that of its second
-/// operand (pairElements).
+/// rank 2 every row (along 1), or with `columns` every column (along 0). A
+/// region scan's `element` is that of its second operand (pairElements).
 struct Spec {
   const char *kernel;
   int rank;
@@ -102,7 +118,28 @@ struct Spec {
   Op op;
   bool exclusive;
   bool reverse;
+  bool columns = false;
 };
+
+/// The dimension a spec scans along, as kernels.mlir says it.
+int alongOf(const Spec &s) { return s.rank == 2 && !s.columns ? 1 : 0; }
+
+/// The scans of one buffer of rows x cols, row-major (rows 1 for a 1-D
+/// scan): `count` independent scans of `length` elements each, the k-th
+/// element in scan order of the j-th at index(j, k). Rows: scan j is row j,
+/// its k-th element j*cols + k. Columns: scan j is column j, its k-th
+/// element k*cols + j. Reverse counts k from the end (a column's bottom).
+struct Layout {
+  int64_t count, length, scanStride, step;
+  bool reverse;
+  int64_t index(int64_t j, int64_t k) const {
+    return j * scanStride + (reverse ? length - 1 - k : k) * step;
+  }
+};
+Layout layoutOf(const Spec &s, int64_t rows, int64_t cols) {
+  return s.columns ? Layout{cols, rows, 1, cols, s.reverse}
+                   : Layout{rows, cols, cols, 1, s.reverse};
+}
 
 struct Case {
   Spec spec;
@@ -135,12 +172,14 @@ double fromBf16(uint16_t h) {
   return v;
 }
 /// IEEE half, round to nearest even, for finite inputs of magnitude below
-/// 65520 (subnormals included).
+/// 65520 (subnormals included) and infinities.
 uint16_t toF16(float v) {
   uint32_t bits;
   std::memcpy(&bits, &v, 4);
   uint32_t sign = (bits >> 16) & 0x8000;
   float a = std::fabs(v);
+  if (std::isinf(a))
+    return uint16_t(sign | 0x7c00);
   if (a < 6.103515625e-05f) { // subnormal half: multiples of 2^-24
     uint32_t m = uint32_t(std::nearbyint(double(a) * 16777216.0));
     return uint16_t(sign | m);
@@ -238,29 +277,31 @@ std::vector<T> makeInput(const Spec &s, int64_t n, int64_t length,
   return x;
 }
 
-/// The scan of every row of `x` (as doubles): float64 for floats (16-bit
-/// ones as their exact values), wrapping 32-bit arithmetic for i32; the
-/// identity of an exclusive scan is 0, 1, -inf/+inf (f32 max/min) or
-/// INT32_MIN/INT32_MAX (i32 max/min), as tilec's.
+/// The scan of every row (or column) of `x` (as doubles): float64 for
+/// floats (16-bit ones as their exact values), wrapping 32-bit arithmetic
+/// for i32; the identity of an exclusive scan is 0, 1, -inf/+inf (f32
+/// max/min) or INT32_MIN/INT32_MAX (i32 max/min), as tilec's.
 template <typename T>
 std::vector<double> reference(const Spec &s, int64_t rows, int64_t cols,
                               const std::vector<T> &x) {
   std::vector<double> ref(x.size());
-  for (int64_t r = 0; r < rows; ++r) {
+  Layout l = layoutOf(s, rows, cols);
+  for (int64_t j = 0; j < l.count; ++j) {
     if (s.element == Element::I32) {
       uint32_t acc = s.op == Op::Add   ? 0u
                      : s.op == Op::Mul ? 1u
                      : s.op == Op::Max ? uint32_t(INT32_MIN)
                                        : uint32_t(INT32_MAX);
-      for (int64_t k = 0; k < cols; ++k) {
-        int64_t i = r * cols + (s.reverse ? cols - 1 - k : k);
+      for (int64_t k = 0; k < l.length; ++k) {
+        int64_t i = l.index(j, k);
         uint32_t before = acc, v = uint32_t(int32_t(decode(s.element, x[i])));
         switch (s.op) {
         case Op::Add: acc += v; break;
         case Op::Mul: acc *= v; break;
         case Op::Max: acc = uint32_t(std::max(int32_t(acc), int32_t(v))); break;
         case Op::Min: acc = uint32_t(std::min(int32_t(acc), int32_t(v))); break;
-        case Op::Recurrence: case Op::SegmentedSum: break; // pairs: runRegion
+        case Op::Recurrence: case Op::SegmentedSum: case Op::SegmentedMax:
+          break; // pairs: runRegion
         }
         ref[i] = double(int32_t(s.exclusive ? before : acc));
       }
@@ -269,15 +310,16 @@ std::vector<double> reference(const Spec &s, int64_t rows, int64_t cols,
                    : s.op == Op::Mul ? 1.0
                    : s.op == Op::Max ? -INFINITY
                                      : INFINITY;
-      for (int64_t k = 0; k < cols; ++k) {
-        int64_t i = r * cols + (s.reverse ? cols - 1 - k : k);
+      for (int64_t k = 0; k < l.length; ++k) {
+        int64_t i = l.index(j, k);
         double before = acc, v = decode(s.element, x[i]);
         switch (s.op) {
         case Op::Add: acc += v; break;
         case Op::Mul: acc *= v; break;
         case Op::Max: acc = std::max(acc, v); break;
         case Op::Min: acc = std::min(acc, v); break;
-        case Op::Recurrence: case Op::SegmentedSum: break; // pairs: runRegion
+        case Op::Recurrence: case Op::SegmentedSum: case Op::SegmentedMax:
+          break; // pairs: runRegion
         }
         ref[i] = s.exclusive ? before : acc;
       }
@@ -336,8 +378,9 @@ void runTyped(const Context &ctx, const Module &module, const Case &c,
               bool time, std::mt19937 &rng, Row &row) {
   const Spec &s = c.spec;
   int64_t rows = c.rows ? c.rows : 1, n = rows * c.cols;
+  int64_t length = layoutOf(s, rows, c.cols).length; // of one scan
   Kernel kernel(module, s.kernel);
-  std::vector<T> x = makeInput<T>(s, n, c.cols, rng);
+  std::vector<T> x = makeInput<T>(s, n, length, rng);
   std::vector<double> ref = reference(s, rows, c.cols, x);
   ScalarType type = scalarTypeFor(s.element);
   DeviceBuffer in = DeviceBuffer::fromHost(ctx, x);
@@ -348,7 +391,7 @@ void runTyped(const Context &ctx, const Module &module, const Case &c,
   std::vector<KernelArg> args = {in.view(type, shape), out.view(type, shape)};
   Stream stream(ctx);
   row.exact = isExact(s);
-  row.tolerance = tolerance(s, c.cols);
+  row.tolerance = tolerance(s, length);
   row.runs = row.exact ? 3 : 1;
   row.pass = true;
   uint64_t firstHash = 0;
@@ -410,20 +453,47 @@ void runTyped(const Context &ctx, const Module &module, const Case &c,
 
 // --- combiner regions: scans of pairs -------------------------------------
 //
-// A region scan of kernels.mlir reads (X1, X2) and writes (Y1, Y2), every
-// buffer of 32-bit words (i32 or f32). On the host a pair is two lanes: an
-// i32 lane as a wrapping uint32_t, an f32 lane as a floating type F (double
+// A region scan of kernels.mlir reads (X1, X2) and writes (Y1, Y2). On the
+// host every lane is a vector of 32-bit words: an i32 lane as a wrapping
+// uint32_t, a float lane as the f32 word of its value (a 16-bit lane's
+// values are exact in f32: they are converted to and from 2-byte elements
+// only on the way to and from the GPU), read as a floating type F (double
 // for the reference; float to evaluate as the GPU does, in --self-test).
 // The earlier pair always comes first, in scan order: a reverse scan's
 // earlier pair is the one of higher index.
 
-bool isRegion(Op op) { return op == Op::Recurrence || op == Op::SegmentedSum; }
+bool isRegion(Op op) {
+  return op == Op::Recurrence || op == Op::SegmentedSum ||
+         op == Op::SegmentedMax;
+}
 
 /// The element types of (X1, X2), and of (Y1, Y2): a recurrence's (a, b)
-/// both of the spec's type; a segmented sum's i32 flag and a value of the
-/// spec's type.
+/// both of the spec's type; a segmented sum's or max's i32 flag and a value
+/// of the spec's type.
 std::array<Element, 2> pairElements(const Spec &s) {
-  return {s.op == Op::SegmentedSum ? Element::I32 : s.element, s.element};
+  return {s.op == Op::Recurrence ? s.element : Element::I32, s.element};
+}
+
+/// Whether output `o` of a region scan is checked exactly (and its bytes
+/// must repeat over the runs): i32 lanes, and the values of a segmented max
+/// (a max picks an input, whatever the association).
+bool exactLane(const Spec &s, int o) {
+  return pairElements(s)[o] == Element::I32 || s.op == Op::SegmentedMax;
+}
+
+bool isHalf(Element e) { return e == Element::BF16 || e == Element::F16; }
+size_t elementBytes(Element e) { return isHalf(e) ? 2 : 4; }
+
+/// A 16-bit float's bits, and back (to the nearest: exact for the values
+/// the region inputs hold, which are 16-bit values already).
+uint16_t toHalfBits(Element e, float v) {
+  return e == Element::BF16 ? toBf16(v) : toF16(v);
+}
+float fromHalfBits(Element e, uint16_t h) { return float(decode(e, h)); }
+
+/// `v` rounded to a lane of type `e` (f32: as it is).
+float roundTo(Element e, float v) {
+  return isHalf(e) ? fromHalfBits(e, toHalfBits(e, v)) : v;
 }
 
 /// "f32,f32", "i32,f32": the JSON's dtype of a region scan.
@@ -466,17 +536,33 @@ struct SegmentedSum {
   }
 };
 
+/// The same with max: (f0, v0) . (f1, v1) = (f0 | f1, f1 != 0 ? v1 :
+/// max(v0, v1)); identity (0, -inf). Y2 is the max since the last flag.
+/// Float values only (B a floating type).
+struct SegmentedMax {
+  template <typename A, typename B>
+  static Pair<A, B> combine(const Pair<A, B> &e, const Pair<A, B> &l) {
+    return {A(e.first | l.first),
+            l.first != 0 ? l.second : std::max(e.second, l.second)};
+  }
+  template <typename A, typename B> static Pair<A, B> identity() {
+    return {A(0), B(-INFINITY)};
+  }
+};
+
 /// Calls fn(C{}, Pair<A, B>{}) with the combine of the spec and its host
-/// lane types, f32 lanes as F.
+/// lane types, float lanes (f32, f16, bf16) as F.
 template <typename F, typename Fn> void withPairTypes(const Spec &s, Fn &&fn) {
-  bool f32 = s.element == Element::F32;
+  bool floats = s.element != Element::I32;
   if (s.op == Op::Recurrence) {
-    if (f32)
+    if (floats)
       fn(Recurrence{}, Pair<F, F>{});
     else
       fn(Recurrence{}, Pair<uint32_t, uint32_t>{});
+  } else if (s.op == Op::SegmentedMax) {
+    fn(SegmentedMax{}, Pair<uint32_t, F>{}); // no i32 segmax in the table
   } else {
-    if (f32)
+    if (floats)
       fn(SegmentedSum{}, Pair<uint32_t, F>{});
     else
       fn(SegmentedSum{}, Pair<uint32_t, uint32_t>{});
@@ -512,12 +598,8 @@ template <typename T> double toDouble(T v) {
 using Words = std::array<std::vector<uint32_t>, 2>;
 using Doubles = std::array<std::vector<double>, 2>;
 
-/// The flat index of the k-th element, in scan order, of row r.
-int64_t scanIndex(const Spec &s, int64_t r, int64_t cols, int64_t k) {
-  return r * cols + (s.reverse ? cols - 1 - k : k);
-}
-
-/// Fresh inputs of a region scan, as words:
+/// Fresh inputs of a region scan, as words; `length` is that of one scan
+/// (a row's, or a column's):
 ///  recurrence f32: a = +-[0.9, 1) (random sign), b in [-1, 1]: h stays
 ///    bounded (rms about 1.8, so the relative error is not a ratio of
 ///    near-zeros) and a carry still counts a few hundred elements later
@@ -525,10 +607,12 @@ int64_t scanIndex(const Spec &s, int64_t r, int64_t cols, int64_t k) {
 ///    shows far above the tolerance (--self-test: 1e-2 and more);
 ///  recurrence i32: a odd (the running product never becomes 0, so every
 ///    output depends on every element before it), b over the whole range;
-///  segmented sum: the flag one random bit with probability 8 / length,
-///    kept in [1/2048, 1/4] (a few segments in a short scan; in a long one
-///    segments of about 2048, across pieces and programs), else 0; values
-///    i32 over the whole range (the sums wrap), f32 in [-1, 1].
+///  segmented sum and max: the flag one random bit with probability
+///    8 / length, kept in [1/2048, 1/4] (a few segments in a short scan; in
+///    a long one segments of about 2048, across pieces and programs), else
+///    0; sums: values i32 over the whole range (the sums wrap), f32 in
+///    [-1, 1]; maxima: values in [-1, 1] rounded to the lane's type (f32,
+///    f16 or bf16), so that the host holds them exactly.
 Words makePairInput(const Spec &s, int64_t n, int64_t length,
                     std::mt19937 &rng) {
   Words x = {std::vector<uint32_t>(n), std::vector<uint32_t>(n)};
@@ -547,6 +631,9 @@ Words makePairInput(const Spec &s, int64_t n, int64_t length,
     } else if (s.op == Op::Recurrence) {
       x[0][i] = word(rng) | 1u;
       x[1][i] = word(rng);
+    } else if (s.op == Op::SegmentedMax) {
+      x[0][i] = flag(rng) ? 1u << bit(rng) : 0u;
+      x[1][i] = toWord(roundTo(s.element, unit(rng)));
     } else {
       x[0][i] = flag(rng) ? 1u << bit(rng) : 0u;
       x[1][i] = f32 ? toWord(unit(rng)) : word(rng);
@@ -555,19 +642,20 @@ Words makePairInput(const Spec &s, int64_t n, int64_t length,
   return x;
 }
 
-/// The sequential scan of every row from the identity, lanes of P: the
-/// reference (P of doubles and wrapping integers) writes each output as a
-/// double.
+/// The sequential scan of every row (or column) from the identity, lanes of
+/// P: the reference (P of doubles and wrapping integers) writes each output
+/// as a double.
 template <typename C, typename P>
 Doubles scanPairs(const Spec &s, int64_t rows, int64_t cols, const Words &x) {
   using A = decltype(P::first);
   using B = decltype(P::second);
   Doubles out = {std::vector<double>(x[0].size()),
                  std::vector<double>(x[0].size())};
-  for (int64_t r = 0; r < rows; ++r) {
+  Layout l = layoutOf(s, rows, cols);
+  for (int64_t j = 0; j < l.count; ++j) {
     P acc = C::template identity<A, B>();
-    for (int64_t k = 0; k < cols; ++k) {
-      int64_t i = scanIndex(s, r, cols, k);
+    for (int64_t k = 0; k < l.length; ++k) {
+      int64_t i = l.index(j, k);
       P before = acc;
       acc = C::combine(acc, P{fromWord<A>(x[0][i]), fromWord<B>(x[1][i])});
       const P &y = s.exclusive ? before : acc;
@@ -578,9 +666,10 @@ Doubles scanPairs(const Spec &s, int64_t rows, int64_t cols, const Words &x) {
   return out;
 }
 
-/// Y1 and Y2 of a region scan: float64 for f32 lanes, wrapping 32-bit
+/// Y1 and Y2 of a region scan: float64 for float lanes, wrapping 32-bit
 /// integers for i32 ones (exact whatever order a correct scan evaluates
-/// in); the exclusive identity (1, 0) or (0, 0) first, as kernels.mlir's.
+/// in); the exclusive identity (1, 0), (0, 0) or (0, -inf) first, as
+/// kernels.mlir's.
 Doubles pairReference(const Spec &s, int64_t rows, int64_t cols,
                       const Words &x) {
   Doubles out;
@@ -590,9 +679,9 @@ Doubles pairReference(const Spec &s, int64_t rows, int64_t cols,
   return out;
 }
 
-/// f32 region outputs: relative L2 error below 1e-5 at any length (the
-/// recurrence contracts, |a| < 1, so rounding does not pile up along the
-/// scan; segments are short sums).
+/// f32 region outputs that are not exact (sums, recurrences): relative L2
+/// error below 1e-5 at any length (the recurrence contracts, |a| < 1, so
+/// rounding does not pile up along the scan; segments are short sums).
 constexpr double kRegionTolerance = 1e-5;
 
 double decodeWord(Element e, uint32_t w) {
@@ -604,24 +693,25 @@ struct OutputCheck {
   double rel = NAN;
 };
 
-/// Compares one output's words against its reference: i32 exactly; f32 by
-/// relative L2 error, where a non-finite value (the NaN poison left) is
-/// wrong.
-OutputCheck checkWords(Element e, const std::vector<uint32_t> &got,
+/// Compares one output's words against its reference: `exact` ones by
+/// equality (a float -inf equals -inf; -0 equals +0; NaN equals nothing);
+/// others by relative L2 error, where a non-finite value (the NaN poison
+/// left) is wrong.
+OutputCheck checkWords(Element e, bool exact,
+                       const std::vector<uint32_t> &got,
                        const std::vector<double> &ref) {
   OutputCheck c;
   double diff2 = 0, ref2 = 0;
   for (size_t i = 0; i < got.size(); ++i) {
     double y = decodeWord(e, got[i]);
-    bool wrong = e == Element::I32 ? !(y == ref[i])
-                                   : !std::isfinite(y) && !(y == ref[i]);
+    bool wrong = exact ? !(y == ref[i]) : !std::isfinite(y) && !(y == ref[i]);
     if (wrong) {
       if (c.firstBad < 0)
         c.firstBad = int64_t(i);
       ++c.bad;
       continue;
     }
-    if (e != Element::I32 && std::isfinite(ref[i])) {
+    if (!exact && std::isfinite(ref[i])) {
       diff2 += (y - ref[i]) * (y - ref[i]);
       ref2 += ref[i] * ref[i];
     }
@@ -630,10 +720,40 @@ OutputCheck checkWords(Element e, const std::vector<uint32_t> &got,
   return c;
 }
 
-/// Whether one output passes: no wrong element, and f32 within the bound.
-bool passes(Element e, const OutputCheck &c) {
+/// Whether one output passes: no wrong element, and inexact ones within
+/// the bound.
+bool passes(bool exact, const OutputCheck &c) {
   return c.bad == 0 && std::isfinite(c.rel) &&
-         c.rel <= (e == Element::I32 ? 0.0 : kRegionTolerance);
+         c.rel <= (exact ? 0.0 : kRegionTolerance);
+}
+
+/// A lane's words on the GPU: 4-byte elements as they are, 16-bit floats
+/// as 2-byte elements.
+DeviceBuffer uploadLane(const Context &ctx, Element e,
+                        const std::vector<uint32_t> &words) {
+  if (!isHalf(e))
+    return DeviceBuffer::fromHost(ctx, words);
+  std::vector<uint16_t> half(words.size());
+  for (size_t i = 0; i < words.size(); ++i)
+    half[i] = toHalfBits(e, fromWord<float>(words[i]));
+  return DeviceBuffer::fromHost(ctx, half);
+}
+
+/// An output lane back as words (16-bit elements widened to f32 words:
+/// exact, NaN stays NaN); `hash` of the bytes the GPU wrote.
+std::vector<uint32_t> downloadLane(const DeviceBuffer &buffer, Element e,
+                                   uint64_t &hash) {
+  if (!isHalf(e)) {
+    std::vector<uint32_t> got = buffer.download<uint32_t>();
+    hash = hashOf(got);
+    return got;
+  }
+  std::vector<uint16_t> half = buffer.download<uint16_t>();
+  hash = hashOf(half);
+  std::vector<uint32_t> got(half.size());
+  for (size_t i = 0; i < half.size(); ++i)
+    got[i] = toWord(fromHalfBits(e, half[i]));
+  return got;
 }
 
 void runRegion(const Context &ctx, const Module &module, const Case &c,
@@ -642,28 +762,28 @@ void runRegion(const Context &ctx, const Module &module, const Case &c,
   int64_t rows = c.rows ? c.rows : 1, n = rows * c.cols;
   std::array<Element, 2> elements = pairElements(s);
   Kernel kernel(module, s.kernel);
-  Words x = makePairInput(s, n, c.cols, rng);
+  Words x = makePairInput(s, n, layoutOf(s, rows, c.cols).length, rng);
   Doubles ref = pairReference(s, rows, c.cols, x);
   std::vector<int64_t> shape = c.rows ? std::vector<int64_t>{c.rows, c.cols}
                                       : std::vector<int64_t>{c.cols};
   // X1, X2, Y1, Y2 in the kernel's order.
   std::vector<DeviceBuffer> buffers;
-  for (std::vector<uint32_t> &input : x) {
-    buffers.push_back(DeviceBuffer::fromHost(ctx, input));
-    input = std::vector<uint32_t>(); // the reference holds what the checks need
+  for (int o = 0; o < 2; ++o) {
+    buffers.push_back(uploadLane(ctx, elements[o], x[o]));
+    x[o] = std::vector<uint32_t>(); // the reference holds what the checks need
   }
   for (int o = 0; o < 2; ++o)
-    buffers.emplace_back(ctx, n * sizeof(uint32_t));
+    buffers.emplace_back(ctx, n * elementBytes(elements[o]));
   std::vector<KernelArg> args;
   for (int j = 0; j < 4; ++j)
     args.push_back(buffers[j].view(scalarTypeFor(elements[j % 2]), shape));
   Stream stream(ctx);
-  bool hasExact = elements[0] == Element::I32 || elements[1] == Element::I32;
-  row.exact = elements[0] == Element::I32 && elements[1] == Element::I32;
+  std::array<bool, 2> exact = {exactLane(s, 0), exactLane(s, 1)};
+  row.exact = exact[0] && exact[1];
   row.tolerance = row.exact ? 0 : kRegionTolerance;
-  // Three runs where an output is exact: its bytes must repeat (f32 ones
+  // Three runs where an output is exact: its bytes must repeat (f32 sums
   // may not: a look-back may combine the same carry in another order).
-  row.runs = hasExact ? 3 : 1;
+  row.runs = exact[0] || exact[1] ? 3 : 1;
   row.pass = true;
   std::array<uint64_t, 2> firstHash = {0, 0};
   const uint8_t poison[3] = {0xff, 0x7f, 0xa5};
@@ -674,15 +794,15 @@ void runRegion(const Context &ctx, const Module &module, const Case &c,
     stream.synchronize();
     int64_t bad = 0;
     for (int o = 0; o < 2; ++o) {
-      std::vector<uint32_t> got = buffers[2 + o].download<uint32_t>();
-      if (elements[o] == Element::I32) {
-        uint64_t h = hashOf(got);
+      uint64_t h = 0;
+      std::vector<uint32_t> got = downloadLane(buffers[2 + o], elements[o], h);
+      if (exact[o]) {
         if (run == 0)
           firstHash[o] = h;
         else if (h != firstHash[o])
           row.identical = false;
       }
-      OutputCheck k = checkWords(elements[o], got, ref[o]);
+      OutputCheck k = checkWords(elements[o], exact[o], got, ref[o]);
       bad += k.bad;
       row.relError = std::isnan(row.relError) ? k.rel
                                               : std::max(row.relError, k.rel);
@@ -695,7 +815,7 @@ void runRegion(const Context &ctx, const Module &module, const Case &c,
             << ref[o][k.firstBad];
         row.error = msg.str();
       }
-      row.pass = row.pass && passes(elements[o], k);
+      row.pass = row.pass && passes(exact[o], k);
     }
     row.mismatches = std::max(row.mismatches, bad);
   }
@@ -707,8 +827,10 @@ void runRegion(const Context &ctx, const Module &module, const Case &c,
   if (time && c.timed) {
     row.timingRuns = timingRunsFor(n);
     row.us = medianUs(ctx, stream, kernel, args, row.timingRuns);
-    // Two inputs read and two outputs written once, 4 bytes each.
-    row.gbPerS = 4.0 * n * sizeof(uint32_t) / (row.us * 1e3);
+    // Two inputs read and two outputs written once (f32: 4 bytes each).
+    double bytes =
+        2.0 * n * double(elementBytes(elements[0]) + elementBytes(elements[1]));
+    row.gbPerS = bytes / (row.us * 1e3);
   }
 }
 
@@ -725,12 +847,13 @@ Doubles naiveReference(const Spec &s, int64_t rows, int64_t cols,
     out[0][i] = y1;
     out[1][i] = y2;
   };
-  for (int64_t r = 0; r < rows; ++r) {
+  Layout l = layoutOf(s, rows, cols);
+  for (int64_t j = 0; j < l.count; ++j) {
     // Floats in double, integers wrapping; the state before and after.
-    double fa = 1, fh = 0, fsum = 0;
+    double fa = 1, fh = 0, fsum = 0, runningMax = -INFINITY;
     uint32_t ia = 1, ih = 0, isum = 0, flags = 0;
-    for (int64_t k = 0; k < cols; ++k) {
-      int64_t i = scanIndex(s, r, cols, k);
+    for (int64_t k = 0; k < l.length; ++k) {
+      int64_t i = l.index(j, k);
       uint32_t w0 = x[0][i], w1 = x[1][i];
       if (s.op == Op::Recurrence && f32) {
         double a = fromWord<float>(w0), b = fromWord<float>(w1);
@@ -744,6 +867,14 @@ Doubles naiveReference(const Spec &s, int64_t rows, int64_t cols,
         ih = w0 * ih + w1;
         s.exclusive ? put(i, int32_t(pa), int32_t(ph))
                     : put(i, int32_t(ia), int32_t(ih));
+      } else if (s.op == Op::SegmentedMax) { // float values of any width
+        uint32_t pf = flags;
+        double pm = runningMax, v = fromWord<float>(w1);
+        flags |= w0;
+        if (w0 != 0 || v > runningMax)
+          runningMax = v;
+        s.exclusive ? put(i, int32_t(pf), pm)
+                    : put(i, int32_t(flags), runningMax);
       } else {
         uint32_t pf = flags;
         double pv = f32 ? fsum : double(int32_t(isum));
@@ -761,13 +892,13 @@ Doubles naiveReference(const Spec &s, int64_t rows, int64_t cols,
 }
 
 /// The same scans by another association, as a blocked GPU scan evaluates
-/// them, with f32 lanes in float: every row cut into pieces of random sizes
-/// (1 to 700), each scanned by doubling (Hillis-Steele), the totals of the
-/// pieces before combined in front as a carry; exclusive outputs shifted
-/// by one behind the identity. Returns the words a GPU would write.
-/// `swapped` combines every pair the wrong way round and `dropCarry`
-/// forgets the carries: mistakes a scan could make, which the check must
-/// catch.
+/// them, with float lanes in float: every row (or column) cut into pieces
+/// of random sizes (1 to 700), each scanned by doubling (Hillis-Steele),
+/// the totals of the pieces before combined in front as a carry; exclusive
+/// outputs shifted by one behind the identity. Returns the words a GPU
+/// would write. `swapped` combines every pair the wrong way round and
+/// `dropCarry` forgets the carries: mistakes a scan could make, which the
+/// check must catch.
 template <typename C, typename P>
 Words scanPairsBlocked(const Spec &s, int64_t rows, int64_t cols,
                        const Words &x, std::mt19937 &rng, bool swapped,
@@ -780,35 +911,36 @@ Words scanPairsBlocked(const Spec &s, int64_t rows, int64_t cols,
   std::uniform_int_distribution<int64_t> pieceSize(1, 700);
   Words out = {std::vector<uint32_t>(x[0].size()),
                std::vector<uint32_t>(x[0].size())};
-  std::vector<P> inclusive(cols);
-  for (int64_t r = 0; r < rows; ++r) {
+  Layout l = layoutOf(s, rows, cols);
+  std::vector<P> inclusive(l.length);
+  for (int64_t j = 0; j < l.count; ++j) {
     P carry{};
     bool hasCarry = false;
-    for (int64_t start = 0; start < cols;) {
-      int64_t len = std::min(pieceSize(rng), cols - start);
+    for (int64_t start = 0; start < l.length;) {
+      int64_t len = std::min(pieceSize(rng), l.length - start);
       std::vector<P> t(len), next;
-      for (int64_t j = 0; j < len; ++j) {
-        int64_t i = scanIndex(s, r, cols, start + j);
-        t[j] = P{fromWord<A>(x[0][i]), fromWord<B>(x[1][i])};
+      for (int64_t m = 0; m < len; ++m) {
+        int64_t i = l.index(j, start + m);
+        t[m] = P{fromWord<A>(x[0][i]), fromWord<B>(x[1][i])};
       }
       for (int64_t d = 1; d < len; d *= 2) {
         next = t;
-        for (int64_t j = d; j < len; ++j)
-          next[j] = combine(t[j - d], t[j]);
+        for (int64_t m = d; m < len; ++m)
+          next[m] = combine(t[m - d], t[m]);
         t.swap(next);
       }
-      for (int64_t j = 0; j < len; ++j)
-        inclusive[start + j] =
-            hasCarry && !dropCarry ? combine(carry, t[j]) : t[j];
+      for (int64_t m = 0; m < len; ++m)
+        inclusive[start + m] =
+            hasCarry && !dropCarry ? combine(carry, t[m]) : t[m];
       carry = hasCarry ? combine(carry, t[len - 1]) : t[len - 1];
       hasCarry = true;
       start += len;
     }
-    for (int64_t k = 0; k < cols; ++k) {
+    for (int64_t k = 0; k < l.length; ++k) {
       P y = !s.exclusive ? inclusive[k]
             : k == 0     ? C::template identity<A, B>()
                          : inclusive[k - 1];
-      int64_t i = scanIndex(s, r, cols, k);
+      int64_t i = l.index(j, k);
       out[0][i] = toWord(y.first);
       out[1][i] = toWord(y.second);
     }
@@ -818,26 +950,97 @@ Words scanPairsBlocked(const Spec &s, int64_t rows, int64_t cols,
 
 const std::vector<Spec> &regionVectorSpecs();
 const std::vector<Spec> &regionRowSpecs();
+const std::vector<Spec> &regionColumnSpecs();
+const std::vector<Spec> &columnSpecs();
+
+/// The cols x rows transpose of a rows x cols buffer.
+template <typename T>
+std::vector<T> transposed(const std::vector<T> &x, int64_t rows, int64_t cols) {
+  std::vector<T> t(x.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      t[c * rows + r] = x[r * cols + c];
+  return t;
+}
+
+/// Whether the reference of column spec `s` over a rows x cols buffer is,
+/// element for element, that of the same scan over the rows of the
+/// transposed buffer (kinds: reference; regions: pairReference and
+/// naiveReference): the column indexing, checked against plain
+/// transposition. `rowsDiffer`: whether scanning the rows of the buffer
+/// instead (the mistake) gives another result, which it must where both
+/// dimensions exceed 1.
+bool columnsMatchTransposedRows(const Spec &s, int64_t rows, int64_t cols,
+                                std::mt19937 &rng, bool &rowsDiffer) {
+  Spec asRows = s;
+  asRows.columns = false;
+  int64_t n = rows * cols;
+  auto equal = [&](const std::vector<double> &a,
+                   const std::vector<double> &b) {
+    for (int64_t i = 0; i < n; ++i)
+      if (!(a[i] == b[i]) && !(std::isnan(a[i]) && std::isnan(b[i])))
+        return false;
+    return true;
+  };
+  auto same = [&](const std::vector<double> &colRef,
+                  const std::vector<double> &rowRefOfT) {
+    return equal(colRef, transposed(rowRefOfT, cols, rows));
+  };
+  if (isRegion(s.op)) {
+    Words x = makePairInput(s, n, rows, rng);
+    Words t = {transposed(x[0], rows, cols), transposed(x[1], rows, cols)};
+    Doubles col = pairReference(s, rows, cols, x);
+    Doubles row = pairReference(asRows, cols, rows, t);
+    Doubles naive = naiveReference(s, rows, cols, x);
+    Doubles wrong = pairReference(asRows, rows, cols, x);
+    rowsDiffer = !equal(col[0], wrong[0]) || !equal(col[1], wrong[1]);
+    return same(col[0], row[0]) && same(col[1], row[1]) &&
+           same(naive[0], row[0]) && same(naive[1], row[1]);
+  }
+  auto check = [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> x = makeInput<T>(s, n, rows, rng);
+    std::vector<double> col = reference(s, rows, cols, x);
+    rowsDiffer = !equal(col, reference(asRows, rows, cols, x));
+    return same(col, reference(asRows, cols, rows, transposed(x, rows, cols)));
+  };
+  switch (s.element) {
+  case Element::F32: return check(float());
+  case Element::I32: return check(int32_t());
+  case Element::BF16:
+  case Element::F16: return check(uint16_t());
+  }
+  return false;
+}
 
 /// --self-test: for every region kernel of the table on short, ragged and
 /// long shapes: pairReference equals naiveReference; the blocked
 /// evaluation passes the bench's check (checkWords, passes); swapped or
 /// with carries dropped, it fails it (where the scan is long enough to
-/// have several pieces). Prints a line a case; returns the failures.
+/// have several pieces). Then every column kernel (kinds and regions): its
+/// reference is the row reference of the transposed buffer. Prints a line
+/// a case; returns the failures.
 int selfTest(std::mt19937 &rng) {
-  std::vector<std::pair<int64_t, int64_t>> vectorShapes = {
-      {0, 1}, {0, 2}, {0, 31}, {0, 33}, {0, 1000}, {0, 4097}, {0, 100003}};
-  std::vector<std::pair<int64_t, int64_t>> rowShapes = {
-      {1, 1}, {7, 31}, {3, 5000}, {2, 100003}};
+  using Shapes = std::vector<std::pair<int64_t, int64_t>>;
+  Shapes vectorShapes = {{0, 1},    {0, 2},    {0, 31},    {0, 33},
+                         {0, 1000}, {0, 4097}, {0, 100003}};
+  Shapes rowShapes = {{1, 1}, {7, 31}, {3, 5000}, {2, 100003}};
+  // Columns: the scan runs down a column, so the long ones are tall.
+  Shapes columnShapes = {{1, 1}, {31, 7}, {5000, 3}, {100003, 2}};
   int failures = 0;
   std::printf("%-27s %-9s %10s %10s %10s %10s  %s\n", "kernel", "shape",
               "ref=loops", "blocked", "swapped", "no_carry", "status");
-  for (const auto *table : {&regionVectorSpecs(), &regionRowSpecs()}) {
+  for (const auto *table :
+       {&regionVectorSpecs(), &regionRowSpecs(), &regionColumnSpecs()}) {
     for (const Spec &s : *table) {
-      for (auto [r, cols] : s.rank == 1 ? vectorShapes : rowShapes) {
+      const Shapes &shapes = s.rank == 1 ? vectorShapes
+                             : s.columns ? columnShapes
+                                         : rowShapes;
+      for (auto [r, cols] : shapes) {
         int64_t rows = r ? r : 1, n = rows * cols;
+        int64_t length = layoutOf(s, rows, cols).length;
         std::array<Element, 2> e = pairElements(s);
-        Words x = makePairInput(s, n, cols, rng);
+        Words x = makePairInput(s, n, length, rng);
         Doubles ref = pairReference(s, rows, cols, x);
         Doubles naive = naiveReference(s, rows, cols, x);
         bool same = true;
@@ -855,10 +1058,15 @@ int selfTest(std::mt19937 &rng) {
           bool pass = true;
           rel = 0;
           for (int o = 0; o < 2; ++o) {
-            OutputCheck c = checkWords(e[o], got[o], ref[o]);
+            // A 16-bit lane goes through its 2-byte elements, as from a GPU.
+            if (isHalf(e[o]))
+              for (uint32_t &w : got[o])
+                w = toWord(fromHalfBits(e[o],
+                                        toHalfBits(e[o], fromWord<float>(w))));
+            OutputCheck c = checkWords(e[o], exactLane(s, o), got[o], ref[o]);
             rel = std::isnan(c.rel) || std::isnan(rel) ? NAN
                                                        : std::max(rel, c.rel);
-            pass = pass && passes(e[o], c);
+            pass = pass && passes(exactLane(s, o), c);
           }
           return pass;
         };
@@ -868,7 +1076,7 @@ int selfTest(std::mt19937 &rng) {
         bool dropped = evaluate(false, true, relDropped);
         // Long enough for the mistakes to show: several pieces, and a few
         // segment starts.
-        bool controls = cols < 1000 || (!swapped && !dropped);
+        bool controls = length < 1000 || (!swapped && !dropped);
         bool ok = same && blocked && controls;
         failures += !ok;
         std::string shape = r ? std::to_string(r) + "x" + std::to_string(cols)
@@ -890,8 +1098,30 @@ int selfTest(std::mt19937 &rng) {
     }
   }
   std::printf("(* = fails the bench's check: wanted for swapped and "
-              "no_carry from 1000 elements a scan)\n%s\n",
-              failures ? "SELF-TEST FAILED" : "self-test passed");
+              "no_carry from 1000 elements a scan)\n");
+  // The column indexing of every reference, against transposition.
+  const Shapes transposeShapes = {{1, 1},    {1, 7},   {33, 5},
+                                  {1001, 17}, {257, 300}, {3, 1003}};
+  std::printf("\n%-27s %s\n", "column kernel",
+              "reference = row reference of the transpose, and differs from "
+              "the rows' scan (1x1 to 3x1003)");
+  int columnFailures = 0;
+  for (const auto *table : {&columnSpecs(), &regionColumnSpecs()})
+    for (const Spec &s : *table) {
+      std::string bad;
+      for (auto [r, c] : transposeShapes) {
+        bool rowsDiffer = false;
+        bool match = columnsMatchTransposedRows(s, r, c, rng, rowsDiffer);
+        if (!match || (r > 1 && c > 1 && !rowsDiffer))
+          bad += " " + std::to_string(r) + "x" + std::to_string(c) +
+                 (match ? "(rows scan not caught)" : "");
+      }
+      columnFailures += !bad.empty();
+      std::printf("%-27s %s\n", s.kernel,
+                  bad.empty() ? "PASS" : ("FAIL at" + bad).c_str());
+    }
+  failures += columnFailures;
+  std::printf("%s\n", failures ? "SELF-TEST FAILED" : "self-test passed");
   return failures;
 }
 
@@ -974,6 +1204,7 @@ void writeJson(const std::string &path, const std::vector<Row> &results) {
         << "\", \"op\": \"" << opName(r.spec.op) << "\", \"exclusive\": "
         << (r.spec.exclusive ? "true" : "false")
         << ", \"reverse\": " << (r.spec.reverse ? "true" : "false")
+        << ", \"along\": " << alongOf(r.spec)
         << ", \"timed\": " << (r.timed ? "true" : "false")
         << ", \"exact\": " << (r.exact ? "true" : "false")
         << ", \"runs\": " << r.runs << ", \"identical\": "
@@ -990,6 +1221,7 @@ void writeJson(const std::string &path, const std::vector<Row> &results) {
 // --- the table ----------------------------------------------------------
 
 constexpr bool kInc = false, kExc = true, kFwd = false, kRev = true;
+constexpr bool kCols = true; // Spec::columns: along 0 of a 2-D memref
 constexpr Element F32 = Element::F32, I32 = Element::I32,
                   BF16 = Element::BF16, F16 = Element::F16;
 
@@ -1043,6 +1275,20 @@ const std::vector<Spec> &rowSpecs() {
   return specs;
 }
 
+/// Column scans (along 0); the first is the timed f32 sum.
+const std::vector<Spec> &columnSpecs() {
+  static const std::vector<Spec> specs = {
+      {"cols_f32", 2, F32, Op::Add, kInc, kFwd, kCols},
+      {"cols_add_exc_rev_i32", 2, I32, Op::Add, kExc, kRev, kCols},
+      {"cols_max_exc_f32", 2, F32, Op::Max, kExc, kFwd, kCols},
+      {"cols_mul_inc_rev_i32", 2, I32, Op::Mul, kInc, kRev, kCols},
+      {"cols_min_exc_rev_f32", 2, F32, Op::Min, kExc, kRev, kCols},
+      {"cols_bf16", 2, BF16, Op::Add, kInc, kFwd, kCols},
+      {"cols_add_exc_f16", 2, F16, Op::Add, kExc, kFwd, kCols},
+  };
+  return specs;
+}
+
 /// The scans with a combiner region, at the end of kernels.mlir; the
 /// first of each table is the timed f32 recurrence. Must match
 /// kernels.mlir.
@@ -1060,6 +1306,9 @@ const std::vector<Spec> &regionVectorSpecs() {
       {"scan_segsum_exc_rev_i32", 1, I32, Op::SegmentedSum, kExc, kRev},
       {"scan_segsum_inc_i32f32", 1, F32, Op::SegmentedSum, kInc, kFwd},
       {"scan_segsum_exc_rev_i32f32", 1, F32, Op::SegmentedSum, kExc, kRev},
+      {"scan_segmax_inc_i32f16", 1, F16, Op::SegmentedMax, kInc, kFwd},
+      {"scan_segmax_exc_rev_i32bf16", 1, BF16, Op::SegmentedMax, kExc, kRev},
+      {"scan_segmax_inc_i32f32", 1, F32, Op::SegmentedMax, kInc, kFwd},
   };
   return specs;
 }
@@ -1074,6 +1323,19 @@ const std::vector<Spec> &regionRowSpecs() {
       {"rows_segsum_inc_i32", 2, I32, Op::SegmentedSum, kInc, kFwd},
       {"rows_segsum_inc_i32f32", 2, F32, Op::SegmentedSum, kInc, kFwd},
       {"rows_segsum_exc_rev_i32f32", 2, F32, Op::SegmentedSum, kExc, kRev},
+      {"rows_segmax_inc_i32bf16", 2, BF16, Op::SegmentedMax, kInc, kFwd},
+      {"rows_segmax_exc_rev_i32f16", 2, F16, Op::SegmentedMax, kExc, kRev},
+  };
+  return specs;
+}
+
+const std::vector<Spec> &regionColumnSpecs() {
+  static const std::vector<Spec> specs = {
+      {"cols_rec_inc_f32", 2, F32, Op::Recurrence, kInc, kFwd, kCols},
+      {"cols_rec_exc_rev_i32", 2, I32, Op::Recurrence, kExc, kRev, kCols},
+      {"cols_segsum_inc_i32f32", 2, F32, Op::SegmentedSum, kInc, kFwd, kCols},
+      {"cols_segmax_exc_rev_i32bf16", 2, BF16, Op::SegmentedMax, kExc, kRev,
+       kCols},
   };
   return specs;
 }
@@ -1087,14 +1349,16 @@ const Spec &findSpec(const std::vector<Spec> &specs, const char *name) {
 }
 
 /// Issue 4's shapes: the timed f32 sums first (so that a crash later still
-/// leaves the numbers), then the timed f32 recurrences, every 1-D scan on
-/// the ragged lengths, the long checks, every row scan, and the region
-/// scans' checks.
+/// leaves the numbers), then the timed f32 recurrences and column sums,
+/// every 1-D scan on the ragged lengths, the long checks, every row scan,
+/// the region scans' checks, and every column scan's.
 std::vector<Case> buildCases() {
-  const std::vector<Spec> &vec = vectorSpecs(), &rows = rowSpecs();
+  const std::vector<Spec> &vec = vectorSpecs(), &rows = rowSpecs(),
+                          &cols = columnSpecs();
   const std::vector<Spec> &regionVec = regionVectorSpecs(),
-                          &regionRows = regionRowSpecs();
-  const Spec &scanF32 = vec[0], &rowsF32 = rows[0];
+                          &regionRows = regionRowSpecs(),
+                          &regionCols = regionColumnSpecs();
+  const Spec &scanF32 = vec[0], &rowsF32 = rows[0], &colsF32 = cols[0];
   const Spec &scanRecF32 = regionVec[0], &rowsRecF32 = regionRows[0];
   const int64_t big = int64_t(1) << 28;
   std::vector<Case> cases = {
@@ -1109,6 +1373,9 @@ std::vector<Case> buildCases() {
       {scanRecF32, 0, 1 << 20, true},   {scanRecF32, 0, 1 << 24, true},
       {scanRecF32, 0, big, true},       {rowsRecF32, 65536, 1024, true},
       {rowsRecF32, 1024, 65536, true},
+      // Columns (along 0): the f32 sum, 8 bytes an element like the rows.
+      {colsF32, 4096, 4096, true},      {colsF32, 65536, 1024, true},
+      {colsF32, 1024, 65536, true},
   };
   for (const Spec &s : vec)
     for (int64_t n : {int64_t(1), int64_t(31), int64_t(32), int64_t(33),
@@ -1145,7 +1412,8 @@ std::vector<Case> buildCases() {
                       int64_t(1000), int64_t(4097), int64_t((1 << 20) + 7)})
       cases.push_back({s, 0, n, false});
   for (const char *name :
-       {"scan_rec_inc_i32", "scan_rec_exc_rev_i32", "scan_segsum_inc_i32"})
+       {"scan_rec_inc_i32", "scan_rec_exc_rev_i32", "scan_segsum_inc_i32",
+        "scan_segmax_inc_i32f16", "scan_segmax_exc_rev_i32bf16"})
     cases.push_back({findSpec(regionVec, name), 0, 1 << 24, false});
   for (const Spec &s : regionRows) {
     for (auto [r, c] : small)
@@ -1154,6 +1422,19 @@ std::vector<Case> buildCases() {
          {std::pair<int64_t, int64_t>{4096, 4096}, {3, 1000003}})
       cases.push_back({s, r, c, false});
   }
+  // Every column scan (kinds and regions) on shapes a column tiling must
+  // get right: one row, a few columns, columns of a tile's height and
+  // ragged around it, wide rows (3x1000003, many column blocks), tall
+  // columns (100003x5: a long carry chain), both ragged (2053x2050).
+  // cols_f32 also runs on the timed shapes (above).
+  const std::vector<std::pair<int64_t, int64_t>> columnShapes = {
+      {1, 1},     {1, 7},      {33, 5},      {1000, 3},
+      {1001, 17}, {257, 300},  {100, 513},   {4099, 100},
+      {3, 1000003}, {100003, 5}, {2053, 2050}};
+  for (const auto *table : {&cols, &regionCols})
+    for (const Spec &s : *table)
+      for (auto [r, c] : columnShapes)
+        cases.push_back({s, r, c, false});
   return cases;
 }
 
@@ -1191,10 +1472,12 @@ bool listed(const std::string &list, const std::string &name) {
   return list.empty() || list.find("," + name + ",") != std::string::npos;
 }
 
-/// --time-rows: the row kernels of --only (rows_f32 without it), checked
-/// and timed on "RxC" shapes.
+/// --time-rows (--time-cols): the row (column) kernels of --only (rows_f32,
+/// cols_f32 without it), checked and timed on "RxC" shapes.
 std::vector<Case> timedRowCases(const std::string &shapes,
-                                const std::string &only) {
+                                const std::string &only, bool columns) {
+  const std::vector<Spec> &table = columns ? columnSpecs() : rowSpecs();
+  const char *fallback = columns ? "cols_f32" : "rows_f32";
   std::vector<Case> cases;
   for (const std::string &shape : splitList(shapes)) {
     size_t x = shape.find('x');
@@ -1202,8 +1485,8 @@ std::vector<Case> timedRowCases(const std::string &shapes,
       continue;
     int64_t rows = std::strtoll(shape.c_str(), nullptr, 10);
     int64_t cols = std::strtoll(shape.c_str() + x + 1, nullptr, 10);
-    for (const Spec &s : rowSpecs())
-      if (only.empty() ? std::strcmp(s.kernel, "rows_f32") == 0
+    for (const Spec &s : table)
+      if (only.empty() ? std::strcmp(s.kernel, fallback) == 0
                        : listed(only, s.kernel))
         cases.push_back({s, rows, cols, true});
   }
@@ -1214,7 +1497,8 @@ int usage() {
   std::fprintf(stderr,
                "usage: tilec-scan-bench --cubin FILE [--json FILE] "
                "[--only K1,K2] [--shapes S1,S2] [--max-elements N] "
-               "[--no-time] [--seed N] [--sweep K1,K2] [--time-rows RxC,...]\n"
+               "[--no-time] [--seed N] [--sweep K1,K2] [--time-rows RxC,...] "
+               "[--time-cols RxC,...]\n"
                "       tilec-scan-bench --self-test [--seed N]\n");
   return 2;
 }
@@ -1222,7 +1506,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string cubin, json, only, shapes, sweep, timeRows;
+  std::string cubin, json, only, shapes, sweep, timeRows, timeCols;
   int64_t maxElements = INT64_MAX;
   bool time = true, selfTestOnly = false;
   unsigned seed = 12345;
@@ -1245,6 +1529,8 @@ int main(int argc, char **argv) {
       sweep = argv[++i];
     else if (arg == "--time-rows" && hasValue)
       timeRows = argv[++i];
+    else if (arg == "--time-cols" && hasValue)
+      timeCols = argv[++i];
     else if (arg == "--no-time")
       time = false;
     else if (arg == "--self-test")
@@ -1259,10 +1545,14 @@ int main(int argc, char **argv) {
   if (cubin.empty())
     return usage();
   std::vector<Case> cases;
-  std::vector<Case> candidates =
-      !timeRows.empty() ? timedRowCases(timeRows, only)
-      : !sweep.empty()  ? sweepCases(splitList(sweep))
-                        : buildCases();
+  std::vector<Case> candidates;
+  if (!timeRows.empty() || !timeCols.empty()) {
+    candidates = timedRowCases(timeRows, only, false);
+    for (const Case &c : timedRowCases(timeCols, only, true))
+      candidates.push_back(c);
+  } else {
+    candidates = !sweep.empty() ? sweepCases(splitList(sweep)) : buildCases();
+  }
   for (const Case &c : candidates) {
     int64_t n = (c.rows ? c.rows : 1) * c.cols;
     std::string shape = c.rows ? std::to_string(c.rows) + "x" +

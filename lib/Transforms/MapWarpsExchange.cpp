@@ -298,8 +298,11 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
   Type i32 = IntegerType::get(op->getContext(), 32);
   if (isa<tile::TicketOp>(op))
     return ExchangeBuffer{1, i32};
-  if (auto lookback = dyn_cast<tile::LookbackOp>(op))
+  if (auto lookback = dyn_cast<tile::LookbackOp>(op)) {
+    if (lookback.isElementwise())
+      return std::nullopt;
     return ExchangeBuffer{int64_t(lookback.getTotals().size()), i32};
+  }
   if (auto prefix = dyn_cast<tile::PrefixOp>(op))
     return prefixExchangeBuffer(prefix, threads);
   return std::nullopt;

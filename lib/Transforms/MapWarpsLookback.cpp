@@ -82,20 +82,27 @@ struct TicketLowering : MapWarpsPattern<tile::TicketOp> {
 };
 
 /// The status words of ticket t: per total, one aggregate word and one
-/// inclusive word (i64 elements from the scratch pointer).
+/// inclusive word (i64 elements from the scratch pointer); for totals of
+/// `elements` elements, each of these is `elements` consecutive words, so
+/// that threads holding consecutive elements touch consecutive words.
 struct StatusLayout {
   Value base; // global pointer to the scratch buffer
   unsigned numTotals;
+  int64_t elements = 1;
 
+  /// `element` (i64) picks the word of an element; null for scalars.
   Value word(OpBuilder &b, Location loc, Value ticket, StatusFlag flag,
-             unsigned total) const {
+             unsigned total, Value element = {}) const {
     int64_t header = tile::LookbackOp::kHeaderBytes / 8;
-    int64_t stride = tile::LookbackOp::statusBytes(numTotals) / 8;
-    int64_t within = (flag == kInclusive ? numTotals : 0) + total;
+    int64_t stride = tile::LookbackOp::statusBytes(numTotals, elements) / 8;
+    int64_t within =
+        ((flag == kInclusive ? numTotals : 0) + total) * elements;
     Value index = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(b, loc, ticket, i64Constant(b, loc, stride)),
         i64Constant(b, loc, header + within));
+    if (element)
+      index = arith::AddIOp::create(b, loc, index, element);
     return elementPointer(b, loc, base, b.getI64Type(), index);
   }
 };
@@ -124,6 +131,31 @@ constexpr int64_t kTilesPerLane = 1;
 /// published.
 constexpr int64_t kSpinSleepNs = 100;
 
+/// Whether every word carries `flag`.
+Value allHave(OpBuilder &b, Location loc, ValueRange words, StatusFlag flag) {
+  Value all;
+  for (Value word : words) {
+    Value has = statusHas(b, loc, word, flag);
+    all = all ? arith::AndIOp::create(b, loc, all, has).getResult() : has;
+  }
+  return all;
+}
+
+/// Relaxed device-scope accesses to status words (see the file comment).
+void publish(OpBuilder &b, Location loc, Value word, Value ptr) {
+  LLVM::StoreOp::create(b, loc, word, ptr, /*alignment=*/8,
+                        /*isVolatile=*/false, /*isNonTemporal=*/false,
+                        /*isInvariantGroup=*/false,
+                        LLVM::AtomicOrdering::monotonic, kDeviceScope);
+}
+Value loadStatus(OpBuilder &b, Location loc, Value ptr) {
+  return LLVM::LoadOp::create(b, loc, b.getI64Type(), ptr, /*alignment=*/8,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariant=*/false,
+                              /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::monotonic, kDeviceScope);
+}
+
 Value negate(OpBuilder &b, Location loc, Value flag) {
   return arith::XOrIOp::create(b, loc, flag,
                                arith::ConstantIntOp::create(b, loc, 1, 1));
@@ -147,6 +179,8 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
   LogicalResult
   matchAndRewrite(tile::LookbackOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.isElementwise())
+      return failure();
     Location loc = op.getLoc();
     // A 1-element tile is the same value in every thread: its element.
     SmallVector<Value> totals;
@@ -236,20 +270,6 @@ struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
   }
 
 private:
-  static void publish(OpBuilder &b, Location loc, Value word, Value ptr) {
-    LLVM::StoreOp::create(b, loc, word, ptr, /*alignment=*/8,
-                          /*isVolatile=*/false, /*isNonTemporal=*/false,
-                          /*isInvariantGroup=*/false,
-                          LLVM::AtomicOrdering::monotonic, kDeviceScope);
-  }
-
-  static Value loadStatus(OpBuilder &b, Location loc, Value ptr) {
-    return LLVM::LoadOp::create(b, loc, b.getI64Type(), ptr, /*alignment=*/8,
-                                /*isVolatile=*/false, /*isNonTemporal=*/false,
-                                /*isInvariant=*/false,
-                                /*isInvariantGroup=*/false,
-                                LLVM::AtomicOrdering::monotonic, kDeviceScope);
-  }
 
   /// The combination of the totals of tickets ticket - position to
   /// ticket - 1, run by one warp, a window of 32 * kTilesPerLane tickets a
@@ -434,16 +454,6 @@ private:
           spin.getResults().slice(2 * n * i, 2 * n));
   }
 
-  /// Whether every word carries `flag`.
-  static Value allHave(OpBuilder &b, Location loc, ValueRange words,
-                       StatusFlag flag) {
-    Value all;
-    for (Value word : words) {
-      Value has = statusHas(b, loc, word, flag);
-      all = all ? arith::AndIOp::create(b, loc, all, has).getResult() : has;
-    }
-    return all;
-  }
 
   /// Combines the lanes' tuples, higher lanes (earlier tickets) on the
   /// left, and gives the result to every lane.
@@ -476,11 +486,217 @@ private:
   }
 };
 
+/// A look-back over totals of many elements (a strip of columns' totals):
+/// each thread looks back for the elements it holds on its own, one
+/// predecessor at a time, reading each element's words and stopping, for
+/// each element, at the nearest predecessor that has published the
+/// inclusive prefix; no warp or block takes part, and the carries stay in
+/// the threads.
+struct ElementwiseLookbackLowering : MapWarpsPattern<tile::LookbackOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::LookbackOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &b) const override {
+    if (!op.isElementwise())
+      return failure();
+    Location loc = op.getLoc();
+    auto tileType = cast<RankedTensorType>(op.getTotals()[0].getType());
+    TileLayout layout = state.layoutOf(tileType);
+    unsigned n = op.getTotals().size();
+    int64_t slots = layout.getPerThread();
+    tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
+    StatusLayout status{scratchPointer(b, loc, adaptor.getScratch()), n,
+                        tileType.getNumElements()};
+    Value ticket = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                                adaptor.getTicket());
+    Value position = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                                  adaptor.getPosition());
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          position, i64Constant(b, loc, 0));
+    // Per slot: its element's index and its totals.
+    SmallVector<Value> elements;
+    SmallVector<SmallVector<Value>> totals(slots);
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      elements.push_back(arith::IndexCastUIOp::create(
+          b, loc, b.getI64Type(),
+          layout.linearIndex(b, loc, state.threadId, slot)));
+      for (Value total : adaptor.getTotals())
+        totals[slot].push_back(vector::ExtractOp::create(b, loc, total, slot));
+    }
+
+    // 1. Publish the totals: as the inclusive prefix for the first program
+    //    of a segment, else as the aggregate.
+    for (int64_t slot = 0; slot < slots; ++slot)
+      for (unsigned k = 0; k < n; ++k) {
+        Value word = arith::SelectOp::create(
+            b, loc, isFirst, packStatus(b, loc, totals[slot][k], kInclusive),
+            packStatus(b, loc, totals[slot][k], kAggregate));
+        Value ptr = arith::SelectOp::create(
+            b, loc, isFirst,
+            status.word(b, loc, ticket, kInclusive, k, elements[slot]),
+            status.word(b, loc, ticket, kAggregate, k, elements[slot]));
+        publish(b, loc, word, ptr);
+      }
+
+    // 2. Look back (the first program has nothing to do), then publish the
+    //    inclusive prefix.
+    SmallVector<MaybeTuple> carries =
+        lookBack(b, loc, combiner, status, ticket, isFirst, elements, totals);
+    buildIf(b, loc, negate(b, loc, isFirst), [&](OpBuilder &b) {
+      for (int64_t slot = 0; slot < slots; ++slot) {
+        SmallVector<Value> inclusive =
+            combiner.combine(b, loc, carries[slot].values, totals[slot]);
+        for (unsigned k = 0; k < n; ++k)
+          publish(b, loc, packStatus(b, loc, inclusive[k], kInclusive),
+                  status.word(b, loc, ticket, kInclusive, k, elements[slot]));
+      }
+    });
+
+    // 3. The carries as tiles; the first program takes the kind's identity
+    //    (with a region, what it gets is unspecified).
+    SmallVector<Value> results;
+    for (unsigned k = 0; k < n; ++k) {
+      Type type =
+          cast<RankedTensorType>(op.getTotals()[k].getType()).getElementType();
+      SmallVector<Value> values;
+      for (int64_t slot = 0; slot < slots; ++slot) {
+        Value carry = carries[slot].values[k];
+        if (std::optional<tile::ReduceKind> kind = op.getKind())
+          carry = arith::SelectOp::create(
+              b, loc, isFirst,
+              arith::ConstantOp::create(b, loc,
+                                        tile::getIdentity(*kind, type)),
+              carry);
+        values.push_back(carry);
+      }
+      results.push_back(vector::FromElementsOp::create(
+          b, loc, VectorType::get({slots}, type), values));
+    }
+    b.replaceOp(op, results);
+    return success();
+  }
+
+private:
+  /// Per slot, the combination of its element's totals over the tickets
+  /// before `ticket` in the segment: a loop over predecessors, nearest
+  /// first, that waits (sleeping) until every slot still looking has a
+  /// status from the current one, then combines it in front; a slot is
+  /// done at an inclusive prefix, and the first program starts done.
+  SmallVector<MaybeTuple>
+  lookBack(OpBuilder &b, Location loc, const tile::TupleCombiner &combiner,
+           const StatusLayout &status, Value ticket, Value isFirst,
+           ArrayRef<Value> elements,
+           ArrayRef<SmallVector<Value>> totals) const {
+    unsigned n = status.numTotals;
+    int64_t slots = elements.size();
+    // Loop state: per slot its carry values, validity and whether it is
+    // done; then the ticket to read next.
+    SmallVector<Value> init;
+    SmallVector<Type> types;
+    Value falseValue = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      for (Value total : totals[slot]) {
+        init.push_back(total); // any value: invalid until combined
+        types.push_back(total.getType());
+      }
+      init.append({falseValue, isFirst});
+      types.append({b.getI1Type(), b.getI1Type()});
+    }
+    init.push_back(arith::SubIOp::create(b, loc, ticket, i64Constant(b, loc, 1)));
+    types.push_back(b.getI64Type());
+    int64_t perSlot = n + 2;
+    auto slotDone = [&](ValueRange args, int64_t slot) {
+      return args[slot * perSlot + n + 1];
+    };
+
+    auto loop = scf::WhileOp::create(b, loc, types, init);
+    {
+      Block *before = b.createBlock(&loop.getBefore(), {}, types,
+                                    SmallVector<Location>(types.size(), loc));
+      ValueRange args = before->getArguments();
+      Value allDone = slotDone(args, 0);
+      for (int64_t slot = 1; slot < slots; ++slot)
+        allDone = arith::AndIOp::create(b, loc, allDone, slotDone(args, slot));
+      scf::ConditionOp::create(b, loc, negate(b, loc, allDone), args);
+    }
+    Block *after = b.createBlock(&loop.getAfter(), {}, types,
+                                 SmallVector<Location>(types.size(), loc));
+    ValueRange args = after->getArguments();
+    Value next = args.back();
+    // A slot that is done reads its own program's words (any valid
+    // address; the values are not used), so that no read leaves the buffer.
+    SmallVector<SmallVector<Value>> words(slots);
+    Value allReady;
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      Value read =
+          arith::SelectOp::create(b, loc, slotDone(args, slot), ticket, next);
+      for (StatusFlag flag : {kAggregate, kInclusive})
+        for (unsigned k = 0; k < n; ++k)
+          words[slot].push_back(loadStatus(
+              b, loc, status.word(b, loc, read, flag, k, elements[slot])));
+      Value ready = arith::OrIOp::create(
+          b, loc, slotDone(args, slot),
+          arith::OrIOp::create(
+              b, loc,
+              allHave(b, loc, ArrayRef(words[slot]).take_front(n), kAggregate),
+              allHave(b, loc, ArrayRef(words[slot]).drop_front(n),
+                      kInclusive)));
+      allReady = allReady ? arith::AndIOp::create(b, loc, allReady, ready)
+                                .getResult()
+                          : ready;
+    }
+    auto step = scf::IfOp::create(b, loc, types, allReady,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(step.thenBlock());
+      SmallVector<Value> yielded;
+      for (int64_t slot = 0; slot < slots; ++slot) {
+        ValueRange state = args.slice(slot * perSlot, perSlot);
+        Value done = state[n + 1];
+        Value hasInclusive = allHave(
+            b, loc, ArrayRef(words[slot]).drop_front(n), kInclusive);
+        MaybeTuple earlier;
+        for (unsigned k = 0; k < n; ++k) {
+          Type type = totals[slot][k].getType();
+          earlier.values.push_back(arith::SelectOp::create(
+              b, loc, hasInclusive,
+              statusValue(b, loc, words[slot][n + k], type),
+              statusValue(b, loc, words[slot][k], type)));
+        }
+        earlier.valid = negate(b, loc, done);
+        MaybeTuple carry = combineMaybe(
+            b, loc, combiner, earlier,
+            {SmallVector<Value>(state.take_front(n)), state[n]});
+        yielded.append(carry.values.begin(), carry.values.end());
+        yielded.append(
+            {carry.valid, arith::OrIOp::create(b, loc, done, hasInclusive)});
+      }
+      yielded.push_back(
+          arith::SubIOp::create(b, loc, next, i64Constant(b, loc, 1)));
+      scf::YieldOp::create(b, loc, yielded);
+      // Not every slot has a status yet: back off and read again.
+      b.setInsertionPointToStart(step.elseBlock());
+      NVVM::NanosleepOp::create(b, loc, i32Constant(b, loc, kSpinSleepNs));
+      scf::YieldOp::create(b, loc, args);
+    }
+    scf::YieldOp::create(b, loc, step.getResults());
+    b.setInsertionPointAfter(loop);
+    SmallVector<MaybeTuple> carries;
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      ValueRange state = loop.getResults().slice(slot * perSlot, perSlot);
+      carries.push_back({SmallVector<Value>(state.take_front(n)), state[n]});
+    }
+    return carries;
+  }
+};
+
 } // namespace
 
 void tilec::populateMapWarpsLookbackPatterns(const TypeConverter &converter,
                                              MapWarpsState &state,
                                              RewritePatternSet &patterns) {
-  patterns.add<TicketLowering, LookbackLowering>(
+  patterns.add<TicketLowering, LookbackLowering, ElementwiseLookbackLowering>(
       converter, patterns.getContext(), state);
 }

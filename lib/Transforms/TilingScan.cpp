@@ -383,6 +383,90 @@ static void buildColumnLoopScanBody(OpBuilder &b, Location loc,
       });
 }
 
+/// Pieces of a strip of columns a column single-pass program scans, one
+/// after the other, reading each twice: first for the piece totals the
+/// look-back publishes, then to scan them. The status a program publishes
+/// (16 bytes per column and operand, twice) is then 1/16 of the elements
+/// it reads, as for 64 rows of 4-byte elements.
+static constexpr int64_t kColumnPiecesPerProgram = 8;
+
+/// Columns split over programs (few strips): a single pass whose tickets
+/// walk down each strip (the look-back stays within a strip). A program
+/// takes `pieces` pieces of `rows` x `width`: it combines their column
+/// totals in scan order, looks back over the strip's programs before it,
+/// column by column, and scans the pieces again with the carry.
+static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
+                                        tile::ScanOp op, int64_t rows,
+                                        int64_t pieces, int64_t width,
+                                        Block *body) {
+  SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
+  tile::TupleCombiner combiner = combinerOf(op);
+  Value scratch = body->getArguments().back();
+  Value ticket = tile::TicketOp::create(b, loc, scratch);
+  // The strip, then the program's place down it.
+  PiecePlacement place = placePiece(b, loc, ticket, /*isRow=*/true);
+  Value col = b.createOrFold<arith::MulIOp>(
+      loc, place.row, arith::ConstantIndexOp::create(b, loc, width));
+  Value length = memref::DimOp::create(b, loc, scanned[0].input, 0);
+  Value step = arith::ConstantIndexOp::create(b, loc, rows);
+  Value first = b.createOrFold<arith::MulIOp>(
+      loc, place.position,
+      arith::ConstantIndexOp::create(b, loc, rows * pieces));
+  Value last = b.createOrFold<arith::AddIOp>(
+      loc, first, arith::ConstantIndexOp::create(b, loc, rows * pieces));
+  // Piece at `offset` rows into the scan: its elements, scanned.
+  auto scanPiece = [&](OpBuilder &b, Location l, Value offset) {
+    Value row = pieceStart(b, l, op.getReverse(), length, offset, step);
+    SmallVector<Value> elements;
+    for (const ScannedOperand &s : scanned)
+      elements.push_back(
+          loadPiece(b, l, s, op.getKind(), {row, col},
+                    RankedTensorType::get({rows, width}, s.accType)));
+    return std::make_pair(row, blockScan(b, l, op, elements));
+  };
+  // A region's first piece of a strip has nothing before it.
+  auto isFirstPiece = [&](OpBuilder &b, Location l, Value offset) -> Value {
+    if (op.getKind())
+      return Value();
+    return b.createOrFold<arith::CmpIOp>(
+        l, arith::CmpIPredicate::eq, offset,
+        arith::ConstantIndexOp::create(b, l, 0));
+  };
+
+  // 1. The program's column totals, pieces combined in scan order.
+  auto totals = scf::ForOp::create(
+      b, loc, first, last, step, initialCarries(b, loc, op, scanned, width),
+      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
+        tile::PrefixOp prefix = scanPiece(b, l, offset).second;
+        Value isFirst;
+        if (!op.getKind())
+          isFirst = b.createOrFold<arith::CmpIOp>(
+              l, arith::CmpIPredicate::eq, offset, first);
+        scf::YieldOp::create(b, l,
+                             carryInto(b, l, combiner, 0, carried,
+                                       prefix.getTotals(), isFirst));
+      });
+  auto lookback = tile::LookbackOp::create(b, loc, op.getKindAttr(),
+                                           totals.getResults(), ticket,
+                                           place.position, scratch);
+  copyCombiner(op, lookback.getCombiner());
+
+  // 2. The pieces again, each with the combination of everything before.
+  scf::ForOp::create(
+      b, loc, first, last, step, lookback.getCarries(),
+      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
+        auto [row, prefix] = scanPiece(b, l, offset);
+        Value isFirst = isFirstPiece(b, l, offset);
+        SmallVector<Value> results =
+            carryInto(b, l, combiner, 0, carried, prefix.getScans(), isFirst);
+        for (auto [s, result] : llvm::zip(scanned, results))
+          storePiece(b, l, s, result, {row, col});
+        scf::YieldOp::create(b, l,
+                             carryInto(b, l, combiner, 0, carried,
+                                       prefix.getTotals(), isFirst));
+      });
+}
+
 /// The occupancy hint where it was measured: the default 1-D forward
 /// single pass over one 32-bit operand. Reverse scans need about 145
 /// registers and spilled 400 bytes under the cap; 16-bit ones were not
@@ -422,13 +506,31 @@ static void buildShortRowsScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
 /// pass whose programs each take one piece (of a 1-D scan, or of a row), or
 /// several short rows a program.
 namespace {
-enum class ScanStrategy { rowLoop, singlePass, shortRows, columnLoop };
+enum class ScanStrategy {
+  rowLoop,
+  singlePass,
+  shortRows,
+  columnLoop,
+  columnSinglePass
+};
 } // namespace
 
-/// Columns a column-loop program scans: 4 elements a thread (16 bytes of
-/// f32), so that every thread holds whole columns.
+/// Columns a column program scans: 4 elements a thread (16 bytes of f32),
+/// so that every thread holds whole columns; and the rows of its pieces.
 static int64_t columnStripWidth(const ScanSchedule &schedule) {
   return 4 * 32 * schedule.warps;
+}
+static int64_t columnPieceRows(const ScanSchedule &schedule) {
+  return std::max<int64_t>(schedule.piece / columnStripWidth(schedule), 1);
+}
+
+/// A single pass's kernel type: the runtime's zero-filled scratch buffer
+/// (tickets and the look-back's status words) follows the buffers.
+static FunctionType withScratchArgument(FunctionType type) {
+  SmallVector<Type> inputs(type.getInputs());
+  inputs.push_back(MemRefType::get({ShapedType::kDynamic},
+                                   IntegerType::get(type.getContext(), 32)));
+  return FunctionType::get(type.getContext(), inputs, {});
 }
 
 /// Rows a short-row program scans at once for rows of `width`.
@@ -458,13 +560,15 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
     grid.push_back(
         tile::GridAttr::get(ctx, 0, 0u, shortRowsPerProgram(op, width)));
     schedule.warps = kShortRowsWarps;
+  } else if (strategy == ScanStrategy::columnSinglePass) {
+    type = withScratchArgument(type);
+    // x: the programs down a strip, y: the strips.
+    grid.push_back(tile::GridAttr::get(
+        ctx, 0, 0u, columnPieceRows(schedule) * kColumnPiecesPerProgram));
+    grid.push_back(
+        tile::GridAttr::get(ctx, 0, 1u, columnStripWidth(schedule)));
   } else {
-    // The runtime's zero-filled scratch buffer takes the tickets and the
-    // look-back's status words.
-    SmallVector<Type> inputs(type.getInputs());
-    inputs.push_back(MemRefType::get({ShapedType::kDynamic},
-                                     rewriter.getI32Type()));
-    type = FunctionType::get(ctx, inputs, {});
+    type = withScratchArgument(type);
     // x: the pieces of a row (or of the vector), y: the rows.
     grid.push_back(tile::GridAttr::get(ctx, 0, isRow ? 1u : 0u,
                                        schedule.piece));
@@ -483,10 +587,17 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
   if (strategy == ScanStrategy::rowLoop) {
     buildRowLoopScanBody(rewriter, loc, op, schedule.piece, body);
   } else if (strategy == ScanStrategy::columnLoop) {
+    buildColumnLoopScanBody(rewriter, loc, op, columnPieceRows(schedule),
+                            columnStripWidth(schedule), body);
+  } else if (strategy == ScanStrategy::columnSinglePass) {
     int64_t width = columnStripWidth(schedule);
-    buildColumnLoopScanBody(rewriter, loc, op,
-                            std::max<int64_t>(schedule.piece / width, 1),
-                            width, body);
+    kernel->setAttr(tile::kScratchAttrName,
+                    rewriter.getDenseI64ArrayAttr(
+                        {tile::LookbackOp::kHeaderBytes,
+                         tile::LookbackOp::statusBytes(op.getNumScanned(),
+                                                       width)}));
+    buildColumnLookbackScanBody(rewriter, loc, op, columnPieceRows(schedule),
+                                kColumnPiecesPerProgram, width, body);
   } else if (strategy == ScanStrategy::shortRows) {
     buildShortRowsScanBody(rewriter, loc, op, shortRowsPerProgram(op, width),
                            width, body);
@@ -506,11 +617,33 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
 
 FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
                                           tile::ScanOp op) {
-  bool is1D = op.getInputType(0).getRank() == 1;
-  if (is1D || op.getAlong() == 0) {
-    tile::KernelOp kernel = buildScanKernel(
-        rewriter, op, op.getSymName(),
-        is1D ? ScanStrategy::singlePass : ScanStrategy::columnLoop);
+  if (op.getInputType(0).getRank() == 1) {
+    tile::KernelOp kernel = buildScanKernel(rewriter, op, op.getSymName(),
+                                            ScanStrategy::singlePass);
+    rewriter.eraseOp(op);
+    return kernel;
+  }
+  std::string splitName = (op.getSymName() + "__small_grid").str();
+  Builder &b = rewriter;
+  auto smallGridAttr = [&](tile::KernelOp split) {
+    return b.getDictionaryAttr(
+        {b.getNamedAttr("kernel", FlatSymbolRefAttr::get(split.getNameAttr())),
+         b.getNamedAttr("percent_of_sms",
+                        b.getI64IntegerAttr(kSplitRowsPercentOfSms))});
+  };
+  // Columns: one program per strip of columns while there are strips
+  // enough to fill the device; with fewer, the runtime launches the single
+  // pass down the strips instead.
+  if (op.getAlong() == 0) {
+    if (SymbolTable::lookupNearestSymbolFrom(
+            op, StringAttr::get(op.getContext(), splitName)))
+      return op.emitOpError("cannot name its kernel '")
+             << splitName << "': the symbol exists";
+    tile::KernelOp kernel = buildScanKernel(rewriter, op, op.getSymName(),
+                                            ScanStrategy::columnLoop);
+    tile::KernelOp split = buildScanKernel(rewriter, op, splitName,
+                                           ScanStrategy::columnSinglePass);
+    kernel->setAttr(tile::kSmallGridAttrName, smallGridAttr(split));
     rewriter.eraseOp(op);
     return kernel;
   }
@@ -521,7 +654,6 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
   // elements go whole to a program, short ones several: the runtime follows
   // a ladder of kernels for narrower and narrower rows (tile.narrow) to the
   // narrowest that holds them, before the small-grid choice.
-  std::string splitName = (op.getSymName() + "__small_grid").str();
   auto rungName = [&](int64_t width) {
     return (op.getSymName() + "__rows_" + Twine(width)).str();
   };
@@ -537,13 +669,7 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
                                           ScanStrategy::rowLoop);
   tile::KernelOp split =
       buildScanKernel(rewriter, op, splitName, ScanStrategy::singlePass);
-  Builder &b = rewriter;
-  kernel->setAttr(
-      tile::kSmallGridAttrName,
-      b.getDictionaryAttr(
-          {b.getNamedAttr("kernel", FlatSymbolRefAttr::get(split.getNameAttr())),
-           b.getNamedAttr("percent_of_sms",
-                          b.getI64IntegerAttr(kSplitRowsPercentOfSms))}));
+  kernel->setAttr(tile::kSmallGridAttrName, smallGridAttr(split));
   tile::KernelOp wider = kernel;
   for (int64_t width : llvm::reverse(kShortRowWidths)) {
     tile::KernelOp narrow = buildScanKernel(

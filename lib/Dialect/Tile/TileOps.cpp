@@ -637,18 +637,34 @@ static SmallVector<Type> elementTypesOf(TypeRange types) {
 LogicalResult LookbackOp::verify() {
   if (getTotals().empty())
     return emitOpError("needs at least one total");
+  Type first = getTotals().front().getType();
   for (auto [i, total] : llvm::enumerate(getTotals())) {
     Type type = total.getType();
     auto tile = dyn_cast<RankedTensorType>(type);
     Type element = getElementTypeOrSelf(type);
-    if ((tile && tile.getNumElements() != 1) ||
+    if ((tile && tile.getNumElements() != 1 && tile.getRank() != 1) ||
         !(element.isF32() || element.isInteger(32) || element.isF16() ||
           element.isBF16()))
       return emitOpError("total #")
              << i
-             << " must be an i32, f32, f16 or bf16 scalar or 1-element tile, "
-                "got "
+             << " must be an i32, f32, f16 or bf16 scalar, 1-element tile or "
+                "1-D tile, got "
              << type;
+    // Totals of several elements are looked back for element by element:
+    // all must then have one shape.
+    auto wide = [](Type t) {
+      auto tile = dyn_cast<RankedTensorType>(t);
+      return tile && tile.getNumElements() > 1;
+    };
+    if ((wide(first) || wide(type)) &&
+        getElementTypeOrSelf(first) != first &&
+        cast<ShapedType>(first).getShape() ==
+            (tile ? tile.getShape() : ArrayRef<int64_t>()))
+      continue;
+    if (wide(first) || wide(type))
+      return emitOpError("total #")
+             << i << " must have the shape of total #0, " << first
+             << ", got " << type;
   }
   return verifyCombinerChoice(*this, getKind(), getCombiner(),
                               /*identity=*/std::nullopt, /*exclusive=*/false,

@@ -41,8 +41,16 @@ func.func @region_arguments(%t: index, %s: memref<?xi32>, %x: f32) {
 
 // -----
 
-func.func @wide_total(%t: index, %s: memref<?xi32>, %x: tensor<2xf32>) {
-  // expected-error @+1 {{'tile.lookback' op total #0 must be an i32, f32, f16 or bf16 scalar or 1-element tile, got 'tensor<2xf32>'}}
-  %c = tile.lookback add %x at %t position %t in %s : memref<?xi32>, tensor<2xf32>
+func.func @wide_total(%t: index, %s: memref<?xi32>, %x: tensor<2x2xf32>) {
+  // expected-error @+1 {{'tile.lookback' op total #0 must be an i32, f32, f16 or bf16 scalar, 1-element tile or 1-D tile, got 'tensor<2x2xf32>'}}
+  %c = tile.lookback add %x at %t position %t in %s : memref<?xi32>, tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @mixed_widths(%t: index, %s: memref<?xi32>, %x: tensor<4xf32>, %y: f32) {
+  // expected-error @+1 {{'tile.lookback' op total #1 must have the shape of total #0, 'tensor<4xf32>', got 'f32'}}
+  %c:2 = tile.lookback max %x, %y at %t position %t in %s : memref<?xi32>, tensor<4xf32>, f32
   return
 }

@@ -522,7 +522,9 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
     `ticket` (see `tile.ticket`) is the `position`-th of a segment of
     consecutive tickets (0 for the first); its `totals` are the combinations
     of its own elements: i32, f32, f16 or bf16 scalars, or 1-element tiles
-    (the total of a piece of one row). Each result is the combination (earlier on the
+    (the total of a piece of one row), or 1-D tiles of one shape (the
+    totals of a piece of a strip of columns, one per column, each looked
+    back for on its own by the thread that holds it). Each result is the combination (earlier on the
     left) of the totals of the programs `ticket - position` to
     `ticket - 1`. The first program of a segment has nothing to combine: it
     gets the identity of `kind`; with a combiner region instead of a kind
@@ -536,12 +538,13 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
     nothing yet, combines the totals of the
     ones up to the nearest that has published its inclusive prefix, and
     stops there (or goes 32 further back). Finally it publishes its own
-    inclusive prefix. Status of ticket t: from byte 16 + 16 * N * t (N
-    totals), per total one 64-bit word for the total and one for the
+    inclusive prefix. Status of ticket t: from byte 16 + 16 * N * E * t (N
+    totals of E elements), per total and element one 64-bit word for the
+    total and one for the
     inclusive prefix, each holding a flag in its high half and the value's
     bits in its low half (16-bit values zero-extended), so that one load
     gives a value with its flag. The scratch buffer must be zero at launch
-    and hold 16 + 16 * N bytes per program.
+    and hold 16 + 16 * N * E bytes per program.
 
     ```mlir
     %carry = tile.lookback add %total at %ticket position %piece in %scratch
@@ -570,8 +573,18 @@ def Tile_LookbackOp : Tile_Op<"lookback", [
   let extraClassDeclaration = [{
     /// Scratch bytes before the first status (word 0 is the ticket).
     static constexpr int64_t kHeaderBytes = 16;
-    /// Scratch bytes of one program's status with `numTotals` totals.
-    static int64_t statusBytes(unsigned numTotals) { return 16 * numTotals; }
+    /// Scratch bytes of one program's status with `numTotals` totals of
+    /// `elements` elements each.
+    static int64_t statusBytes(unsigned numTotals, int64_t elements = 1) {
+      return 16 * numTotals * elements;
+    }
+    /// Whether the totals are tiles of several elements, each looked back
+    /// for on its own.
+    bool isElementwise() {
+      auto tile = llvm::dyn_cast<mlir::RankedTensorType>(
+          getTotals().front().getType());
+      return tile && tile.getNumElements() > 1;
+    }
   }];
 }
 
