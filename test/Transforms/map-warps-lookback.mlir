@@ -177,3 +177,55 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A look-back over 512 column totals on 128 threads: each thread publishes
+// and looks back for its own 4 columns (words ticket * 1024 + 2 + column,
+// inclusive ones 512 further), one predecessor at a time, without workgroup
+// memory. Per column the loop keeps its carry, its validity and whether it
+// is done (the first program starts done); a column that is done reads its
+// own program's words. The loop sleeps until every column still looking
+// has a status, then takes each one's inclusive prefix, or else aggregate,
+// in front of its carry.
+// CHECK-LABEL: gpu.func @lookback_columns
+// CHECK-NOT: workgroup(
+// CHECK: %[[TICKET:.*]] = arith.index_castui %arg0 : index to i64
+// CHECK: %[[PLACE:.*]] = arith.index_castui %arg1 : index to i64
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[PLACE]], %c0_i64
+// CHECK: %[[COL0:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK: %[[AT:.*]] = arith.muli %[[TICKET]], %c1024_i64
+// CHECK: %[[AGG0:.*]] = arith.addi %[[AT]], %c2_i64
+// CHECK: arith.addi %[[AGG0]], %[[COL0]] : i64
+// CHECK: %[[IT:.*]] = arith.muli %[[TICKET]], %c1024_i64
+// CHECK: %[[INC0:.*]] = arith.addi %[[IT]], %c514_i64
+// CHECK: arith.addi %[[INC0]], %[[COL0]] : i64
+// CHECK-COUNT-4: llvm.store %{{.*}} atomic syncscope("device") monotonic
+// CHECK: %[[NEXT:.*]] = arith.subi %[[TICKET]], %c1_i64
+// CHECK: %[[LOOP:.*]]:13 = scf.while ({{.*}}%{{.*}} = %[[FIRST]], {{.*}}, %{{.*}} = %[[NEXT]]) : (f32, i1, i1, f32, i1, i1, f32, i1, i1, f32, i1, i1, i64)
+// CHECK: } do {
+// CHECK: ^bb0(%{{[a-z0-9]+}}: f32, %{{[a-z0-9]+}}: i1, %[[DONE0:[a-z0-9]+]]: i1, {{.*}}, %[[READ:[a-z0-9]+]]: i64):
+// CHECK:   arith.select %[[DONE0]], %[[TICKET]], %[[READ]] : i64
+// CHECK:   llvm.load %{{.*}} atomic syncscope("device") monotonic
+// CHECK:   scf.if %{{.*}} -> (f32, i1, i1, f32, i1, i1, f32, i1, i1, f32, i1, i1, i64) {
+// CHECK:     arith.addf
+// CHECK:     arith.subi %[[READ]], %c1_i64
+// CHECK:   } else {
+// CHECK:     nvvm.nanosleep
+// CHECK:   }
+// CHECK: %[[LATER:.*]] = arith.xori %[[FIRST]], %true
+// CHECK: scf.if %[[LATER]] {
+// CHECK-COUNT-4: llvm.store %{{.*}} atomic syncscope("device") monotonic
+// CHECK: }
+// CHECK: %[[C0:.*]] = arith.select %[[FIRST]], %cst{{.*}}, %[[LOOP]]#0 : f32
+// CHECK: vector.from_elements %[[C0]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+gpu.module @m {
+  gpu.func @lookback_columns(%t: index, %p: index, %scratch: memref<?xi32>, %x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %totals = tile.load %x[%c0] : memref<?xf32> -> tensor<512xf32>
+    %c = tile.lookback add %totals at %t position %p in %scratch : memref<?xi32>, tensor<512xf32>
+    tile.store %c, %x[%c0] : tensor<512xf32>, memref<?xf32>
+    gpu.return
+  }
+}

@@ -157,10 +157,11 @@ tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () 
 
 // Columns: one program per strip of 512 columns (4 a thread on 4 warps)
 // walks down them 8 rows at a time, carrying the strip's column totals; a
-// reverse scan takes its pieces from the bottom.
+// reverse scan takes its pieces from the bottom. With fewer strips than
+// multiprocessors, the runtime launches the single pass down the strips.
 // CHECK-LABEL: tile.kernel @columns
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 512>], num_warps = 4
-// CHECK-NOT: tile.small_grid
+// CHECK-SAME: tile.small_grid = {kernel = @columns__small_grid, percent_of_sms = 100 : i64}
 // CHECK: %[[INIT:.*]] = arith.constant dense<0> : tensor<512xi32>
 // CHECK: %[[STRIP:.*]] = tile.program_id x
 // CHECK: %[[COL:.*]] = arith.muli %[[STRIP]], %c512
@@ -175,7 +176,50 @@ tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () 
 // CHECK:   tile.store %[[R]], %{{.*}}[%[[ROW]], %[[COL]]]
 // CHECK:   %[[NEXT:.*]] = arith.addi %[[CARRY]], %[[P]]#1 : tensor<512xi32>
 // CHECK:   scf.yield %[[NEXT]]
+// The single pass: programs of 64 rows (x) of a strip (y); the ticket gives
+// the strip and the place down it. A program combines its 8 pieces' column
+// totals, looks back over its strip's programs column by column (1-D
+// totals: 16 bytes of status per column, twice), then scans the pieces
+// again, each with everything before it.
+// CHECK-LABEL: tile.kernel @columns__small_grid
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 64>, #tile.grid<arg = 0, dim = 1, per_program = 512>]
+// CHECK-SAME: tile.scratch = array<i64: 16, 8192>
+// CHECK: %[[TICKET:.*]] = tile.ticket
+// CHECK: %[[DOWN:.*]] = tile.num_programs x
+// CHECK: %[[STRIP:.*]] = arith.divui %[[TICKET]], %[[DOWN]]
+// CHECK: %[[PLACE:.*]] = arith.remui %[[TICKET]], %[[DOWN]]
+// CHECK: %[[COL:.*]] = arith.muli %[[STRIP]], %c512
+// CHECK: %[[FIRST:.*]] = arith.muli %[[PLACE]], %c64
+// CHECK: %[[LAST:.*]] = arith.addi %[[FIRST]], %c64
+// CHECK: %[[TOTALS:.*]] = scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c8 iter_args(%[[SUM:.*]] = %{{.*}}) -> (tensor<512xi32>)
+// CHECK:   %[[P:.*]]:2 = tile.prefix add exclusive reverse %{{.*}} along 0 : tensor<8x512xi32>
+// CHECK:   %[[MORE:.*]] = arith.addi %[[SUM]], %[[P]]#1 : tensor<512xi32>
+// CHECK:   scf.yield %[[MORE]]
+// CHECK: %[[CARRY:.*]] = tile.lookback add %[[TOTALS]] at %[[TICKET]] position %[[PLACE]] in %{{.*}} : memref<?xi32>, tensor<512xi32>
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c8 iter_args(%[[C:.*]] = %[[CARRY]]) -> (tensor<512xi32>)
+// CHECK:   %[[Q:.*]]:2 = tile.prefix add exclusive reverse
+// CHECK:   %[[B:.*]] = tile.broadcast %[[C]] dims [0]
+// CHECK:   %[[R:.*]] = arith.addi %[[B]], %[[Q]]#0
+// CHECK:   tile.store %[[R]], %{{.*}}[%{{.*}}, %[[COL]]]
 tile.scan @columns add exclusive reverse along 0 : (memref<?x?xi32>, memref<?x?xi32>) -> ()
+
+// -----
+
+// A region down the columns: the first piece of a strip takes no carry,
+// whatever the look-back gave the strip's first program.
+// CHECK-LABEL: tile.kernel @columns_region__small_grid
+// CHECK: scf.for %{{.*}} = %[[FIRST:.*]] to %{{.*}} iter_args
+// CHECK:   %[[START:.*]] = arith.cmpi eq, %{{.*}}, %[[FIRST]] : index
+// CHECK:   arith.select %[[START]]
+// CHECK: tile.lookback %{{.*}} : memref<?xi32>, tensor<512xf32> {
+// CHECK: scf.for %[[OFF:.*]] = %[[FIRST]] to
+// CHECK:   %[[STRIPSTART:.*]] = arith.cmpi eq, %[[OFF]], %c0
+// CHECK:   arith.select %[[STRIPSTART]]
+tile.scan @columns_region inclusive along 0 : (memref<?x?xf32>, memref<?x?xf32>) -> () {
+^bb0(%x: f32, %y: f32):
+  %m = arith.maximumf %x, %y : f32
+  tile.yield %m : f32
+}
 
 // -----
 
