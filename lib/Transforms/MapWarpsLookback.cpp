@@ -127,6 +127,12 @@ Value statusValue(OpBuilder &b, Location loc, Value word, Type type) {
 /// (bench/scan/results/2026-11-21-h200-lookback-sweep): the extra reads
 /// compete with the data streams, and the window rarely needs to go far.
 constexpr int64_t kTilesPerLane = 1;
+/// Tickets a thread reads at once for each element of an element-wise
+/// look-back: on the H200, for column sums, 4 took 408 us at 65536x1024
+/// where 8 took 517, 16 took 691 and one at a time 601 (more reads a round
+/// cost more than the longer steps down the chain save;
+/// bench/scan/results/2026-11-22-h200-columns/column-split-sweep.md).
+constexpr int64_t kElementWindow = 4;
 /// How long a look-back warp sleeps between reads of statuses not yet
 /// published.
 constexpr int64_t kSpinSleepNs = 100;
@@ -542,7 +548,8 @@ struct ElementwiseLookbackLowering : MapWarpsPattern<tile::LookbackOp> {
     // 2. Look back (the first program has nothing to do), then publish the
     //    inclusive prefix.
     SmallVector<MaybeTuple> carries =
-        lookBack(b, loc, combiner, status, ticket, isFirst, elements, totals);
+        lookBack(b, loc, combiner, status, ticket, position, isFirst,
+                 elements, totals);
     buildIf(b, loc, negate(b, loc, isFirst), [&](OpBuilder &b) {
       for (int64_t slot = 0; slot < slots; ++slot) {
         SmallVector<Value> inclusive =
@@ -579,109 +586,119 @@ struct ElementwiseLookbackLowering : MapWarpsPattern<tile::LookbackOp> {
 
 private:
   /// Per slot, the combination of its element's totals over the tickets
-  /// before `ticket` in the segment: a loop over predecessors, nearest
-  /// first, that waits (sleeping) until every slot still looking has a
-  /// status from the current one, then combines it in front; a slot is
-  /// done at an inclusive prefix, and the first program starts done.
+  /// of the segment before `ticket`: a loop in which each slot reads the
+  /// statuses of the kElementWindow tickets before the nearest it has not
+  /// combined yet (all loads in flight at once), and combines them nearest
+  /// first in front of its carry, up to the first that has published
+  /// nothing yet; a slot is done at an inclusive prefix (the segment's
+  /// first program publishes one at once, so no slot goes past it), and
+  /// the first program starts done. A round in which no slot gets further
+  /// sleeps before the next.
   SmallVector<MaybeTuple>
   lookBack(OpBuilder &b, Location loc, const tile::TupleCombiner &combiner,
-           const StatusLayout &status, Value ticket, Value isFirst,
-           ArrayRef<Value> elements,
+           const StatusLayout &status, Value ticket, Value position,
+           Value isFirst, ArrayRef<Value> elements,
            ArrayRef<SmallVector<Value>> totals) const {
     unsigned n = status.numTotals;
     int64_t slots = elements.size();
-    // Loop state: per slot its carry values, validity and whether it is
-    // done; then the ticket to read next.
+    Value segmentStart = arith::SubIOp::create(b, loc, ticket, position);
+    // Loop state per slot: its carry values, validity, whether it is done
+    // and the nearest ticket it has not combined yet.
+    int64_t perSlot = n + 3;
     SmallVector<Value> init;
     SmallVector<Type> types;
     Value falseValue = arith::ConstantIntOp::create(b, loc, 0, 1);
+    Value before = arith::SubIOp::create(b, loc, ticket, i64Constant(b, loc, 1));
     for (int64_t slot = 0; slot < slots; ++slot) {
       for (Value total : totals[slot]) {
         init.push_back(total); // any value: invalid until combined
         types.push_back(total.getType());
       }
-      init.append({falseValue, isFirst});
-      types.append({b.getI1Type(), b.getI1Type()});
+      init.append({falseValue, isFirst, before});
+      types.append({b.getI1Type(), b.getI1Type(), b.getI64Type()});
     }
-    init.push_back(arith::SubIOp::create(b, loc, ticket, i64Constant(b, loc, 1)));
-    types.push_back(b.getI64Type());
-    int64_t perSlot = n + 2;
-    auto slotDone = [&](ValueRange args, int64_t slot) {
-      return args[slot * perSlot + n + 1];
-    };
 
     auto loop = scf::WhileOp::create(b, loc, types, init);
     {
-      Block *before = b.createBlock(&loop.getBefore(), {}, types,
-                                    SmallVector<Location>(types.size(), loc));
-      ValueRange args = before->getArguments();
-      Value allDone = slotDone(args, 0);
-      for (int64_t slot = 1; slot < slots; ++slot)
-        allDone = arith::AndIOp::create(b, loc, allDone, slotDone(args, slot));
+      Block *entry = b.createBlock(&loop.getBefore(), {}, types,
+                                   SmallVector<Location>(types.size(), loc));
+      ValueRange args = entry->getArguments();
+      Value allDone;
+      for (int64_t slot = 0; slot < slots; ++slot) {
+        Value done = args[slot * perSlot + n + 1];
+        allDone = allDone ? arith::AndIOp::create(b, loc, allDone, done)
+                                .getResult()
+                          : done;
+      }
       scf::ConditionOp::create(b, loc, negate(b, loc, allDone), args);
     }
-    Block *after = b.createBlock(&loop.getAfter(), {}, types,
-                                 SmallVector<Location>(types.size(), loc));
-    ValueRange args = after->getArguments();
-    Value next = args.back();
-    // A slot that is done reads its own program's words (any valid
-    // address; the values are not used), so that no read leaves the buffer.
-    SmallVector<SmallVector<Value>> words(slots);
-    Value allReady;
+    Block *body = b.createBlock(&loop.getAfter(), {}, types,
+                                SmallVector<Location>(types.size(), loc));
+    ValueRange args = body->getArguments();
+    SmallVector<Value> yielded;
+    Value progress = falseValue;
     for (int64_t slot = 0; slot < slots; ++slot) {
-      Value read =
-          arith::SelectOp::create(b, loc, slotDone(args, slot), ticket, next);
-      for (StatusFlag flag : {kAggregate, kInclusive})
-        for (unsigned k = 0; k < n; ++k)
-          words[slot].push_back(loadStatus(
-              b, loc, status.word(b, loc, read, flag, k, elements[slot])));
-      Value ready = arith::OrIOp::create(
-          b, loc, slotDone(args, slot),
-          arith::OrIOp::create(
-              b, loc,
-              allHave(b, loc, ArrayRef(words[slot]).take_front(n), kAggregate),
-              allHave(b, loc, ArrayRef(words[slot]).drop_front(n),
-                      kInclusive)));
-      allReady = allReady ? arith::AndIOp::create(b, loc, allReady, ready)
-                                .getResult()
-                          : ready;
-    }
-    auto step = scf::IfOp::create(b, loc, types, allReady,
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(step.thenBlock());
-      SmallVector<Value> yielded;
-      for (int64_t slot = 0; slot < slots; ++slot) {
-        ValueRange state = args.slice(slot * perSlot, perSlot);
-        Value done = state[n + 1];
-        Value hasInclusive = allHave(
-            b, loc, ArrayRef(words[slot]).drop_front(n), kInclusive);
+      ValueRange state = args.slice(slot * perSlot, perSlot);
+      MaybeTuple carry{SmallVector<Value>(state.take_front(n)), state[n]};
+      Value done = state[n + 1], next = state[n + 2];
+      // Read the window: tickets outside the segment (or a done slot's)
+      // read the program's own words instead, so that no read leaves the
+      // buffer; they are not combined.
+      SmallVector<Value> inSegment;
+      SmallVector<SmallVector<Value>> words(kElementWindow);
+      for (int64_t j = 0; j < kElementWindow; ++j) {
+        Value read = arith::SubIOp::create(b, loc, next, i64Constant(b, loc, j));
+        Value inside = arith::AndIOp::create(
+            b, loc, negate(b, loc, done),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, read,
+                                  segmentStart));
+        inSegment.push_back(inside);
+        read = arith::SelectOp::create(b, loc, inside, read, ticket);
+        for (StatusFlag flag : {kAggregate, kInclusive})
+          for (unsigned k = 0; k < n; ++k)
+            words[j].push_back(loadStatus(
+                b, loc, status.word(b, loc, read, flag, k, elements[slot])));
+      }
+      // Combine nearest first while each has a status and none so far was
+      // an inclusive prefix.
+      Value going = negate(b, loc, done);
+      Value steps = i64Constant(b, loc, 0);
+      for (int64_t j = 0; j < kElementWindow; ++j) {
+        ArrayRef<Value> w = words[j];
+        Value hasInclusive = allHave(b, loc, w.drop_front(n), kInclusive);
+        Value ready = arith::OrIOp::create(
+            b, loc, allHave(b, loc, w.take_front(n), kAggregate), hasInclusive);
+        Value takes = arith::AndIOp::create(
+            b, loc, going, arith::AndIOp::create(b, loc, inSegment[j], ready));
         MaybeTuple earlier;
         for (unsigned k = 0; k < n; ++k) {
           Type type = totals[slot][k].getType();
           earlier.values.push_back(arith::SelectOp::create(
-              b, loc, hasInclusive,
-              statusValue(b, loc, words[slot][n + k], type),
-              statusValue(b, loc, words[slot][k], type)));
+              b, loc, hasInclusive, statusValue(b, loc, w[n + k], type),
+              statusValue(b, loc, w[k], type)));
         }
-        earlier.valid = negate(b, loc, done);
-        MaybeTuple carry = combineMaybe(
-            b, loc, combiner, earlier,
-            {SmallVector<Value>(state.take_front(n)), state[n]});
-        yielded.append(carry.values.begin(), carry.values.end());
-        yielded.append(
-            {carry.valid, arith::OrIOp::create(b, loc, done, hasInclusive)});
+        earlier.valid = takes;
+        carry = combineMaybe(b, loc, combiner, earlier, carry);
+        steps = arith::AddIOp::create(
+            b, loc, steps,
+            arith::ExtUIOp::create(b, loc, b.getI64Type(), takes));
+        done = arith::OrIOp::create(
+            b, loc, done, arith::AndIOp::create(b, loc, takes, hasInclusive));
+        going = arith::AndIOp::create(b, loc, takes, negate(b, loc, hasInclusive));
       }
-      yielded.push_back(
-          arith::SubIOp::create(b, loc, next, i64Constant(b, loc, 1)));
-      scf::YieldOp::create(b, loc, yielded);
-      // Not every slot has a status yet: back off and read again.
-      b.setInsertionPointToStart(step.elseBlock());
-      NVVM::NanosleepOp::create(b, loc, i32Constant(b, loc, kSpinSleepNs));
-      scf::YieldOp::create(b, loc, args);
+      progress = arith::OrIOp::create(
+          b, loc, progress,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, steps,
+                                i64Constant(b, loc, 0)));
+      yielded.append(carry.values.begin(), carry.values.end());
+      yielded.append(
+          {carry.valid, done, arith::SubIOp::create(b, loc, next, steps)});
     }
-    scf::YieldOp::create(b, loc, step.getResults());
+    // Nothing published yet where every slot stands: back off.
+    buildIf(b, loc, negate(b, loc, progress), [&](OpBuilder &b) {
+      NVVM::NanosleepOp::create(b, loc, i32Constant(b, loc, kSpinSleepNs));
+    });
+    scf::YieldOp::create(b, loc, yielded);
     b.setInsertionPointAfter(loop);
     SmallVector<MaybeTuple> carries;
     for (int64_t slot = 0; slot < slots; ++slot) {

@@ -383,12 +383,17 @@ static void buildColumnLoopScanBody(OpBuilder &b, Location loc,
       });
 }
 
-/// Pieces of a strip of columns a column single-pass program scans, one
-/// after the other, reading each twice: first for the piece totals the
-/// look-back publishes, then to scan them. The status a program publishes
-/// (16 bytes per column and operand, twice) is then 1/16 of the elements
-/// it reads, as for 64 rows of 4-byte elements.
-static constexpr int64_t kColumnPiecesPerProgram = 8;
+/// The column single pass: programs of 2 warps scan strips of 256 columns
+/// in pieces of [8, 256] (2048 / n elements for n operands), 16 pieces one
+/// after the other, reading each twice: first for the column totals the
+/// look-back publishes, then to scan them. Of 6 schedules on the H200
+/// (bench/scan/results/2026-11-22-h200-columns/column-split-sweep.md) the
+/// fastest or within 5% of it on 5 of 6 shapes: taller programs make
+/// shorter look-back chains down a strip but keep more rows between the
+/// two reads than the L2 holds.
+static constexpr int64_t kColumnPiecesPerProgram = 16;
+static constexpr int64_t kColumnSplitWarps = 2;
+static constexpr int64_t kColumnSplitPiece = 2048;
 
 /// Columns split over programs (few strips): a single pass whose tickets
 /// walk down each strip (the look-back stays within a strip). A program
@@ -561,6 +566,10 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
         tile::GridAttr::get(ctx, 0, 0u, shortRowsPerProgram(op, width)));
     schedule.warps = kShortRowsWarps;
   } else if (strategy == ScanStrategy::columnSinglePass) {
+    if (!op.getWarps())
+      schedule.warps = kColumnSplitWarps;
+    if (!op.getBlock())
+      schedule.piece = kColumnSplitPiece / llvm::bit_ceil(op.getNumScanned());
     type = withScratchArgument(type);
     // x: the programs down a strip, y: the strips.
     grid.push_back(tile::GridAttr::get(

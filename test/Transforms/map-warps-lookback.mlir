@@ -182,12 +182,13 @@ gpu.module @m {
 
 // A look-back over 512 column totals on 128 threads: each thread publishes
 // and looks back for its own 4 columns (words ticket * 1024 + 2 + column,
-// inclusive ones 512 further), one predecessor at a time, without workgroup
-// memory. Per column the loop keeps its carry, its validity and whether it
-// is done (the first program starts done); a column that is done reads its
-// own program's words. The loop sleeps until every column still looking
-// has a status, then takes each one's inclusive prefix, or else aggregate,
-// in front of its carry.
+// inclusive ones 512 further), without workgroup memory. Per column the
+// loop keeps its carry, its validity, whether it is done (the first
+// program starts done) and the nearest ticket not combined yet; a round
+// reads the 4 tickets from there (a done column, or a ticket before the
+// segment, reads the program's own words instead), combines them nearest
+// first up to the first unpublished or inclusive one, and sleeps if no
+// column got further.
 // CHECK-LABEL: gpu.func @lookback_columns
 // CHECK-NOT: workgroup(
 // CHECK: %[[TICKET:.*]] = arith.index_castui %arg0 : index to i64
@@ -201,17 +202,21 @@ gpu.module @m {
 // CHECK: %[[INC0:.*]] = arith.addi %[[IT]], %c514_i64
 // CHECK: arith.addi %[[INC0]], %[[COL0]] : i64
 // CHECK-COUNT-4: llvm.store %{{.*}} atomic syncscope("device") monotonic
+// CHECK: %[[START:.*]] = arith.subi %[[TICKET]], %[[PLACE]] : i64
 // CHECK: %[[NEXT:.*]] = arith.subi %[[TICKET]], %c1_i64
-// CHECK: %[[LOOP:.*]]:13 = scf.while ({{.*}}%{{.*}} = %[[FIRST]], {{.*}}, %{{.*}} = %[[NEXT]]) : (f32, i1, i1, f32, i1, i1, f32, i1, i1, f32, i1, i1, i64)
+// CHECK: %[[LOOP:.*]]:16 = scf.while ({{.*}}%{{.*}} = %[[FIRST]], %{{.*}} = %[[NEXT]], {{.*}}) : (f32, i1, i1, i64, f32, i1, i1, i64, f32, i1, i1, i64, f32, i1, i1, i64)
 // CHECK: } do {
-// CHECK: ^bb0(%{{[a-z0-9]+}}: f32, %{{[a-z0-9]+}}: i1, %[[DONE0:[a-z0-9]+]]: i1, {{.*}}, %[[READ:[a-z0-9]+]]: i64):
-// CHECK:   arith.select %[[DONE0]], %[[TICKET]], %[[READ]] : i64
-// CHECK:   llvm.load %{{.*}} atomic syncscope("device") monotonic
-// CHECK:   scf.if %{{.*}} -> (f32, i1, i1, f32, i1, i1, f32, i1, i1, f32, i1, i1, i64) {
-// CHECK:     arith.addf
-// CHECK:     arith.subi %[[READ]], %c1_i64
-// CHECK:   } else {
-// CHECK:     nvvm.nanosleep
+// CHECK: ^bb0(%{{[a-z0-9]+}}: f32, %{{[a-z0-9]+}}: i1, %[[DONE0:[a-z0-9]+]]: i1, %[[AT0:[a-z0-9]+]]: i64, {{.*}}):
+// CHECK:   %[[T0:.*]] = arith.subi %[[AT0]], %c0_i64
+// CHECK:   %[[IN0:.*]] = arith.cmpi sge, %[[T0]], %[[START]] : i64
+// CHECK:   %[[LOOKING:.*]] = arith.xori %[[DONE0]], %true
+// CHECK:   %[[READS:.*]] = arith.andi %[[LOOKING]], %[[IN0]] : i1
+// CHECK:   arith.select %[[READS]], %[[T0]], %[[TICKET]] : i64
+// CHECK-COUNT-8: llvm.load %{{.*}} atomic syncscope("device") monotonic
+// CHECK:   arith.addf
+// CHECK:   scf.if %{{.*}} {
+// CHECK-NEXT: %{{.*}} = arith.constant
+// CHECK-NEXT: nvvm.nanosleep
 // CHECK:   }
 // CHECK: %[[LATER:.*]] = arith.xori %[[FIRST]], %true
 // CHECK: scf.if %[[LATER]] {

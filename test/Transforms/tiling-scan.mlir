@@ -176,27 +176,28 @@ tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () 
 // CHECK:   tile.store %[[R]], %{{.*}}[%[[ROW]], %[[COL]]]
 // CHECK:   %[[NEXT:.*]] = arith.addi %[[CARRY]], %[[P]]#1 : tensor<512xi32>
 // CHECK:   scf.yield %[[NEXT]]
-// The single pass: programs of 64 rows (x) of a strip (y); the ticket gives
-// the strip and the place down it. A program combines its 8 pieces' column
-// totals, looks back over its strip's programs column by column (1-D
-// totals: 16 bytes of status per column, twice), then scans the pieces
-// again, each with everything before it.
+// The single pass: programs of 2 warps take 128 rows (x) of a strip of 256
+// columns (y); the ticket gives the strip and the place down it. A program
+// combines its 16 [8, 256] pieces' column totals, looks back over its
+// strip's programs column by column (1-D totals: 16 bytes of status per
+// column, twice), then scans the pieces again, each with everything before
+// it.
 // CHECK-LABEL: tile.kernel @columns__small_grid
-// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 64>, #tile.grid<arg = 0, dim = 1, per_program = 512>]
-// CHECK-SAME: tile.scratch = array<i64: 16, 8192>
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 256>], num_warps = 2
+// CHECK-SAME: tile.scratch = array<i64: 16, 4096>
 // CHECK: %[[TICKET:.*]] = tile.ticket
 // CHECK: %[[DOWN:.*]] = tile.num_programs x
 // CHECK: %[[STRIP:.*]] = arith.divui %[[TICKET]], %[[DOWN]]
 // CHECK: %[[PLACE:.*]] = arith.remui %[[TICKET]], %[[DOWN]]
-// CHECK: %[[COL:.*]] = arith.muli %[[STRIP]], %c512
-// CHECK: %[[FIRST:.*]] = arith.muli %[[PLACE]], %c64
-// CHECK: %[[LAST:.*]] = arith.addi %[[FIRST]], %c64
-// CHECK: %[[TOTALS:.*]] = scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c8 iter_args(%[[SUM:.*]] = %{{.*}}) -> (tensor<512xi32>)
-// CHECK:   %[[P:.*]]:2 = tile.prefix add exclusive reverse %{{.*}} along 0 : tensor<8x512xi32>
-// CHECK:   %[[MORE:.*]] = arith.addi %[[SUM]], %[[P]]#1 : tensor<512xi32>
+// CHECK: %[[COL:.*]] = arith.muli %[[STRIP]], %c256
+// CHECK: %[[FIRST:.*]] = arith.muli %[[PLACE]], %c128
+// CHECK: %[[LAST:.*]] = arith.addi %[[FIRST]], %c128
+// CHECK: %[[TOTALS:.*]] = scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c8 iter_args(%[[SUM:.*]] = %{{.*}}) -> (tensor<256xi32>)
+// CHECK:   %[[P:.*]]:2 = tile.prefix add exclusive reverse %{{.*}} along 0 : tensor<8x256xi32>
+// CHECK:   %[[MORE:.*]] = arith.addi %[[SUM]], %[[P]]#1 : tensor<256xi32>
 // CHECK:   scf.yield %[[MORE]]
-// CHECK: %[[CARRY:.*]] = tile.lookback add %[[TOTALS]] at %[[TICKET]] position %[[PLACE]] in %{{.*}} : memref<?xi32>, tensor<512xi32>
-// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c8 iter_args(%[[C:.*]] = %[[CARRY]]) -> (tensor<512xi32>)
+// CHECK: %[[CARRY:.*]] = tile.lookback add %[[TOTALS]] at %[[TICKET]] position %[[PLACE]] in %{{.*}} : memref<?xi32>, tensor<256xi32>
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c8 iter_args(%[[C:.*]] = %[[CARRY]]) -> (tensor<256xi32>)
 // CHECK:   %[[Q:.*]]:2 = tile.prefix add exclusive reverse
 // CHECK:   %[[B:.*]] = tile.broadcast %[[C]] dims [0]
 // CHECK:   %[[R:.*]] = arith.addi %[[B]], %[[Q]]#0
@@ -211,7 +212,7 @@ tile.scan @columns add exclusive reverse along 0 : (memref<?x?xi32>, memref<?x?x
 // CHECK: scf.for %{{.*}} = %[[FIRST:.*]] to %{{.*}} iter_args
 // CHECK:   %[[START:.*]] = arith.cmpi eq, %{{.*}}, %[[FIRST]] : index
 // CHECK:   arith.select %[[START]]
-// CHECK: tile.lookback %{{.*}} : memref<?xi32>, tensor<512xf32> {
+// CHECK: tile.lookback %{{.*}} : memref<?xi32>, tensor<256xf32> {
 // CHECK: scf.for %[[OFF:.*]] = %[[FIRST]] to
 // CHECK:   %[[STRIPSTART:.*]] = arith.cmpi eq, %[[OFF]], %c0
 // CHECK:   arith.select %[[STRIPSTART]]
