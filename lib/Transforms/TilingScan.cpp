@@ -310,12 +310,53 @@ static SmallVector<Value> initialCarries(OpBuilder &b, Location loc,
   return carries;
 }
 
+/// Loads the pieces of `shape` at `indices` (one per operand) and scans
+/// them.
+static tile::PrefixOp scanPieceAt(OpBuilder &b, Location loc, tile::ScanOp op,
+                                  ArrayRef<ScannedOperand> scanned,
+                                  ValueRange indices,
+                                  ArrayRef<int64_t> shape) {
+  SmallVector<Value> pieces;
+  for (const ScannedOperand &s : scanned)
+    pieces.push_back(loadPiece(b, loc, s, op.getKind(), indices,
+                               RankedTensorType::get(shape, s.accType)));
+  return blockScan(b, loc, op, pieces);
+}
+
+/// The loop of a program that walks pieces of `shape` at offsets `lower`,
+/// `lower + step`, ... below `upper` along the scan: each piece (at the
+/// indices `placeOf(offset)`) is scanned, combined behind the carry (from
+/// `carries`) and stored, and the carry takes its totals. A region's piece
+/// at offset 0 takes no carry.
+static void buildCarriedPieceLoop(
+    OpBuilder &b, Location loc, tile::ScanOp op,
+    ArrayRef<ScannedOperand> scanned, Value lower, Value upper, Value step,
+    ValueRange carries, ArrayRef<int64_t> shape,
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, Value)>
+        placeOf) {
+  tile::TupleCombiner combiner = combinerOf(op);
+  int64_t axis = op.getAlong();
+  scf::ForOp::create(
+      b, loc, lower, upper, step, carries,
+      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
+        SmallVector<Value> indices = placeOf(b, l, offset);
+        tile::PrefixOp prefix = scanPieceAt(b, l, op, scanned, indices, shape);
+        Value isFirst = firstPieceFlag(b, l, op, offset);
+        SmallVector<Value> results = carryInto(
+            b, l, combiner, axis, carried, prefix.getScans(), isFirst);
+        for (auto [s, result] : llvm::zip(scanned, results))
+          storePiece(b, l, s, result, indices);
+        scf::YieldOp::create(b, l,
+                             carryInto(b, l, combiner, axis, carried,
+                                       prefix.getTotals(), isFirst));
+      });
+}
+
 /// 2-D: one program per row walks its row piece by piece, carrying the
 /// combination of the pieces before (from the block scan's totals).
 static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
                                  int64_t pieceSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
-  tile::TupleCombiner combiner = combinerOf(op);
   SmallVector<Value> carries = initialCarries(b, loc, op, scanned, 1);
   Value row = tile::ProgramIdOp::create(
       b, loc, b.getIndexType(),
@@ -323,24 +364,10 @@ static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value length = memref::DimOp::create(b, loc, scanned[0].input, 1);
   Value step = arith::ConstantIndexOp::create(b, loc, pieceSize);
-  scf::ForOp::create(
-      b, loc, zero, length, step, carries,
-      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
-        Value col =
-            pieceStart(b, l, op.getReverse(), length, offset, step);
-        SmallVector<Value> pieces;
-        for (const ScannedOperand &s : scanned)
-          pieces.push_back(loadPiece(b, l, s, op.getKind(), {row, col},
-                                     pieceTypeFor(s, true, pieceSize)));
-        tile::PrefixOp prefix = blockScan(b, l, op, pieces);
-        Value isFirst = firstPieceFlag(b, l, op, offset);
-        SmallVector<Value> results =
-            carryInto(b, l, combiner, 1, carried, prefix.getScans(), isFirst);
-        for (auto [s, result] : llvm::zip(scanned, results))
-          storePiece(b, l, s, result, {row, col});
-        scf::YieldOp::create(b, l,
-                             carryInto(b, l, combiner, 1, carried,
-                                       prefix.getTotals(), isFirst));
+  buildCarriedPieceLoop(
+      b, loc, op, scanned, zero, length, step, carries, {1, pieceSize},
+      [&](OpBuilder &b, Location l, Value offset) -> SmallVector<Value> {
+        return {row, pieceStart(b, l, op.getReverse(), length, offset, step)};
       });
 }
 
@@ -352,7 +379,6 @@ static void buildColumnLoopScanBody(OpBuilder &b, Location loc,
                                     tile::ScanOp op, int64_t rows,
                                     int64_t width, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
-  tile::TupleCombiner combiner = combinerOf(op);
   SmallVector<Value> carries = initialCarries(b, loc, op, scanned, width);
   Value program = tile::ProgramIdOp::create(
       b, loc, b.getIndexType(),
@@ -362,24 +388,10 @@ static void buildColumnLoopScanBody(OpBuilder &b, Location loc,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value length = memref::DimOp::create(b, loc, scanned[0].input, 0);
   Value step = arith::ConstantIndexOp::create(b, loc, rows);
-  scf::ForOp::create(
-      b, loc, zero, length, step, carries,
-      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
-        Value row = pieceStart(b, l, op.getReverse(), length, offset, step);
-        SmallVector<Value> pieces;
-        for (const ScannedOperand &s : scanned)
-          pieces.push_back(
-              loadPiece(b, l, s, op.getKind(), {row, col},
-                        RankedTensorType::get({rows, width}, s.accType)));
-        tile::PrefixOp prefix = blockScan(b, l, op, pieces);
-        Value isFirst = firstPieceFlag(b, l, op, offset);
-        SmallVector<Value> results =
-            carryInto(b, l, combiner, 0, carried, prefix.getScans(), isFirst);
-        for (auto [s, result] : llvm::zip(scanned, results))
-          storePiece(b, l, s, result, {row, col});
-        scf::YieldOp::create(b, l,
-                             carryInto(b, l, combiner, 0, carried,
-                                       prefix.getTotals(), isFirst));
+  buildCarriedPieceLoop(
+      b, loc, op, scanned, zero, length, step, carries, {rows, width},
+      [&](OpBuilder &b, Location l, Value offset) -> SmallVector<Value> {
+        return {pieceStart(b, l, op.getReverse(), length, offset, step), col};
       });
 }
 
@@ -419,30 +431,18 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
       arith::ConstantIndexOp::create(b, loc, rows * pieces));
   Value last = b.createOrFold<arith::AddIOp>(
       loc, first, arith::ConstantIndexOp::create(b, loc, rows * pieces));
-  // Piece at `offset` rows into the scan: its elements, scanned.
-  auto scanPiece = [&](OpBuilder &b, Location l, Value offset) {
-    Value row = pieceStart(b, l, op.getReverse(), length, offset, step);
-    SmallVector<Value> elements;
-    for (const ScannedOperand &s : scanned)
-      elements.push_back(
-          loadPiece(b, l, s, op.getKind(), {row, col},
-                    RankedTensorType::get({rows, width}, s.accType)));
-    return std::make_pair(row, blockScan(b, l, op, elements));
-  };
-  // A region's first piece of a strip has nothing before it.
-  auto isFirstPiece = [&](OpBuilder &b, Location l, Value offset) -> Value {
-    if (op.getKind())
-      return Value();
-    return b.createOrFold<arith::CmpIOp>(
-        l, arith::CmpIPredicate::eq, offset,
-        arith::ConstantIndexOp::create(b, l, 0));
+  auto placeOf = [&](OpBuilder &b, Location l,
+                     Value offset) -> SmallVector<Value> {
+    return {pieceStart(b, l, op.getReverse(), length, offset, step), col};
   };
 
   // 1. The program's column totals, pieces combined in scan order.
   auto totals = scf::ForOp::create(
       b, loc, first, last, step, initialCarries(b, loc, op, scanned, width),
       [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
-        tile::PrefixOp prefix = scanPiece(b, l, offset).second;
+        tile::PrefixOp prefix = scanPieceAt(b, l, op, scanned,
+                                            placeOf(b, l, offset),
+                                            {rows, width});
         Value isFirst;
         if (!op.getKind())
           isFirst = b.createOrFold<arith::CmpIOp>(
@@ -456,20 +456,10 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
                                            place.position, scratch);
   copyCombiner(op, lookback.getCombiner());
 
-  // 2. The pieces again, each with the combination of everything before.
-  scf::ForOp::create(
-      b, loc, first, last, step, lookback.getCarries(),
-      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
-        auto [row, prefix] = scanPiece(b, l, offset);
-        Value isFirst = isFirstPiece(b, l, offset);
-        SmallVector<Value> results =
-            carryInto(b, l, combiner, 0, carried, prefix.getScans(), isFirst);
-        for (auto [s, result] : llvm::zip(scanned, results))
-          storePiece(b, l, s, result, {row, col});
-        scf::YieldOp::create(b, l,
-                             carryInto(b, l, combiner, 0, carried,
-                                       prefix.getTotals(), isFirst));
-      });
+  // 2. The pieces again, each with the combination of everything before
+  //    (a region's first piece of a strip takes none).
+  buildCarriedPieceLoop(b, loc, op, scanned, first, last, step,
+                        lookback.getCarries(), {rows, width}, placeOf);
 }
 
 /// The occupancy hint where it was measured: the default 1-D forward
