@@ -120,6 +120,19 @@ SmallVector<Type> combiningTypes(tile::PrefixOp op) {
   return types;
 }
 
+/// The identity tuple of an exclusive scan, in the combining `types`: the
+/// kind's, or the op's `identity`.
+Tuple exclusiveIdentity(OpBuilder &b, Location loc, tile::PrefixOp op,
+                        ArrayRef<Type> types) {
+  Tuple values;
+  for (auto [k, type] : llvm::enumerate(types)) {
+    TypedAttr value = op.getKind() ? tile::getIdentity(*op.getKind(), type)
+                                   : cast<TypedAttr>((*op.getIdentity())[k]);
+    values.push_back(arith::ConstantOp::create(b, loc, value));
+  }
+  return values;
+}
+
 /// The scans (per-thread vectors of the element types) and the totals that
 /// replace `op`, from per-slot results and per-total values in the
 /// combining types.
@@ -171,11 +184,7 @@ struct PrefixAlongChunksLowering : MapWarpsPattern<tile::PrefixOp> {
     };
     Tuple identity;
     if (op.getExclusive())
-      for (auto [k, type] : llvm::enumerate(types))
-        identity.push_back(arith::ConstantOp::create(
-            b, loc,
-            op.getKind() ? tile::getIdentity(*op.getKind(), type)
-                         : cast<TypedAttr>((*op.getIdentity())[k])));
+      identity = exclusiveIdentity(b, loc, op, types);
     SmallVector<Tuple> results(perThread);
     SmallVector<Tuple> totals;
     for (int64_t other = 0; other < others; ++other) {
@@ -440,16 +449,7 @@ private:
     }
 
     /// The identity tuple of an exclusive scan, in the combining types.
-    Tuple identity() {
-      Tuple values;
-      for (auto [k, type] : llvm::enumerate(types)) {
-        TypedAttr value =
-            op.getKind() ? tile::getIdentity(*op.getKind(), type)
-                         : cast<TypedAttr>((*op.getIdentity())[k]);
-        values.push_back(arith::ConstantOp::create(b, loc, value));
-      }
-      return values;
-    }
+    Tuple identity() { return exclusiveIdentity(b, loc, op, types); }
 
     /// 5. Chunks of a row follow each other in scan order: each carries the
     ///    totals of the row's chunks before it. Then every element takes
