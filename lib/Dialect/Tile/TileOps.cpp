@@ -637,6 +637,12 @@ static SmallVector<Type> elementTypesOf(TypeRange types) {
 LogicalResult LookbackOp::verify() {
   if (getTotals().empty())
     return emitOpError("needs at least one total");
+  // Totals of several elements are looked back for element by element: all
+  // must then be tiles of one shape.
+  auto isWide = [](Type t) {
+    auto tile = dyn_cast<RankedTensorType>(t);
+    return tile && tile.getNumElements() > 1;
+  };
   Type first = getTotals().front().getType();
   for (auto [i, total] : llvm::enumerate(getTotals())) {
     Type type = total.getType();
@@ -650,18 +656,10 @@ LogicalResult LookbackOp::verify() {
              << " must be an i32, f32, f16 or bf16 scalar, 1-element tile or "
                 "1-D tile, got "
              << type;
-    // Totals of several elements are looked back for element by element:
-    // all must then have one shape.
-    auto wide = [](Type t) {
-      auto tile = dyn_cast<RankedTensorType>(t);
-      return tile && tile.getNumElements() > 1;
-    };
-    if ((wide(first) || wide(type)) &&
-        getElementTypeOrSelf(first) != first &&
-        cast<ShapedType>(first).getShape() ==
-            (tile ? tile.getShape() : ArrayRef<int64_t>()))
-      continue;
-    if (wide(first) || wide(type))
+    auto firstTile = dyn_cast<RankedTensorType>(first);
+    bool sameShape =
+        firstTile && tile && firstTile.getShape() == tile.getShape();
+    if ((isWide(first) || isWide(type)) && !sameShape)
       return emitOpError("total #")
              << i << " must have the shape of total #0, " << first
              << ", got " << type;
