@@ -253,8 +253,7 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
   Value scratch = body->getArguments().back();
   Value ticket = tile::TicketOp::create(b, loc, scratch);
   PiecePlacement place = placePiece(b, loc, ticket, isRow);
-  Value length =
-      memref::DimOp::create(b, loc, scanned[0].input, isRow ? 1 : 0);
+  Value length = memref::DimOp::create(b, loc, scanned[0].input, op.getAlong());
   Value size = arith::ConstantIndexOp::create(b, loc, pieceSize);
   Value offset = b.createOrFold<arith::MulIOp>(loc, place.position, size);
   Value start = pieceStart(b, loc, op.getReverse(), length, offset, size);
@@ -285,7 +284,7 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
     llvm::append_range(scans, blockScan(b, loc, op, elements).getScans());
   Value isFirst = firstPieceFlag(b, loc, op, place.position);
   SmallVector<Value> results =
-      carryInto(b, loc, combiner, isRow ? 1 : 0, lookback.getCarries(), scans,
+      carryInto(b, loc, combiner, op.getAlong(), lookback.getCarries(), scans,
                 isFirst);
   for (auto [s, result] : llvm::zip(scanned, results))
     storePiece(b, loc, s, result, indices);
@@ -448,7 +447,7 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
           isFirst = b.createOrFold<arith::CmpIOp>(
               l, arith::CmpIPredicate::eq, offset, first);
         scf::YieldOp::create(b, l,
-                             carryInto(b, l, combiner, 0, carried,
+                             carryInto(b, l, combiner, op.getAlong(), carried,
                                        prefix.getTotals(), isFirst));
       });
   auto lookback = tile::LookbackOp::create(b, loc, op.getKindAttr(),

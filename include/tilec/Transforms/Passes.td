@@ -42,8 +42,12 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
         without hints) walks down them in pieces of 4096 / n elements,
         carrying the strip's column totals; every thread holds whole
         columns of a piece, so its `tile.prefix` along dimension 0 is a
-        running combination in each thread. Programs do not split columns
-        yet: a scan with few column strips runs on few multiprocessors.
+        running combination in each thread; plus `<name>__small_grid`,
+        launched with fewer strips than multiprocessors (`tile.small_grid`):
+        a single pass whose programs of 2 warps each take 128 rows of a
+        strip of 256 columns, combine their pieces' column totals, look
+        back over the strip's programs column by column (`tile.lookback`
+        over 1-D totals) and scan the pieces again with the carry.
       Reverse scans take their pieces from the end. Kinds scan 16-bit
       floats in f32; regions combine them as they are.
 
