@@ -3,6 +3,7 @@
 #include "tilec/Pipeline/Registration.h"
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Dialect/TileGPU/TileGPUDialect.h"
 #include "tilec/Pipeline/Pipeline.h"
 #include "tilec/Transforms/Passes.h"
 
@@ -45,7 +46,7 @@
 using namespace mlir;
 
 void tilec::registerDialects(DialectRegistry &registry) {
-  registry.insert<tile::TileDialect, affine::AffineDialect, arith::ArithDialect, cf::ControlFlowDialect,
+  registry.insert<tile::TileDialect, tilegpu::TileGPUDialect, affine::AffineDialect, arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
                   NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,

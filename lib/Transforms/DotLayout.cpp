@@ -2,7 +2,7 @@
 
 #include "DotLayout.h"
 #include "TileLayout.h"
-#include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -16,13 +16,13 @@ std::optional<DotLayout> DotLayout::get(RankedTensorType type) {
   DotLayout layout;
   layout.rows = type.getDimSize(0);
   layout.cols = type.getDimSize(1);
-  if (auto mma = dyn_cast<tile::MmaLayoutAttr>(encoding)) {
+  if (auto mma = dyn_cast<tilegpu::MmaLayoutAttr>(encoding)) {
     layout.kind = Kind::Mma;
     layout.gridM = mma.getWarpsM();
     layout.gridN = mma.getWarpsN();
     return layout;
   }
-  if (auto fma = dyn_cast<tile::FmaLayoutAttr>(encoding)) {
+  if (auto fma = dyn_cast<tilegpu::FmaLayoutAttr>(encoding)) {
     layout.kind = Kind::Fma;
     layout.gridM = fma.getThreadsM();
     layout.gridN = fma.getThreadsN();
@@ -162,7 +162,7 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
                 "panels must not straddle warpgroups";
     int64_t gridM = rows / 16;
     return Attribute(
-        tile::MmaLayoutAttr::get(ctx, gridM, threads / 32 / gridM));
+        tilegpu::MmaLayoutAttr::get(ctx, gridM, threads / 32 / gridM));
   }
   if (input.isF16() || input.isBF16()) {
     auto grid = squarestGrid(threads / 32, rows, cols, 16, 16);
@@ -171,7 +171,7 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
              << rows << "x" << cols << "x" << k << " dot onto " << threads / 32
              << " warps of mma.sync m16n8k16: each warp needs a tile of at "
                 "least 16x16 and K must be a multiple of 16";
-    return Attribute(tile::MmaLayoutAttr::get(ctx, grid->first, grid->second));
+    return Attribute(tilegpu::MmaLayoutAttr::get(ctx, grid->first, grid->second));
   }
   auto grid = squarestGrid(threads, rows, cols, 4, 4);
   if (!grid)
@@ -184,7 +184,7 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
   bool mContiguous =
       static_cast<bool>(dot.getLhs().getDefiningOp<tile::TransposeOp>());
   bool nContiguous = !dot.getRhs().getDefiningOp<tile::TransposeOp>();
-  return Attribute(tile::FmaLayoutAttr::get(ctx, grid->first, grid->second,
+  return Attribute(tilegpu::FmaLayoutAttr::get(ctx, grid->first, grid->second,
                                             mContiguous ? 4 : 1,
                                             nContiguous ? 4 : 1));
 }

@@ -35,6 +35,15 @@ static bool hasTileTypes(Operation *op) {
          llvm::any_of(op->getResultTypes(), isTensor);
 }
 
+bool tilec::hasEncodedTile(Operation *op) {
+  auto encoded = [](Type t) {
+    auto tile = dyn_cast<RankedTensorType>(t);
+    return tile && tile.getEncoding();
+  };
+  return llvm::any_of(op->getOperandTypes(), encoded) ||
+         llvm::any_of(op->getResultTypes(), encoded);
+}
+
 static bool isElementwise(Operation *op) {
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
 }
@@ -92,6 +101,23 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
     if (auto prefix = dyn_cast<tile::PrefixOp>(op))
       if (failed(checkPrefixSupported(prefix, threads)))
         return WalkResult::interrupt();
+    if (hasEncodedTile(op) && !isa<tile::DotOp>(op)) {
+      bool covered = isElementwise(op) ||
+                     isa<tile::ReduceOp, tile::BroadcastOp, tile::RangeOp,
+                         tile::SplatOp, tile::LoadOp, tile::StoreOp,
+                         tilegpu::ConvertLayoutOp, scf::ForOp, scf::YieldOp,
+                         scf::IfOp>(op);
+      if (!covered) {
+        op->emitOpError("on a tile with a layout encoding is not supported "
+                        "yet; convert it to the blocked layout first");
+        return WalkResult::interrupt();
+      }
+      if (failed(checkLayoutOpSupported(op, threads)))
+        return WalkResult::interrupt();
+    }
+    if (std::optional<ExchangeBuffer> buffer = exchangeBufferFor(op, threads))
+      if (failed(checkExchangeBufferFits(op, *buffer)))
+        return WalkResult::interrupt();
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       Type elementType = getElementTypeOrSelf(reduce.getInput());
       if (elementType.isInteger(1)) {
@@ -108,7 +134,8 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
         return WalkResult::interrupt();
       }
     }
-    bool known = isa<tile::TileDialect>(op->getDialect()) ||
+    bool known = isa<tile::TileDialect, tilegpu::TileGPUDialect>(
+                     op->getDialect()) ||
                  isElementwise(op) || isa<scf::ForOp, scf::IfOp, scf::YieldOp,
                                           scf::WhileOp, scf::ConditionOp>(op);
     if (!known) {
@@ -221,6 +248,8 @@ struct RangeLowering : MapWarpsPattern<tile::RangeOp> {
   LogicalResult
   matchAndRewrite(tile::RangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (hasEncodedTile(op))
+      return failure();
     Location loc = op.getLoc();
     TileLayout layout = state.layoutOf(op.getType());
     Type elementType = op.getType().getElementType();
@@ -294,7 +323,7 @@ ShuffledValue tilec::shuffleValue(OpBuilder &b, Location loc, Value v,
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                        MapWarpsStats *stats) {
   FailureOr<int64_t> threads = blockThreads(func);
-  if (failed(threads) || failed(assignDotLayouts(func, *threads)) ||
+  if (failed(threads) || failed(assignLayouts(func, *threads)) ||
       failed(checkSupported(func, *threads)))
     return failure();
   MapWarpsState state;
@@ -310,7 +339,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   });
 
   ConversionTarget target(*ctx);
-  target.addIllegalDialect<tile::TileDialect>();
+  target.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect>();
   // Dots read their staged operands themselves and erase these.
   target.addDynamicallyLegalOp<tile::LoadOp, tile::TransposeOp>(
       [](Operation *op) { return isStagedDotOperand(op); });
@@ -326,6 +355,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   patterns.add<RangeLowering>(converter, ctx, state);
   populateMapWarpsMemoryPatterns(converter, state, patterns);
   populateMapWarpsExchangePatterns(converter, state, patterns);
+  populateMapWarpsLayoutPatterns(converter, state, patterns);
   populateMapWarpsPrefixPatterns(converter, state, patterns);
   populateMapWarpsLookbackPatterns(converter, state, patterns);
   populateMapWarpsDotPatterns(converter, state, patterns);

@@ -8,8 +8,8 @@
 //     stored the other way round);
 //   - f32: each thread owns a block of the tile and computes an outer
 //     product with FMAs, reading 16-byte groups of the operands.
-// Before rewriting, the accumulator tensors (through loops, element-wise
-// ops, loads and stores) are given the #tile.mma / #tile.fma encoding.
+// tile-assign-layouts has given the accumulators the #tilegpu.mma /
+// #tilegpu.fma encoding before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,116 +24,6 @@
 
 using namespace mlir;
 using namespace tilec;
-
-//===----------------------------------------------------------------------===//
-// Accumulator layouts
-//===----------------------------------------------------------------------===//
-
-static bool isElementwiseOp(Operation *op) {
-  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
-         !isa<arith::ConstantOp>(op);
-}
-
-/// Values that must share `value`'s layout, through the ops an accumulator
-/// may flow through; fails (with an error) at any other op.
-static LogicalResult linkedValues(Value value, SmallVectorImpl<Value> &out) {
-  auto addTensors = [&](Operation *op) {
-    for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
-      if (isa<RankedTensorType>(v.getType()))
-        out.push_back(v);
-  };
-  auto addLoopSlot = [&](scf::ForOp loop, unsigned i) {
-    out.push_back(loop.getInitArgs()[i]);
-    out.push_back(loop.getRegionIterArgs()[i]);
-    out.push_back(loop.getResult(i));
-    out.push_back(loop.getYieldedValues()[i]);
-  };
-
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg.getArgNumber() == 0)
-      return emitError(value.getLoc(),
-                       "a tile.dot accumulator can only be carried by scf.for");
-    addLoopSlot(loop, arg.getArgNumber() - 1);
-  } else {
-    Operation *def = value.getDefiningOp();
-    if (auto loop = dyn_cast<scf::ForOp>(def))
-      addLoopSlot(loop, cast<OpResult>(value).getResultNumber());
-    else if (auto dot = dyn_cast<tile::DotOp>(def))
-      out.push_back(dot.getAcc());
-    else if (isElementwiseOp(def))
-      addTensors(def);
-    else if (!isa<arith::ConstantOp, tile::LoadOp>(def))
-      return def->emitOpError("cannot produce a tile.dot accumulator yet");
-  }
-
-  for (OpOperand &use : value.getUses()) {
-    Operation *user = use.getOwner();
-    if (auto yield = dyn_cast<scf::YieldOp>(user)) {
-      auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
-      if (!loop)
-        return user->emitOpError("cannot carry a tile.dot accumulator yet");
-      addLoopSlot(loop, use.getOperandNumber());
-    } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
-      addLoopSlot(loop, use.getOperandNumber() - loop.getNumControlOperands());
-    } else if (auto dot = dyn_cast<tile::DotOp>(user)) {
-      if (use.get() != dot.getAcc())
-        return user->emitOpError(
-            "cannot use a tile.dot result as a dot operand yet");
-      out.push_back(dot.getResult());
-    } else if (isElementwiseOp(user)) {
-      addTensors(user);
-    } else if (!isa<tile::StoreOp>(user)) {
-      return user->emitOpError("cannot use a tile.dot accumulator yet");
-    }
-  }
-  return success();
-}
-
-static void setLayout(Value value, Attribute layout) {
-  auto type = cast<RankedTensorType>(value.getType());
-  auto encoded = RankedTensorType::get(type.getShape(), type.getElementType(),
-                                       layout);
-  value.setType(encoded);
-  // A splat constant's attribute carries its type too.
-  if (auto constant = value.getDefiningOp<arith::ConstantOp>()) {
-    auto dense = cast<DenseElementsAttr>(constant.getValue());
-    constant.setValueAttr(
-        DenseElementsAttr::get(encoded, dense.getSplatValue<Attribute>()));
-  }
-}
-
-LogicalResult tilec::assignDotLayouts(gpu::GPUFuncOp func, int64_t threads) {
-  // Analysis: the layout every accumulator value must take.
-  llvm::MapVector<Value, Attribute> layouts;
-  WalkResult walk = func.walk([&](tile::DotOp dot) {
-    FailureOr<Attribute> layout = chooseDotLayout(dot, threads);
-    if (failed(layout))
-      return WalkResult::interrupt();
-    SmallVector<Value> worklist = {dot.getResult(), dot.getAcc()};
-    while (!worklist.empty()) {
-      Value value = worklist.pop_back_val();
-      auto [it, inserted] = layouts.insert({value, *layout});
-      if (!inserted) {
-        if (it->second != *layout) {
-          dot.emitOpError("accumulator needs two layouts: ")
-              << it->second << " and " << *layout;
-          return WalkResult::interrupt();
-        }
-        continue;
-      }
-      if (failed(linkedValues(value, worklist)))
-        return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
-  // Mutation.
-  for (auto [value, layout] : layouts)
-    setLayout(value, layout);
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // Operands in workgroup memory

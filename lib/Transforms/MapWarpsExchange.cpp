@@ -94,6 +94,8 @@ struct ReduceLowering : MapWarpsPattern<tile::ReduceOp> {
   LogicalResult
   matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (hasEncodedTile(op))
+      return failure();
     Location loc = op.getLoc();
     TileLayout layout = state.layoutOf(op.getInput().getType());
     ReductionPlan plan = planReduction(layout, op.getAxis());
@@ -219,6 +221,8 @@ struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
   LogicalResult
   matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (hasEncodedTile(op))
+      return failure();
     Location loc = op.getLoc();
     Value tid = state.threadId;
     TileLayout in = state.layoutOf(op.getInput().getType());
@@ -280,6 +284,8 @@ struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
 
 std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
                                                        int64_t threads) {
+  if (isa<tilegpu::ConvertLayoutOp>(op) || hasEncodedTile(op))
+    return layoutExchangeBuffer(op, threads);
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     auto input = cast<RankedTensorType>(reduce.getInput().getType());
     TileLayout layout(input.getShape(), threads);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinearLayoutIR.h"
 #include "MapWarpsPatterns.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 
@@ -46,10 +47,9 @@ ElementAccess accessAt(OpBuilder &b, Location loc, ArrayRef<Value> local,
 SmallVector<Value> slotPosition(OpBuilder &b, Location loc,
                                 const MapWarpsState &state,
                                 RankedTensorType type, int64_t slot) {
-  if (std::optional<DotLayout> dot = DotLayout::get(type)) {
-    auto [row, col] = dot->coords(b, loc, state.threadId, slot);
-    return {row, col};
-  }
+  if (type.getEncoding())
+    return emitCoordinates(b, loc, state.linearLayoutOf(type), state.threadId,
+                           slot);
   TileLayout layout = state.layoutOf(type);
   Value linear = layout.linearIndex(b, loc, state.threadId, slot);
   SmallVector<Value> local;
@@ -72,8 +72,8 @@ SmallVector<Value> bufferSizes(OpBuilder &b, Location loc, Value buffer) {
 /// it), capped at 16 bytes: the width of one vector access.
 int64_t runLength(const MapWarpsState &state, RankedTensorType type) {
   int64_t run = 1;
-  if (std::optional<DotLayout> dot = DotLayout::get(type)) {
-    run = dot->getKind() == DotLayout::Kind::Mma ? 2 : dot->getGroupN();
+  if (type.getEncoding()) {
+    run = innermostRun(state.linearLayoutOf(type));
   } else {
     TileLayout layout = state.layoutOf(type);
     if (!layout.isReplicated())
@@ -238,7 +238,7 @@ struct ThreadLoad {
     // matmul operands in dot layouts (loaded once a program; the change
     // below was measured on row scans only).
     if (tileType.getNumElements() == tileType.getShape().back() ||
-        DotLayout::get(tileType))
+        tileType.getEncoding())
       return flatten(b, guardedRuns(b));
     // Rows that end inside the tile: where every run is whole or out (rows
     // of a whole number of runs, the usual case), no lane branches.
@@ -390,12 +390,13 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
     auto tileType = cast<RankedTensorType>(op.getValue().getType());
     Value buffer = adaptor.getBuffer();
     SmallVector<Value> sizes = bufferSizes(rewriter, loc, buffer);
-    // Replicated blocked tiles are written by one owner per element (and
-    // have runs of 1).
-    Value owner = DotLayout::get(tileType)
-                      ? Value()
-                      : state.layoutOf(tileType).ownsElements(
-                            rewriter, loc, state.threadId);
+    // Replicated tiles are written by one owner per element.
+    Value owner =
+        tileType.getEncoding()
+            ? emitOwnsElements(rewriter, loc, state.linearLayoutOf(tileType),
+                               state.threadId)
+            : state.layoutOf(tileType).ownsElements(rewriter, loc,
+                                                    state.threadId);
     RunPlan plan = planRuns(rewriter, loc, state, tileType, buffer,
                             adaptor.getIndices());
     int64_t run = plan.length;
@@ -423,6 +424,8 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
         continue;
       }
       Value whole = movesWhole(rewriter, loc, plan, accesses, sizes);
+      if (owner)
+        whole = rewriter.createOrFold<arith::AndIOp>(loc, whole, owner);
       auto ifOp = scf::IfOp::create(rewriter, loc, whole,
                                     /*withElseRegion=*/true);
       {

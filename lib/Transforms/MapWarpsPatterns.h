@@ -14,6 +14,7 @@
 #include "DotLayout.h"
 #include "TileLayout.h"
 #include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Transforms/DialectConversion.h"
@@ -39,11 +40,18 @@ struct MapWarpsState {
   /// Elements of a tile of `tileType` that each thread holds.
   int64_t perThread(mlir::Type tileType) const {
     auto type = llvm::cast<mlir::RankedTensorType>(tileType);
-    if (std::optional<DotLayout> dot = DotLayout::get(type))
-      return dot->getPerThread();
+    if (type.getEncoding())
+      return linearLayoutOf(type).getPerThread();
     return layoutOf(type).getPerThread();
   }
 
+  /// The layout of any tile, from its encoding (blocked without one).
+  layout::LinearLayout linearLayoutOf(mlir::Type tileType) const {
+    return tilegpu::layoutOf(llvm::cast<mlir::RankedTensorType>(tileType),
+                             threads);
+  }
+
+  /// The blocked layout of a tile without an encoding.
   TileLayout layoutOf(mlir::Type tileType) const {
     return TileLayout(llvm::cast<mlir::RankedTensorType>(tileType).getShape(),
                       threads);
@@ -54,8 +62,9 @@ struct MapWarpsState {
 template <typename OpTy>
 struct MapWarpsPattern : mlir::OpConversionPattern<OpTy> {
   MapWarpsPattern(const mlir::TypeConverter &converter, mlir::MLIRContext *ctx,
-                  MapWarpsState &state)
-      : mlir::OpConversionPattern<OpTy>(converter, ctx), state(state) {}
+                  MapWarpsState &state, mlir::PatternBenefit benefit = 1)
+      : mlir::OpConversionPattern<OpTy>(converter, ctx, benefit),
+        state(state) {}
 
   MapWarpsState &state;
 };
@@ -70,15 +79,24 @@ struct ExchangeBuffer {
 mlir::LogicalResult checkPrefixSupported(tile::PrefixOp op, int64_t threads);
 /// The buffer where a tile.prefix's warps meet, if its rows span warps.
 std::optional<ExchangeBuffer> prefixExchangeBuffer(tile::PrefixOp op, int64_t threads);
+/// The buffer of an op on tiles with layout encodings (a conversion through
+/// workgroup memory, a reduction whose warps meet), if it needs one.
+std::optional<ExchangeBuffer> layoutExchangeBuffer(mlir::Operation *op,
+                                                   int64_t threads);
+/// Fails with a located error where `buffer` exceeds static workgroup memory.
+mlir::LogicalResult checkExchangeBufferFits(mlir::Operation *op,
+                                            const ExchangeBuffer &buffer);
 /// The buffer `op` needs, or nullopt if it exchanges nothing.
 std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
                                                 int64_t threads);
 
-/// Gives the accumulators of every tile.dot in `func` their #tile.mma or
-/// #tile.fma encoding (see DotLayout.h); fails with an error where an
-/// accumulator flows into an op that cannot take it.
-mlir::LogicalResult assignDotLayouts(mlir::gpu::GPUFuncOp func,
-                                     int64_t threads);
+/// Whether an operand or result of `op` is a tile with a layout encoding
+/// (the blocked-layout patterns leave those to MapWarpsLayouts.cpp).
+bool hasEncodedTile(mlir::Operation *op);
+/// Fails with a located error for the ops on tiles with layout encodings
+/// that the lowering does not cover yet (see MapWarpsLayouts.cpp).
+mlir::LogicalResult checkLayoutOpSupported(mlir::Operation *op,
+                                           int64_t threads);
 /// True for the tile.load (and tile.transpose) giving a tile.dot an operand
 /// staged in workgroup memory: the dot reads the memory itself.
 bool isStagedDotOperand(mlir::Operation *op);
@@ -159,6 +177,9 @@ void populateMapWarpsExchangePatterns(const mlir::TypeConverter &converter,
                                       MapWarpsState &state,
                                       mlir::RewritePatternSet &patterns);
 void populateMapWarpsPrefixPatterns(const mlir::TypeConverter &converter,
+                                    MapWarpsState &state,
+                                    mlir::RewritePatternSet &patterns);
+void populateMapWarpsLayoutPatterns(const mlir::TypeConverter &converter,
                                     MapWarpsState &state,
                                     mlir::RewritePatternSet &patterns);
 void populateMapWarpsLookbackPatterns(const mlir::TypeConverter &converter,

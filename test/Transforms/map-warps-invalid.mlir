@@ -42,21 +42,6 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  gpu.func @dot_acc_reduced(%x: memref<?x?xbf16>, %y: memref<?x?xf32>) kernel
-      attributes {known_block_size = array<i32: 128, 1, 1>} {
-    %c0 = arith.constant 0 : index
-    %a = tile.load %x[%c0, %c0] : memref<?x?xbf16> -> tensor<32x32xbf16>
-    %c = tile.load %y[%c0, %c0] : memref<?x?xf32> -> tensor<32x32xf32>
-    %d = tile.dot %a, %a, %c : tensor<32x32xbf16>, tensor<32x32xbf16>, tensor<32x32xf32>
-    // expected-error @+1 {{'tile.reduce' op cannot use a tile.dot accumulator yet}}
-    %r = tile.reduce add %d along 1 : tensor<32x32xf32> -> tensor<32xf32>
-    gpu.return
-  }
-}
-
-// -----
-
-gpu.module @m {
   gpu.func @non_splat(%x: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     // expected-error @+1 {{'arith.constant' op on tiles must be a splat; use tile.range and arithmetic for varying tiles}}

@@ -3,6 +3,8 @@
 #ifndef TILEC_TRANSFORMS_PASSES_H
 #define TILEC_TRANSFORMS_PASSES_H
 
+#include "tilec/Dialect/TileGPU/TileGPUDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -80,6 +82,14 @@ bool stagesWithBulkCopies(mlir::gpu::GPUFuncOp kernel, int64_t defaultStages);
 /// records it in the kernel's tile.fallback and returns it.
 mlir::gpu::GPUFuncOp addBulkCopyFallback(mlir::gpu::GPUFuncOp kernel);
 
+/// Gives the tiles of `kernel` (a block of `threads` threads) their layouts
+/// (see tile-assign-layouts): anchored on dots, carried forward through
+/// element-wise ops, loops, reductions and broadcasts, with
+/// tilegpu.convert_layout where an operand arrives in another layout,
+/// folded into producers that can make any layout. Fails with a located
+/// error where a dot's layout cannot be chosen.
+mlir::LogicalResult assignLayouts(mlir::gpu::GPUFuncOp kernel,
+                                  int64_t threads);
 /// Distributes the tiles of `kernel` over its threads (see tile-map-warps).
 /// The kernel must have a known block size.
 mlir::LogicalResult mapTilesToThreads(mlir::gpu::GPUFuncOp kernel,

@@ -228,6 +228,47 @@ def TileVectorize : Pass<"tile-vectorize"> {
   ];
 }
 
+def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Give every tile of a kernel its layout over the threads";
+  let description = [{
+    Block programs carry no layouts; this pass decides, for a kernel with a
+    known block size, how each tile is spread over the threads, as layout
+    encodings of the `tilegpu` dialect (a tile without one keeps the blocked
+    layout). `tile-map-warps` runs it first when it has not run.
+
+    - Anchors: a `tile.dot` keeps its accumulator where the multiply leaves
+      it (`#tilegpu.mma` for 16-bit operands, `#tilegpu.fma` for f32).
+    - Forward: an element-wise op takes the layout of its operands; a loop
+      carries the layout of what enters or is yielded; `tile.reduce` along a
+      dimension gives the `#tilegpu.slice` of its input's layout (the row
+      statistics of an accumulator stay in the threads holding the rows);
+      `tile.broadcast` of such a slice gives the parent layout back.
+    - Where an operand arrives in another layout than its user needs, a
+      `tilegpu.convert_layout` is inserted; ops that do not take layouts yet
+      get the blocked layout.
+    - Conversions are then folded: into splats, constants, ranges and
+      single-use loads, which can make any layout, through broadcasts (as a
+      conversion of their input to the slice), and into each other.
+
+    ```mlir
+    // Before (128 threads): bias + relu on a dot's result
+    %bias = tile.load %b[%n0] : memref<?xf32> -> tensor<64xf32>
+    %bb = tile.broadcast %bias dims [0] : tensor<64xf32> -> tensor<64x64xf32>
+    %s = arith.addf %acc, %bb : tensor<64x64xf32>
+    // After
+    %bias = tile.load %b[%n0] : memref<?xf32>
+        -> tensor<64xf32, #tilegpu.slice<dim = 0, parent_size = 64, parent = #mma>>
+    %bb = tile.broadcast %bias dims [0] : ... -> tensor<64x64xf32, #mma>
+    %s = arith.addf %acc, %bb : tensor<64x64xf32, #mma>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numConversions", "num-conversions",
+              "Layout conversions left after folding">,
+  ];
+  let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
+}
+
 def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
   let summary = "Distribute tiles over the warps and lanes of a block";
   let description = [{
@@ -281,7 +322,7 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::LLVM::LLVMDialect",
+    "::mlir::LLVM::LLVMDialect", "::tilec::tilegpu::TileGPUDialect",
   ];
 }
 

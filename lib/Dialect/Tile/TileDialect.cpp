@@ -12,6 +12,7 @@ using namespace tilec::tile;
 
 #include "tilec/Dialect/Tile/TileDialect.cpp.inc"
 #include "tilec/Dialect/Tile/TileEnums.cpp.inc"
+#include "tilec/Dialect/Tile/TileAttrInterfaces.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/TileAttrs.cpp.inc"
@@ -32,15 +33,5 @@ LogicalResult GridAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t perProgram) {
   if (perProgram <= 0)
     return emitError() << "per_program must be positive, got " << perProgram;
-  return success();
-}
-
-LogicalResult FmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    unsigned threadsM, unsigned threadsN,
-                                    unsigned groupM, unsigned groupN) {
-  if (threadsM == 0 || threadsN == 0)
-    return emitError() << "the thread grid must not be empty";
-  if (groupM == 0 || groupN == 0)
-    return emitError() << "groups must hold at least one element";
   return success();
 }

@@ -22,10 +22,6 @@ tilec::tile::verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << what << " must be a ranked tensor, got " << type;
   if (tensor.getRank() == 0)
     return emitError() << what << " must have rank >= 1, got " << type;
-  // Only the layouts tile-map-warps assigns to dot accumulators.
-  if (Attribute encoding = tensor.getEncoding();
-      encoding && !isa<MmaLayoutAttr, FmaLayoutAttr>(encoding))
-    return emitError() << what << " must not carry a tensor encoding";
   for (auto [i, size] : llvm::enumerate(tensor.getShape())) {
     if (ShapedType::isDynamic(size))
       return emitError() << what << " must have a static shape, got " << type;
@@ -33,7 +29,14 @@ tilec::tile::verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << what << " dimension " << i << " is " << size
                          << "; tile dimensions must be powers of two";
   }
-  return success();
+  // Only layouts, which the lowering assigns.
+  Attribute encoding = tensor.getEncoding();
+  if (!encoding)
+    return success();
+  auto layout = dyn_cast<LayoutEncodingAttrInterface>(encoding);
+  if (!layout)
+    return emitError() << what << " must not carry a tensor encoding";
+  return layout.verifyShape(emitError, tensor.getShape());
 }
 
 //===----------------------------------------------------------------------===//
@@ -759,8 +762,12 @@ LogicalResult ReduceOp::verify() {
   if (axis < 0 || axis >= input.getRank())
     return emitOpError("axis ") << axis << " is out of range for a rank-"
                                 << input.getRank() << " tile";
+  // Layouts are the lowering's to check: compare shapes and element types.
   Type expected = droppingDim(input, axis);
-  if (getResult().getType() != expected)
+  Type result = getResult().getType();
+  if (auto resultTile = dyn_cast<RankedTensorType>(result))
+    result = resultTile.dropEncoding();
+  if (result != expected)
     return emitOpError("result type must be ")
            << expected << ", got " << getResult().getType();
   return success();

@@ -12,8 +12,11 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
+#include "tilec/Layout/LinearLayout.h"
 
 #include "tilec/Dialect/Tile/TileEnums.h.inc"
+
+#include "tilec/Dialect/Tile/TileAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/TileAttrs.h.inc"
@@ -51,7 +54,7 @@ inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
     "tile.min_blocks_per_sm";
 
 /// Checks that `type` can be a tile: statically shaped, rank >= 1, every
-/// dimension a power of two. On failure, emits an error through `emitError`
+/// dimension a power of two, no encoding but a layout that fits the shape. On failure, emits an error through `emitError`
 /// naming `what` (e.g. "result").
 mlir::LogicalResult
 verifyTileShape(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,

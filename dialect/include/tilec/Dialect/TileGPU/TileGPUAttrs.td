@@ -1,0 +1,87 @@
+//===- TileGPUAttrs.td - Layout encodings ------------------*- tablegen -*-===//
+
+#ifndef TILEC_DIALECT_TILEGPU_TILEGPUATTRS_TD
+#define TILEC_DIALECT_TILEGPU_TILEGPUATTRS_TD
+
+include "tilec/Dialect/TileGPU/TileGPUBase.td"
+include "tilec/Dialect/Tile/TileAttrs.td"
+
+defvar TileGPU_LayoutEncoding = DeclareAttrInterfaceMethods<
+    Tile_LayoutEncodingAttrInterface, ["toLinearLayout", "verifyShape"]>;
+
+def TileGPU_MmaLayoutAttr
+    : TileGPU_Attr<"MmaLayout", "mma", [TileGPU_LayoutEncoding]> {
+  let summary = "A tile held in mma.sync m16n8 accumulator fragments";
+  let description = [{
+    The layout of the accumulator of a `tile.dot` lowered to `mma.sync` (or
+    to Hopper `wgmma`, whose warps own 16 rows each): the warps of the block
+    tile the matrix as `warps_m` x `warps_n` warp tiles (warp w takes warp
+    tile (w mod warps_m, w / warps_m)); each warp tile is a grid of 16x8
+    fragments, of which lane l holds rows l/4 and l/4+8, columns 2(l mod 4)
+    and the next.
+
+    ```mlir
+    tensor<128x128xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$warps_m, "unsigned":$warps_n);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def TileGPU_FmaLayoutAttr
+    : TileGPU_Attr<"FmaLayout", "fma", [TileGPU_LayoutEncoding]> {
+  let summary = "A tile held as per-thread blocks for a SIMT outer product";
+  let description = [{
+    The layout of the accumulator of an f32 `tile.dot` lowered to FMAs: the
+    threads form a `threads_m` x `threads_n` grid (thread t at
+    (t mod threads_m, t / threads_m)); along each dimension a thread holds
+    groups of `group_m` (`group_n`) consecutive elements, group g of thread
+    i starting at (g * threads + i) * group.
+
+    Groups of 4 suit an operand stored with that dimension contiguous in
+    shared memory: each group is one 16-byte access. Groups of 1 suit an
+    operand stored K-contiguous: neighbouring threads then read neighbouring
+    rows, which padded rows spread over all banks.
+
+    ```mlir
+    tensor<128x128xf32, #tilegpu.fma<threads_m = 16, threads_n = 16,
+                                     group_m = 1, group_n = 4>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$threads_m, "unsigned":$threads_n,
+                        "unsigned":$group_m, "unsigned":$group_n);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def TileGPU_SliceLayoutAttr
+    : TileGPU_Attr<"SliceLayout", "slice", [TileGPU_LayoutEncoding]> {
+  let summary = "What remains of a layout after one dimension is reduced";
+  let description = [{
+    The layout of `tile.reduce ... along dim` of a tile laid out as
+    `parent`: each element sits in the threads that held its row (or
+    column) of the parent, so a row statistic of a dot accumulator stays in
+    the threads that hold that row, and `tile.broadcast ... dims [dim]`
+    back to the parent's layout moves no data. Register slots of the parent
+    that differ only along `dim` become one slot; lanes and warps that held
+    different positions along `dim` hold copies. `parent_size` is the
+    parent's extent along `dim`.
+
+    ```mlir
+    tensor<128xf32, #tilegpu.slice<dim = 1, parent_size = 128,
+                                     parent = #tilegpu.mma<warps_m = 4, warps_n = 1>>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "int64_t":$parent_size,
+                        "::tilec::tile::LayoutEncodingAttrInterface":$parent);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The parent's shape: `shape` with `parent_size` inserted at `dim`.
+    ::llvm::SmallVector<int64_t>
+    getParentShape(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
+#endif // TILEC_DIALECT_TILEGPU_TILEGPUATTRS_TD

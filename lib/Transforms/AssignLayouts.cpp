@@ -1,0 +1,321 @@
+//===- AssignLayouts.cpp - Give every tile its layout over the threads ----===//
+//
+// Analysis first: the layout each value must take, from the dots outwards
+// (see the pass description). Then the mutation: types are set, every
+// operand that arrives in another layout than its user needs gets a
+// tilegpu.convert_layout, and the conversions are folded into producers that
+// can make any layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DotLayout.h"
+#include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTS
+#include "tilec/Transforms/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+static bool isElementwise(Operation *op) {
+  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+         !isa<arith::ConstantOp>(op);
+}
+
+static Attribute encodingOf(Type type) {
+  auto tile = dyn_cast<RankedTensorType>(type);
+  return tile ? tile.getEncoding() : Attribute();
+}
+
+/// The layout of reducing a tile laid out as `parent` (a tile of
+/// `parentType`) along `axis`.
+static Attribute sliceOf(RankedTensorType parentType, Attribute parent,
+                         unsigned axis) {
+  auto encoding = dyn_cast_or_null<tile::LayoutEncodingAttrInterface>(parent);
+  if (!encoding || parentType.getRank() < 2)
+    return Attribute();
+  return tilegpu::SliceLayoutAttr::get(parent.getContext(), axis,
+                                       parentType.getDimSize(axis), encoding);
+}
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The layouts chosen so far, propagated forward from the anchors.
+class LayoutPlan {
+public:
+  /// Records `layout` for `value` (the first choice wins) and follows it.
+  void assign(Value value, Attribute layout) {
+    if (!layout || !isa<RankedTensorType>(value.getType()))
+      return;
+    if (!layouts.insert({value, layout}).second)
+      return;
+    worklist.push_back(value);
+  }
+
+  void propagate() {
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      Attribute layout = layouts.lookup(value);
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+          if (arg.getArgNumber() > 0)
+            assignLoopSlot(loop, arg.getArgNumber() - 1, layout);
+      for (OpOperand &use : value.getUses())
+        follow(use, layout);
+    }
+  }
+
+  const llvm::MapVector<Value, Attribute> &getLayouts() const {
+    return layouts;
+  }
+
+private:
+  void assignLoopSlot(scf::ForOp loop, unsigned i, Attribute layout) {
+    assign(loop.getRegionIterArgs()[i], layout);
+    assign(loop.getResult(i), layout);
+  }
+
+  void follow(OpOperand &use, Attribute layout) {
+    Operation *user = use.getOwner();
+    if (isElementwise(user)) {
+      for (Value result : user->getResults())
+        assign(result, layout);
+    } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+      if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
+        assignLoopSlot(loop, use.getOperandNumber(), layout);
+    } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+      if (use.getOperandNumber() >= loop.getNumControlOperands())
+        assignLoopSlot(loop,
+                       use.getOperandNumber() - loop.getNumControlOperands(),
+                       layout);
+    } else if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
+      assign(reduce.getResult(),
+             sliceOf(reduce.getInput().getType(), layout, reduce.getAxis()));
+    } else if (auto broadcast = dyn_cast<tile::BroadcastOp>(user)) {
+      auto slice = dyn_cast<tilegpu::SliceLayoutAttr>(layout);
+      if (slice && broadcast.getDims().size() == 1 &&
+          broadcast.getDims()[0] == int64_t(slice.getDim()) &&
+          broadcast.getType().getDimSize(slice.getDim()) ==
+              slice.getParentSize())
+        assign(broadcast.getResult(), slice.getParent());
+    }
+  }
+
+  llvm::MapVector<Value, Attribute> layouts;
+  SmallVector<Value> worklist;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Mutation
+//===----------------------------------------------------------------------===//
+
+static void setEncoding(Value value, Attribute layout) {
+  auto type = cast<RankedTensorType>(value.getType());
+  value.setType(type.cloneWithEncoding(layout));
+}
+
+/// The type `user` needs its operand `use` to have, given the layouts of
+/// its results: the same layout for element-wise ops and loop slots, the
+/// dot's for its accumulator, the slice for a broadcast's input, anything
+/// for ops that take every layout, and the blocked layout for the rest.
+static Type expectedOperandType(OpOperand &use) {
+  Operation *user = use.getOwner();
+  auto type = dyn_cast<RankedTensorType>(use.get().getType());
+  if (!type)
+    return use.get().getType();
+  auto withLayoutOf = [&](Type other) {
+    return type.cloneWithEncoding(encodingOf(other));
+  };
+  if (isElementwise(user))
+    return withLayoutOf(user->getResult(0).getType());
+  if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+    if (!isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
+      return type.dropEncoding();
+    return withLayoutOf(
+        yield->getParentOp()->getResult(use.getOperandNumber()).getType());
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(user)) {
+    unsigned n = loop.getNumControlOperands();
+    if (use.getOperandNumber() < n)
+      return type;
+    return withLayoutOf(loop.getResult(use.getOperandNumber() - n).getType());
+  }
+  if (auto dot = dyn_cast<tile::DotOp>(user))
+    return use.get() == dot.getAcc() ? Type(dot.getType()) : Type(type);
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(user)) {
+    Attribute parent = encodingOf(broadcast.getType());
+    if (!parent || broadcast.getDims().size() != 1)
+      return type.dropEncoding();
+    return type.cloneWithEncoding(sliceOf(
+        broadcast.getType(), parent, broadcast.getDims()[0]));
+  }
+  if (isa<tile::ReduceOp, tile::StoreOp, tilegpu::ConvertLayoutOp>(user))
+    return type;
+  return type.dropEncoding();
+}
+
+/// Inserts a conversion before every operand that arrives in another
+/// layout than its user needs.
+static void insertConversions(gpu::GPUFuncOp func) {
+  SmallVector<std::pair<OpOperand *, Type>> mismatches;
+  func.walk([&](Operation *op) {
+    for (OpOperand &use : op->getOpOperands()) {
+      Type expected = expectedOperandType(use);
+      if (expected != use.get().getType())
+        mismatches.push_back({&use, expected});
+    }
+  });
+  for (auto [use, expected] : mismatches) {
+    OpBuilder b(use->getOwner());
+    use->set(tilegpu::ConvertLayoutOp::create(b, use->getOwner()->getLoc(),
+                                              expected, use->get()));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Folding conversions into producers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Splats, splat constants and ranges are made in the layout asked for.
+struct FoldIntoConstruction : OpRewritePattern<tilegpu::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = op.getInput().getDefiningOp();
+    if (!def || !isa<tile::SplatOp, tile::RangeOp, arith::ConstantOp>(def))
+      return failure();
+    Operation *clone = rewriter.clone(*def);
+    clone->getResult(0).setType(op.getType());
+    if (auto constant = dyn_cast<arith::ConstantOp>(clone)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!dense || !dense.isSplat())
+        return rewriter.notifyMatchFailure(op, "not a splat");
+      constant.setValueAttr(DenseElementsAttr::get(
+          op.getType(), dense.getSplatValue<Attribute>()));
+    }
+    rewriter.replaceOp(op, clone->getResults());
+    if (def->use_empty())
+      rewriter.eraseOp(def);
+    return success();
+  }
+};
+
+/// A load used once reads straight into the layout asked for.
+struct FoldIntoLoad : OpRewritePattern<tilegpu::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto load = op.getInput().getDefiningOp<tile::LoadOp>();
+    if (!load || !load->hasOneUse() || load.getSwizzle())
+      return failure();
+    rewriter.modifyOpInPlace(load,
+                             [&] { load.getResult().setType(op.getType()); });
+    rewriter.replaceOp(op, load.getResult());
+    return success();
+  }
+};
+
+/// convert(broadcast(x)) to a layout L is broadcast(convert(x) to the
+/// slice of L), which folds further into x's producer.
+struct FoldThroughBroadcast : OpRewritePattern<tilegpu::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast = op.getInput().getDefiningOp<tile::BroadcastOp>();
+    Attribute target = op.getType().getEncoding();
+    if (!broadcast || !target || broadcast.getDims().size() != 1)
+      return failure();
+    Attribute slice =
+        sliceOf(op.getType(), target, broadcast.getDims()[0]);
+    if (!slice)
+      return failure();
+    RankedTensorType inputType = broadcast.getInput().getType();
+    auto converted = tilegpu::ConvertLayoutOp::create(
+        rewriter, op.getLoc(), inputType.cloneWithEncoding(slice),
+        broadcast.getInput());
+    rewriter.replaceOpWithNewOp<tile::BroadcastOp>(
+        op, op.getType(), converted, broadcast.getDimsAttr());
+    if (broadcast->use_empty())
+      rewriter.eraseOp(broadcast);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult tilec::assignLayouts(gpu::GPUFuncOp func, int64_t threads) {
+  LayoutPlan plan;
+  WalkResult walk = func.walk([&](tile::DotOp dot) {
+    FailureOr<Attribute> layout = chooseDotLayout(dot, threads);
+    if (failed(layout))
+      return WalkResult::interrupt();
+    // The accumulator operand follows: through the loop that carries it,
+    // or by a conversion folded into its producer.
+    plan.assign(dot.getResult(), *layout);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  plan.propagate();
+
+  for (auto [value, layout] : plan.getLayouts())
+    setEncoding(value, layout);
+  insertConversions(func);
+
+  RewritePatternSet patterns(func.getContext());
+  patterns.add<FoldIntoConstruction, FoldIntoLoad, FoldThroughBroadcast>(
+      func.getContext());
+  tilegpu::ConvertLayoutOp::getCanonicalizationPatterns(patterns,
+                                                        func.getContext());
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  // Only conversions and the ops they fold into are rewritten.
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  SmallVector<Operation *> conversions;
+  func.walk([&](tilegpu::ConvertLayoutOp op) { conversions.push_back(op); });
+  return applyOpPatternsGreedily(conversions, std::move(patterns), config);
+}
+
+namespace {
+struct TileAssignLayoutsPass
+    : tilec::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
+  void runOnOperation() override {
+    gpu::GPUFuncOp func = getOperation();
+    if (!func.isKernel())
+      return;
+    std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+    if (!block || (*block)[0] <= 0 || (*block)[0] % 32 != 0 ||
+        (*block)[1] != 1 || (*block)[2] != 1) {
+      func.emitOpError("needs a known 1-D block size that is a multiple of 32");
+      return signalPassFailure();
+    }
+    if (failed(assignLayouts(func, (*block)[0])))
+      return signalPassFailure();
+    func.walk([&](tilegpu::ConvertLayoutOp) { ++numConversions; });
+  }
+};
+} // namespace

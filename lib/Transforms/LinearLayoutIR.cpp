@@ -1,0 +1,137 @@
+//===- LinearLayoutIR.cpp - Index arithmetic of a linear layout -----------===//
+
+#include "LinearLayoutIR.h"
+#include "TileLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using layout::InDim;
+using layout::LinearLayout;
+
+namespace {
+/// One thread-id bit: its position in the thread id and its basis.
+struct ThreadBit {
+  unsigned position;
+  const LinearLayout::Basis *basis;
+};
+} // namespace
+
+static SmallVector<ThreadBit> threadBits(const LinearLayout &layout) {
+  SmallVector<ThreadBit> bits;
+  unsigned laneBits = layout.getNumBits(InDim::Lane);
+  for (unsigned i = 0; i < laneBits; ++i)
+    bits.push_back({i, &layout.getBasis(InDim::Lane, i)});
+  for (unsigned i = 0; i < layout.getNumBits(InDim::Warp); ++i)
+    bits.push_back({laneBits + i, &layout.getBasis(InDim::Warp, i)});
+  return bits;
+}
+
+/// Whether `v` is 2^k; sets `k`.
+static bool singleBit(int64_t v, unsigned &k) {
+  if (v <= 0 || !llvm::isPowerOf2_64(v))
+    return false;
+  k = llvm::Log2_64(v);
+  return true;
+}
+
+/// The thread's part of coordinate `dim`. Thread bits i..i+n whose bases
+/// along `dim` are 2^j..2^(j+n) (and nothing along other dims, as in every
+/// layout tilec builds) become one shift and mask; any other basis is
+/// selected bit by bit.
+static Value threadPart(OpBuilder &b, Location loc, ArrayRef<ThreadBit> bits,
+                        unsigned dim, Value tid) {
+  Value part;
+  auto merge = [&](Value term) {
+    part = part ? b.createOrFold<arith::XOrIOp>(loc, part, term) : term;
+  };
+  for (size_t i = 0; i < bits.size();) {
+    int64_t along = (*bits[i].basis)[dim];
+    unsigned j;
+    if (along == 0) {
+      ++i;
+      continue;
+    }
+    if (!singleBit(along, j)) {
+      // (tid >> position & 1) * basis.
+      Value bit = extractBits(b, loc, tid, bits[i].position, 1);
+      merge(b.createOrFold<arith::MulIOp>(loc, bit,
+                                          indexConstant(b, loc, along)));
+      ++i;
+      continue;
+    }
+    size_t n = 1;
+    unsigned next;
+    while (i + n < bits.size() &&
+           bits[i + n].position == bits[i].position + n &&
+           singleBit((*bits[i + n].basis)[dim], next) && next == j + n)
+      ++n;
+    Value field = extractBits(b, loc, tid, bits[i].position, n);
+    merge(j == 0 ? field
+                 : b.createOrFold<arith::ShLIOp>(loc, field,
+                                                 indexConstant(b, loc, j)));
+    i += n;
+  }
+  return part;
+}
+
+SmallVector<Value> tilec::emitCoordinates(OpBuilder &b, Location loc,
+                                          const LinearLayout &layout,
+                                          Value tid, int64_t slot) {
+  SmallVector<int64_t> fromSlot = layout.apply(slot, 0, 0);
+  SmallVector<ThreadBit> bits = threadBits(layout);
+  SmallVector<Value> coords;
+  for (unsigned d = 0; d < layout.getRank(); ++d) {
+    Value part = threadPart(b, loc, bits, d, tid);
+    Value constant = indexConstant(b, loc, fromSlot[d]);
+    coords.push_back(
+        !part ? constant
+        : fromSlot[d] == 0
+            ? part
+            : b.createOrFold<arith::XOrIOp>(loc, part, constant));
+  }
+  return coords;
+}
+
+Value tilec::emitLinearIndex(OpBuilder &b, Location loc,
+                             const LinearLayout &layout, Value tid,
+                             int64_t slot) {
+  SmallVector<Value> coords = emitCoordinates(b, loc, layout, tid, slot);
+  ArrayRef<int64_t> shape = layout.getShape();
+  Value linear = coords[0];
+  for (unsigned d = 1; d < coords.size(); ++d) {
+    Value scaled = b.createOrFold<arith::MulIOp>(
+        loc, linear, indexConstant(b, loc, shape[d]));
+    linear = b.createOrFold<arith::AddIOp>(loc, scaled, coords[d]);
+  }
+  return linear;
+}
+
+Value tilec::emitOwnsElements(OpBuilder &b, Location loc,
+                              const LinearLayout &layout, Value tid) {
+  int64_t copies = 0;
+  for (ThreadBit bit : threadBits(layout))
+    if (llvm::all_of(*bit.basis, [](int64_t v) { return v == 0; }))
+      copies |= int64_t(1) << bit.position;
+  if (copies == 0)
+    return Value();
+  Value copyBits =
+      b.createOrFold<arith::AndIOp>(loc, tid, indexConstant(b, loc, copies));
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, copyBits,
+                                       indexConstant(b, loc, 0));
+}
+
+int64_t tilec::innermostRun(const LinearLayout &layout) {
+  unsigned inner = layout.getRank() - 1;
+  int64_t run = 1;
+  for (unsigned i = 0; i < layout.getNumBits(InDim::Register); ++i) {
+    const LinearLayout::Basis &basis = layout.getBasis(InDim::Register, i);
+    for (unsigned d = 0; d < layout.getRank(); ++d)
+      if (basis[d] != (d == inner ? run : 0))
+        return run;
+    run *= 2;
+  }
+  return run;
+}
