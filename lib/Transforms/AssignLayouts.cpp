@@ -14,6 +14,7 @@
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
@@ -261,6 +262,59 @@ struct FoldThroughBroadcast : OpRewritePattern<tilegpu::ConvertLayoutOp> {
   }
 };
 
+/// Whether `value` can be made in any layout at no more cost than in its
+/// own: splats, constants, ranges, single-use loads, conversions, and
+/// broadcasts or single-use element-wise ops of such values (a mask built
+/// from ranges and splats, say).
+static bool isRematerializable(Value value, unsigned depth = 4) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth == 0)
+    return false;
+  if (isa<tile::SplatOp, tile::RangeOp, arith::ConstantOp,
+          tilegpu::ConvertLayoutOp>(def))
+    return true;
+  if (auto load = dyn_cast<tile::LoadOp>(def))
+    return load->hasOneUse() && !load.getSwizzle();
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
+    return broadcast.getDims().size() == 1 &&
+           isRematerializable(broadcast.getInput(), depth - 1);
+  if (!isElementwise(def) || !def->hasOneUse() || def->getNumResults() != 1)
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return !isa<RankedTensorType>(operand.getType()) ||
+           isRematerializable(operand, depth - 1);
+  });
+}
+
+/// convert(f(x, y)) is f(convert(x), convert(y)) where x and y can be made
+/// in the new layout directly: the conversion disappears.
+struct FoldThroughElementwise : OpRewritePattern<tilegpu::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = op.getInput().getDefiningOp();
+    if (!def || !isElementwise(def) || !isRematerializable(op.getInput()))
+      return failure();
+    Attribute target = op.getType().getEncoding();
+    IRMapping mapping;
+    for (Value operand : def->getOperands()) {
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type)
+        continue;
+      mapping.map(operand, tilegpu::ConvertLayoutOp::create(
+                               rewriter, op.getLoc(),
+                               type.cloneWithEncoding(target), operand));
+    }
+    Operation *clone = rewriter.clone(*def, mapping);
+    clone->getResult(0).setType(op.getType());
+    rewriter.replaceOp(op, clone->getResults());
+    if (def->use_empty())
+      rewriter.eraseOp(def);
+    return success();
+  }
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -287,7 +341,8 @@ LogicalResult tilec::assignLayouts(gpu::GPUFuncOp func, int64_t threads) {
   insertConversions(func);
 
   RewritePatternSet patterns(func.getContext());
-  patterns.add<FoldIntoConstruction, FoldIntoLoad, FoldThroughBroadcast>(
+  patterns.add<FoldIntoConstruction, FoldIntoLoad, FoldThroughBroadcast,
+               FoldThroughElementwise>(
       func.getContext());
   tilegpu::ConvertLayoutOp::getCanonicalizationPatterns(patterns,
                                                         func.getContext());

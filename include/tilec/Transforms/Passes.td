@@ -248,7 +248,9 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::gpu::GPUFuncOp"> {
       get the blocked layout.
     - Conversions are then folded: into splats, constants, ranges and
       single-use loads, which can make any layout, through broadcasts (as a
-      conversion of their input to the slice), and into each other.
+      conversion of their input to the slice) and through element-wise ops
+      whose operands fold in turn (a mask from ranges and splats), and into
+      each other.
 
     ```mlir
     // Before (128 threads): bias + relu on a dot's result

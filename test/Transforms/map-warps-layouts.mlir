@@ -1,0 +1,144 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps,cse)))' \
+// RUN:   | FileCheck %s
+
+// The row maximum of an mma accumulator whose warps own whole rows: each
+// thread combines its columns, then the 4 lanes of a row (xor 1, 2); no
+// workgroup memory, no barrier. Each thread holds two rows (l/4, l/4 + 8);
+// one lane of the four writes them.
+// CHECK-LABEL: gpu.func @row_max(
+// CHECK-NOT: workgroup
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[R:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+#rows = #tilegpu.slice<dim = 1, parent_size = 64, parent = #mma>
+gpu.module @m {
+  gpu.func @row_max(%x: memref<?x?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x64xf32, #mma>
+    %m = tile.reduce max %t along 1 : tensor<64x64xf32, #mma> -> tensor<64xf32, #rows>
+    tile.store %m, %y[%c0] : tensor<64xf32, #rows>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Column sums of the same accumulator: the lanes of a column are 8 rows
+// apart (xor 4, 8, 16), and the 4 warps own different rows, so their
+// partials meet in workgroup memory (64 columns x 4 warps).
+// CHECK-LABEL: gpu.func @column_sum(
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK:   memref.store %{{.*}}, %[[WG]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[WG]]
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+#cols = #tilegpu.slice<dim = 0, parent_size = 64, parent = #mma>
+gpu.module @m {
+  gpu.func @column_sum(%x: memref<?x?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x64xf32, #mma>
+    %s = tile.reduce add %t along 0 : tensor<64x64xf32, #mma> -> tensor<64xf32, #cols>
+    tile.store %s, %y[%c0] : tensor<64xf32, #cols>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Broadcasting a row slice back into its parent moves no data: each slot of
+// the parent takes the slot of its row.
+// CHECK-LABEL: gpu.func @broadcast_slice(
+// CHECK-NOT: gpu.barrier
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1] : vector<2xf32>, vector<2xf32>
+// CHECK-NOT: gpu.barrier
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+#rows = #tilegpu.slice<dim = 1, parent_size = 64, parent = #mma>
+gpu.module @m {
+  gpu.func @broadcast_slice(%x: memref<?xf32>, %y: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %r = tile.load %x[%c0] : memref<?xf32> -> tensor<64xf32, #rows>
+    %b = tile.broadcast %r dims [1] : tensor<64xf32, #rows> -> tensor<64x64xf32, #mma>
+    tile.store %b, %y[%c0, %c0] : tensor<64x64xf32, #mma>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Two encodings of one layout: a register permutation (here the identity).
+// CHECK-LABEL: gpu.func @same_layout(
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-4: gpu.shuffle
+// CHECK: %[[M:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK-NEXT: vector.shuffle %[[M]], %[[M]] [0, 1] : vector<2xf32>, vector<2xf32>
+// CHECK-NOT: gpu.barrier
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+#rows64 = #tilegpu.slice<dim = 1, parent_size = 64, parent = #mma>
+#rows128 = #tilegpu.slice<dim = 1, parent_size = 128, parent = #mma>
+gpu.module @m {
+  gpu.func @same_layout(%x: memref<?x?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x64xf32, #mma>
+    %r = tile.reduce max %t along 1 : tensor<64x64xf32, #mma> -> tensor<64xf32, #rows64>
+    %s = tilegpu.convert_layout %r : tensor<64xf32, #rows64> -> tensor<64xf32, #rows128>
+    tile.store %s, %y[%c0] : tensor<64xf32, #rows128>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// From the accumulator to the blocked layout: through workgroup memory in
+// row-major order (64 x 32 f32), between two barriers.
+// CHECK-LABEL: gpu.func @to_blocked(
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<2048xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: memref.store %{{.*}}, %[[WG]][%{{.*}}]
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: memref.load %[[WG]][%{{.*}}]
+#mma = #tilegpu.mma<warps_m = 2, warps_n = 2>
+gpu.module @m {
+  gpu.func @to_blocked(%x: memref<?x?xf32>, %y: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // Used twice, so not read straight into the blocked layout.
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x32xf32, #mma>
+    tile.store %t, %x[%c0, %c0] : tensor<64x32xf32, #mma>, memref<?x?xf32>
+    %b = tilegpu.convert_layout %t : tensor<64x32xf32, #mma> -> tensor<64x32xf32>
+    tile.store %b, %y[%c0, %c0] : tensor<64x32xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps_m = 2, warps_n = 2>
+gpu.module @m {
+  gpu.func @too_big(%x: memref<?x?xf32>, %y: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<128x128xf32, #mma>
+    tile.store %t, %x[%c0, %c0] : tensor<128x128xf32, #mma>, memref<?x?xf32>
+    // expected-error @+1 {{'tilegpu.convert_layout' op needs 65536 bytes of workgroup memory to exchange its tile; at most 49152 are supported}}
+    %b = tilegpu.convert_layout %t : tensor<128x128xf32, #mma> -> tensor<128x128xf32>
+    tile.store %b, %y[%c0, %c0] : tensor<128x128xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
