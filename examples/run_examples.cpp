@@ -3,13 +3,32 @@
 // tilec-run-examples --cubin-dir DIR [--source-dir DIR] [--mode aot|jit|both]
 //                    [--json FILE] [--only NAME,...] [--device N] [--seed N]
 //
-// For every example, mode and shape: load the module (AOT: DIR/<name>.cubin;
-// JIT: compile <source-dir>/<name>.mlir in-process), make fresh random inputs,
-// poison the output (NaN / -1), launch once, check every element against a
-// float64 host reference (f32, f16: relative L2 error and no NaN; i32: exact),
-// then time the kernel with events (median of 20 after warm-up). Prints one
-// table; exits non-zero on any failure. Without a GPU it lists what it would
-// run and exits 0.
+// For every example, mode and shape: load the module (AOT: DIR/<file>.cubin;
+// JIT: compile <source-dir>/<file>.mlir in-process), make fresh random inputs,
+// poison the output (every byte 0xFF: NaN in f32, f16 and bf16, -1 in i32),
+// launch once, check the output against a float64 host reference (f32, f16,
+// bf16: relative L2 error and no NaN; i32: exact), then time the kernel with
+// events (median of 20 after warm-up). Prints one table (with TFLOP/s where
+// the example counts its flops) and, with --json, the same rows as JSON
+// (kernel name, source file, shape, median time, flops, errors); exits
+// non-zero on any failure. Without a GPU it lists what it would run and
+// exits 0.
+//
+// <file> is the kernel's name unless the example names its source file: one
+// .mlir file may define several kernels (examples/matmul_epilogue.mlir defines
+// matmul_bias_relu, matmul_plain and matmul_softmax). --only takes kernel
+// names, or a source file's stem for all of its kernels. Matmul shapes read
+// MxNxK.
+//
+// Sampled references: where a float64 reference of the whole output would be
+// too slow on the host (a prepare function passes its reference's work to
+// referenceRows(); above kFullReferenceWork, 2^31, e.g. M*N*K
+// multiply-adds), the reference covers only kSampledRows rows of the output,
+// spread evenly from the first to the last (Workload::checkedRows), and the
+// error is measured on those rows; the NaN (poison) count still covers every
+// element of a floating-point output, so an element the kernel misses fails
+// anywhere. The table's `checked` column and the JSON's `sampled` and
+// `checked_rows` say which rows were compared.
 //
 // To add an example, write a prepare function and add a row to examples().
 //
@@ -46,21 +65,77 @@ struct Workload {
   std::vector<DeviceBuffer> buffers;
   std::vector<KernelArg> args;
   size_t output = 0;
-  /// f32 and f16 outputs are compared by relative error, i32 ones exactly.
+  /// f32, f16 and bf16 outputs are compared by relative error, i32 ones
+  /// exactly.
   ScalarType outputType = ScalarType::F32;
+  /// Which rows the reference covers (set by referenceRows()): empty for the
+  /// whole output; else the output read as rows of `rowLength` elements, and
+  /// these rows of it, ascending.
+  std::vector<int64_t> checkedRows;
+  int64_t rowLength = 0;
+  /// The float64 reference: of the whole output, or of the checked rows one
+  /// after another.
   std::vector<double> reference;
 };
 
 using PrepareFn = Workload (*)(const Context &, const Shape &, std::mt19937 &);
+/// Floating-point operations of one launch on a shape (for TFLOP/s).
+using FlopsFn = double (*)(const Shape &);
 
 struct Example {
-  /// examples/<name>.mlir defines the kernel @<name>.
+  /// The kernel @<name>, defined by examples/<source>.mlir (AOT:
+  /// <cubin-dir>/<source>.cubin).
   const char *name;
   std::vector<Shape> shapes;
   PrepareFn prepare;
   /// Bound on ||out - ref|| / ||ref|| (gpu.md: 1e-5 for f32 SIMT).
   double tolerance = 1e-5;
+  /// Optional: the table and JSON then give TFLOP/s.
+  FlopsFn flops = nullptr;
+  /// The source file's stem, when it is not the kernel's name (one file
+  /// defining several kernels).
+  const char *source = nullptr;
 };
+
+/// The stem of the example's .mlir and .cubin files.
+std::string sourceStem(const Example &ex) {
+  return ex.source ? ex.source : ex.name;
+}
+
+//===----------------------------------------------------------------------===//
+// Sampled references
+//===----------------------------------------------------------------------===//
+
+/// Above this much reference work (inner-loop steps, e.g. M*N*K
+/// multiply-adds) a prepare function computes the reference of a sample of
+/// the output's rows only.
+constexpr double kFullReferenceWork = 2147483648.0; // 2^31
+/// Rows in such a sample.
+constexpr int64_t kSampledRows = 64;
+
+/// The rows of a `rows` x `rowLength` output whose reference the prepare
+/// function is to compute, in this order, given the work a reference of the
+/// whole output would take: all of them, or (above kFullReferenceWork, and
+/// recorded in w.checkedRows) kSampledRows rows spread evenly over the
+/// output, the first and the last included. The same for every seed, so a
+/// failure replays.
+std::vector<int64_t> referenceRows(Workload &w, int64_t rows,
+                                   int64_t rowLength, double work) {
+  w.rowLength = rowLength;
+  w.checkedRows.clear();
+  if (work <= kFullReferenceWork || rows <= kSampledRows) {
+    std::vector<int64_t> all(rows);
+    for (int64_t r = 0; r < rows; ++r)
+      all[r] = r;
+    return all;
+  }
+  for (int64_t i = 0; i < kSampledRows; ++i) {
+    int64_t r = i * (rows - 1) / (kSampledRows - 1);
+    if (w.checkedRows.empty() || r != w.checkedRows.back())
+      w.checkedRows.push_back(r);
+  }
+  return w.checkedRows;
+}
 
 //===----------------------------------------------------------------------===//
 // Inputs and references
@@ -210,6 +285,26 @@ double halfToDouble(uint16_t h) {
   return sign * std::ldexp(1024 + mantissa, exponent - 25);
 }
 
+// bfloat16 on the host: the upper half of an f32, for bf16 inputs and
+// outputs.
+uint16_t floatToBf16(float value) {
+  uint32_t f;
+  std::memcpy(&f, &value, 4);
+  if ((f & 0x7fffffffu) > 0x7f800000u) // NaN stays NaN (quiet)
+    return uint16_t((f >> 16) | 0x40u);
+  // Round to nearest, ties to even (a carry into the exponent is right, up to
+  // infinity).
+  f += 0x7fffu + ((f >> 16) & 1u);
+  return uint16_t(f >> 16);
+}
+
+double bf16ToDouble(uint16_t b) {
+  uint32_t f = uint32_t(b) << 16;
+  float value;
+  std::memcpy(&value, &f, 4);
+  return value; // exact, NaN and infinities included
+}
+
 // rowsum_f16(x: f16[rows, cols], sums: f16[rows]): row sums. The reference
 // sums the f16 inputs exactly (in float64).
 Workload prepareRowsumF16(const Context &ctx, const Shape &shape,
@@ -297,6 +392,114 @@ Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
   return w;
 }
 
+// The kernels of matmul_epilogue.mlir, on shape {M, N, K}: row-major bf16
+// A [M, K] and B [K, N] uniform in [-1, 1], f32 accumulation.
+//   matmul_plain(a, b, c: bf16[M, N]): c = bf16(A x B).
+//   matmul_bias_relu(a, b, bias: f32[N], c: bf16[M, N]):
+//     c = bf16(max(0, A x B + bias[n])), bias uniform in [-1, 1].
+//   matmul_softmax(a, b, c: f32[M, N]), N <= 256: c = softmax of each row of
+//     A x B. A score has standard deviation sqrt(K) / 3, so K sets how peaked
+//     the rows are (K = 64: about 2.7; K = 4096: about 21).
+// The reference is float64 from the bf16 inputs as stored (so the only errors
+// are the kernel's f32 sums and the rounding of its output), of every row up
+// to 2^31 multiply-adds, of a sample of rows beyond (referenceRows()).
+enum class Epilogue { Plain, BiasRelu, Softmax };
+
+/// `n` values uniform in [lo, hi] rounded to bf16: the bits for the device
+/// and the values they hold (exact in float) for the reference.
+struct Bf16Values {
+  std::vector<uint16_t> bits;
+  std::vector<float> values;
+};
+Bf16Values uniformBf16(size_t n, std::mt19937 &rng, float lo, float hi) {
+  Bf16Values v;
+  v.values = uniform(n, rng, lo, hi);
+  v.bits.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    v.bits[i] = floatToBf16(v.values[i]);
+    v.values[i] = float(bf16ToDouble(v.bits[i]));
+  }
+  return v;
+}
+
+/// Row `m` of A x B in float64, for row-major A [M, K] and B [K, N]. The
+/// products of bf16 values are exact in float64.
+void matmulRow(const std::vector<float> &a, const std::vector<float> &b,
+               int64_t m, int64_t n, int64_t k, std::vector<double> &row) {
+  row.assign(n, 0.0);
+  for (int64_t kk = 0; kk < k; ++kk) {
+    double av = a[m * k + kk];
+    const float *brow = &b[kk * n];
+    for (int64_t j = 0; j < n; ++j)
+      row[j] += av * brow[j];
+  }
+}
+
+Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
+                           std::mt19937 &rng, Epilogue epilogue) {
+  int64_t m = shape[0], n = shape[1], k = shape[2];
+  if (epilogue == Epilogue::Softmax && n > 256)
+    throw Error("matmul_softmax holds whole rows of at most 256 columns; N = " +
+                std::to_string(n));
+  Bf16Values a = uniformBf16(m * k, rng, -1, 1);
+  Bf16Values b = uniformBf16(k * n, rng, -1, 1);
+  std::vector<float> bias;
+  if (epilogue == Epilogue::BiasRelu)
+    bias = uniform(n, rng, -1, 1);
+  Workload w;
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, a.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, b.bits));
+  if (epilogue == Epilogue::BiasRelu)
+    addBuffer(w, ctx, bias);
+  w.outputType =
+      epilogue == Epilogue::Softmax ? ScalarType::F32 : ScalarType::BF16;
+  size_t elementBytes = w.outputType == ScalarType::F32 ? 4 : 2;
+  w.buffers.emplace_back(ctx, size_t(m * n) * elementBytes);
+  w.output = w.buffers.size() - 1;
+  w.args = {w.buffers[0].view(ScalarType::BF16, {m, k}),
+            w.buffers[1].view(ScalarType::BF16, {k, n})};
+  if (epilogue == Epilogue::BiasRelu)
+    w.args.push_back(w.buffers[2].view<float>({n}));
+  w.args.push_back(w.buffers[w.output].view(w.outputType, {m, n}));
+
+  std::vector<int64_t> rows = referenceRows(w, m, n, double(m) * n * k);
+  w.reference.reserve(rows.size() * n);
+  std::vector<double> row;
+  for (int64_t r : rows) {
+    matmulRow(a.values, b.values, r, n, k, row);
+    if (epilogue == Epilogue::BiasRelu) {
+      for (int64_t j = 0; j < n; ++j)
+        row[j] = std::max(0.0, row[j] + bias[j]);
+    } else if (epilogue == Epilogue::Softmax) {
+      double max = *std::max_element(row.begin(), row.end()), sum = 0;
+      for (double &x : row)
+        sum += x = std::exp(x - max);
+      for (double &x : row)
+        x /= sum;
+    }
+    w.reference.insert(w.reference.end(), row.begin(), row.end());
+  }
+  return w;
+}
+
+Workload prepareMatmulPlain(const Context &ctx, const Shape &shape,
+                            std::mt19937 &rng) {
+  return prepareMatmulBf16(ctx, shape, rng, Epilogue::Plain);
+}
+Workload prepareMatmulBiasRelu(const Context &ctx, const Shape &shape,
+                               std::mt19937 &rng) {
+  return prepareMatmulBf16(ctx, shape, rng, Epilogue::BiasRelu);
+}
+Workload prepareMatmulSoftmax(const Context &ctx, const Shape &shape,
+                              std::mt19937 &rng) {
+  return prepareMatmulBf16(ctx, shape, rng, Epilogue::Softmax);
+}
+
+/// 2 M N K for shape {M, N, K} (the epilogues' few flops not counted).
+double matmulFlops(const Shape &shape) {
+  return 2.0 * double(shape[0]) * double(shape[1]) * double(shape[2]);
+}
+
 const std::vector<Example> &examples() {
   static const std::vector<Example> table = {
       {"saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
@@ -321,6 +524,47 @@ const std::vector<Example> &examples() {
        {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {3, 100003}},
        prepareRowsumF16,
        1e-2},
+      // matmul_epilogue.mlir's three kernels (shapes MxNxK): bf16 data with
+      // f32 accumulation, the 1e-2 bound. 4096^3 is for timing; its reference
+      // is a sample of rows.
+      {"matmul_bias_relu",
+       {{1, 1, 1},
+        {7, 13, 5},
+        {33, 65, 17},
+        {128, 256, 64},
+        {1000, 1003, 517},
+        {1024, 1024, 1024},
+        {4096, 4096, 4096}},
+       prepareMatmulBiasRelu,
+       1e-2,
+       matmulFlops,
+       "matmul_epilogue"},
+      {"matmul_plain",
+       {{1, 1, 1},
+        {7, 13, 5},
+        {33, 65, 17},
+        {128, 256, 64},
+        {1000, 1003, 517},
+        {1024, 1024, 1024},
+        {4096, 4096, 4096}},
+       prepareMatmulPlain,
+       1e-2,
+       matmulFlops,
+       "matmul_epilogue"},
+      // N <= 256; K = 1000 and 4096 make peaked rows (scores of standard
+      // deviation 10.5 and 21).
+      {"matmul_softmax",
+       {{1, 1, 1},
+        {7, 13, 5},
+        {64, 256, 64},
+        {1000, 256, 517},
+        {4095, 100, 64},
+        {333, 255, 1000},
+        {256, 256, 4096}},
+       prepareMatmulSoftmax,
+       1e-2,
+       matmulFlops,
+       "matmul_epilogue"},
   };
   return table;
 }
@@ -331,16 +575,29 @@ const std::vector<Example> &examples() {
 
 struct Result {
   std::string example, mode, shape;
+  /// The source file's stem and the shape's sizes (empty for a row that
+  /// stands for every shape).
+  std::string source;
+  Shape dims;
   double relError = NAN, maxAbsError = NAN, timeUs = NAN;
+  /// Flops of one launch (NaN when the example does not count them).
+  double flops = NAN;
   int64_t nanCount = 0;
+  /// Whether the reference was a sample of rows, and how many of how many
+  /// (0 where the example does not say how its output is rowed).
+  bool sampled = false;
+  int64_t checkedRows = 0, rows = 0;
   bool pass = false;
   std::string error;
+
+  double tflops() const { return flops / timeUs * 1e-6; }
 };
 
 Result startResult(const Example &ex, const std::string &mode,
                    std::string shape) {
   Result r;
   r.example = ex.name;
+  r.source = sourceStem(ex);
   r.mode = mode;
   r.shape = std::move(shape);
   return r;
@@ -353,15 +610,70 @@ std::string shapeString(const Shape &shape) {
   return s;
 }
 
-void compare(const std::vector<float> &out, const std::vector<double> &ref,
+/// The output as float64 (every f32, f16, bf16 and i32 value is exact).
+std::vector<double> downloadOutput(const DeviceBuffer &out, ScalarType type) {
+  std::vector<double> values;
+  auto widen = [&](const auto &host, auto convert) {
+    values.resize(host.size());
+    for (size_t i = 0; i < host.size(); ++i)
+      values[i] = convert(host[i]);
+  };
+  switch (type) {
+  case ScalarType::F32:
+    widen(out.download<float>(), [](float v) { return double(v); });
+    break;
+  case ScalarType::F16:
+    widen(out.download<uint16_t>(), halfToDouble);
+    break;
+  case ScalarType::BF16:
+    widen(out.download<uint16_t>(), bf16ToDouble);
+    break;
+  case ScalarType::I32:
+    widen(out.download<int32_t>(), [](int32_t v) { return double(v); });
+    break;
+  default:
+    throw Error("the harness cannot check this output type");
+  }
+  return values;
+}
+
+/// The elements of `out` that `w.reference` covers: all of them, or the
+/// checked rows one after another.
+std::vector<double> checkedElements(std::vector<double> out,
+                                    const Workload &w) {
+  if (!w.checkedRows.empty()) {
+    if (w.rowLength <= 0 || out.size() % size_t(w.rowLength) != 0)
+      throw Error("harness: a row length of " + std::to_string(w.rowLength) +
+                  " does not divide the output's " +
+                  std::to_string(out.size()) + " elements");
+    int64_t rows = int64_t(out.size()) / w.rowLength;
+    std::vector<double> picked;
+    picked.reserve(w.checkedRows.size() * w.rowLength);
+    for (int64_t r : w.checkedRows) {
+      if (r < 0 || r >= rows)
+        throw Error("harness: checked row " + std::to_string(r) +
+                    " is outside the output's " + std::to_string(rows));
+      auto first = out.begin() + r * w.rowLength;
+      picked.insert(picked.end(), first, first + w.rowLength);
+    }
+    out = std::move(picked);
+  }
+  if (out.size() != w.reference.size())
+    throw Error("harness: the reference has " +
+                std::to_string(w.reference.size()) + " elements, against " +
+                std::to_string(out.size()) + " checked output elements");
+  return out;
+}
+
+/// Relative L2 error of `out` against `ref`, NaNs left out (r.nanCount,
+/// counted over the whole output, fails them).
+void compare(const std::vector<double> &out, const std::vector<double> &ref,
              double tolerance, Result &r) {
   double diff2 = 0, ref2 = 0, maxAbs = 0;
   for (size_t i = 0; i < out.size(); ++i) {
-    if (std::isnan(out[i])) {
-      ++r.nanCount;
+    if (std::isnan(out[i]))
       continue;
-    }
-    double d = double(out[i]) - ref[i];
+    double d = out[i] - ref[i];
     diff2 += d * d;
     ref2 += ref[i] * ref[i];
     maxAbs = std::max(maxAbs, std::abs(d));
@@ -374,12 +686,12 @@ void compare(const std::vector<float> &out, const std::vector<double> &ref,
     r.error = std::to_string(r.nanCount) + " elements are NaN (not written?)";
 }
 
-void compareExact(const std::vector<int32_t> &out,
+void compareExact(const std::vector<double> &out,
                   const std::vector<double> &ref, Result &r) {
   int64_t wrong = 0;
   double diff2 = 0, ref2 = 0, maxAbs = 0;
   for (size_t i = 0; i < out.size(); ++i) {
-    double d = double(out[i]) - ref[i];
+    double d = out[i] - ref[i];
     wrong += d != 0;
     diff2 += d * d;
     ref2 += ref[i] * ref[i];
@@ -413,23 +725,30 @@ Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
                 const std::string &mode, const Shape &shape,
                 std::mt19937 &rng) {
   Result r = startResult(ex, mode, shapeString(shape));
+  r.dims = shape;
+  if (ex.flops)
+    r.flops = ex.flops(shape);
   try {
     Stream stream(ctx);
     Workload w = ex.prepare(ctx, shape, rng);
     DeviceBuffer &out = w.buffers[w.output];
-    out.memset(0xff); // NaN / -1: an element the kernel misses cannot pass
+    // Every byte 0xFF: NaN in f32, f16 and bf16 (0xFFFF), -1 in i32: an
+    // element the kernel misses cannot pass.
+    out.memset(0xff);
     kernel.launchArgs(stream, w.args);
     stream.synchronize();
+    std::vector<double> values = downloadOutput(out, w.outputType);
+    r.sampled = !w.checkedRows.empty();
+    r.rows = w.rowLength > 0 ? int64_t(values.size()) / w.rowLength : 0;
+    r.checkedRows = r.sampled ? int64_t(w.checkedRows.size()) : r.rows;
     if (w.outputType == ScalarType::I32) {
-      compareExact(out.download<int32_t>(), w.reference, r);
-    } else if (w.outputType == ScalarType::F16) {
-      std::vector<uint16_t> halves = out.download<uint16_t>();
-      std::vector<float> widened(halves.size());
-      for (size_t i = 0; i < halves.size(); ++i)
-        widened[i] = float(halfToDouble(halves[i]));
-      compare(widened, w.reference, ex.tolerance, r);
+      compareExact(checkedElements(std::move(values), w), w.reference, r);
     } else {
-      compare(out.download<float>(), w.reference, ex.tolerance, r);
+      // Poison left anywhere fails, sampled reference or not.
+      r.nanCount = std::count_if(values.begin(), values.end(),
+                                 [](double v) { return std::isnan(v); });
+      compare(checkedElements(std::move(values), w), w.reference,
+              ex.tolerance, r);
     }
     r.timeUs = medianLaunchUs(ctx, stream, kernel, w.args);
   } catch (const Error &e) {
@@ -459,12 +778,20 @@ struct Options {
   std::optional<uint64_t> seed;
 };
 
+/// The cubin (aot) or source (jit) that defines the example's kernel.
+std::string modulePath(const Options &opts, const Example &ex,
+                       const std::string &mode) {
+  if (mode == "aot")
+    return opts.cubinDir + "/" + sourceStem(ex) + ".cubin";
+  return opts.sourceDir + "/" + sourceStem(ex) + ".mlir";
+}
+
 Module loadModule(const Context &ctx, const Options &opts, const Example &ex,
                   const std::string &mode) {
   if (mode == "aot")
-    return Module::loadFile(ctx, opts.cubinDir + "/" + ex.name + ".cubin");
+    return Module::loadFile(ctx, modulePath(opts, ex, mode));
 #ifdef TILEC_RUN_EXAMPLES_JIT
-  std::string path = opts.sourceDir + "/" + ex.name + ".mlir";
+  std::string path = modulePath(opts, ex, mode);
   JitOptions jit;
   jit.bufferName = path;
   return jitLoad(ctx, readFile(path), jit);
@@ -503,15 +830,31 @@ std::string fmt(const char *format, double v) {
   return buf;
 }
 
+/// "all", or "<checked>/<rows>" for a sampled reference.
+std::string checkedString(const Result &r) {
+  if (std::isnan(r.relError)) // not compared
+    return "-";
+  if (!r.sampled)
+    return "all";
+  return std::to_string(r.checkedRows) + "/" + std::to_string(r.rows);
+}
+
 void printTable(const std::vector<Result> &results) {
-  std::printf("%-10s %-5s %-12s %10s %10s %10s  %s\n", "example", "mode",
-              "shape", "rel_err", "max_abs", "time_us", "status");
+  int nameWidth = 10, shapeWidth = 12;
+  for (const Result &r : results) {
+    nameWidth = std::max(nameWidth, int(r.example.size()));
+    shapeWidth = std::max(shapeWidth, int(r.shape.size()));
+  }
+  std::printf("%-*s %-5s %-*s %10s %10s %10s %8s %9s  %s\n", nameWidth,
+              "example", "mode", shapeWidth, "shape", "rel_err", "max_abs",
+              "time_us", "TFLOP/s", "checked", "status");
   for (const Result &r : results)
-    std::printf("%-10s %-5s %-12s %10s %10s %10s  %s\n", r.example.c_str(),
-                r.mode.c_str(), r.shape.c_str(),
+    std::printf("%-*s %-5s %-*s %10s %10s %10s %8s %9s  %s\n", nameWidth,
+                r.example.c_str(), r.mode.c_str(), shapeWidth, r.shape.c_str(),
                 fmt("%.2e", r.relError).c_str(),
                 fmt("%.2e", r.maxAbsError).c_str(),
-                fmt("%.1f", r.timeUs).c_str(), r.pass ? "PASS" : "FAIL");
+                fmt("%.1f", r.timeUs).c_str(), fmt("%.1f", r.tflops()).c_str(),
+                checkedString(r).c_str(), r.pass ? "PASS" : "FAIL");
   for (const Result &r : results)
     if (!r.error.empty())
       std::printf("%s %s %s: %s\n", r.example.c_str(), r.mode.c_str(),
@@ -535,13 +878,19 @@ std::string jsonString(const std::string &s) {
   return out + "\"";
 }
 
-std::string jsonNumber(double v) {
+std::string jsonNumber(double v, int precision = 6) {
   if (std::isnan(v) || std::isinf(v))
     return "null";
   std::ostringstream os;
-  os.precision(6);
+  os.precision(precision);
   os << v;
   return os.str();
+}
+
+/// A row count, null where the example does not say how its output is
+/// rowed (it never samples).
+std::string rowCount(int64_t rows) {
+  return rows > 0 ? std::to_string(rows) : "null";
 }
 
 bool writeJson(const std::string &path, const Device &device,
@@ -551,6 +900,11 @@ bool writeJson(const std::string &path, const Device &device,
       << ",\n  \"results\": [\n";
   for (size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];
+    std::string dims;
+    for (int64_t d : r.dims)
+      dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    // "example" is the kernel's name ("kernel" says it again, beside its
+    // source file); "time_us" the median launch.
     out << "    {\"example\": " << jsonString(r.example)
         << ", \"mode\": " << jsonString(r.mode)
         << ", \"shape\": " << jsonString(r.shape)
@@ -558,6 +912,14 @@ bool writeJson(const std::string &path, const Device &device,
         << ", \"max_abs_error\": " << jsonNumber(r.maxAbsError)
         << ", \"nan_count\": " << r.nanCount
         << ", \"time_us\": " << jsonNumber(r.timeUs)
+        << ", \"kernel\": " << jsonString(r.example)
+        << ", \"source\": " << jsonString(r.source)
+        << ", \"dims\": [" << dims << "]"
+        << ", \"flops\": " << jsonNumber(r.flops, 17)
+        << ", \"tflops\": " << jsonNumber(r.tflops())
+        << ", \"sampled\": " << (r.sampled ? "true" : "false")
+        << ", \"checked_rows\": " << rowCount(r.checkedRows)
+        << ", \"rows\": " << rowCount(r.rows)
         << ", \"status\": " << jsonString(r.pass ? "PASS" : "FAIL")
         << ", \"error\": " << jsonString(r.error) << "}"
         << (i + 1 < results.size() ? ",\n" : "\n");
@@ -570,11 +932,18 @@ bool writeJson(const std::string &path, const Device &device,
 void listWithoutGpu(const Options &opts,
                     const std::vector<const Example *> &selected) {
   std::printf("no GPU found\n\nwould run:\n");
+  int nameWidth = 10, shapeWidth = 12;
+  for (const Example *ex : selected) {
+    nameWidth = std::max(nameWidth, int(std::strlen(ex->name)));
+    for (const Shape &shape : ex->shapes)
+      shapeWidth = std::max(shapeWidth, int(shapeString(shape).size()));
+  }
   for (const Example *ex : selected)
     for (const std::string &mode : opts.modes)
       for (const Shape &shape : ex->shapes)
-        std::printf("  %-10s %-5s %s\n", ex->name, mode.c_str(),
-                    shapeString(shape).c_str());
+        std::printf("  %-*s %-5s %-*s %s\n", nameWidth, ex->name,
+                    mode.c_str(), shapeWidth, shapeString(shape).c_str(),
+                    modulePath(opts, *ex, mode).c_str());
 }
 
 //===----------------------------------------------------------------------===//
@@ -669,9 +1038,12 @@ int main(int argc, char **argv) {
   if (!parseArgs(argc, argv, opts))
     return 2;
   std::vector<const Example *> selected;
+  // --only NAME: the kernel NAME, or every kernel of examples/NAME.mlir.
   for (const Example &ex : examples())
     if (opts.only.empty() ||
         std::find(opts.only.begin(), opts.only.end(), ex.name) !=
+            opts.only.end() ||
+        std::find(opts.only.begin(), opts.only.end(), sourceStem(ex)) !=
             opts.only.end())
       selected.push_back(&ex);
   if (selected.empty()) {
