@@ -121,6 +121,32 @@ private:
 
 } // namespace
 
+/// Whether `dot`'s result reaches, through element-wise ops (casts, scales)
+/// and loop-carried values, the lhs of a dot that takes it from registers.
+static bool feedsRegisterLhs(tile::DotOp dot) {
+  SmallVector<Value> worklist = {dot.getResult()};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto next = dyn_cast<tile::DotOp>(user)) {
+        if (use.get() == next.getLhs() && !isWorkgroupOperand(use.get()))
+          return true;
+      } else if (isElementwise(user)) {
+        llvm::append_range(worklist, user->getResults());
+      } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
+          worklist.push_back(
+              yield->getParentOp()->getResult(use.getOperandNumber()));
+      }
+    }
+  }
+  return false;
+}
+
 //===----------------------------------------------------------------------===//
 // Mutation
 //===----------------------------------------------------------------------===//
@@ -156,8 +182,18 @@ static Type expectedOperandType(OpOperand &use) {
       return type;
     return withLayoutOf(loop.getResult(use.getOperandNumber() - n).getType());
   }
-  if (auto dot = dyn_cast<tile::DotOp>(user))
-    return use.get() == dot.getAcc() ? Type(dot.getType()) : Type(type);
+  if (auto dot = dyn_cast<tile::DotOp>(user)) {
+    if (use.get() == dot.getAcc())
+      return dot.getType();
+    // An mma.sync lhs not staged in workgroup memory comes from registers,
+    // as A fragments.
+    auto mma = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+        encodingOf(dot.getType()));
+    if (use.get() == dot.getLhs() && mma && !isWorkgroupOperand(use.get()))
+      return type.cloneWithEncoding(
+          tilegpu::DotOperandLayoutAttr::get(user->getContext(), 0, mma));
+    return type;
+  }
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(user)) {
     Attribute parent = encodingOf(broadcast.getType());
     if (!parent || broadcast.getDims().size() != 1)
@@ -324,7 +360,8 @@ struct FoldThroughElementwise : OpRewritePattern<tilegpu::ConvertLayoutOp> {
 LogicalResult tilec::assignLayouts(gpu::GPUFuncOp func, int64_t threads) {
   LayoutPlan plan;
   WalkResult walk = func.walk([&](tile::DotOp dot) {
-    FailureOr<Attribute> layout = chooseDotLayout(dot, threads);
+    FailureOr<Attribute> layout =
+        chooseDotLayout(dot, threads, feedsRegisterLhs(dot));
     if (failed(layout))
       return WalkResult::interrupt();
     // The accumulator operand follows: through the loop that carries it,

@@ -5,6 +5,7 @@
 #include "tilec/Dialect/TileGPU/TileGPUOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -145,7 +146,8 @@ bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads) {
   return rhsKContiguous || warpgroupCols % kPanelElements == 0;
 }
 
-FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
+FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads,
+                                            bool feedsRegisterLhs) {
   auto acc = cast<RankedTensorType>(dot.getAcc().getType());
   Type input = getElementTypeOrSelf(dot.getLhs().getType());
   int64_t rows = acc.getDimSize(0), cols = acc.getDimSize(1);
@@ -165,6 +167,14 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
         tilegpu::MmaLayoutAttr::get(ctx, gridM, threads / 32 / gridM));
   }
   if (input.isF16() || input.isBF16()) {
+    // An lhs in registers is held as A fragments of whole K rows: warps
+    // split the rows only, so that a previous dot's accumulator of those
+    // rows converts to it without leaving the threads.
+    int64_t warps = threads / 32;
+    bool rowsOnly = feedsRegisterLhs || !isWorkgroupOperand(dot.getLhs());
+    if (rowsOnly && rows % (16 * warps) == 0 &&
+        cols % 16 == 0 && k % 16 == 0)
+      return Attribute(tilegpu::MmaLayoutAttr::get(ctx, warps, 1));
     auto grid = squarestGrid(threads / 32, rows, cols, 16, 16);
     if (!grid || k % 16 != 0)
       return dot.emitOpError("cannot map a ")
@@ -187,4 +197,14 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads) {
   return Attribute(tilegpu::FmaLayoutAttr::get(ctx, grid->first, grid->second,
                                             mContiguous ? 4 : 1,
                                             nContiguous ? 4 : 1));
+}
+bool tilec::isWorkgroupOperand(Value operand) {
+  if (auto transpose = operand.getDefiningOp<tile::TransposeOp>())
+    operand = transpose.getInput();
+  auto load = operand.getDefiningOp<tile::LoadOp>();
+  if (!load)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      load.getBuffer().getType().getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }

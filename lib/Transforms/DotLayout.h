@@ -78,8 +78,12 @@ private:
 /// tile does not divide evenly.
 /// Warpgroup dots (operands in swizzled panels) take a #tile.mma grid
 /// whose warps own 16 rows each, where wgmma m64nN leaves its results.
+/// mma.sync dots split only the rows over the warps where their lhs comes
+/// from registers or `feedsRegisterLhs` (their result becomes another
+/// dot's lhs): A fragments hold whole rows of K.
 mlir::FailureOr<mlir::Attribute> chooseDotLayout(tile::DotOp dot,
-                                                 int64_t threads);
+                                                 int64_t threads,
+                                                 bool feedsRegisterLhs = false);
 
 /// Whether `dot` can run as Hopper warpgroup MMAs on `threads` threads,
 /// its operands read from 128-byte swizzled panels: 16-bit operands, whole
@@ -88,6 +92,11 @@ mlir::FailureOr<mlir::Attribute> chooseDotLayout(tile::DotOp dot,
 /// stored with M or N contiguous split at panel boundaries. An operand made
 /// by tile.transpose is read as stored (the other way round).
 bool fitsWarpgroupMma(tile::DotOp dot, int64_t threads);
+
+/// Whether `operand` of a dot is read from workgroup memory (a tile.load of a
+/// workgroup buffer, possibly transposed), where tile-promote-shared staged
+/// it; otherwise the dot takes it from registers.
+bool isWorkgroupOperand(mlir::Value operand);
 
 } // namespace tilec
 

@@ -89,11 +89,20 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
       }
     }
     if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      // An mma.sync lhs may come from registers (tile-assign-layouts gave
+      // it the A-fragment layout).
+      bool lhsInRegisters = isa_and_nonnull<tilegpu::DotOperandLayoutAttr>(
+          dot.getLhs().getType().getEncoding());
       for (Value operand : {dot.getLhs(), dot.getRhs()}) {
+        if (operand == dot.getLhs() && lhsInRegisters)
+          continue;
         Operation *def = operand.getDefiningOp();
         if (!def || !isStagedDotOperand(def)) {
-          op->emitOpError("operands must be staged in workgroup memory; run "
-                          "tile-promote-shared first");
+          op->emitOpError(operand == dot.getLhs()
+                              ? "lhs must be staged in workgroup memory or, "
+                                "for 16-bit mma.sync dots, held in registers"
+                              : "rhs must be staged in workgroup memory; run "
+                                "tile-promote-shared first");
           return WalkResult::interrupt();
         }
       }

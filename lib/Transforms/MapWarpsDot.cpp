@@ -139,6 +139,26 @@ SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value buffer,
   return registers;
 }
 
+/// The four 32-bit registers of an A fragment held in registers: slots
+/// first..first+7 of the #tilegpu.dot_operand layout, in pairs a0..a3 (the
+/// order of LinearLayout::mmaOperandA, which is the PTX ISA's).
+SmallVector<Value> registerFragment(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> slots, int64_t first,
+                                    Type elementType) {
+  SmallVector<Value> registers;
+  auto pairType = VectorType::get({2}, elementType);
+  for (int64_t i = 0; i < 4; ++i) {
+    Value pair = vector::FromElementsOp::create(
+        b, loc, pairType,
+        ValueRange{slots[first + 2 * i], slots[first + 2 * i + 1]});
+    registers.push_back(
+        elementType.isBF16()
+            ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair))
+            : pair);
+  }
+  return registers;
+}
+
 /// Replaces `dot` by its per-thread accumulator and erases the operand
 /// loads (and transposes) it read through workgroup memory directly.
 void replaceDot(ConversionPatternRewriter &rewriter, tile::DotOp dot,
@@ -158,14 +178,23 @@ void replaceDot(ConversionPatternRewriter &rewriter, tile::DotOp dot,
 struct StagedDot {
   DotLayout layout;
   StagedOperand lhs, rhs;
+  /// The lhs comes from registers as A fragments (lhs is then empty).
+  bool lhsInRegisters = false;
 };
 std::optional<StagedDot> matchStagedDot(tile::DotOp op, DotLayout::Kind kind,
                                         std::optional<bool> swizzled) {
   std::optional<DotLayout> layout = DotLayout::get(op.getType());
-  std::optional<StagedOperand> lhs = stagedOperand(op.getLhs());
+  bool lhsInRegisters = isa_and_nonnull<tilegpu::DotOperandLayoutAttr>(
+      op.getLhs().getType().getEncoding());
+  std::optional<StagedOperand> lhs =
+      lhsInRegisters ? StagedOperand() : stagedOperand(op.getLhs());
   std::optional<StagedOperand> rhs = stagedOperand(op.getRhs());
   if (!layout || layout->getKind() != kind || !lhs || !rhs)
     return std::nullopt;
+  if (lhsInRegisters)
+    return swizzled.value_or(false)
+               ? std::nullopt
+               : std::optional(StagedDot{*layout, *lhs, *rhs, true});
   if (swizzled && (lhs->swizzled != *swizzled || rhs->swizzled != *swizzled))
     return std::nullopt;
   return StagedDot{*layout, *lhs, *rhs};
@@ -208,10 +237,18 @@ struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), {f32, f32, f32, f32});
 
+    SmallVector<Value> lhsRegisters;
+    if (dot->lhsInRegisters)
+      lhsRegisters = unpack(rewriter, loc, adaptor.getLhs(),
+                            fragRows * 16 * k / 32);
     for (int64_t kk = 0; kk < k; kk += 16) {
       // A fragments (16x16): a0..a3 = rows 0-7/8-15 x k 0-7/8-15.
       SmallVector<SmallVector<Value>> aFrags;
-      for (int64_t fm = 0; fm < fragRows; ++fm) {
+      for (int64_t fm = 0; fm < fragRows && dot->lhsInRegisters; ++fm)
+        aFrags.push_back(registerFragment(rewriter, loc, lhsRegisters,
+                                          (fm * (k / 16) + kk / 16) * 8,
+                                          elementType));
+      for (int64_t fm = 0; fm < fragRows && !dot->lhsInRegisters; ++fm) {
         Value m = ix.add(warpRow, fm * 16);
         Value row, col;
         if (!lhs->transposed) { // [M][K]: lane l -> row l%16, k (l/16)*8

@@ -144,3 +144,44 @@ layout::LinearLayout SliceLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape,
       .toLinearLayout(getParentShape(shape), threads)
       .slice(getDim());
 }
+
+//===----------------------------------------------------------------------===//
+// #tilegpu.dot_operand
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             unsigned operand, MmaLayoutAttr parent) {
+  if (operand > 1)
+    return emitError() << "operand must be 0 (lhs) or 1 (rhs), got "
+                       << operand;
+  return success();
+}
+
+LogicalResult
+DotOperandLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape) const {
+  int64_t warpsM = getParent().getWarpsM(), warpsN = getParent().getWarpsN();
+  bool fits = shape.size() == 2 &&
+              (getOperand() == 0
+                   ? shape[0] % (16 * warpsM) == 0 && shape[1] % 16 == 0
+                   : shape[0] % 16 == 0 && shape[1] % (8 * warpsN) == 0);
+  if (!fits)
+    return emitError() << "an mma.sync operand " << getOperand()
+                       << " layout over " << warpsM << "x" << warpsN
+                       << " warps needs a 2-D tile of whole "
+                       << (getOperand() == 0 ? "16x16" : "16x8")
+                       << " fragments per warp";
+  return success();
+}
+
+layout::LinearLayout
+DotOperandLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape,
+                                     int64_t threads) const {
+  int64_t warpsM = getParent().getWarpsM(), warpsN = getParent().getWarpsN();
+  return getOperand() == 0
+             ? layout::LinearLayout::mmaOperandA(shape[0], shape[1], warpsM,
+                                                 warpsN)
+             : layout::LinearLayout::mmaOperandB(shape[0], shape[1], warpsM,
+                                                 warpsN);
+}

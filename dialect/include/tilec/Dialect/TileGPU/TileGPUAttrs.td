@@ -84,4 +84,26 @@ def TileGPU_SliceLayoutAttr
   }];
 }
 
+def TileGPU_DotOperandLayoutAttr
+    : TileGPU_Attr<"DotOperandLayout", "dot_operand", [TileGPU_LayoutEncoding]> {
+  let summary = "A dot operand held in registers as mma.sync fragments";
+  let description = [{
+    The layout in which `mma.sync` m16n8k16 reads operand `operand` (0: the
+    M x K lhs, 1: the K x N rhs) of a dot whose accumulator is laid out as
+    `parent`: per 16x16 (lhs) or 16x8 (rhs) fragment, lane l holds the
+    elements the PTX ISA gives it; the warps of `parent` along the other
+    dimension hold copies. A dot's lhs computed in registers (the previous
+    dot's result cast to 16 bits, say) is converted to this layout; from
+    an accumulator whose warps own whole rows the conversion moves no data.
+
+    ```mlir
+    tensor<64x64xbf16, #tilegpu.dot_operand<operand = 0,
+                                            parent = #tilegpu.mma<warps_m = 4, warps_n = 1>>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$operand, TileGPU_MmaLayoutAttr:$parent);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILEC_DIALECT_TILEGPU_TILEGPUATTRS_TD
