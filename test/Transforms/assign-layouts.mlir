@@ -1,5 +1,5 @@
 // RUN: tilec-opt %s -split-input-file \
-// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-assign-layouts)))' \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared,tile-assign-layouts)))' \
 // RUN:   | FileCheck %s
 
 // A bias broadcast along the rows of a dot's accumulator: the bias is loaded
@@ -8,7 +8,7 @@
 // CHECK-LABEL: gpu.func @bias_relu(
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
 // CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%[[SUM:.*]] = %[[ZERO]]) -> (tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>)
-// CHECK:   tile.dot %{{.*}}, %{{.*}}, %[[SUM]] : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
+// CHECK:   tile.dot %{{.*}}, %{{.*}}, %[[SUM]] {{.*}}: tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
 // CHECK: %[[BIAS:.*]] = tile.load %{{.*}} : memref<?xf32> -> tensor<64xf32, #tilegpu.slice<dim = 0, parent_size = 64, parent = #tilegpu.mma<warps_m = 2, warps_n = 2>>>
 // CHECK: %[[BB:.*]] = tile.broadcast %[[BIAS]] dims [0] : {{.*}} -> tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
 // CHECK: %[[S:.*]] = arith.addf %[[ACC]], %[[BB]] : tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
@@ -43,8 +43,11 @@ gpu.module @m {
 // Row statistics of an accumulator are its row slice; broadcasting them
 // back gives the accumulator's layout; a column mask made of a range and a
 // splat is built in that layout (no conversion).
+// The dot is outside a loop, so its lhs is not staged: it is read from
+// global memory straight into A fragments, and the warps split the rows.
 // CHECK-LABEL: gpu.func @masked_row_softmax(
-// CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #[[MMA:tilegpu.mma<warps_m = 2, warps_n = 2>]]>
+// CHECK: tile.load %{{.*}} : memref<?x?xbf16> -> tensor<64x32xbf16, #tilegpu.dot_operand<operand = 0, parent = <warps_m = 4, warps_n = 1>>>
+// CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #[[MMA:tilegpu.mma<warps_m = 4, warps_n = 1>]]>
 // CHECK-DAG: %[[RANGE:.*]] = tile.range : tensor<64xi32, #tilegpu.slice<dim = 0, parent_size = 64, parent = #[[MMA]]>>
 // CHECK-DAG: %[[COLS:.*]] = tile.broadcast %[[RANGE]] dims [0] : {{.*}} -> tensor<64x64xi32, #[[MMA]]>
 // CHECK-DAG: %[[N:.*]] = tile.splat %{{.*}} : i32 -> tensor<64x64xi32, #[[MMA]]>
@@ -82,10 +85,10 @@ gpu.module @m {
 // in the blocked layout, through one conversion; the store keeps the
 // accumulator's layout.
 // CHECK-LABEL: gpu.func @prefix_of_acc(
-// CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
-// CHECK: %[[BLOCKED:.*]] = tilegpu.convert_layout %[[ACC]] : tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>> -> tensor<64x64xf32>
+// CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
+// CHECK: %[[BLOCKED:.*]] = tilegpu.convert_layout %[[ACC]] : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>> -> tensor<64x64xf32>
 // CHECK: tile.prefix add %[[BLOCKED]] along 1
-// CHECK: tile.store %[[ACC]], {{.*}} : tensor<64x64xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
+// CHECK: tile.store %[[ACC]], {{.*}} : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
 gpu.module @m {
   gpu.func @prefix_of_acc(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -106,7 +109,7 @@ gpu.module @m {
 // A loaded tile added to an accumulator is read in the accumulator's
 // layout where it has one use, and converted where it has several.
 // CHECK-LABEL: gpu.func @shared_operand(
-// CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #[[MMA:tilegpu.mma<warps_m = 2, warps_n = 2>]]>
+// CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #[[MMA:tilegpu.mma<warps_m = 4, warps_n = 1>]]>
 // CHECK: %[[T:.*]] = tile.load %{{.*}} : memref<?x?xf32> -> tensor<64x64xf32>
 // CHECK: %[[TC:.*]] = tilegpu.convert_layout %[[T]] : tensor<64x64xf32> -> tensor<64x64xf32, #[[MMA]]>
 // CHECK: arith.addf %[[ACC]], %[[TC]] : tensor<64x64xf32, #[[MMA]]>

@@ -19,7 +19,7 @@ gpu.module @m {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x64xf32>
-    // expected-error @+1 {{'tile.dot' op operands must be staged in workgroup memory; run tile-promote-shared first}}
+    // expected-error @+1 {{'tile.dot' op lhs must be staged in workgroup memory or, for 16-bit mma.sync dots, held in registers}}
     %d = tile.dot %t, %t, %t : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
     gpu.return
   }

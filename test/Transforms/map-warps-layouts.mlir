@@ -1,5 +1,5 @@
 // RUN: tilec-opt %s -split-input-file -verify-diagnostics \
-// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps,cse)))' \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared,tile-map-warps,cse)))' \
 // RUN:   | FileCheck %s
 
 // The row maximum of an mma accumulator whose warps own whole rows: each
@@ -139,6 +139,51 @@ gpu.module @m {
     // expected-error @+1 {{'tilegpu.convert_layout' op needs 65536 bytes of workgroup memory to exchange its tile; at most 49152 are supported}}
     %b = tilegpu.convert_layout %t : tensor<128x128xf32, #mma> -> tensor<128x128xf32>
     tile.store %b, %y[%c0, %c0] : tensor<128x128xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Back to back: the first dot's accumulator, rounded to bf16, is the second
+// dot's lhs. Both dots split only rows over the 4 warps, so the rounded
+// accumulator is already in A-fragment order: the conversion permutes
+// registers (no workgroup exchange), and the second dot reads A from
+// registers: ldmatrix only for the staged operands (A and B of the first
+// dot, B of the second): 4 k steps x 8 fragments of mma.sync.
+// CHECK-LABEL: gpu.func @back_to_back(
+// CHECK-NOT: workgroup(
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK: nvvm.mma.sync
+// CHECK: arith.truncf %{{.*}} : vector<32xf32> to vector<32xbf16>
+// CHECK-NOT: transpose = false
+// CHECK: vector.shuffle %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<32xbf16>
+// CHECK-NOT: transpose = false
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK-COUNT-32: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @back_to_back(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %e: memref<?x?xbf16>, %d: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %ab = scf.for %kk = %c0 to %k step %c32 iter_args(%sum = %zero) -> (tensor<64x64xf32>) {
+      %ta = tile.load %a[%c0, %kk] : memref<?x?xbf16> -> tensor<64x32xbf16>
+      %tb = tile.load %b[%kk, %c0] : memref<?x?xbf16> -> tensor<32x64xbf16>
+      %s = tile.dot %ta, %tb, %sum : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+      scf.yield %s : tensor<64x64xf32>
+    }
+    %p = arith.truncf %ab : tensor<64x64xf32> to tensor<64x64xbf16>
+    %out = scf.for %kk = %c0 to %k step %c32 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+      %te = tile.load %e[%kk, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %o = tile.dot %p, %te, %acc : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %o : tensor<64x64xf32>
+    }
+    tile.store %out, %d[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
     gpu.return
   }
 }
