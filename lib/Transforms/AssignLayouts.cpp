@@ -298,11 +298,12 @@ struct FoldThroughBroadcast : OpRewritePattern<tilegpu::ConvertLayoutOp> {
   }
 };
 
-/// Whether `value` can be made in any layout at no more cost than in its
-/// own: splats, constants, ranges, single-use loads, conversions, and
-/// broadcasts or single-use element-wise ops of such values (a mask built
-/// from ranges and splats, say).
-static bool isRematerializable(Value value, unsigned depth = 4) {
+/// Whether `value` can be made in any layout at little cost: splats,
+/// constants, ranges, single-use loads, conversions, and broadcasts or
+/// element-wise ops of such values (a mask built from ranges and splats,
+/// say). Element-wise ops with other uses are made twice: a few integer
+/// ops a slot are cheaper than an exchange through workgroup memory.
+static bool isRematerializable(Value value, unsigned depth = 8) {
   Operation *def = value.getDefiningOp();
   if (!def || depth == 0)
     return false;
@@ -314,7 +315,7 @@ static bool isRematerializable(Value value, unsigned depth = 4) {
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
     return broadcast.getDims().size() == 1 &&
            isRematerializable(broadcast.getInput(), depth - 1);
-  if (!isElementwise(def) || !def->hasOneUse() || def->getNumResults() != 1)
+  if (!isElementwise(def) || def->getNumResults() != 1)
     return false;
   return llvm::all_of(def->getOperands(), [&](Value operand) {
     return !isa<RankedTensorType>(operand.getType()) ||
