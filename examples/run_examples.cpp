@@ -18,7 +18,8 @@
 // .mlir file may define several kernels (examples/matmul_epilogue.mlir defines
 // matmul_bias_relu, matmul_plain and matmul_softmax). --only takes kernel
 // names, or a source file's stem for all of its kernels. Matmul shapes read
-// MxNxK.
+// MxNxK, b2b_gemm's MxNxKxH, attention's BxHxNxcausal (batch, heads,
+// sequence length; the head dimension is the kernel's).
 //
 // Sampled references: where a float64 reference of the whole output would be
 // too slow on the host (a prepare function passes its reference's work to
@@ -29,6 +30,14 @@
 // element of a floating-point output, so an element the kernel misses fails
 // anywhere. The table's `checked` column and the JSON's `sampled` and
 // `checked_rows` say which rows were compared.
+//
+// Attention comparison (Example::compare = Compare::Attention, the
+// attention_block.mlir kernels): FlashAttention's criterion. The prepare
+// function gives a second reference, computed in the kernel's low precision
+// (Workload::referenceLowp); the output passes when
+//   max |out - ref| <= 2 * max |ref_lowp - ref| + 1e-3
+// (the table's `bound` column, the JSON's `max_abs_bound`), no element is
+// NaN (poison), and its relative L2 error is below the example's tolerance.
 //
 // To add an example, write a prepare function and add a row to examples().
 //
@@ -76,11 +85,23 @@ struct Workload {
   /// The float64 reference: of the whole output, or of the checked rows one
   /// after another.
   std::vector<double> reference;
+  /// Compare::Attention only: the same elements computed as a low-precision
+  /// kernel would (bf16 rounding where it rounds), for the error bound.
+  std::vector<double> referenceLowp;
 };
 
 using PrepareFn = Workload (*)(const Context &, const Shape &, std::mt19937 &);
 /// Floating-point operations of one launch on a shape (for TFLOP/s).
 using FlopsFn = double (*)(const Shape &);
+
+/// How an example's output is judged.
+enum class Compare {
+  /// Relative L2 error below the tolerance (f32, f16, bf16), or exact (i32).
+  RelL2,
+  /// FlashAttention's criterion against Workload::referenceLowp (see the
+  /// top of the file), and the relative L2 error below the tolerance.
+  Attention,
+};
 
 struct Example {
   /// The kernel @<name>, defined by examples/<source>.mlir (AOT:
@@ -95,6 +116,7 @@ struct Example {
   /// The source file's stem, when it is not the kernel's name (one file
   /// defining several kernels).
   const char *source = nullptr;
+  Compare compare = Compare::RelL2;
 };
 
 /// The stem of the example's .mlir and .cubin files.
@@ -500,6 +522,168 @@ double matmulFlops(const Shape &shape) {
   return 2.0 * double(shape[0]) * double(shape[1]) * double(shape[2]);
 }
 
+/// `x` rounded to bf16 (to nearest, ties to even), as a float.
+float roundBf16(float x) { return float(bf16ToDouble(floatToBf16(x))); }
+
+// b2b_gemm(a: bf16[M, K], b: bf16[K, H], e: bf16[H, N], d: f32[M, N]), on
+// shape {M, N, K, H}: d = bf16(A x B) x E, both products accumulated in f32,
+// inputs uniform in [-1, 1]. The reference mirrors the kernel's rounding:
+// T = A x B in float64 from the bf16 inputs, each element of T rounded to
+// bf16 (through float), then D = T x E in float64. (The kernel rounds an f32
+// sum, the reference a float64 one: now and then they land one bf16 ulp
+// apart, well within the 1e-2 bound.)
+Workload prepareB2bGemm(const Context &ctx, const Shape &shape,
+                        std::mt19937 &rng) {
+  int64_t m = shape[0], n = shape[1], k = shape[2], h = shape[3];
+  Bf16Values a = uniformBf16(m * k, rng, -1, 1);
+  Bf16Values b = uniformBf16(k * h, rng, -1, 1);
+  Bf16Values e = uniformBf16(h * n, rng, -1, 1);
+  Workload w;
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, a.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, b.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, e.bits));
+  size_t out = addOutput(w, ctx, m * n);
+  w.args = {w.buffers[0].view(ScalarType::BF16, {m, k}),
+            w.buffers[1].view(ScalarType::BF16, {k, h}),
+            w.buffers[2].view(ScalarType::BF16, {h, n}),
+            w.buffers[out].view<float>({m, n})};
+
+  std::vector<int64_t> rows =
+      referenceRows(w, m, n, double(m) * h * k + double(m) * n * h);
+  w.reference.reserve(rows.size() * n);
+  std::vector<double> t, row;
+  std::vector<float> tBf16(h);
+  for (int64_t r : rows) {
+    matmulRow(a.values, b.values, r, h, k, t);
+    for (int64_t j = 0; j < h; ++j)
+      tBf16[j] = roundBf16(float(t[j]));
+    matmulRow(tBf16, e.values, 0, n, h, row);
+    w.reference.insert(w.reference.end(), row.begin(), row.end());
+  }
+  return w;
+}
+
+/// 2 M H K + 2 M N H for shape {M, N, K, H}.
+double b2bGemmFlops(const Shape &shape) {
+  double m = shape[0], n = shape[1], k = shape[2], h = shape[3];
+  return 2.0 * m * h * k + 2.0 * m * n * h;
+}
+
+// attention_d64 and attention_d128 of attention_block.mlir, on shape
+// {B, H, N, causal}:
+//   attention_dD(q, k, v, o: bf16[B, H, N, D], scale: f32, causal: i32):
+//     O = softmax(scale * Q K^T + mask) V for each batch and head; with
+//     causal != 0, query i sees keys j <= i.
+// Q, K and V uniform in [-1, 1], scale = 1/sqrt(D). Compared by
+// Compare::Attention, against two references of the same rows (a row is
+// one query of one head: D elements; a sample of them beyond 2^31
+// reference steps, N * D * 2 a row):
+//   reference:     float64 from the bf16 inputs;
+//   referenceLowp: as a bf16 kernel would: S = Q K^T summed in float, times
+//                  scale; softmax in float; P rounded to bf16; O = P V summed
+//                  in float, then rounded to bf16.
+Workload prepareAttention(const Context &ctx, const Shape &shape,
+                          std::mt19937 &rng, int64_t d) {
+  int64_t batch = shape[0], heads = shape[1], n = shape[2];
+  int32_t causal = int32_t(shape[3]);
+  float scale = float(1.0 / std::sqrt(double(d)));
+  int64_t elements = batch * heads * n * d;
+  Bf16Values q = uniformBf16(elements, rng, -1, 1);
+  Bf16Values k = uniformBf16(elements, rng, -1, 1);
+  Bf16Values v = uniformBf16(elements, rng, -1, 1);
+  Workload w;
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, q.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, k.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, v.bits));
+  w.buffers.emplace_back(ctx, size_t(elements) * sizeof(uint16_t));
+  w.output = 3;
+  w.outputType = ScalarType::BF16;
+  Shape sizes = {batch, heads, n, d};
+  w.args = {w.buffers[0].view(ScalarType::BF16, sizes),
+            w.buffers[1].view(ScalarType::BF16, sizes),
+            w.buffers[2].view(ScalarType::BF16, sizes),
+            w.buffers[3].view(ScalarType::BF16, sizes),
+            scale,
+            causal};
+
+  int64_t rowCount = batch * heads * n;
+  std::vector<int64_t> rows =
+      referenceRows(w, rowCount, d, double(rowCount) * n * d * 2);
+  w.reference.reserve(rows.size() * d);
+  w.referenceLowp.reserve(rows.size() * d);
+  std::vector<double> s(n), o(d);
+  std::vector<float> sLow(n), oLow(d);
+  for (int64_t r : rows) {
+    int64_t i = r % n;                 // the query's position
+    int64_t base = (r - i) * d;        // its head's first row
+    int64_t keys = causal ? i + 1 : n; // keys [0, keys) are seen
+    const float *qrow = &q.values[r * d];
+    // Scores, in float64 and in float.
+    double max = -INFINITY;
+    float maxLow = -INFINITY;
+    for (int64_t j = 0; j < keys; ++j) {
+      const float *krow = &k.values[base + j * d];
+      double dot = 0;
+      float dotLow = 0;
+      for (int64_t c = 0; c < d; ++c) {
+        dot += double(qrow[c]) * krow[c];
+        dotLow += qrow[c] * krow[c];
+      }
+      s[j] = dot * scale;
+      sLow[j] = dotLow * scale;
+      max = std::max(max, s[j]);
+      maxLow = std::max(maxLow, sLow[j]);
+    }
+    double sum = 0;
+    float sumLow = 0;
+    for (int64_t j = 0; j < keys; ++j) {
+      sum += s[j] = std::exp(s[j] - max);
+      sumLow += sLow[j] = std::exp(sLow[j] - maxLow);
+    }
+    std::fill(o.begin(), o.end(), 0.0);
+    std::fill(oLow.begin(), oLow.end(), 0.0f);
+    for (int64_t j = 0; j < keys; ++j) {
+      const float *vrow = &v.values[base + j * d];
+      double p = s[j] / sum;
+      float pLow = roundBf16(sLow[j] / sumLow);
+      for (int64_t c = 0; c < d; ++c) {
+        o[c] += p * vrow[c];
+        oLow[c] += pLow * vrow[c];
+      }
+    }
+    w.reference.insert(w.reference.end(), o.begin(), o.end());
+    for (float x : oLow)
+      w.referenceLowp.push_back(roundBf16(x));
+  }
+  return w;
+}
+
+Workload prepareAttentionD64(const Context &ctx, const Shape &shape,
+                             std::mt19937 &rng) {
+  return prepareAttention(ctx, shape, rng, 64);
+}
+Workload prepareAttentionD128(const Context &ctx, const Shape &shape,
+                              std::mt19937 &rng) {
+  return prepareAttention(ctx, shape, rng, 128);
+}
+
+/// 4 B H N^2 D for shape {B, H, N, causal} (Q K^T and P V), half of it when
+/// causal; the softmax's flops not counted.
+template <int64_t D> double attentionFlops(const Shape &shape) {
+  double flops = 4.0 * double(shape[0]) * double(shape[1]) * double(shape[2]) *
+                 double(shape[2]) * double(D);
+  return shape[3] ? flops / 2 : flops;
+}
+
+/// Each {B, H, N} twice: causal 0 and 1 ({B, H, N, causal}).
+std::vector<Shape> attentionShapes(const std::vector<Shape> &shapes) {
+  std::vector<Shape> out;
+  for (const Shape &s : shapes)
+    for (int64_t causal : {0, 1})
+      out.push_back({s[0], s[1], s[2], causal});
+  return out;
+}
+
 const std::vector<Example> &examples() {
   static const std::vector<Example> table = {
       {"saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
@@ -565,6 +749,46 @@ const std::vector<Example> &examples() {
        1e-2,
        matmulFlops,
        "matmul_epilogue"},
+      // D = bf16(A x B) x E (shapes MxNxKxH), f32 accumulation, the 1e-2
+      // bound.
+      {"b2b_gemm",
+       {{1, 1, 1, 1},
+        {7, 13, 5, 3},
+        {64, 64, 64, 64},
+        {100, 70, 33, 65},
+        {1000, 1003, 517, 130},
+        {1024, 1024, 1024, 256}},
+       prepareB2bGemm,
+       1e-2,
+       b2bGemmFlops},
+      // attention_block.mlir's two kernels (shapes BxHxNxcausal, each shape
+      // causal and not): FlashAttention's criterion, and relative L2 below
+      // 1e-2. 4x16x4096 (16k tokens, 16 heads) is for timing; its reference
+      // is a sample of 64 query rows.
+      {"attention_d64",
+       attentionShapes({{1, 1, 1},
+                        {1, 2, 1000},
+                        {1, 1, 4095},
+                        {1, 1, 4096},
+                        {2, 3, 129},
+                        {4, 16, 4096}}),
+       prepareAttentionD64,
+       1e-2,
+       attentionFlops<64>,
+       "attention_block",
+       Compare::Attention},
+      {"attention_d128",
+       attentionShapes({{1, 1, 1},
+                        {1, 2, 1000},
+                        {1, 1, 4095},
+                        {1, 1, 4096},
+                        {2, 3, 129},
+                        {4, 16, 4096}}),
+       prepareAttentionD128,
+       1e-2,
+       attentionFlops<128>,
+       "attention_block",
+       Compare::Attention},
   };
   return table;
 }
@@ -580,6 +804,9 @@ struct Result {
   std::string source;
   Shape dims;
   double relError = NAN, maxAbsError = NAN, timeUs = NAN;
+  /// Compare::Attention: the bound on maxAbsError, 2 * max |ref_lowp - ref|
+  /// + 1e-3 (NaN for other comparisons).
+  double maxAbsBound = NAN;
   /// Flops of one launch (NaN when the example does not count them).
   double flops = NAN;
   int64_t nanCount = 0;
@@ -665,6 +892,15 @@ std::vector<double> checkedElements(std::vector<double> out,
   return out;
 }
 
+/// `v` printed with `format`, "-" for NaN.
+std::string fmt(const char *format, double v) {
+  if (std::isnan(v))
+    return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), format, v);
+  return buf;
+}
+
 /// Relative L2 error of `out` against `ref`, NaNs left out (r.nanCount,
 /// counted over the whole output, fails them).
 void compare(const std::vector<double> &out, const std::vector<double> &ref,
@@ -684,6 +920,32 @@ void compare(const std::vector<double> &out, const std::vector<double> &ref,
   r.pass = r.nanCount == 0 && r.relError < tolerance;
   if (r.nanCount)
     r.error = std::to_string(r.nanCount) + " elements are NaN (not written?)";
+}
+
+/// Compare::Attention: FlashAttention's criterion, max |out - ref| <=
+/// 2 * max |lowp - ref| + 1e-3, and compare()'s relative L2 bound.
+void compareAttention(const std::vector<double> &out,
+                      const std::vector<double> &ref,
+                      const std::vector<double> &lowp, double tolerance,
+                      Result &r) {
+  if (lowp.size() != ref.size())
+    throw Error("harness: the low-precision reference has " +
+                std::to_string(lowp.size()) + " elements, against " +
+                std::to_string(ref.size()));
+  compare(out, ref, tolerance, r);
+  double lowpMaxAbs = 0;
+  for (size_t i = 0; i < ref.size(); ++i)
+    lowpMaxAbs = std::max(lowpMaxAbs, std::abs(lowp[i] - ref[i]));
+  r.maxAbsBound = 2 * lowpMaxAbs + 1e-3;
+  bool withinBound = r.maxAbsError <= r.maxAbsBound;
+  r.pass = r.pass && withinBound;
+  if (r.nanCount == 0 && !withinBound)
+    r.error = "max |out - ref| " + fmt("%.3e", r.maxAbsError) +
+              " exceeds 2 * max |ref_lowp - ref| + 1e-3 = " +
+              fmt("%.3e", r.maxAbsBound);
+  else if (r.nanCount == 0 && !r.pass)
+    r.error = "relative L2 error " + fmt("%.3e", r.relError) +
+              " is not below " + fmt("%.0e", tolerance);
 }
 
 void compareExact(const std::vector<double> &out,
@@ -747,8 +1009,12 @@ Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
       // Poison left anywhere fails, sampled reference or not.
       r.nanCount = std::count_if(values.begin(), values.end(),
                                  [](double v) { return std::isnan(v); });
-      compare(checkedElements(std::move(values), w), w.reference,
-              ex.tolerance, r);
+      if (ex.compare == Compare::Attention)
+        compareAttention(checkedElements(std::move(values), w), w.reference,
+                         w.referenceLowp, ex.tolerance, r);
+      else
+        compare(checkedElements(std::move(values), w), w.reference,
+                ex.tolerance, r);
     }
     r.timeUs = medianLaunchUs(ctx, stream, kernel, w.args);
   } catch (const Error &e) {
@@ -822,14 +1088,6 @@ std::vector<Result> runExample(const Context &ctx, const Options &opts,
 // Output
 //===----------------------------------------------------------------------===//
 
-std::string fmt(const char *format, double v) {
-  if (std::isnan(v))
-    return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), format, v);
-  return buf;
-}
-
 /// "all", or "<checked>/<rows>" for a sampled reference.
 std::string checkedString(const Result &r) {
   if (std::isnan(r.relError)) // not compared
@@ -845,14 +1103,15 @@ void printTable(const std::vector<Result> &results) {
     nameWidth = std::max(nameWidth, int(r.example.size()));
     shapeWidth = std::max(shapeWidth, int(r.shape.size()));
   }
-  std::printf("%-*s %-5s %-*s %10s %10s %10s %8s %9s  %s\n", nameWidth,
+  std::printf("%-*s %-5s %-*s %10s %10s %10s %10s %8s %9s  %s\n", nameWidth,
               "example", "mode", shapeWidth, "shape", "rel_err", "max_abs",
-              "time_us", "TFLOP/s", "checked", "status");
+              "bound", "time_us", "TFLOP/s", "checked", "status");
   for (const Result &r : results)
-    std::printf("%-*s %-5s %-*s %10s %10s %10s %8s %9s  %s\n", nameWidth,
+    std::printf("%-*s %-5s %-*s %10s %10s %10s %10s %8s %9s  %s\n", nameWidth,
                 r.example.c_str(), r.mode.c_str(), shapeWidth, r.shape.c_str(),
                 fmt("%.2e", r.relError).c_str(),
                 fmt("%.2e", r.maxAbsError).c_str(),
+                fmt("%.2e", r.maxAbsBound).c_str(),
                 fmt("%.1f", r.timeUs).c_str(), fmt("%.1f", r.tflops()).c_str(),
                 checkedString(r).c_str(), r.pass ? "PASS" : "FAIL");
   for (const Result &r : results)
@@ -910,6 +1169,7 @@ bool writeJson(const std::string &path, const Device &device,
         << ", \"shape\": " << jsonString(r.shape)
         << ", \"rel_error\": " << jsonNumber(r.relError)
         << ", \"max_abs_error\": " << jsonNumber(r.maxAbsError)
+        << ", \"max_abs_bound\": " << jsonNumber(r.maxAbsBound)
         << ", \"nan_count\": " << r.nanCount
         << ", \"time_us\": " << jsonNumber(r.timeUs)
         << ", \"kernel\": " << jsonString(r.example)
