@@ -549,8 +549,9 @@ static bool comparable(const LinearLayout &a, const LinearLayout &b) {
 // srcReg(r) = dstReg(s), which is linear in s.
 std::optional<SmallVector<int64_t>>
 LinearLayout::registerPermutation(const LinearLayout &dst) const {
-  if (!comparable(*this, dst) || packed[1] != dst.packed[1] ||
-      packed[2] != dst.packed[2])
+  if (!comparable(*this, dst) ||
+      packed[index(InDim::Lane)] != dst.packed[index(InDim::Lane)] ||
+      packed[index(InDim::Warp)] != dst.packed[index(InDim::Warp)])
     return std::nullopt;
   Echelon src = echelonOf({InDim::Register});
   unsigned dstBits = dst.getNumBits(InDim::Register);
@@ -579,7 +580,7 @@ bool LinearLayout::isThreadLocalConversion(const LinearLayout &dst) const {
   if (!comparable(*this, dst))
     return false;
   Echelon src = echelonOf({InDim::Register});
-  for (uint64_t vec : dst.packed[0])
+  for (uint64_t vec : dst.packed[index(InDim::Register)])
     if (!src.solve(vec))
       return false;
   for (InDim in : {InDim::Lane, InDim::Warp})

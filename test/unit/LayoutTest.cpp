@@ -25,13 +25,6 @@ using Formula = std::function<Coords(int64_t slot, int64_t lane, int64_t warp)>;
 
 namespace {
 
-int64_t log2i(int64_t v) {
-  int64_t bits = 0;
-  while ((int64_t(1) << bits) < v)
-    ++bits;
-  return bits;
-}
-
 int64_t product(llvm::ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t size : shape)
@@ -67,9 +60,8 @@ void expectMatches(const LL &layout, const Formula &expected) {
     Coords got = layout.apply(slot, lane, warp);
     if (got != want && failures++ < 3)
       ADD_FAILURE() << layout.str() << " at slot " << slot << " lane " << lane
-                    << " warp " << warp << ": got "
-                    << layout.rowMajorIndex(got) << ", want "
-                    << layout.rowMajorIndex(want);
+                    << " warp " << warp << ": got " << layout.rowMajorIndex(got)
+                    << ", want " << layout.rowMajorIndex(want);
   });
 }
 
@@ -93,8 +85,8 @@ void expectInverse(const LL &layout) {
   int64_t failures = 0;
   for (int64_t element = 0; element < n; ++element) {
     auto holder = layout.locate(layout.delinearize(element));
-    bool ok = first[element][0] < 0 ? !holder
-                                    : holder && *holder == first[element];
+    bool ok =
+        first[element][0] < 0 ? !holder : holder && *holder == first[element];
     if (!ok && failures++ < 3)
       ADD_FAILURE() << layout.str() << ": locate(" << element << ") is "
                     << (holder ? "wrong" : "nullopt");
@@ -140,8 +132,8 @@ Coords fmaFormula(int64_t rows, int64_t cols, int64_t tm, int64_t tn,
           tj * gn + (j / gn) * tn * gn + j % gn};
 }
 
-Coords operandAFormula(int64_t rows, int64_t cols, int64_t warpsM,
-                       int64_t s, int64_t l, int64_t w) {
+Coords operandAFormula(int64_t rows, int64_t cols, int64_t warpsM, int64_t s,
+                       int64_t l, int64_t w) {
   int64_t g = l / 4, t = l % 4, i = s % 8, tile = s / 8;
   int64_t kTiles = cols / 16, kTile = tile % kTiles, mTile = tile / kTiles;
   return {(w % warpsM) * (rows / warpsM) + mTile * 16 + g + 8 * ((i / 2) % 2),
@@ -170,8 +162,8 @@ std::vector<std::pair<int64_t, int64_t>> warpSplits() {
 //===----------------------------------------------------------------------===//
 
 TEST(LinearLayoutFactories, BlockedMatchesFormula) {
-  std::vector<SmallVector<int64_t>> shapes = {{}, {2, 4, 8}, {4, 1, 16},
-                                              {8, 8, 8}, {2, 2, 2, 4}};
+  std::vector<SmallVector<int64_t>> shapes = {
+      {}, {2, 4, 8}, {4, 1, 16}, {8, 8, 8}, {2, 2, 2, 4}};
   for (int64_t a = 1; a <= 256; a *= 2) {
     shapes.push_back({a});
     for (int64_t b = 1; b <= 256; b *= 2)
@@ -206,8 +198,7 @@ TEST(LinearLayoutFactories, MmaAccumulatorMatchesFormula) {
       for (int64_t cols = 8 * warpsN; cols <= 256; cols *= 2) {
         LL layout = LL::mmaAccumulator(rows, cols, warpsM, warpsN);
         EXPECT_EQ(layout.getNumWarps(), warpsM * warpsN);
-        EXPECT_EQ(layout.getPerThread(),
-                  rows * cols / (warpsM * warpsN * 32));
+        EXPECT_EQ(layout.getPerThread(), rows * cols / (warpsM * warpsN * 32));
         EXPECT_TRUE(layout.isInjective() && layout.isSurjective());
         expectFormulaAndInverse(layout, [&](int64_t s, int64_t l, int64_t w) {
           return mmaAccumulatorFormula(rows, cols, warpsM, warpsN, s, l, w);
@@ -230,11 +221,10 @@ TEST(LinearLayoutFactories, FmaAccumulatorMatchesFormula) {
               EXPECT_EQ(layout.getPerThread(), rows * cols / threads);
               EXPECT_EQ(layout.isInjective(), threads >= 32);
               EXPECT_TRUE(layout.isSurjective());
-              expectFormulaAndInverse(layout,
-                                      [&](int64_t s, int64_t l, int64_t w) {
-                                        return fmaFormula(rows, cols, tm, tn,
-                                                          gm, gn, s, w * 32 + l);
-                                      });
+              expectFormulaAndInverse(layout, [&](int64_t s, int64_t l,
+                                                  int64_t w) {
+                return fmaFormula(rows, cols, tm, tn, gm, gn, s, w * 32 + l);
+              });
               ++layouts;
             }
   EXPECT_GT(layouts, 1000);
@@ -296,8 +286,8 @@ TEST(LinearLayoutFactories, PreconditionsRejectBadSizes) {
   Bases lanes = {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}};
   EXPECT_TRUE(LL::tryCreate({8, 4}, {}, lanes, {}));
   EXPECT_FALSE(LL::tryCreate({8, 3}, {}, lanes, {}));
-  EXPECT_FALSE(LL::tryCreate({8, 4}, {}, Bases(lanes.begin(), lanes.end() - 1),
-                             {}));
+  EXPECT_FALSE(
+      LL::tryCreate({8, 4}, {}, Bases(lanes.begin(), lanes.end() - 1), {}));
   EXPECT_FALSE(LL::tryCreate({8, 4}, {{0, 4}}, lanes, {}));
   EXPECT_FALSE(LL::tryCreate({8, 4}, {{1}}, lanes, {}));
   EXPECT_FALSE(LL::tryCreate({1LL << 40, 1LL << 30}, {}, lanes, {}));
@@ -364,9 +354,9 @@ std::vector<LL> variantsOf(const LL &layout) {
   variants.push_back(LL(shape, registers, swapped, warps));
   // Fewer slots, and a repeated slot.
   if (!registers.empty()) {
-    variants.push_back(
-        LL(shape, SmallVector<LL::Basis>(registers.begin(), registers.end() - 1),
-           lanes, warps));
+    variants.push_back(LL(
+        shape, SmallVector<LL::Basis>(registers.begin(), registers.end() - 1),
+        lanes, warps));
     SmallVector<LL::Basis> repeated(registers);
     repeated.push_back(LL::Basis(shape.size(), 0));
     variants.push_back(LL(shape, repeated, lanes, warps));
@@ -397,8 +387,8 @@ std::vector<LL> poolOf(llvm::ArrayRef<int64_t> shape, int64_t warps) {
   }
   for (int64_t tm = 1; tm <= threads; tm *= 2)
     for (int64_t group : {1, 4})
-      if (auto layout = LL::tryFmaAccumulator(rows, cols, tm, threads / tm,
-                                              group, group))
+      if (auto layout =
+              LL::tryFmaAccumulator(rows, cols, tm, threads / tm, group, group))
         pool.push_back(*layout);
   size_t factories = pool.size();
   for (size_t i = 0; i < factories; ++i)
@@ -408,9 +398,8 @@ std::vector<LL> poolOf(llvm::ArrayRef<int64_t> shape, int64_t warps) {
 }
 
 std::vector<SmallVector<int64_t>> poolShapes() {
-  return {{16, 16}, {32, 32}, {64, 64}, {32, 64}, {64, 32},
-          {16, 64}, {64, 16}, {128, 32}, {4, 8},  {256},
-          {4096},   {8, 16, 16}};
+  return {{16, 16}, {32, 32},  {64, 64}, {32, 64}, {64, 32}, {16, 64},
+          {64, 16}, {128, 32}, {4, 8},   {256},    {4096},   {8, 16, 16}};
 }
 
 //===----------------------------------------------------------------------===//
@@ -436,8 +425,8 @@ void expectSlice(const LL &layout, unsigned dim) {
   LL sliced = layout.slice(dim);
   SmallVector<unsigned> kept = layout.sliceKeptRegisterBits(dim);
   ASSERT_EQ(sliced.getPerThread(), int64_t(1) << kept.size());
-  EXPECT_EQ(sliced.getShape(), llvm::ArrayRef<int64_t>(
-                                   dropCoord(Coords(layout.getShape()), dim)));
+  EXPECT_EQ(sliced.getShape(),
+            llvm::ArrayRef<int64_t>(dropCoord(Coords(layout.getShape()), dim)));
   EXPECT_EQ(sliced.getNumWarps(), layout.getNumWarps());
   EXPECT_TRUE(sliced.isSliceOf(layout, dim));
   for (int64_t warp = 0; warp < layout.getNumWarps(); ++warp)
@@ -451,8 +440,8 @@ void expectSlice(const LL &layout, unsigned dim) {
         Coords element = sliced.apply(slot, lane, warp);
         after.insert(element);
         bool found = false;
-        for (int64_t original = 0;
-             original < layout.getPerThread() && !found; ++original)
+        for (int64_t original = 0; original < layout.getPerThread() && !found;
+             ++original)
           found = keptBitsMatch(original, slot, kept) &&
                   projected[original] == element;
         EXPECT_TRUE(found) << layout.str() << " slice " << dim << " slot "
@@ -549,8 +538,7 @@ struct Enumerated {
       }
       held[t] = at[t];
       std::sort(held[t].begin(), held[t].end());
-      held[t].erase(std::unique(held[t].begin(), held[t].end()),
-                    held[t].end());
+      held[t].erase(std::unique(held[t].begin(), held[t].end()), held[t].end());
     }
   }
   LL layout;
@@ -607,8 +595,7 @@ void expectConversion(const Enumerated &srcE, const Enumerated &dstE,
   counts.warpLocal += warpLocal;
 }
 
-void expectConversion(const LL &src, const LL &dst,
-                      ConversionCounts &counts) {
+void expectConversion(const LL &src, const LL &dst, ConversionCounts &counts) {
   expectConversion(Enumerated(src), Enumerated(dst), counts);
 }
 
@@ -646,8 +633,9 @@ TEST(LinearLayoutAlgebra, IdentityAndReorderedRegisters) {
         distinct.insert(layout.apply(s, 0, 0));
       bool slotsDistinct = int64_t(distinct.size()) == layout.getPerThread();
       for (int64_t s = 0; s < layout.getPerThread(); ++s) {
-        if (slotsDistinct)
+        if (slotsDistinct) {
           EXPECT_EQ((*identity)[s], s);
+        }
         EXPECT_EQ(layout.apply((*identity)[s], 0, 0), layout.apply(s, 0, 0));
       }
       // Reverse the register bits: slot s of the result is slot
@@ -664,8 +652,9 @@ TEST(LinearLayoutAlgebra, IdentityAndReorderedRegisters) {
         for (unsigned j = 0; j < bits; ++j)
           if (s >> j & 1)
             expected |= int64_t(1) << order[j];
-        if (slotsDistinct)
+        if (slotsDistinct) {
           EXPECT_EQ((*perm)[s], expected);
+        }
         for (int64_t t = 0; t < layout.getNumThreads(); t += 5)
           EXPECT_EQ(reordered.applyThread(s, t),
                     layout.applyThread((*perm)[s], t));
@@ -718,8 +707,8 @@ TEST(LinearLayoutAlgebra, BlockedToMmaMovesData) {
   EXPECT_FALSE(a.isThreadLocalConversion(b));
   EXPECT_FALSE(a.isWarpLocalConversion(b));
   // A single warp holds everything: any conversion is warp-local.
-  EXPECT_TRUE(LL::blocked({16, 16}, 32).isWarpLocalConversion(
-      LL::mmaAccumulator(16, 16, 1, 1)));
+  EXPECT_TRUE(LL::blocked({16, 16}, 32)
+                  .isWarpLocalConversion(LL::mmaAccumulator(16, 16, 1, 1)));
 }
 
 } // namespace
