@@ -2,6 +2,7 @@
 //
 // tilec-run-examples --cubin-dir DIR [--source-dir DIR] [--mode aot|jit|both]
 //                    [--json FILE] [--only NAME,...] [--device N] [--seed N]
+//                    [--max-gflop X]  (skip shapes above X GFLOP)
 //
 // For every example, mode and shape: load the module (AOT: DIR/<file>.cubin;
 // JIT: compile <source-dir>/<file>.mlir in-process), make fresh random inputs,
@@ -1039,10 +1040,20 @@ struct Options {
   std::vector<std::string> modes;
   std::vector<std::string> only;
   int device = 0;
+  /// Shapes of examples that count FLOPs above this many GFLOP are skipped
+  /// (--max-gflop; compute-sanitizer runs take the small shapes only).
+  double maxGflop = 0;
   /// Seed of the input generator: fresh from the OS unless --seed is given,
   /// and printed so that a failure can be replayed.
   std::optional<uint64_t> seed;
 };
+
+/// Whether `shape` of `ex` is within --max-gflop (always, without it or
+/// without a FLOP count).
+bool withinLimit(const Options &opts, const Example &ex, const Shape &shape) {
+  return opts.maxGflop <= 0 || !ex.flops ||
+         ex.flops(shape) <= opts.maxGflop * 1e9;
+}
 
 /// The cubin (aot) or source (jit) that defines the example's kernel.
 std::string modulePath(const Options &opts, const Example &ex,
@@ -1080,7 +1091,8 @@ std::vector<Result> runExample(const Context &ctx, const Options &opts,
     return {r};
   }
   for (const Shape &shape : ex.shapes)
-    results.push_back(runShape(ctx, *kernel, ex, mode, shape, rng));
+    if (withinLimit(opts, ex, shape))
+      results.push_back(runShape(ctx, *kernel, ex, mode, shape, rng));
   return results;
 }
 
@@ -1201,7 +1213,8 @@ void listWithoutGpu(const Options &opts,
   for (const Example *ex : selected)
     for (const std::string &mode : opts.modes)
       for (const Shape &shape : ex->shapes)
-        std::printf("  %-*s %-5s %-*s %s\n", nameWidth, ex->name,
+        if (withinLimit(opts, *ex, shape))
+          std::printf("  %-*s %-5s %-*s %s\n", nameWidth, ex->name,
                     mode.c_str(), shapeWidth, shapeString(shape).c_str(),
                     modulePath(opts, *ex, mode).c_str());
 }
@@ -1221,7 +1234,7 @@ bool hasJit() {
 const char kUsage[] =
     "usage: tilec-run-examples --cubin-dir DIR [--source-dir DIR]\n"
     "         [--mode aot|jit|both] [--json FILE] [--only NAME,...]\n"
-    "         [--device N] [--seed N]\n";
+    "         [--device N] [--seed N] [--max-gflop X]\n";
 
 std::vector<std::string> splitComma(const std::string &s) {
   std::vector<std::string> parts;
@@ -1259,6 +1272,8 @@ bool parseArgs(int argc, char **argv, Options &opts) {
       opts.device = std::atoi(v.c_str());
     else if (arg == "--seed" && (ok = value(v)))
       opts.seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (arg == "--max-gflop" && (ok = value(v)))
+      opts.maxGflop = std::strtod(v.c_str(), nullptr);
     else if (arg == "-h" || arg == "--help") {
       std::printf("%s", kUsage);
       std::exit(0);
