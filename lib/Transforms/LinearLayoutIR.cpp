@@ -43,9 +43,23 @@ static bool singleBit(int64_t v, unsigned &k) {
 /// selected bit by bit.
 static Value threadPart(OpBuilder &b, Location loc, ArrayRef<ThreadBit> bits,
                         unsigned dim, Value tid) {
+  // Terms of distinct bits are added (as xor, but LLVM folds an add of
+  // constants into address and compare immediates); others are xor-ed.
   Value part;
+  int64_t covered = 0;
+  bool disjoint = true;
+  for (const ThreadBit &bit : bits) {
+    int64_t along = (*bit.basis)[dim];
+    disjoint &= (covered & along) == 0;
+    covered |= along;
+  }
   auto merge = [&](Value term) {
-    part = part ? b.createOrFold<arith::XOrIOp>(loc, part, term) : term;
+    if (!part)
+      part = term;
+    else if (disjoint)
+      part = b.createOrFold<arith::AddIOp>(loc, part, term);
+    else
+      part = b.createOrFold<arith::XOrIOp>(loc, part, term);
   };
   for (size_t i = 0; i < bits.size();) {
     int64_t along = (*bits[i].basis)[dim];
@@ -86,11 +100,18 @@ SmallVector<Value> tilec::emitCoordinates(OpBuilder &b, Location loc,
   for (unsigned d = 0; d < layout.getRank(); ++d) {
     Value part = threadPart(b, loc, bits, d, tid);
     Value constant = indexConstant(b, loc, fromSlot[d]);
-    coords.push_back(
-        !part ? constant
-        : fromSlot[d] == 0
-            ? part
-            : b.createOrFold<arith::XOrIOp>(loc, part, constant));
+    if (!part || fromSlot[d] == 0) {
+      coords.push_back(part ? part : constant);
+      continue;
+    }
+    // The slot's bits and the thread's are distinct in every layout tilec
+    // builds: an add, which folds into the users' immediates.
+    int64_t threadBitsAlong = 0;
+    for (const ThreadBit &bit : bits)
+      threadBitsAlong |= (*bit.basis)[d];
+    coords.push_back((threadBitsAlong & fromSlot[d]) == 0
+                         ? b.createOrFold<arith::AddIOp>(loc, part, constant)
+                         : b.createOrFold<arith::XOrIOp>(loc, part, constant));
   }
   return coords;
 }
