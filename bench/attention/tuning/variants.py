@@ -3,9 +3,9 @@
 
   python3 variants.py BM BN WARPS STAGES > attention_block.mlir
 
-With 64 64 4 2 it writes the kernels of examples/attention_block.mlir
-(checked: `diff` the kernel bodies), so that a tuning run changes nothing
-but the schedule. The examples runner then checks and times a variant as
+With 64 64 4 2 it writes the program of examples/attention_block.mlir (the
+same ops; two constants are named %cbm and %cbn there), so that a tuning run
+changes nothing but the block sizes, warps and stages. The examples runner then checks and times a variant as
 it does the example (its cubin stands in for attention_block.cubin).
 """
 import sys
