@@ -592,6 +592,68 @@ bool LinearLayout::isThreadLocalConversion(const LinearLayout &dst) const {
 
 // The same argument one level up: a warp holds
 // srcWarp(w) + span(srcReg, srcLane).
+int64_t LinearLayout::LaneAffine::at(int64_t lane) const {
+  int64_t v = constant;
+  for (unsigned i = 0; i < kLaneBits; ++i)
+    if (lane >> i & 1)
+      v ^= bits[i];
+  return v;
+}
+
+bool LinearLayout::LaneAffine::isConstant() const {
+  return llvm::all_of(bits, [](int64_t v) { return v == 0; });
+}
+
+llvm::SmallVector<int64_t> LinearLayout::LaneAffine::image() const {
+  llvm::SmallVector<int64_t> values;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    if (!llvm::is_contained(values, at(lane)))
+      values.push_back(at(lane));
+  return values;
+}
+
+/// The affine function taking `values[lane]`, if there is one.
+static std::optional<LinearLayout::LaneAffine>
+fitLaneAffine(llvm::ArrayRef<int64_t> values) {
+  LinearLayout::LaneAffine f;
+  f.constant = values[0];
+  for (unsigned i = 0; i < kLaneBits; ++i)
+    f.bits[i] = values[int64_t(1) << i] ^ f.constant;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    if (f.at(lane) != values[lane])
+      return std::nullopt;
+  return f;
+}
+
+std::optional<llvm::SmallVector<LinearLayout::LaneShuffle>>
+LinearLayout::warpShuffles(const LinearLayout &dst) const {
+  if (!isWarpLocalConversion(dst))
+    return std::nullopt;
+  for (unsigned bit = 0, e = getNumBits(InDim::Warp); bit < e; ++bit)
+    if (packedBasis(InDim::Warp, bit) != dst.packedBasis(InDim::Warp, bit))
+      return std::nullopt;
+  // With equal warp bases, warp 0's frame serves every warp: the holder of
+  // an element of warp 0 (smallest warp first) is in warp 0.
+  llvm::SmallVector<LaneShuffle> plan;
+  for (int64_t slot = 0; slot < dst.getPerThread(); ++slot) {
+    llvm::SmallVector<int64_t> lanes, slots;
+    for (int64_t lane = 0; lane < 32; ++lane) {
+      std::optional<std::array<int64_t, 3>> holder =
+          locate(dst.apply(slot, lane, 0));
+      if (!holder || (*holder)[2] != 0)
+        return std::nullopt;
+      slots.push_back((*holder)[0]);
+      lanes.push_back((*holder)[1]);
+    }
+    std::optional<LaneAffine> sourceLane = fitLaneAffine(lanes);
+    std::optional<LaneAffine> sourceSlot = fitLaneAffine(slots);
+    if (!sourceLane || !sourceSlot)
+      return std::nullopt;
+    plan.push_back({*sourceLane, *sourceSlot});
+  }
+  return plan;
+}
+
 bool LinearLayout::isWarpLocalConversion(const LinearLayout &dst) const {
   if (!comparable(*this, dst))
     return false;

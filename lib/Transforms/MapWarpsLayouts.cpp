@@ -4,7 +4,8 @@
 // accumulator and what is computed from it) are lowered through their
 // linear layouts (tilec/Layout/LinearLayout.h), whatever the layout:
 //   - tilegpu.convert_layout permutes each thread's registers where no
-//     element changes thread, and otherwise goes through workgroup memory;
+//     element changes thread, shuffles within warps where no element
+//     changes warp, and otherwise goes through workgroup memory;
 //   - tile.reduce combines a thread's slots along the axis, then the lanes
 //     whose bits point along it (xor shuffles), and meets in workgroup memory
 //     only when warps hold different positions along the axis; the result
@@ -24,6 +25,7 @@
 using namespace mlir;
 using namespace tilec;
 using layout::InDim;
+using layout::kLaneBits;
 using layout::LinearLayout;
 
 static constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
@@ -84,6 +86,28 @@ LogicalResult tilec::checkLayoutOpSupported(Operation *op, int64_t threads) {
 
 namespace {
 
+/// The lane-affine value `f` for this thread's lane.
+Value emitLaneAffine(OpBuilder &b, Location loc,
+                     const LinearLayout::LaneAffine &f, Value lane) {
+  Value v = indexConstant(b, loc, f.constant);
+  for (unsigned i = 0; i < kLaneBits; ++i) {
+    if (f.bits[i] == 0)
+      continue;
+    Value bit = extractBits(b, loc, lane, i, 1);
+    v = b.createOrFold<arith::XOrIOp>(
+        loc, v,
+        b.createOrFold<arith::MulIOp>(loc, bit,
+                                      indexConstant(b, loc, f.bits[i])));
+  }
+  return v;
+}
+
+/// Shuffles move 16- and 32-bit elements.
+bool isShuffleable(Type elementType) {
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  return width == 16 || width == 32;
+}
+
 struct ConvertLayoutLowering : MapWarpsPattern<tilegpu::ConvertLayoutOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -99,6 +123,14 @@ struct ConvertLayoutLowering : MapWarpsPattern<tilegpu::ConvertLayoutOp> {
           op, adaptor.getInput(), adaptor.getInput(), *slots);
       return success();
     }
+    Type elementType = op.getType().getElementType();
+    if (isShuffleable(elementType))
+      if (std::optional<SmallVector<LinearLayout::LaneShuffle>> plan =
+              from.warpShuffles(to)) {
+        rewriter.replaceOp(op, shuffleSlots(rewriter, loc, adaptor.getInput(),
+                                            *plan, elementType));
+        return success();
+      }
     // Through workgroup memory, in row-major order: one copy of each
     // element is written.
     Value buffer = state.exchangeBuffers.lookup(op);
@@ -126,7 +158,57 @@ struct ConvertLayoutLowering : MapWarpsPattern<tilegpu::ConvertLayoutOp> {
         elements);
     return success();
   }
+
+  Value shuffleSlots(ConversionPatternRewriter &rewriter, Location loc,
+                     Value input, ArrayRef<LinearLayout::LaneShuffle> plan,
+                     Type elementType) const;
 };
+
+/// Each dst slot takes its element from the lane that holds it: one
+/// shuffle per source slot the lanes need, selected by the slot each lane
+/// wants.
+Value ConvertLayoutLowering::shuffleSlots(ConversionPatternRewriter &rewriter,
+                                          Location loc, Value input,
+                                          ArrayRef<LinearLayout::LaneShuffle> plan,
+                                          Type elementType) const {
+  Value lane = rewriter.createOrFold<arith::AndIOp>(
+      loc, state.threadId, indexConstant(rewriter, loc, 31));
+  Value width = arith::ConstantIntOp::create(rewriter, loc, 32, 32);
+  SmallVector<Value> elements;
+  for (const LinearLayout::LaneShuffle &slot : plan) {
+    Value sourceLane = rewriter.createOrFold<arith::IndexCastOp>(
+        loc, rewriter.getI32Type(),
+        emitLaneAffine(rewriter, loc, slot.sourceLane, lane));
+    Value wanted = slot.sourceSlot.isConstant()
+                       ? Value()
+                       : emitLaneAffine(rewriter, loc, slot.sourceSlot, lane);
+    Value element;
+    for (int64_t source : slot.sourceSlot.image()) {
+      // 16-bit elements travel as the low half of a 32-bit word.
+      bool narrow = elementType.getIntOrFloatBitWidth() == 16;
+      Value sent = vector::ExtractOp::create(rewriter, loc, input, source);
+      auto shuffle = gpu::ShuffleOp::create(
+          rewriter, loc, narrow ? toWordBits(rewriter, loc, sent) : sent,
+          sourceLane, width, gpu::ShuffleMode::IDX);
+      Value moved = shuffle.getShuffleResult();
+      if (narrow)
+        moved = fromWordBits(rewriter, loc, moved, elementType);
+      ++state.stats.shuffles;
+      if (!element) {
+        element = moved;
+        continue;
+      }
+      Value isWanted = rewriter.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, wanted,
+          indexConstant(rewriter, loc, source));
+      element = arith::SelectOp::create(rewriter, loc, isWanted, moved, element);
+    }
+    elements.push_back(element);
+  }
+  return vector::FromElementsOp::create(
+      rewriter, loc, VectorType::get({int64_t(plan.size())}, elementType),
+      elements);
+}
 
 struct LayoutReduceLowering : MapWarpsPattern<tile::ReduceOp> {
   using MapWarpsPattern::MapWarpsPattern;
@@ -138,7 +220,6 @@ struct LayoutReduceLowering : MapWarpsPattern<tile::ReduceOp> {
     if (!inputType.getEncoding())
       return failure();
     Location loc = op.getLoc();
-    Value tid = state.threadId;
     unsigned axis = op.getAxis();
     tile::ReduceKind kind = op.getKind();
     LinearLayout in = state.linearLayoutOf(inputType);
@@ -316,8 +397,10 @@ std::optional<ExchangeBuffer> tilec::layoutExchangeBuffer(Operation *op,
                                                           int64_t threads) {
   if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op)) {
     LinearLayout from = tilegpu::layoutOf(convert.getInput().getType(), threads);
-    if (from.registerPermutation(
-            tilegpu::layoutOf(convert.getType(), threads)))
+    LinearLayout to = tilegpu::layoutOf(convert.getType(), threads);
+    if (from.registerPermutation(to) ||
+        (isShuffleable(convert.getType().getElementType()) &&
+         from.warpShuffles(to)))
       return std::nullopt;
     return ExchangeBuffer{convert.getType().getNumElements(),
                           convert.getType().getElementType()};

@@ -187,3 +187,30 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Within one warp, from the accumulator to the blocked layout by shuffles:
+// each blocked slot reads its element from the lane that holds it; where
+// the source slot depends on the lane (here on lane bit 1), two shuffles and
+// a select. No workgroup memory.
+// CHECK-LABEL: gpu.func @warp_shuffle_conversion(
+// CHECK-NOT: workgroup(
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle idx
+// CHECK: gpu.shuffle idx
+// CHECK: arith.select
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+#mma = #tilegpu.mma<warps_m = 1, warps_n = 1>
+gpu.module @m {
+  gpu.func @warp_shuffle_conversion(%x: memref<?x?xf32>, %y: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32, #mma>
+    tile.store %t, %x[%c0, %c0] : tensor<16x16xf32, #mma>, memref<?x?xf32>
+    %b = tilegpu.convert_layout %t : tensor<16x16xf32, #mma> -> tensor<16x16xf32>
+    tile.store %b, %y[%c0, %c0] : tensor<16x16xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}

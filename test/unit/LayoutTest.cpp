@@ -521,6 +521,7 @@ TEST(LinearLayoutAlgebra, MmaRowReductionNeedsTwoShuffles) {
 
 struct ConversionCounts {
   int64_t registerOnly = 0, threadLocal = 0, warpLocal = 0, pairs = 0;
+  int64_t shufflePlans = 0;
 };
 
 /// A layout with what each thread and each warp holds, enumerated once.
@@ -589,6 +590,33 @@ void expectConversion(const Enumerated &srcE, const Enumerated &dstE,
       warpLocal &= srcE.warpHeld[t / 32][element];
   EXPECT_EQ(src.isWarpLocalConversion(dst), warpLocal) << what();
 
+  // Every shuffle plan moves, in every thread of every warp, the element the
+  // dst slot holds; equal warp bases give one for every warp-local pair.
+  auto shuffles = src.warpShuffles(dst);
+  bool sameWarps =
+      src.getBases(InDim::Warp) == dst.getBases(InDim::Warp);
+  if (warpLocal && sameWarps) {
+    EXPECT_TRUE(shuffles.has_value()) << what();
+    ++counts.shufflePlans;
+  }
+  if (shuffles) {
+    ASSERT_TRUE(warpLocal) << what();
+    ASSERT_EQ(int64_t(shuffles->size()), dst.getPerThread());
+    for (int64_t t = 0; t < threads; ++t) {
+      int64_t warp = t / 32, lane = t % 32;
+      for (int64_t s = 0; s < dst.getPerThread(); ++s) {
+        const LL::LaneShuffle &move = (*shuffles)[s];
+        int64_t sourceLane = move.sourceLane.at(lane);
+        int64_t sourceSlot = move.sourceSlot.at(lane);
+        ASSERT_GE(sourceLane, 0);
+        ASSERT_LT(sourceLane, 32);
+        ASSERT_LT(sourceSlot, src.getPerThread());
+        ASSERT_EQ(dstAt[t][s], srcAt[warp * 32 + sourceLane][sourceSlot])
+            << what();
+      }
+    }
+  }
+
   ++counts.pairs;
   counts.registerOnly += mapExists;
   counts.threadLocal += threadLocal;
@@ -616,10 +644,12 @@ TEST(LinearLayoutAlgebra, ConversionsByBruteForce) {
   EXPECT_GT(counts.warpLocal, counts.threadLocal);
   EXPECT_GT(counts.threadLocal, counts.registerOnly);
   EXPECT_GT(counts.registerOnly, 0);
-  std::printf("%lld pairs: %lld warp-local, %lld thread-local, %lld "
-              "register-only\n",
+  EXPECT_GT(counts.shufflePlans, counts.threadLocal);
+  std::printf("%lld pairs: %lld warp-local (%lld with shuffle plans), %lld "
+              "thread-local, %lld register-only\n",
               (long long)counts.pairs, (long long)counts.warpLocal,
-              (long long)counts.threadLocal, (long long)counts.registerOnly);
+              (long long)counts.shufflePlans, (long long)counts.threadLocal,
+              (long long)counts.registerOnly);
 }
 
 TEST(LinearLayoutAlgebra, IdentityAndReorderedRegisters) {

@@ -234,6 +234,27 @@ public:
   /// something every warp holds anyway (typically they are equal).
   bool isWarpLocalConversion(const LinearLayout &dst) const;
 
+  /// A function of the lane id, affine over GF(2): constant ^ (xor of
+  /// bits[i] for the set bits i of the lane).
+  struct LaneAffine {
+    int64_t constant = 0;
+    std::array<int64_t, kLaneBits> bits = {};
+    int64_t at(int64_t lane) const;
+    bool isConstant() const;
+    /// The distinct values over the 32 lanes, in lane order.
+    llvm::SmallVector<int64_t> image() const;
+  };
+  /// Where dst slot s of lane l finds its element in the same warp: slot
+  /// sourceSlot(l) of lane sourceLane(l).
+  struct LaneShuffle {
+    LaneAffine sourceLane, sourceSlot;
+  };
+  /// The shuffles of a warp-local conversion with equal warp bases, one
+  /// per dst slot (a receiver reads sourceSlot(l) of lane sourceLane(l));
+  /// nullopt otherwise.
+  std::optional<llvm::SmallVector<LaneShuffle>>
+  warpShuffles(const LinearLayout &dst) const;
+
   bool operator==(const LinearLayout &other) const;
   bool operator!=(const LinearLayout &other) const { return !(*this == other); }
 
