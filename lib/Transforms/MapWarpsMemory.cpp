@@ -233,12 +233,14 @@ struct ThreadLoad {
         llvm::append_range(elements, guardedElements(b, runAt(b, slot)));
       return elements;
     }
-    // A one-row tile (a piece of a 1-D buffer or of a row) has runs that
-    // cross the buffer's edge only at its end: a branch per run. So do
-    // matmul operands in dot layouts (loaded once a program; the change
-    // below was measured on row scans only).
-    if (tileType.getNumElements() == tileType.getShape().back() ||
-        tileType.getEncoding())
+    // A blocked one-row tile (a piece of a 1-D buffer or of a row) has runs
+    // that cross the buffer's edge only at its end: a branch per run. Tiles
+    // with layout encodings (an epilogue's bias in an accumulator's slice,
+    // a dot's accumulator or register operand) take the branch-free path
+    // below: a branch per run serializes their loads (the bias of a
+    // 128x256 accumulator is 32 runs a thread).
+    if (tileType.getNumElements() == tileType.getShape().back() &&
+        !tileType.getEncoding())
       return flatten(b, guardedRuns(b));
     // Rows that end inside the tile: where every run is whole or out (rows
     // of a whole number of runs, the usual case), no lane branches.
