@@ -1,6 +1,6 @@
 //===- MapWarpsAsyncCopy.cpp - tile copies into workgroup memory ----------===//
 //
-// A tile.copy_async becomes cp.async instructions: the tile is cut into
+// A tilegpu.copy_async becomes cp.async instructions: the tile is cut into
 // vectors of `vector_bytes`, handed out round-robin so that consecutive
 // threads copy consecutive addresses. A vector that crosses the end of a
 // source row copies only its inside part and zero-fills the rest (cp.async's
@@ -21,7 +21,7 @@ using namespace tilec;
 
 namespace {
 
-struct CopyAsyncLowering : MapWarpsPattern<tile::CopyAsyncOp> {
+struct CopyAsyncLowering : MapWarpsPattern<tilegpu::CopyAsyncOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   /// Element i of the copy: row, column in the tile.
@@ -59,7 +59,7 @@ struct CopyAsyncLowering : MapWarpsPattern<tile::CopyAsyncOp> {
   }
 
   LogicalResult
-  matchAndRewrite(tile::CopyAsyncOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::CopyAsyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value src = adaptor.getSrc(), dst = adaptor.getDst();
@@ -184,22 +184,22 @@ struct CopyAsyncLowering : MapWarpsPattern<tile::CopyAsyncOp> {
   }
 };
 
-struct AsyncCommitLowering : OpConversionPattern<tile::AsyncCommitOp> {
+struct AsyncCommitLowering : OpConversionPattern<tilegpu::AsyncCommitOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(tile::AsyncCommitOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::AsyncCommitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
     return success();
   }
 };
 
-struct AsyncWaitLowering : MapWarpsPattern<tile::AsyncWaitOp> {
+struct AsyncWaitLowering : MapWarpsPattern<tilegpu::AsyncWaitOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
-  matchAndRewrite(tile::AsyncWaitOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::AsyncWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NVVM::CpAsyncWaitGroupOp::create(
         rewriter, op.getLoc(),

@@ -1,7 +1,7 @@
 //===- MapWarpsBulkCopy.cpp - Bulk tensor copies on transaction barriers --===//
 //
-// tile.copy_bulk becomes Hopper TMA: thread 0 announces the tile's bytes on
-// the slot's mbarrier and issues one cp.async.bulk.tensor per 128-byte
+// tilegpu.copy_bulk becomes Hopper TMA: thread 0 announces the tile's bytes
+// on the slot's mbarrier and issues one cp.async.bulk.tensor per 128-byte
 // panel, through a tensor-map descriptor the runtime builds for the source
 // buffer and passes by value after the kernel's own parameters. Every
 // thread then waits for the barrier's phase (mbarrier.try_wait.parity)
@@ -32,7 +32,7 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
   std::map<std::array<int64_t, 3>, Value> descriptors;
   SmallVector<Attribute> described;
   MLIRContext *ctx = func.getContext();
-  WalkResult result = func.walk([&](tile::CopyBulkOp copy) {
+  WalkResult result = func.walk([&](tilegpu::CopyBulkOp copy) {
     auto src = dyn_cast<BlockArgument>(copy.getSrc());
     if (!src || src.getOwner() != &func.getBody().front() ||
         src.getArgNumber() >= func.getNumArguments()) {
@@ -80,11 +80,11 @@ Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index) {
                            loc, sharedAddress(b, loc, barriers), offset));
 }
 
-struct BarrierInitLowering : MapWarpsPattern<tile::BarrierInitOp> {
+struct BarrierInitLowering : MapWarpsPattern<tilegpu::BarrierInitOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
-  matchAndRewrite(tile::BarrierInitOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::BarrierInitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     int64_t count = op.getBarriers().getType().getDimSize(0);
@@ -105,11 +105,11 @@ struct BarrierInitLowering : MapWarpsPattern<tile::BarrierInitOp> {
   }
 };
 
-struct CopyBulkLowering : MapWarpsPattern<tile::CopyBulkOp> {
+struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
-  matchAndRewrite(tile::CopyBulkOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::CopyBulkOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value descriptor = state.tensorMaps.lookup(op);
     if (!descriptor)
@@ -159,11 +159,11 @@ struct CopyBulkLowering : MapWarpsPattern<tile::CopyBulkOp> {
   }
 };
 
-struct BarrierWaitLowering : OpConversionPattern<tile::BarrierWaitOp> {
+struct BarrierWaitLowering : OpConversionPattern<tilegpu::BarrierWaitOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(tile::BarrierWaitOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::BarrierWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),

@@ -302,9 +302,9 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
   }
   // A ticket, and the carries of a look-back, as i32 bits.
   Type i32 = IntegerType::get(op->getContext(), 32);
-  if (isa<tile::TicketOp>(op))
+  if (isa<tilegpu::TicketOp>(op))
     return ExchangeBuffer{1, i32};
-  if (auto lookback = dyn_cast<tile::LookbackOp>(op)) {
+  if (auto lookback = dyn_cast<tilegpu::LookbackOp>(op)) {
     if (lookback.isElementwise())
       return std::nullopt;
     return ExchangeBuffer{int64_t(lookback.getTotals().size()), i32};

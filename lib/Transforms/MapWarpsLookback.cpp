@@ -1,8 +1,8 @@
 //===- MapWarpsLookback.cpp - Ops that coordinate programs of a grid ------===//
 //
-// tile.ticket: thread 0 takes the next ticket with an atomic add on the
+// tilegpu.ticket: thread 0 takes the next ticket with an atomic add on the
 // scratch buffer and hands it to the block through workgroup memory.
-// tile.lookback: the decoupled look-back of a single-pass scan. Thread 0
+// tilegpu.lookback: the decoupled look-back of a single-pass scan. Thread 0
 // publishes the program's totals, warp 0 reads its predecessors' status 32
 // at a time (sleeping between reads of statuses not yet published) and
 // combines them, thread 0 publishes the
@@ -55,11 +55,11 @@ Value elementPointer(OpBuilder &b, Location loc, Value base, Type elementType,
                              ValueRange{index});
 }
 
-struct TicketLowering : MapWarpsPattern<tile::TicketOp> {
+struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
-  matchAndRewrite(tile::TicketOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::TicketOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value buffer = state.exchangeBuffers.lookup(op);
@@ -93,8 +93,9 @@ struct StatusLayout {
   /// `element` (i64) picks the word of an element; null for scalars.
   Value word(OpBuilder &b, Location loc, Value ticket, StatusFlag flag,
              unsigned total, Value element = {}) const {
-    int64_t header = tile::LookbackOp::kHeaderBytes / 8;
-    int64_t stride = tile::LookbackOp::statusBytes(numTotals, elements) / 8;
+    int64_t header = tilegpu::LookbackOp::kHeaderBytes / 8;
+    int64_t stride =
+        tilegpu::LookbackOp::statusBytes(numTotals, elements) / 8;
     int64_t within =
         ((flag == kInclusive ? numTotals : 0) + total) * elements;
     Value index = arith::AddIOp::create(
@@ -179,11 +180,11 @@ struct LaneTile {
   }
 };
 
-struct LookbackLowering : MapWarpsPattern<tile::LookbackOp> {
+struct LookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
-  matchAndRewrite(tile::LookbackOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::LookbackOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.isElementwise())
       return failure();
@@ -498,11 +499,11 @@ private:
 /// each element, at the nearest predecessor that has published the
 /// inclusive prefix; no warp or block takes part, and the carries stay in
 /// the threads.
-struct ElementwiseLookbackLowering : MapWarpsPattern<tile::LookbackOp> {
+struct ElementwiseLookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
-  matchAndRewrite(tile::LookbackOp op, OpAdaptor adaptor,
+  matchAndRewrite(tilegpu::LookbackOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &b) const override {
     if (!op.isElementwise())
       return failure();

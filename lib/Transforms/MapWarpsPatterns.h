@@ -33,7 +33,7 @@ struct MapWarpsState {
   /// The workgroup buffer of each exchanging op (tile.reduce,
   /// tile.broadcast).
   llvm::DenseMap<mlir::Operation *, mlir::Value> exchangeBuffers;
-  /// The tensor-map parameter each tile.copy_bulk copies through.
+  /// The tensor-map parameter each tilegpu.copy_bulk copies through.
   llvm::DenseMap<mlir::Operation *, mlir::Value> tensorMaps;
   MapWarpsStats stats;
 
@@ -106,7 +106,7 @@ bool isStagedDotOperand(mlir::Operation *op);
 void tieLoopResultsToWaits(mlir::gpu::GPUFuncOp func);
 
 /// Before any rewrite: appends one tensor-map parameter (!llvm.ptr) to
-/// `func` per source buffer and box of its tile.copy_bulk ops, records them
+/// `func` per source buffer and box of its tilegpu.copy_bulk ops, records them
 /// in `state` and lists them in the kernel's tile.tensor_maps.
 mlir::LogicalResult addTensorMapParams(mlir::gpu::GPUFuncOp func,
                                        MapWarpsState &state);

@@ -8,6 +8,7 @@
 
 #include "DotLayout.h"
 #include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -130,14 +131,14 @@ struct StagedTile {
     for (Value index : load.getIndices())
       indices.push_back(index == inductionVar ? iv : index);
     if (barriers) {
-      tile::CopyBulkOp::create(b, loc, load.getBuffer(), indices,
-                               slotView(b, loc, slot), barriers, slot,
-                               swizzleAttr(b));
+      tilegpu::CopyBulkOp::create(b, loc, load.getBuffer(), indices,
+                                  slotView(b, loc, slot), barriers, slot,
+                                  swizzleAttr(b));
       return;
     }
-    tile::CopyAsyncOp::create(b, loc, load.getBuffer(), indices,
-                              slotView(b, loc, slot),
-                              /*vector_bytes=*/nullptr, swizzleAttr(b));
+    tilegpu::CopyAsyncOp::create(b, loc, load.getBuffer(), indices,
+                                 slotView(b, loc, slot),
+                                 /*vector_bytes=*/nullptr, swizzleAttr(b));
   }
 
   /// Reads slot `slot` as the tile `load` read.
@@ -306,7 +307,7 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
   for (int64_t j = 0; j < distance; ++j) {
     p.copyAll(rewriter, p.ivAhead(rewriter, p.loop.getLowerBound(), j),
               p.constant(rewriter, j));
-    tile::AsyncCommitOp::create(rewriter, loc);
+    tilegpu::AsyncCommitOp::create(rewriter, loc);
   }
 
   // Steady state: wait for this iteration's slot, refill the slot freed
@@ -316,12 +317,12 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
   rewriter.setInsertionPointToStart(p.loop.getBody());
   Value iteration = p.iteration(rewriter);
   Value slot = p.slot(rewriter, iteration, 0);
-  tile::AsyncWaitOp::create(rewriter, loc, distance - 1);
+  tilegpu::AsyncWaitOp::create(rewriter, loc, distance - 1);
   if (dotInFlight)
     rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
   p.copyAll(rewriter, p.ivAhead(rewriter, p.loop.getInductionVar(), distance),
             p.slot(rewriter, iteration, distance));
-  tile::AsyncCommitOp::create(rewriter, loc);
+  tilegpu::AsyncCommitOp::create(rewriter, loc);
   p.readSlots(rewriter, slot);
   if (dotInFlight)
     p.markDotsInFlight(rewriter);
@@ -329,7 +330,7 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
   // Copies still in flight past the last iteration must land before the
   // kernel ends or reuses the memory.
   rewriter.setInsertionPointAfter(p.loop);
-  tile::AsyncWaitOp::create(rewriter, loc, 0);
+  tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
   return success();
 }
 
@@ -343,8 +344,8 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
 void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
                         Value barriers) {
   Location loc = p.loop.getLoc();
-  tile::BarrierInitOp::create(rewriter, loc, barriers,
-                              static_cast<int64_t>(p.tiles.size()));
+  tilegpu::BarrierInitOp::create(rewriter, loc, barriers,
+                                 static_cast<int64_t>(p.tiles.size()));
   auto copyIfInRange = [&](Value iv, Value slot) {
     Value inRange = rewriter.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::slt, iv, p.loop.getUpperBound());
@@ -363,7 +364,7 @@ void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
   Value slot = p.slot(rewriter, iteration, 0);
   Value phase = rewriter.createOrFold<arith::DivUIOp>(
       loc, iteration, p.constant(rewriter, p.stages));
-  tile::BarrierWaitOp::create(rewriter, loc, barriers, slot, phase);
+  tilegpu::BarrierWaitOp::create(rewriter, loc, barriers, slot, phase);
   rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
   gpu::BarrierOp::create(rewriter, loc);
   copyIfInRange(p.ivAhead(rewriter, p.loop.getInductionVar(), distance),

@@ -1,8 +1,8 @@
 //===- TilingScan.cpp - Scan descriptions -> block programs ---------------===//
 //
 // A 1-D scan is a single pass over many programs: each takes a ticket
-// (tile.ticket), scans its piece of elements (tile.prefix),
-// and the decoupled look-back (tile.lookback) combines the totals of the
+// (tilegpu.ticket), scans its piece of elements (tile.prefix),
+// and the decoupled look-back (tilegpu.lookback) combines the totals of the
 // pieces before it into a carry that goes in front. A row scan is one
 // program per row that walks the row piece by piece, carrying the
 // combination of the pieces before; a column scan is one program per strip
@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -251,7 +252,7 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
   tile::TupleCombiner combiner = combinerOf(op);
   bool isRow = op.getInputType(0).getRank() == 2;
   Value scratch = body->getArguments().back();
-  Value ticket = tile::TicketOp::create(b, loc, scratch);
+  Value ticket = tilegpu::TicketOp::create(b, loc, scratch);
   PiecePlacement place = placePiece(b, loc, ticket, isRow);
   Value length = memref::DimOp::create(b, loc, scanned[0].input, op.getAlong());
   Value size = arith::ConstantIndexOp::create(b, loc, pieceSize);
@@ -277,8 +278,8 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
     llvm::append_range(scans, prefix.getScans());
     llvm::append_range(totals, prefix.getTotals());
   }
-  auto lookback = tile::LookbackOp::create(b, loc, op.getKindAttr(), totals,
-                                           ticket, place.position, scratch);
+  auto lookback = tilegpu::LookbackOp::create(
+      b, loc, op.getKindAttr(), totals, ticket, place.position, scratch);
   copyCombiner(op, lookback.getCombiner());
   if (op.getKind())
     llvm::append_range(scans, blockScan(b, loc, op, elements).getScans());
@@ -418,7 +419,7 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
   tile::TupleCombiner combiner = combinerOf(op);
   Value scratch = body->getArguments().back();
-  Value ticket = tile::TicketOp::create(b, loc, scratch);
+  Value ticket = tilegpu::TicketOp::create(b, loc, scratch);
   // The strip, then the program's place down it.
   PiecePlacement place = placePiece(b, loc, ticket, /*isRow=*/true);
   Value col = b.createOrFold<arith::MulIOp>(
@@ -450,9 +451,9 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
                              carryInto(b, l, combiner, op.getAlong(), carried,
                                        prefix.getTotals(), isFirst));
       });
-  auto lookback = tile::LookbackOp::create(b, loc, op.getKindAttr(),
-                                           totals.getResults(), ticket,
-                                           place.position, scratch);
+  auto lookback = tilegpu::LookbackOp::create(b, loc, op.getKindAttr(),
+                                              totals.getResults(), ticket,
+                                              place.position, scratch);
   copyCombiner(op, lookback.getCombiner());
 
   // 2. The pieces again, each with the combination of everything before
@@ -591,9 +592,9 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
     int64_t width = columnStripWidth(schedule);
     kernel->setAttr(tile::kScratchAttrName,
                     rewriter.getDenseI64ArrayAttr(
-                        {tile::LookbackOp::kHeaderBytes,
-                         tile::LookbackOp::statusBytes(op.getNumScanned(),
-                                                       width)}));
+                        {tilegpu::LookbackOp::kHeaderBytes,
+                         tilegpu::LookbackOp::statusBytes(op.getNumScanned(),
+                                                          width)}));
     buildColumnLookbackScanBody(rewriter, loc, op, columnPieceRows(schedule),
                                 kColumnPiecesPerProgram, width, body);
   } else if (strategy == ScanStrategy::shortRows) {
@@ -602,8 +603,9 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
   } else {
     kernel->setAttr(tile::kScratchAttrName,
                     rewriter.getDenseI64ArrayAttr(
-                        {tile::LookbackOp::kHeaderBytes,
-                         tile::LookbackOp::statusBytes(op.getNumScanned())}));
+                        {tilegpu::LookbackOp::kHeaderBytes,
+                         tilegpu::LookbackOp::statusBytes(
+                             op.getNumScanned())}));
     if (wantsOccupancyHint(op, isRow))
       kernel->setAttr(tile::kMinBlocksPerSmAttrName,
                       rewriter.getI64IntegerAttr(kLookbackBlocksPerSm));

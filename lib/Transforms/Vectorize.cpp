@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
 
 namespace tilec {
@@ -39,7 +39,7 @@ namespace {
 struct TileVectorizePass : tilec::impl::TileVectorizeBase<TileVectorizePass> {
   void runOnOperation() override {
     Builder b(&getContext());
-    getOperation()->walk([&](tile::CopyAsyncOp copy) {
+    getOperation()->walk([&](tilegpu::CopyAsyncOp copy) {
       if (copy.getVectorBytes())
         return;
       if (int64_t bytes = widestAccess(copy.getDst().getType())) {

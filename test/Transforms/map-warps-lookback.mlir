@@ -22,7 +22,7 @@
 gpu.module @m {
   gpu.func @ticket(%scratch: memref<?xi32>, %out: memref<?xindex>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %t = tile.ticket %scratch : memref<?xi32>
+    %t = tilegpu.ticket %scratch : memref<?xi32>
     %c0 = arith.constant 0 : index
     memref.store %t, %out[%c0] : memref<?xindex>
     gpu.return
@@ -82,7 +82,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @lookback(%x: f32, %t: index, %scratch: memref<?xi32>, %out: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %c = tile.lookback add %x at %t position %t in %scratch : memref<?xi32>, f32
+    %c = tilegpu.lookback add %x at %t position %t in %scratch : memref<?xi32>, f32
     %c0 = arith.constant 0 : index
     memref.store %c, %out[%c0] : memref<?xf32>
     gpu.return
@@ -105,7 +105,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @pair(%x: i32, %y: f32, %t: index, %p: index, %scratch: memref<?xi32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
-    %c:2 = tile.lookback max %x, %y at %t position %p in %scratch : memref<?xi32>, i32, f32
+    %c:2 = tilegpu.lookback max %x, %y at %t position %p in %scratch : memref<?xi32>, i32, f32
     gpu.return
   }
 }
@@ -134,7 +134,7 @@ gpu.module @m {
       attributes {known_block_size = array<i32: 32, 1, 1>} {
     %a = tile.splat %x : f32 -> tensor<1xf32>
     %b = tile.splat %y : f32 -> tensor<1xf32>
-    %c:2 = tile.lookback %a, %b at %t position %t in %scratch : memref<?xi32>, tensor<1xf32>, tensor<1xf32> {
+    %c:2 = tilegpu.lookback %a, %b at %t position %t in %scratch : memref<?xi32>, tensor<1xf32>, tensor<1xf32> {
     ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
       %an = arith.mulf %a1, %a0 : f32
       %ab = arith.mulf %a1, %b0 : f32
@@ -167,7 +167,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @lookback_half(%x: bf16, %t: index, %scratch: memref<?xi32>, %out: memref<?xbf16>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
-    %c = tile.lookback %x at %t position %t in %scratch : memref<?xi32>, bf16 {
+    %c = tilegpu.lookback %x at %t position %t in %scratch : memref<?xi32>, bf16 {
     ^bb0(%a: bf16, %b: bf16):
       %m = arith.maximumf %a, %b : bf16
       tile.yield %m : bf16
@@ -229,7 +229,7 @@ gpu.module @m {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %totals = tile.load %x[%c0] : memref<?xf32> -> tensor<512xf32>
-    %c = tile.lookback add %totals at %t position %p in %scratch : memref<?xi32>, tensor<512xf32>
+    %c = tilegpu.lookback add %totals at %t position %p in %scratch : memref<?xi32>, tensor<512xf32>
     tile.store %c, %x[%c0] : tensor<512xf32>, memref<?xf32>
     gpu.return
   }

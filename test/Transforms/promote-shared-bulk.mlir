@@ -2,7 +2,7 @@
 // RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true bulk-copies=true})))' | FileCheck %s
 
 // With bulk copies, the swizzled panels of kernel arguments are filled by
-// tile.copy_bulk on one transaction barrier per stage (4 x 8 bytes after
+// tilegpu.copy_bulk on one transaction barrier per stage (4 x 8 bytes after
 // the panels and the 1 KB alignment reserve): the prologue issues the
 // first 3 iterations, each guarded by the loop bound; each iteration waits
 // on its slot's barrier with parity (iteration / 4), and after the dot and
@@ -14,30 +14,30 @@
 // CHECK: %[[BASE:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[OFF:.*]] = arith.constant 197632 : index
 // CHECK: %[[BARS:.*]] = memref.view %[[BASE]][%[[OFF]]][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
-// CHECK: tile.barrier_init %[[BARS]] arrivals 2
+// CHECK: tilegpu.barrier_init %[[BARS]] arrivals 2
 // CHECK: scf.if
 // CHECK-NEXT: memref.subview
-// CHECK-NEXT: tile.copy_bulk %[[A]][%{{.*}}], %{{.*}}, %[[BARS]][%{{.*}}] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK-NEXT: tilegpu.copy_bulk %[[A]][%{{.*}}], %{{.*}}, %[[BARS]][%{{.*}}] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK-NEXT: memref.subview
-// CHECK-NEXT: tile.copy_bulk %[[B]]
+// CHECK-NEXT: tilegpu.copy_bulk %[[B]]
 // CHECK: scf.if
 // CHECK: scf.if
-// CHECK-NOT: tile.copy_async
-// CHECK-NOT: tile.async_commit
+// CHECK-NOT: tilegpu.copy_async
+// CHECK-NOT: tilegpu.async_commit
 // CHECK: scf.for %[[K:.*]] = %[[LB:[^ ]*]] to %[[UB:[^ ]*]] step
 // CHECK: %[[IT:.*]] = arith.divui
 // CHECK: %[[SLOT:.*]] = arith.remui %[[IT]], %c4
 // CHECK: %[[PHASE:.*]] = arith.divui %[[IT]], %c4
-// CHECK: tile.barrier_wait %[[BARS]][%[[SLOT]]], %[[PHASE]]
+// CHECK: tilegpu.barrier_wait %[[BARS]][%[[SLOT]]], %[[PHASE]]
 // CHECK: tile.dot {{.*}} {tile.in_flight = 1 : i64}
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %c192
 // CHECK: %[[IN:.*]] = arith.cmpi slt, %[[AHEAD]], %[[UB]]
 // CHECK: scf.if %[[IN]]
-// CHECK: tile.copy_bulk %[[A]]
-// CHECK: tile.copy_bulk %[[B]]
+// CHECK: tilegpu.copy_bulk %[[A]]
+// CHECK: tilegpu.copy_bulk %[[B]]
 // CHECK: scf.yield
-// CHECK-NOT: tile.async_wait
+// CHECK-NOT: tilegpu.async_wait
 // CHECK: tile.store
 gpu.module @m {
   gpu.func @bulk(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
@@ -61,9 +61,9 @@ gpu.module @m {
 
 // A fallback twin (tile.no_bulk_copies) is staged by the threads.
 // CHECK-LABEL: gpu.func @twin(
-// CHECK-NOT: tile.copy_bulk
-// CHECK: tile.copy_async {{.*}} {swizzle = 128 : i64}
-// CHECK: tile.async_wait 1
+// CHECK-NOT: tilegpu.copy_bulk
+// CHECK: tilegpu.copy_async {{.*}} {swizzle = 128 : i64}
+// CHECK: tilegpu.async_wait 1
 gpu.module @m {
   gpu.func @twin(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>, tile.no_bulk_copies} {
@@ -87,10 +87,10 @@ gpu.module @m {
 // Bulk copies need only 2 stages (the block barrier frees the previous
 // slot), where per-thread copies with a dot in flight need 3.
 // CHECK-LABEL: gpu.func @two_stages(
-// CHECK: tile.barrier_init %{{.*}} arrivals 2 : memref<2xi64, #gpu.address_space<workgroup>>
-// CHECK: tile.copy_bulk
+// CHECK: tilegpu.barrier_init %{{.*}} arrivals 2 : memref<2xi64, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.copy_bulk
 // CHECK: scf.for
-// CHECK: tile.barrier_wait
+// CHECK: tilegpu.barrier_wait
 gpu.module @m {
   gpu.func @two_stages(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {

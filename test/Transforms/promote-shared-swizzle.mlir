@@ -12,21 +12,21 @@
 // CHECK: memref.extract_aligned_pointer_as_index %[[BASE]]
 // CHECK: %[[SA:.*]] = memref.view %[[BASE]][%{{.*}}][] : {{.*}} to memref<4x1x128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[SB:.*]] = memref.view %[[BASE]][%{{.*}}][] : {{.*}} to memref<4x4x64x64xbf16, #gpu.address_space<workgroup>>
-// CHECK: tile.copy_async %[[A]]{{.*}} {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK: tile.copy_async %[[B]]{{.*}} {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK-NEXT: tile.async_commit
-// CHECK: tile.async_commit
-// CHECK-NOT: tile.async_commit
+// CHECK: tilegpu.copy_async %[[A]]{{.*}} {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.copy_async %[[B]]{{.*}} {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-NEXT: tilegpu.async_commit
+// CHECK: tilegpu.async_commit
+// CHECK-NOT: tilegpu.async_commit
 // CHECK: scf.for
-// CHECK: tile.async_wait 1
+// CHECK: tilegpu.async_wait 1
 // CHECK: %[[TA:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<128x64xbf16>
 // CHECK: %[[TB:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<64x256xbf16>
 // CHECK: tile.dot %[[TA]], %[[TB]], %{{.*}} {tile.in_flight = 1 : i64}
-// CHECK: tile.copy_async %[[A]]
-// CHECK: tile.copy_async %[[B]]
-// CHECK-NEXT: tile.async_commit
+// CHECK: tilegpu.copy_async %[[A]]
+// CHECK: tilegpu.copy_async %[[B]]
+// CHECK-NEXT: tilegpu.async_commit
 // CHECK-NEXT: scf.yield
-// CHECK: tile.async_wait 0
+// CHECK: tilegpu.async_wait 0
 gpu.module @m {
   gpu.func @swizzled(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -53,7 +53,7 @@ gpu.module @m {
 // CHECK-SAME: tile.dynamic_shared_bytes = 
 // CHECK: memref.view {{.*}} to memref<4x128x40xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: swizzle
-// CHECK: tile.async_wait 2
+// CHECK: tilegpu.async_wait 2
 // CHECK-NOT: tile.in_flight
 gpu.module @m {
   gpu.func @narrow_k(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
@@ -79,7 +79,7 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @two_stages(
 // CHECK: memref.view {{.*}} to memref<2x128x72xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: swizzle
-// CHECK: tile.async_wait 0
+// CHECK: tilegpu.async_wait 0
 // CHECK-NOT: tile.in_flight
 gpu.module @m {
   gpu.func @two_stages(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel

@@ -9,24 +9,24 @@
 // CHECK: %[[BASE:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[SA:.*]] = memref.view %[[BASE]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x128x40xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[SB:.*]] = memref.view %[[BASE]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x32x136xbf16, #gpu.address_space<workgroup>>
-// CHECK: tile.copy_async %[[A]]
-// CHECK: tile.copy_async %[[B]]
-// CHECK-NEXT: tile.async_commit
-// CHECK: tile.copy_async %[[A]]
-// CHECK: tile.copy_async %[[B]]
-// CHECK-NEXT: tile.async_commit
+// CHECK: tilegpu.copy_async %[[A]]
+// CHECK: tilegpu.copy_async %[[B]]
+// CHECK-NEXT: tilegpu.async_commit
+// CHECK: tilegpu.copy_async %[[A]]
+// CHECK: tilegpu.copy_async %[[B]]
+// CHECK-NEXT: tilegpu.async_commit
 // CHECK: scf.for %[[K:.*]] =
-// CHECK:   tile.async_wait 1
-// CHECK:   tile.copy_async %[[A]]
-// CHECK:   tile.copy_async %[[B]]
-// CHECK:   tile.async_commit
+// CHECK:   tilegpu.async_wait 1
+// CHECK:   tilegpu.copy_async %[[A]]
+// CHECK:   tilegpu.copy_async %[[B]]
+// CHECK:   tilegpu.async_commit
 // CHECK:   %[[VA:.*]] = memref.subview %[[SA]][%{{.*}}, 0, 0] [1, 128, 32] [1, 1, 1]
 // CHECK:   %[[TA:.*]] = tile.load %[[VA]][%{{.*}}, %{{.*}}] : memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<128x32xbf16>
 // CHECK:   %[[VB:.*]] = memref.subview %[[SB]]
 // CHECK:   %[[TB:.*]] = tile.load %[[VB]]
 // CHECK:   tile.dot %[[TA]], %[[TB]]
 // CHECK: }
-// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: tilegpu.async_wait 0
 gpu.module @m {
   gpu.func @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {

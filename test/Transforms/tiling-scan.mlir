@@ -12,11 +12,11 @@
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>], num_warps = 4
 // CHECK-SAME: tile.min_blocks_per_sm = 7 : i64
 // CHECK-SAME: tile.scratch = array<i64: 16, 16>
-// CHECK: %[[TICKET:.*]] = tile.ticket %[[SCRATCH]] : memref<?xi32>
+// CHECK: %[[TICKET:.*]] = tilegpu.ticket %[[SCRATCH]] : memref<?xi32>
 // CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c4096 : index
 // CHECK: %[[T:.*]] = tile.load %[[X]][%[[START]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<4096xf32>
 // CHECK: %[[S:.*]] = tile.reduce add %[[T]] along 0 : tensor<4096xf32> -> f32
-// CHECK: %[[CARRY:.*]] = tile.lookback add %[[S]] at %[[TICKET]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
+// CHECK: %[[CARRY:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
 // CHECK: %[[P:.*]]:2 = tile.prefix add %[[T]] along 0 : tensor<4096xf32>
 // CHECK: %[[C:.*]] = tile.splat %[[CARRY]] : f32 -> tensor<4096xf32>
 // CHECK: %[[R:.*]] = arith.addf %[[C]], %[[P]]#0 : tensor<4096xf32>
@@ -30,13 +30,13 @@ tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 // exclusive i32 max pads with the lowest i32.
 // CHECK-LABEL: tile.kernel @suffix_1d
 // CHECK-NOT: tile.min_blocks_per_sm
-// CHECK: %[[TICKET:.*]] = tile.ticket
+// CHECK: %[[TICKET:.*]] = tilegpu.ticket
 // CHECK: %[[LEN:.*]] = memref.dim
 // CHECK: %[[OFF:.*]] = arith.muli %[[TICKET]], %[[STEP:.*]] : index
 // CHECK: %[[END:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
 // CHECK: %[[START:.*]] = arith.subi %[[LEN]], %[[END]] : index
 // CHECK: tile.load %{{.*}}[%[[START]]] {padding = -2147483648 : i32}
-// CHECK: tile.lookback max
+// CHECK: tilegpu.lookback max
 // CHECK: tile.prefix max exclusive reverse
 // CHECK: tile.store %{{.*}}, %{{.*}}[%[[START]]]
 tile.scan @suffix_1d max exclusive reverse along 0 : (memref<?xi32>, memref<?xi32>) -> ()
@@ -72,7 +72,7 @@ tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>)
 // CHECK-SAME: tile.scratch = array<i64: 16, 32>
 // CHECK: %[[S0:.*]] = tile.reduce mul
 // CHECK: %[[S1:.*]] = tile.reduce mul
-// CHECK: tile.lookback mul %[[S0]], %[[S1]] at {{.*}} : memref<?xi32>, i32, i32
+// CHECK: tilegpu.lookback mul %[[S0]], %[[S1]] at {{.*}} : memref<?xi32>, i32, i32
 // CHECK: tile.prefix mul %{{.*}}, %{{.*}} along 0 : tensor<2048xi32>, tensor<2048xi32>
 tile.scan @pair mul inclusive along 0 : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
 
@@ -107,14 +107,14 @@ tile.scan @hinted add inclusive along 0 block 8192 warps 16 : (memref<?xf32>, me
 // elements in scan order.
 // CHECK-LABEL: tile.kernel @recurrence
 // CHECK-SAME: tile.scratch = array<i64: 16, 32>
-// CHECK: %[[TICKET:.*]] = tile.ticket
+// CHECK: %[[TICKET:.*]] = tilegpu.ticket
 // CHECK: %[[A:.*]] = tile.load %{{.*}} {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<2048xf32>
 // CHECK: %[[B:.*]] = tile.load
 // CHECK: %[[P:.*]]:4 = tile.prefix %[[A]], %[[B]] along 0 : tensor<2048xf32>, tensor<2048xf32> {
 // CHECK: ^bb0(%[[A0:.*]]: f32, %[[B0:.*]]: f32, %[[A1:.*]]: f32, %[[B1:.*]]: f32):
 // CHECK:   arith.mulf %[[A1]], %[[A0]] : f32
 // CHECK: }
-// CHECK: %[[C:.*]]:2 = tile.lookback %[[P]]#2, %[[P]]#3 at %[[TICKET]] position %[[TICKET]] in %{{.*}} : memref<?xi32>, f32, f32 {
+// CHECK: %[[C:.*]]:2 = tilegpu.lookback %[[P]]#2, %[[P]]#3 at %[[TICKET]] position %[[TICKET]] in %{{.*}} : memref<?xi32>, f32, f32 {
 // CHECK: }
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TICKET]], %c0
 // CHECK: %[[CA:.*]] = tile.splat %[[C]]#0 : f32 -> tensor<2048xf32>
@@ -144,7 +144,7 @@ tile.scan @recurrence inclusive along 0
 // CHECK: %[[X:.*]] = tile.load %{{.*}} {padding = 0.000000e+00 : f16} : memref<?xf16> -> tensor<4096xf16>
 // CHECK: %[[P:.*]]:2 = tile.prefix %[[X]] along 0 : tensor<4096xf16> {
 // CHECK: ^bb0(%{{.*}}: f16, %{{.*}}: f16):
-// CHECK: tile.lookback %[[P]]#1 at %{{.*}} : memref<?xi32>, f16 {
+// CHECK: tilegpu.lookback %[[P]]#1 at %{{.*}} : memref<?xi32>, f16 {
 // CHECK-NOT: arith.truncf
 // CHECK: tile.store %{{.*}} : tensor<4096xf16>, memref<?xf16>
 tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () {
@@ -185,7 +185,7 @@ tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () 
 // CHECK-LABEL: tile.kernel @columns__small_grid
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 256>], num_warps = 2
 // CHECK-SAME: tile.scratch = array<i64: 16, 4096>
-// CHECK: %[[TICKET:.*]] = tile.ticket
+// CHECK: %[[TICKET:.*]] = tilegpu.ticket
 // CHECK: %[[DOWN:.*]] = tile.num_programs x
 // CHECK: %[[STRIP:.*]] = arith.divui %[[TICKET]], %[[DOWN]]
 // CHECK: %[[PLACE:.*]] = arith.remui %[[TICKET]], %[[DOWN]]
@@ -196,7 +196,7 @@ tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () 
 // CHECK:   %[[P:.*]]:2 = tile.prefix add exclusive reverse %{{.*}} along 0 : tensor<8x256xi32>
 // CHECK:   %[[MORE:.*]] = arith.addi %[[SUM]], %[[P]]#1 : tensor<256xi32>
 // CHECK:   scf.yield %[[MORE]]
-// CHECK: %[[CARRY:.*]] = tile.lookback add %[[TOTALS]] at %[[TICKET]] position %[[PLACE]] in %{{.*}} : memref<?xi32>, tensor<256xi32>
+// CHECK: %[[CARRY:.*]] = tilegpu.lookback add %[[TOTALS]] at %[[TICKET]] position %[[PLACE]] in %{{.*}} : memref<?xi32>, tensor<256xi32>
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c8 iter_args(%[[C:.*]] = %[[CARRY]]) -> (tensor<256xi32>)
 // CHECK:   %[[Q:.*]]:2 = tile.prefix add exclusive reverse
 // CHECK:   %[[B:.*]] = tile.broadcast %[[C]] dims [0]
@@ -212,7 +212,7 @@ tile.scan @columns add exclusive reverse along 0 : (memref<?x?xi32>, memref<?x?x
 // CHECK: scf.for %{{.*}} = %[[FIRST:.*]] to %{{.*}} iter_args
 // CHECK:   %[[START:.*]] = arith.cmpi eq, %{{.*}}, %[[FIRST]] : index
 // CHECK:   arith.select %[[START]]
-// CHECK: tile.lookback %{{.*}} : memref<?xi32>, tensor<256xf32> {
+// CHECK: tilegpu.lookback %{{.*}} : memref<?xi32>, tensor<256xf32> {
 // CHECK: scf.for %[[OFF:.*]] = %[[FIRST]] to
 // CHECK:   %[[STRIPSTART:.*]] = arith.cmpi eq, %[[OFF]], %c0
 // CHECK:   arith.select %[[STRIPSTART]]
@@ -262,14 +262,14 @@ tile.scan @segmented_rows exclusive reverse along 1 identity [0 : i32, 0.0 : f32
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x?xf32>, %[[Y:[a-z0-9]+]]: memref<?x?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 4096>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
 // CHECK-SAME: tile.scratch = array<i64: 16, 16>
-// CHECK: %[[TICKET:.*]] = tile.ticket %[[SCRATCH]]
+// CHECK: %[[TICKET:.*]] = tilegpu.ticket %[[SCRATCH]]
 // CHECK: %[[PIECES:.*]] = tile.num_programs x : index
 // CHECK: %[[ROW:.*]] = arith.divui %[[TICKET]], %[[PIECES]] : index
 // CHECK: %[[POS:.*]] = arith.remui %[[TICKET]], %[[PIECES]] : index
 // CHECK: %[[COL:.*]] = arith.muli %[[POS]], %c4096 : index
 // CHECK: %[[T:.*]] = tile.load %[[X]][%[[ROW]], %[[COL]]] {{.*}} -> tensor<1x4096xf32>
 // CHECK: %[[S:.*]] = tile.reduce add %[[T]] along 1 : tensor<1x4096xf32> -> tensor<1xf32>
-// CHECK: %[[C:.*]] = tile.lookback add %[[S]] at %[[TICKET]] position %[[POS]] in %[[SCRATCH]] : memref<?xi32>, tensor<1xf32>
+// CHECK: %[[C:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] position %[[POS]] in %[[SCRATCH]] : memref<?xi32>, tensor<1xf32>
 // CHECK: tile.broadcast %[[C]] dims [1] : tensor<1xf32> -> tensor<1x4096xf32>
 // CHECK: tile.store %{{.*}}, %[[Y]][%[[ROW]], %[[COL]]]
 tile.scan @few_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()

@@ -25,7 +25,7 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       or exclusive; forward or reverse; 1-D, or 2-D along its rows or its
       columns):
       - 1-D: a single pass, one program per 4096 / n elements on 4 warps:
-        it takes a `tile.ticket`, and `tile.lookback` over the tickets
+        it takes a `tilegpu.ticket`, and `tilegpu.lookback` over the tickets
         before it gives the carry combined in front of its `tile.prefix`
         (a kind publishes its `tile.reduce` total first; a region, whose
         total must keep the order, its block scan's).
@@ -46,7 +46,7 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
         launched with fewer strips than multiprocessors (`tile.small_grid`):
         a single pass whose programs of 2 warps each take 128 rows of a
         strip of 256 columns, combine their pieces' column totals, look
-        back over the strip's programs column by column (`tile.lookback`
+        back over the strip's programs column by column (`tilegpu.lookback`
         over 1-D totals) and scan the pieces again with the carry.
       Reverse scans take their pieces from the end. Kinds scan 16-bit
       floats in f32; regions combine them as they are.
@@ -93,7 +93,7 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect",
+    "::mlir::scf::SCFDialect", "::tilec::tilegpu::TileGPUDialect",
   ];
 }
 
@@ -115,16 +115,16 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     With `swizzle`, the operands of a 16-bit dot that fits Hopper warpgroup
     MMA (whole warpgroups of 64 rows, at most 256 columns each, K a whole
     number of 128-byte panels where K is contiguous) go into unpadded
-    128-byte swizzled panels instead (`tile.copy_async` / `tile.load` with
+    128-byte swizzled panels instead (`tilegpu.copy_async` / `tile.load` with
     `swizzle = 128`), at a 1024-byte-aligned offset found at run time. Such
     a dot may stay in flight for one more iteration (`tile.in_flight = 1`),
     so its slot is refilled one iteration later: copies run `stages - 2`
     ahead and are issued after the dot.
 
     With `bulk-copies` as well, swizzled panels read from kernel arguments
-    are filled by `tile.copy_bulk` (TMA on Hopper) instead of the threads:
-    slot s has transaction barrier s (`tile.barrier_init`), which each
-    iteration waits on (`tile.barrier_wait`, phase parity = use count mod
+    are filled by `tilegpu.copy_bulk` (TMA on Hopper) instead of the threads:
+    slot s has transaction barrier s (`tilegpu.barrier_init`), which each
+    iteration waits on (`tilegpu.barrier_wait`, phase parity = use count mod
     2); a block barrier after the in-flight dot frees the previous
     iteration's slot, so copies run `stages - 1` ahead, and only copies of
     iterations that exist are issued. Kernels marked `tile.no_bulk_copies`
@@ -137,17 +137,17 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
       ...
     } {tile.stages = 3 : i64}
     // After (sketch)
-    tile.copy_async %A[%m0, %c0], %slot0 : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
-    tile.async_commit
+    tilegpu.copy_async %A[%m0, %c0], %slot0 : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tilegpu.async_commit
     ...
     %r = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
-      tile.async_wait 1
-      tile.copy_async %A[%m0, %k_ahead], %slot_ahead : ...
-      tile.async_commit
+      tilegpu.async_wait 1
+      tilegpu.copy_async %A[%m0, %k_ahead], %slot_ahead : ...
+      tilegpu.async_commit
       %a = tile.load %slot[%c0, %c0] : memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<128x32xbf16>
       ...
     }
-    tile.async_wait 0
+    tilegpu.async_wait 0
     ```
   }];
   let options = [
@@ -168,7 +168,7 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::gpu::GPUDialect",
+    "::mlir::gpu::GPUDialect", "::tilec::tilegpu::TileGPUDialect",
   ];
 }
 
@@ -209,7 +209,7 @@ def TileBulkCopyFallback
 def TileVectorize : Pass<"tile-vectorize"> {
   let summary = "Pick the widest access each tile copy allows";
   let description = [{
-    Sets `vector_bytes` on each `tile.copy_async`: the widest of 16, 8 and 4
+    Sets `vector_bytes` on each `tilegpu.copy_async`: the widest of 16, 8 and 4
     bytes that divides both the contiguous extent of a destination row and
     the destination row pitch, so that each thread moves whole 16-byte
     vectors and consecutive threads touch consecutive addresses. Whether the
@@ -217,10 +217,10 @@ def TileVectorize : Pass<"tile-vectorize"> {
     once and falls back to element copies when it is not.
 
     ```mlir
-    tile.copy_async %a[%i, %k], %slot
+    tilegpu.copy_async %a[%i, %k], %slot
         : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
     // becomes
-    tile.copy_async %a[%i, %k], %slot {vector_bytes = 16 : i64} : ...
+    tilegpu.copy_async %a[%i, %k], %slot {vector_bytes = 16 : i64} : ...
     ```
   }];
   let statistics = [
@@ -288,14 +288,14 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
       warp with `gpu.shuffle xor` butterflies, then the warps through
       workgroup memory; `tile.broadcast` exchanges through workgroup memory.
     - `tile.dot` keeps its accumulator where the multiply leaves it
-      (`#tile.mma` / `#tile.fma`) and reads its staged operands itself:
+      (`#tilegpu.mma` / `#tilegpu.fma`) and reads its staged operands itself:
       16-bit operands in padded rows by `ldmatrix` into `mma.sync`
       m16n8k16; operands in swizzled panels by warpgroup MMA
       (`wgmma.mma_async` m64nNk16 through shared-memory descriptors, the
       loop's results defined by the wait after it); f32 as an FMA outer
       product.
-    - `tile.copy_async` becomes `cp.async` (zero-filling past the source,
-      element copies when the source is misaligned), `tile.async_wait` a
+    - `tilegpu.copy_async` becomes `cp.async` (zero-filling past the source,
+      element copies when the source is misaligned), `tilegpu.async_wait` a
       wait, an async-proxy fence where warpgroup MMAs read the copies, and
       a barrier.
 

@@ -311,15 +311,10 @@ static std::string scanBufferName(unsigned i, unsigned n) {
   return (i < n ? "input #" : "output #") + std::to_string(i % n);
 }
 
-/// The combiner choice of the scan family (tile.scan, tile.prefix,
-/// tile.lookback): a kind or a region, not both; an identity tuple only with
-/// a region, and then one value per operand, which an exclusive scan needs.
-static LogicalResult verifyCombinerChoice(Operation *op,
-                                          std::optional<ReduceKind> kind,
-                                          Region &combiner,
-                                          std::optional<ArrayAttr> identity,
-                                          bool exclusive,
-                                          TypeRange elementTypes) {
+LogicalResult tilec::tile::verifyCombinerChoice(
+    Operation *op, std::optional<ReduceKind> kind, Region &combiner,
+    std::optional<ArrayAttr> identity, bool exclusive,
+    TypeRange elementTypes) {
   bool hasRegion = !combiner.empty();
   if (hasRegion == kind.has_value())
     return op->emitOpError("needs one combiner: a kind (add, mul, max, min) "
@@ -346,12 +341,9 @@ static LogicalResult verifyCombinerChoice(Operation *op,
   return success();
 }
 
-/// A combiner region over n-tuples of `elementTypes`: 2n arguments (the
-/// earlier tuple, then the later one), element-wise arith and math ops
-/// (so that the lowerings can apply it to scalars and tiles alike), and a
-/// tile.yield of n values of those types.
-static LogicalResult verifyCombinerRegion(Operation *op, Region &combiner,
-                                          TypeRange elementTypes) {
+LogicalResult tilec::tile::verifyCombinerRegion(Operation *op,
+                                               Region &combiner,
+                                               TypeRange elementTypes) {
   if (combiner.empty())
     return success();
   Block &body = combiner.front();
@@ -465,6 +457,16 @@ LogicalResult ScanOp::verifyRegions() {
   return verifyCombinerRegion(*this, getCombiner(), elementTypes);
 }
 
+LogicalResult YieldOp::verify() {
+  // The parents are marked by a trait so that tilegpu.lookback, which the
+  // tile dialect does not know, can be one.
+  Operation *parent = (*this)->getParentOp();
+  if (!parent || !parent->hasTrait<HasCombiner>())
+    return emitOpError("expects parent op to be one of 'tile.scan, "
+                       "tile.prefix, tilegpu.lookback'");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -497,10 +499,10 @@ static int64_t swizzlePanelWidth(Type elementType) {
   return 128 * 8 / static_cast<int64_t>(elementType.getIntOrFloatBitWidth());
 }
 
-/// Checks a [P, R, W] buffer of swizzled panels holding a [R, P * W] tile.
-static LogicalResult verifySwizzledPanels(Operation *op, int64_t swizzle,
-                                          MemRefType buffer,
-                                          ArrayRef<int64_t> tileShape) {
+LogicalResult tilec::tile::verifySwizzledPanels(Operation *op,
+                                               int64_t swizzle,
+                                               MemRefType buffer,
+                                               ArrayRef<int64_t> tileShape) {
   if (swizzle != 128)
     return op->emitOpError("only 128-byte swizzling is supported, got ")
            << swizzle;
@@ -630,64 +632,9 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-/// The element types of tiles (or the scalars themselves) that a combiner
-/// combines.
-static SmallVector<Type> elementTypesOf(TypeRange types) {
+SmallVector<Type> tilec::tile::elementTypesOf(TypeRange types) {
   return llvm::map_to_vector(types,
                              [](Type t) { return getElementTypeOrSelf(t); });
-}
-
-LogicalResult LookbackOp::verify() {
-  if (getTotals().empty())
-    return emitOpError("needs at least one total");
-  // Totals of several elements are looked back for element by element: all
-  // must then be tiles of one shape.
-  auto isWide = [](Type t) {
-    auto tile = dyn_cast<RankedTensorType>(t);
-    return tile && tile.getNumElements() > 1;
-  };
-  Type first = getTotals().front().getType();
-  for (auto [i, total] : llvm::enumerate(getTotals())) {
-    Type type = total.getType();
-    auto tile = dyn_cast<RankedTensorType>(type);
-    Type element = getElementTypeOrSelf(type);
-    if ((tile && tile.getNumElements() != 1 && tile.getRank() != 1) ||
-        !(element.isF32() || element.isInteger(32) || element.isF16() ||
-          element.isBF16()))
-      return emitOpError("total #")
-             << i
-             << " must be an i32, f32, f16 or bf16 scalar, 1-element tile or "
-                "1-D tile, got "
-             << type;
-    auto firstTile = dyn_cast<RankedTensorType>(first);
-    bool sameShape =
-        firstTile && tile && firstTile.getShape() == tile.getShape();
-    if ((isWide(first) || isWide(type)) && !sameShape)
-      return emitOpError("total #")
-             << i << " must have the shape of total #0, " << first
-             << ", got " << type;
-  }
-  return verifyCombinerChoice(*this, getKind(), getCombiner(),
-                              /*identity=*/std::nullopt, /*exclusive=*/false,
-                              elementTypesOf(getTotals().getTypes()));
-}
-
-LogicalResult LookbackOp::verifyRegions() {
-  return verifyCombinerRegion(*this, getCombiner(),
-                              elementTypesOf(getTotals().getTypes()));
-}
-
-LogicalResult LookbackOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties properties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
-  // The carries have the totals' types; the totals are all operands but
-  // the last three (ticket, position, scratch).
-  if (operands.size() < 3)
-    return failure();
-  for (Value total : operands.drop_back(3))
-    inferred.push_back(total.getType());
-  return success();
 }
 
 /// A tile's type without dimension `axis`: a scalar for a 1-D tile.
@@ -820,90 +767,6 @@ LogicalResult TransposeOp::verify() {
     return emitOpError("result must be the transposed input type, got ")
            << result;
   return success();
-}
-
-LogicalResult CopyAsyncOp::verify() {
-  MemRefType src = getSrc().getType(), dst = getDst().getType();
-  if (getIndices().size() != static_cast<size_t>(src.getRank()))
-    return emitOpError("expects ")
-           << src.getRank() << " indices for a rank-" << src.getRank()
-           << " source, got " << getIndices().size();
-  if (dst.getElementType() != src.getElementType())
-    return emitOpError("element types differ: ")
-           << src.getElementType() << " vs " << dst.getElementType();
-  if (std::optional<int64_t> swizzle = getSwizzle()) {
-    if (src.getRank() != 2)
-      return emitOpError("a swizzled copy needs a 2-D source, got ") << src;
-    if (failed(verifySwizzledPanels(*this, *swizzle, dst, getTileShape())))
-      return failure();
-  } else if (dst.getRank() != src.getRank() || !dst.hasStaticShape()) {
-    return emitOpError("destination must be a static buffer of the source's "
-                       "rank, got ")
-           << dst;
-  }
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(dst.getMemorySpace());
-  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
-    return emitOpError("destination must be in workgroup memory");
-  if (std::optional<int64_t> bytes = getVectorBytes())
-    if (*bytes != 4 && *bytes != 8 && *bytes != 16)
-      return emitOpError("vector_bytes must be 4, 8 or 16, got ") << *bytes;
-  return success();
-}
-
-SmallVector<int64_t> CopyAsyncOp::getTileShape() {
-  MemRefType dst = getDst().getType();
-  if (!getSwizzle() || dst.getRank() != 3)
-    return llvm::to_vector(dst.getShape());
-  return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
-}
-
-static LogicalResult verifyBarriers(Operation *op, MemRefType barriers) {
-  auto space =
-      dyn_cast_or_null<gpu::AddressSpaceAttr>(barriers.getMemorySpace());
-  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
-    return op->emitOpError("barriers must be in workgroup memory");
-  if (!barriers.hasStaticShape() || !barriers.getLayout().isIdentity())
-    return op->emitOpError("barriers must be a static contiguous buffer, got ")
-           << barriers;
-  return success();
-}
-
-LogicalResult BarrierInitOp::verify() {
-  if (getArrivals() < 1)
-    return emitOpError("needs at least one arrival, got ") << getArrivals();
-  return verifyBarriers(*this, getBarriers().getType());
-}
-
-LogicalResult BarrierWaitOp::verify() {
-  return verifyBarriers(*this, getBarriers().getType());
-}
-
-LogicalResult CopyBulkOp::verify() {
-  MemRefType src = getSrc().getType(), dst = getDst().getType();
-  if (src.getRank() != 2 || getIndices().size() != 2)
-    return emitOpError("needs a 2-D source and 2 indices, got ") << src;
-  if (src.getMemorySpace())
-    return emitOpError("source must be in global memory");
-  if (!isa<BlockArgument>(getSrc()))
-    return emitOpError("source must be a kernel argument, which the runtime "
-                       "describes to the copy engine");
-  if (dst.getElementType() != src.getElementType())
-    return emitOpError("element types differ: ")
-           << src.getElementType() << " vs " << dst.getElementType();
-  if (failed(verifySwizzledPanels(*this, getSwizzle(), dst, getTileShape())))
-    return failure();
-  // The copy engine's boxes hold at most 256 rows.
-  if (dst.getDimSize(1) > 256)
-    return emitOpError("panels of at most 256 rows can be copied, got ")
-           << dst.getDimSize(1);
-  return verifyBarriers(*this, getBarriers().getType());
-}
-
-SmallVector<int64_t> CopyBulkOp::getTileShape() {
-  MemRefType dst = getDst().getType();
-  if (dst.getRank() != 3)
-    return llvm::to_vector(dst.getShape());
-  return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
 }
 
 #define GET_OP_CLASSES

@@ -2,6 +2,7 @@
 
 #include "tilec/Dialect/TileGPU/TileGPUOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -11,6 +12,10 @@ using namespace tilec::tilegpu;
 
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileGPU/TileGPUOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
 
 LogicalResult ConvertLayoutOp::verify() {
   auto emitError = [this]() { return emitOpError(); };
@@ -37,4 +42,155 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
     return getResult();
   }
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Programs that cooperate across the grid
+//===----------------------------------------------------------------------===//
+
+LogicalResult LookbackOp::verify() {
+  if (getTotals().empty())
+    return emitOpError("needs at least one total");
+  // Totals of several elements are looked back for element by element: all
+  // must then be tiles of one shape.
+  auto isWide = [](Type t) {
+    auto tile = dyn_cast<RankedTensorType>(t);
+    return tile && tile.getNumElements() > 1;
+  };
+  Type first = getTotals().front().getType();
+  for (auto [i, total] : llvm::enumerate(getTotals())) {
+    Type type = total.getType();
+    auto tile = dyn_cast<RankedTensorType>(type);
+    Type element = getElementTypeOrSelf(type);
+    if ((tile && tile.getNumElements() != 1 && tile.getRank() != 1) ||
+        !(element.isF32() || element.isInteger(32) || element.isF16() ||
+          element.isBF16()))
+      return emitOpError("total #")
+             << i
+             << " must be an i32, f32, f16 or bf16 scalar, 1-element tile or "
+                "1-D tile, got "
+             << type;
+    auto firstTile = dyn_cast<RankedTensorType>(first);
+    bool sameShape =
+        firstTile && tile && firstTile.getShape() == tile.getShape();
+    if ((isWide(first) || isWide(type)) && !sameShape)
+      return emitOpError("total #")
+             << i << " must have the shape of total #0, " << first
+             << ", got " << type;
+  }
+  return tile::verifyCombinerChoice(
+      *this, getKind(), getCombiner(), /*identity=*/std::nullopt,
+      /*exclusive=*/false, tile::elementTypesOf(getTotals().getTypes()));
+}
+
+LogicalResult LookbackOp::verifyRegions() {
+  return tile::verifyCombinerRegion(
+      *this, getCombiner(), tile::elementTypesOf(getTotals().getTypes()));
+}
+
+LogicalResult LookbackOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties properties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  // The carries have the totals' types; the totals are all operands but
+  // the last three (ticket, position, scratch).
+  if (operands.size() < 3)
+    return failure();
+  for (Value total : operands.drop_back(3))
+    inferred.push_back(total.getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyAsyncOp::verify() {
+  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  if (getIndices().size() != static_cast<size_t>(src.getRank()))
+    return emitOpError("expects ")
+           << src.getRank() << " indices for a rank-" << src.getRank()
+           << " source, got " << getIndices().size();
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError("element types differ: ")
+           << src.getElementType() << " vs " << dst.getElementType();
+  if (std::optional<int64_t> swizzle = getSwizzle()) {
+    if (src.getRank() != 2)
+      return emitOpError("a swizzled copy needs a 2-D source, got ") << src;
+    if (failed(tile::verifySwizzledPanels(*this, *swizzle, dst,
+                                          getTileShape())))
+      return failure();
+  } else if (dst.getRank() != src.getRank() || !dst.hasStaticShape()) {
+    return emitOpError("destination must be a static buffer of the source's "
+                       "rank, got ")
+           << dst;
+  }
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(dst.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return emitOpError("destination must be in workgroup memory");
+  if (std::optional<int64_t> bytes = getVectorBytes())
+    if (*bytes != 4 && *bytes != 8 && *bytes != 16)
+      return emitOpError("vector_bytes must be 4, 8 or 16, got ") << *bytes;
+  return success();
+}
+
+SmallVector<int64_t> CopyAsyncOp::getTileShape() {
+  MemRefType dst = getDst().getType();
+  if (!getSwizzle() || dst.getRank() != 3)
+    return llvm::to_vector(dst.getShape());
+  return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
+}
+
+//===----------------------------------------------------------------------===//
+// Bulk tensor copies completing on transaction barriers
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyBarriers(Operation *op, MemRefType barriers) {
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(barriers.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return op->emitOpError("barriers must be in workgroup memory");
+  if (!barriers.hasStaticShape() || !barriers.getLayout().isIdentity())
+    return op->emitOpError("barriers must be a static contiguous buffer, got ")
+           << barriers;
+  return success();
+}
+
+LogicalResult BarrierInitOp::verify() {
+  if (getArrivals() < 1)
+    return emitOpError("needs at least one arrival, got ") << getArrivals();
+  return verifyBarriers(*this, getBarriers().getType());
+}
+
+LogicalResult BarrierWaitOp::verify() {
+  return verifyBarriers(*this, getBarriers().getType());
+}
+
+LogicalResult CopyBulkOp::verify() {
+  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  if (src.getRank() != 2 || getIndices().size() != 2)
+    return emitOpError("needs a 2-D source and 2 indices, got ") << src;
+  if (src.getMemorySpace())
+    return emitOpError("source must be in global memory");
+  if (!isa<BlockArgument>(getSrc()))
+    return emitOpError("source must be a kernel argument, which the runtime "
+                       "describes to the copy engine");
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError("element types differ: ")
+           << src.getElementType() << " vs " << dst.getElementType();
+  if (failed(tile::verifySwizzledPanels(*this, getSwizzle(), dst,
+                                        getTileShape())))
+    return failure();
+  // The copy engine's boxes hold at most 256 rows.
+  if (dst.getDimSize(1) > 256)
+    return emitOpError("panels of at most 256 rows can be copied, got ")
+           << dst.getDimSize(1);
+  return verifyBarriers(*this, getBarriers().getType());
+}
+
+SmallVector<int64_t> CopyBulkOp::getTileShape() {
+  MemRefType dst = getDst().getType();
+  if (dst.getRank() != 3)
+    return llvm::to_vector(dst.getShape());
+  return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
 }

@@ -112,10 +112,10 @@ tile.kernel @loop(%x: memref<?xf32>)
 // -----
 
 // CHECK-LABEL: func.func @swizzled_panels
-// CHECK: tile.copy_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {swizzle = 128 : i64, vector_bytes = 16 : i64}
+// CHECK: tilegpu.copy_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {swizzle = 128 : i64, vector_bytes = 16 : i64}
 // CHECK: tile.load %{{.*}}[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
 func.func @swizzled_panels(%src: memref<?x?xbf16>, %buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) -> tensor<8x128xbf16> {
-  tile.copy_async %src[%i, %i], %buf {swizzle = 128 : i64, vector_bytes = 16 : i64} : memref<?x?xbf16>, memref<2x8x64xbf16, #gpu.address_space<workgroup>>
+  tilegpu.copy_async %src[%i, %i], %buf {swizzle = 128 : i64, vector_bytes = 16 : i64} : memref<?x?xbf16>, memref<2x8x64xbf16, #gpu.address_space<workgroup>>
   %t = tile.load %buf[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
   return %t : tensor<8x128xbf16>
 }
@@ -123,14 +123,14 @@ func.func @swizzled_panels(%src: memref<?x?xbf16>, %buf: memref<2x8x64xbf16, #gp
 // -----
 
 // CHECK-LABEL: gpu.func @bulk_copies
-// CHECK: tile.barrier_init %{{.*}} arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
-// CHECK: tile.copy_bulk %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
-// CHECK: tile.barrier_wait %{{.*}}[%{{.*}}], %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.barrier_init %{{.*}} arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.copy_bulk %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.barrier_wait %{{.*}}[%{{.*}}], %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @bulk_copies(%b: memref<?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index) {
-    tile.barrier_init %bars arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
-    tile.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
-    tile.barrier_wait %bars[%i], %i : memref<4xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_init %bars arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_wait %bars[%i], %i : memref<4xi64, #gpu.address_space<workgroup>>
     gpu.return
   }
 }
@@ -195,14 +195,14 @@ tile.kernel @prefix(%x: memref<?x?xf32>)
 // -----
 
 // CHECK-LABEL: tile.kernel @single_pass
-// CHECK: %[[T:.*]] = tile.ticket %{{.*}} : memref<?xi32>
-// CHECK: tile.lookback add %{{.*}} at %[[T]] position %[[T]] in %{{.*}} : memref<?xi32>, f32
-// CHECK: tile.lookback max %{{.*}}, %{{.*}} at %[[T]] position %{{.*}} in %{{.*}} : memref<?xi32>, i32, f32
+// CHECK: %[[T:.*]] = tilegpu.ticket %{{.*}} : memref<?xi32>
+// CHECK: tilegpu.lookback add %{{.*}} at %[[T]] position %[[T]] in %{{.*}} : memref<?xi32>, f32
+// CHECK: tilegpu.lookback max %{{.*}}, %{{.*}} at %[[T]] position %{{.*}} in %{{.*}} : memref<?xi32>, i32, f32
 tile.kernel @single_pass(%x: f32, %y: i32, %s: memref<?xi32>) attributes {grid = [#tile.grid<arg = 2, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 16>} {
-  %t = tile.ticket %s : memref<?xi32>
+  %t = tilegpu.ticket %s : memref<?xi32>
   %p = arith.constant 3 : index
-  %c = tile.lookback add %x at %t position %t in %s : memref<?xi32>, f32
-  %d:2 = tile.lookback max %y, %x at %t position %p in %s : memref<?xi32>, i32, f32
+  %c = tilegpu.lookback add %x at %t position %t in %s : memref<?xi32>, f32
+  %d:2 = tilegpu.lookback max %y, %x at %t position %p in %s : memref<?xi32>, i32, f32
   tile.return
 }
 
@@ -242,14 +242,14 @@ tile.kernel @prefix_region(%a: memref<?x?xi32>, %b: memref<?x?xf32>,
 // -----
 
 // CHECK-LABEL: tile.kernel @lookback_region
-// CHECK: tile.lookback %{{.*}}, %{{.*}} at %{{.*}} position %{{.*}} in %{{.*}} : memref<?xi32>, f32, f32 {
+// CHECK: tilegpu.lookback %{{.*}}, %{{.*}} at %{{.*}} position %{{.*}} in %{{.*}} : memref<?xi32>, f32, f32 {
 // CHECK: tile.yield %{{.*}}, %{{.*}} : f32, f32
 tile.kernel @lookback_region(%s: memref<?xi32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>],
                 num_warps = 4} {
-  %t = tile.ticket %s : memref<?xi32>
+  %t = tilegpu.ticket %s : memref<?xi32>
   %one = arith.constant 1.0 : f32
-  %c:2 = tile.lookback %one, %one at %t position %t in %s
+  %c:2 = tilegpu.lookback %one, %one at %t position %t in %s
       : memref<?xi32>, f32, f32 {
   ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
     %a = arith.mulf %a1, %a0 : f32

@@ -20,6 +20,15 @@ def Tile_Dialect : Dialect {
     on tiles is written with the upstream `arith` and `math` dialects, which
     accept tensor operands, and loops with `scf.for`.
 
+    This dialect is what users write: descriptions of whole computations
+    (`tile.matmul`, `tile.scan` and its `tile.yield`) and the ops of block
+    programs (`tile.kernel`, `tile.return`, `tile.program_id`,
+    `tile.num_programs`, `tile.load`, `tile.store`, `tile.splat`,
+    `tile.range`, `tile.broadcast`, `tile.reduce`, `tile.prefix`, `tile.dot`,
+    `tile.transpose`). What the lowering introduces on the way to the GPU
+    (layouts, programs that coordinate over the grid, asynchronous and bulk
+    copies, transaction barriers) lives in the `tilegpu` dialect.
+
     ```mlir
     tile.kernel @scale(%a: f32, %x: memref<?xf32>)
         attributes {grid = [#tile.grid<arg = 1, dim = 0, per_program = 1024>]} {
@@ -40,6 +49,12 @@ def Tile_Dialect : Dialect {
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
+
+// Ops whose combiner region `tile.yield` ends: tile.scan, tile.prefix and
+// tilegpu.lookback (tilec::tile::HasCombiner in TileOps.h).
+def Tile_HasCombiner : NativeOpTrait<"HasCombiner"> {
+  let cppNamespace = "::tilec::tile";
+}
 
 class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Tile_Dialect, name, traits> {

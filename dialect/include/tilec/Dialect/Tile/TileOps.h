@@ -18,6 +18,16 @@
 
 #include "tilec/Dialect/Tile/TileAttrInterfaces.h.inc"
 
+namespace tilec::tile {
+
+/// Marks the ops whose combiner region `tile.yield` ends: tile.scan,
+/// tile.prefix and the lowering's tilegpu.lookback.
+template <typename ConcreteType>
+class HasCombiner
+    : public mlir::OpTrait::TraitBase<ConcreteType, HasCombiner> {};
+
+} // namespace tilec::tile
+
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/TileAttrs.h.inc"
 
@@ -29,7 +39,7 @@ namespace tilec::tile {
 /// Kernel attributes that tie the passes to the launch metadata.
 /// `tile.tensor_maps`: the kernel's trailing parameters are tensor-map
 /// descriptors, one per entry [buffer argument, box columns, box rows,
-/// swizzle bytes] (set by tile-map-warps for tile.copy_bulk).
+/// swizzle bytes] (set by tile-map-warps for tilegpu.copy_bulk).
 inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensor_maps";
 /// `tile.fallback`: the kernel to launch instead when a buffer cannot be
 /// described to the copy engine (set by tile-bulk-copy-fallback).
@@ -45,7 +55,7 @@ inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
 /// `tile.scratch`: [FIXED, PER_PROGRAM] bytes: the kernel's last user
 /// argument is a memref<?xi32> scratch buffer that the runtime provides,
 /// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
-/// tile-tiling for tile.ticket and tile.lookback).
+/// tile-tiling for tilegpu.ticket and tilegpu.lookback).
 inline constexpr llvm::StringLiteral kScratchAttrName = "tile.scratch";
 /// `tile.min_blocks_per_sm`: N: ptxas should fit N blocks of the kernel on
 /// a multiprocessor (set by tile-tiling where that measured faster; becomes
@@ -68,7 +78,7 @@ mlir::Value buildCombine(mlir::OpBuilder &b, mlir::Location loc,
 /// lowest or the highest value (-inf / +inf for floats).
 mlir::TypedAttr getIdentity(ReduceKind kind, mlir::Type type);
 
-/// How an op of the scan family (tile.scan, tile.prefix, tile.lookback)
+/// How an op of the scan family (tile.scan, tile.prefix, tilegpu.lookback)
 /// combines tuples: its kind on each operand on its own, or its combiner
 /// region over the whole tuple.
 class TupleCombiner {
@@ -90,6 +100,34 @@ private:
   std::optional<ReduceKind> kind;
   mlir::Region *region;
 };
+
+/// The element types of tiles (or the scalars themselves) that a combiner
+/// combines.
+llvm::SmallVector<mlir::Type> elementTypesOf(mlir::TypeRange types);
+
+/// The combiner choice of the scan family (tile.scan, tile.prefix,
+/// tilegpu.lookback): a kind or a region, not both; an identity tuple only
+/// with a region, and then one value per operand, which an exclusive scan
+/// needs.
+mlir::LogicalResult
+verifyCombinerChoice(mlir::Operation *op, std::optional<ReduceKind> kind,
+                     mlir::Region &combiner,
+                     std::optional<mlir::ArrayAttr> identity, bool exclusive,
+                     mlir::TypeRange elementTypes);
+
+/// A combiner region over n-tuples of `elementTypes`: 2n arguments (the
+/// earlier tuple, then the later one), element-wise arith and math ops
+/// (so that the lowerings can apply it to scalars and tiles alike), and a
+/// tile.yield of n values of those types.
+mlir::LogicalResult verifyCombinerRegion(mlir::Operation *op,
+                                         mlir::Region &combiner,
+                                         mlir::TypeRange elementTypes);
+
+/// Checks a [P, R, W] buffer of swizzled panels holding a [R, P * W] tile
+/// (tile.load and the lowering's copies with `swizzle`).
+mlir::LogicalResult verifySwizzledPanels(mlir::Operation *op, int64_t swizzle,
+                                         mlir::MemRefType buffer,
+                                         llvm::ArrayRef<int64_t> tileShape);
 
 } // namespace tilec::tile
 

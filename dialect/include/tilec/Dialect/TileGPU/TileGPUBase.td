@@ -9,7 +9,7 @@ include "mlir/IR/AttrTypeBase.td"
 def TileGPU_Dialect : Dialect {
   let name = "tilegpu";
   let cppNamespace = "::tilec::tilegpu";
-  let summary = "Lowering-level tile IR: how tiles are laid out over threads";
+  let summary = "Lowering-level tile IR: layouts and the ops of the lowering";
   let description = [{
     Users write the `tile` dialect; tilec's lowering speaks this one. Its
     attributes are *layout encodings* of tile types: each says which
@@ -27,6 +27,29 @@ def TileGPU_Dialect : Dialect {
         : tensor<128x128xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
        -> tensor<128xf32, #tilegpu.slice<dim = 1, parent_size = 128,
                                           parent = #tilegpu.mma<warps_m = 4, warps_n = 1>>>
+    ```
+
+    It also holds the ops that the lowering creates, which users do not
+    write:
+
+    - grid coordination for single-pass scans: `tilegpu.ticket` numbers the
+      programs in the order they start and `tilegpu.lookback` combines the
+      totals of the programs before this one (decoupled look-back), both
+      through the runtime's scratch buffer (`tile-tiling`);
+    - asynchronous copies from global into workgroup memory:
+      `tilegpu.copy_async`, closed in groups by `tilegpu.async_commit` and
+      awaited by `tilegpu.async_wait` (`tile-promote-shared`);
+    - bulk tensor copies (TMA on Hopper), `tilegpu.copy_bulk`, completing
+      on transaction barriers that `tilegpu.barrier_init` sets up and
+      `tilegpu.barrier_wait` waits on (`tile-promote-shared` with
+      `bulk-copies`).
+
+    `tile-map-warps` lowers them all, with the tiles, to threads.
+
+    ```mlir
+    %t = tilegpu.ticket %scratch : memref<?xi32>
+    %carry = tilegpu.lookback add %total at %t position %t in %scratch
+        : memref<?xi32>, f32
     ```
   }];
   let useDefaultAttributePrinterParser = 1;

@@ -5,9 +5,15 @@
 
 include "tilec/Dialect/TileGPU/TileGPUBase.td"
 include "tilec/Dialect/TileGPU/TileGPUAttrs.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def TileGPU_Tile : RankedTensorOf<[AnySignlessInteger, AnyFloat]>;
+def TileGPU_Buffer : MemRefOf<[AnySignlessInteger, AnyFloat]>;
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
 
 def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
   let summary = "Moves a tile's elements into another layout";
@@ -31,6 +37,264 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Programs that cooperate across the grid
+//===----------------------------------------------------------------------===//
+
+def TileGPU_Scratch : MemRefRankOf<[I32], [1]>;
+
+def TileGPU_TicketOp : TileGPU_Op<"ticket", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Numbers the programs of a launch in the order they start";
+  let description = [{
+    Returns 0 to the first program of the launch that executes it, 1 to the
+    next, and so on: one atomic increment of word 0 of `scratch`, which must
+    be zero when the launch starts (the runtime's scratch buffer, see the
+    kernel attribute `tile.scratch`). Every program holds the result.
+    A program that waits for programs with smaller tickets (`tilegpu.lookback`)
+    only waits for programs that have already started, so the kernel cannot
+    deadlock whatever order the hardware starts the blocks in.
+
+    ```mlir
+    %t = tilegpu.ticket %scratch : memref<?xi32>
+    ```
+  }];
+  let arguments = (ins TileGPU_Scratch:$scratch);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$scratch attr-dict `:` type($scratch)";
+}
+
+def TileGPU_LookbackOp : TileGPU_Op<"lookback", [
+    MemoryEffects<[MemRead, MemWrite]>, SingleBlock, Tile_HasCombiner,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Combines the totals of the programs before this one";
+  let description = [{
+    The decoupled look-back of a single-pass scan. The program with ticket
+    `ticket` (see `tilegpu.ticket`) is the `position`-th of a segment of
+    consecutive tickets (0 for the first); its `totals` are the combinations
+    of its own elements: i32, f32, f16 or bf16 scalars, or 1-element tiles
+    (the total of a piece of one row), or 1-D tiles of one shape (the
+    totals of a piece of a strip of columns, one per column, each looked
+    back for on its own by the thread that holds it). Each result is the combination (earlier on the
+    left) of the totals of the programs `ticket - position` to
+    `ticket - 1`. The first program of a segment has nothing to combine: it
+    gets the identity of `kind`; with a combiner region instead of a kind
+    (over the tuple of totals, as in `tile.scan`) its results are
+    unspecified and the caller must not use them.
+
+    The program publishes its totals in `scratch` at once, so that its
+    successors need not wait for its own look-back. One warp then reads the
+    status of the 32 programs before it at a time with device-scope atomic
+    loads, backs off and reads again while any of them has published
+    nothing yet, combines the totals of the
+    ones up to the nearest that has published its inclusive prefix, and
+    stops there (or goes 32 further back). Finally it publishes its own
+    inclusive prefix. Status of ticket t: from byte 16 + 16 * N * E * t (N
+    totals of E elements), per total and element one 64-bit word for the
+    total and one for the
+    inclusive prefix, each holding a flag in its high half and the value's
+    bits in its low half (16-bit values zero-extended), so that one load
+    gives a value with its flag. The scratch buffer must be zero at launch
+    and hold 16 + 16 * N * E bytes per program.
+
+    ```mlir
+    %carry = tilegpu.lookback add %total at %ticket position %piece in %scratch
+        : memref<?xi32>, f32
+    %ca, %cb = tilegpu.lookback %ta, %tb at %ticket position %ticket
+        in %scratch : memref<?xi32>, f32, f32 {
+    ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+      %a = arith.mulf %a1, %a0 : f32
+      %ab = arith.mulf %a1, %b0 : f32
+      %b = arith.addf %ab, %b1 : f32
+      tile.yield %a, %b : f32, f32
+    }
+    ```
+  }];
+  let arguments = (ins OptionalAttr<Tile_ReduceKind>:$kind,
+      Variadic<AnyTypeOf<[I32, F32, F16, BF16, TileGPU_Tile]>>:$totals,
+      Index:$ticket, Index:$position, TileGPU_Scratch:$scratch);
+  let results =
+      (outs Variadic<AnyTypeOf<[I32, F32, F16, BF16, TileGPU_Tile]>>:$carries);
+  let regions = (region MaxSizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    ($kind^)? $totals `at` $ticket `position` $position `in` $scratch
+    attr-dict `:` type($scratch) `,` type($totals) ($combiner^)?
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Scratch bytes before the first status (word 0 is the ticket).
+    static constexpr int64_t kHeaderBytes = 16;
+    /// Scratch bytes of one program's status with `numTotals` totals of
+    /// `elements` elements each.
+    static int64_t statusBytes(unsigned numTotals, int64_t elements = 1) {
+      return 16 * numTotals * elements;
+    }
+    /// Whether the totals are tiles of several elements, each looked back
+    /// for on its own.
+    bool isElementwise() {
+      auto tile = llvm::dyn_cast<mlir::RankedTensorType>(
+          getTotals().front().getType());
+      return tile && tile.getNumElements() > 1;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies (mapped programs)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_CopyAsyncOp : TileGPU_Op<"copy_async", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Starts copying a tile from global into workgroup memory";
+  let description = [{
+    The threads of the program start copying the tile of `dst`'s shape
+    whose first element is at `indices` in `src` into `dst`, a buffer in
+    workgroup memory; elements outside `src` arrive as zeros. The copy is
+    complete once a `tilegpu.async_wait` has waited for the group that a later
+    `tilegpu.async_commit` closed. `vector_bytes` (set by `tile-vectorize`) is
+    the width of each thread's accesses when `src` is suitably aligned.
+    `tile-promote-shared` creates these ops.
+
+    With `swizzle = 128`, `dst` holds the R x (P * W) tile as P swizzled
+    panels, the layout Hopper's warpgroup MMA and TMA use: `dst` is
+    [P, R, W] with W elements making 128 bytes, panel p holds columns
+    p * W .. p * W + W - 1, and in row r the 16-byte group g sits at group
+    position g xor (r mod 8). Consecutive rows of 8 thus spread a column of
+    16-byte groups over all 32 banks.
+
+    ```mlir
+    tilegpu.copy_async %a[%m0, %k], %slot {vector_bytes = 16}
+        : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tilegpu.copy_async %b[%k, %n0], %panels {swizzle = 128, vector_bytes = 16}
+        : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Buffer:$src, Variadic<Index>:$indices,
+                       TileGPU_Buffer:$dst, OptionalAttr<I64Attr>:$vector_bytes,
+                       OptionalAttr<I64Attr>:$swizzle);
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$src, "::mlir::ValueRange":$indices,
+                   "::mlir::Value":$dst), [{
+      build($_builder, $_state, src, indices, dst, /*vector_bytes=*/nullptr,
+            /*swizzle=*/nullptr);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The logical [rows, cols] of the copied tile.
+    ::llvm::SmallVector<int64_t> getTileShape();
+  }];
+  let assemblyFormat = [{
+    $src `[` $indices `]` `,` $dst attr-dict `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitOp : TileGPU_Op<"async_commit"> {
+  let summary = "Closes the group of copies started since the last commit";
+  let description = [{
+    ```mlir
+    tilegpu.async_commit
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "Waits for copy groups, then synchronizes the program";
+  let description = [{
+    Waits until at most `pending` of the most recently committed copy groups
+    are incomplete, then synchronizes the threads of the program, so that
+    every thread sees every completed copy.
+
+    ```mlir
+    tilegpu.async_wait 2
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Bulk tensor copies completing on transaction barriers
+//===----------------------------------------------------------------------===//
+
+def TileGPU_Barriers : MemRefRankOf<[I64], [1]>;
+
+def TileGPU_BarrierInitOp : TileGPU_Op<"barrier_init", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "Initializes a row of transaction barriers";
+  let description = [{
+    Sets up every barrier in `barriers`, an i64 buffer in workgroup memory,
+    for phases that complete once `arrivals` arrivals have been made and
+    every byte announced with them has landed; then synchronizes the threads
+    of the program, so that no barrier is used before it is ready. Each
+    phase of a barrier has a parity, 0 for the first, alternating after.
+    `tile-promote-shared` creates these ops for bulk copies.
+
+    ```mlir
+    tilegpu.barrier_init %bars arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Barriers:$barriers, I64Attr:$arrivals);
+  let assemblyFormat = [{
+    $barriers `arrivals` $arrivals attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Copies a tile into swizzled panels with the tensor-copy engine";
+  let description = [{
+    Like `tilegpu.copy_async` with `swizzle = 128`, copies the tile of the
+    panels' R x (P * W) shape whose first element is at `indices` in `src`
+    into `dst`, with zeros for elements outside `src`. The copy is not made
+    by the threads: one of them announces the tile's bytes on barrier
+    `barrier` of `barriers` (one arrival) and hands the copy to the hardware
+    (TMA on Hopper), so the barrier's phase completes only once the tile has
+    landed. The runtime describes `src` to the hardware, so `src` must be a
+    kernel argument.
+
+    ```mlir
+    tilegpu.copy_bulk %b[%k, %n0], %panels, %bars[%slot] {swizzle = 128}
+        : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Buffer:$src, Variadic<Index>:$indices,
+                       TileGPU_Buffer:$dst, TileGPU_Barriers:$barriers,
+                       Index:$barrier, I64Attr:$swizzle);
+  let extraClassDeclaration = [{
+    /// The logical [rows, cols] of the copied tile.
+    ::llvm::SmallVector<int64_t> getTileShape();
+  }];
+  let assemblyFormat = [{
+    $src `[` $indices `]` `,` $dst `,` $barriers `[` $barrier `]` attr-dict
+    `:` type($src) `,` type($dst) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_BarrierWaitOp : TileGPU_Op<"barrier_wait", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for a phase of a transaction barrier";
+  let description = [{
+    Every thread waits until the phase of barrier `barrier` whose parity is
+    the low bit of `phase` has completed; the bytes copied to it are then
+    visible to the thread. Threads are not otherwise synchronized.
+
+    ```mlir
+    tilegpu.barrier_wait %bars[%slot], %phase : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Barriers:$barriers, Index:$barrier,
+                       Index:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $barrier `]` `,` $phase attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TILEC_DIALECT_TILEGPU_TILEGPUOPS_TD

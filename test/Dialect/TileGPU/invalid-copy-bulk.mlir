@@ -4,8 +4,8 @@
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @arrivals(%bars: !bars) {
-    // expected-error @+1 {{'tile.barrier_init' op needs at least one arrival, got 0}}
-    tile.barrier_init %bars arrivals 0 : !bars
+    // expected-error @+1 {{'tilegpu.barrier_init' op needs at least one arrival, got 0}}
+    tilegpu.barrier_init %bars arrivals 0 : !bars
     gpu.return
   }
 }
@@ -14,8 +14,8 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @global_barriers(%bars: memref<4xi64>, %i: index, %p: index) {
-    // expected-error @+1 {{'tile.barrier_wait' op barriers must be in workgroup memory}}
-    tile.barrier_wait %bars[%i], %p : memref<4xi64>
+    // expected-error @+1 {{'tilegpu.barrier_wait' op barriers must be in workgroup memory}}
+    tilegpu.barrier_wait %bars[%i], %p : memref<4xi64>
     gpu.return
   }
 }
@@ -25,8 +25,8 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @strided_barriers(%bars: memref<4xi64, strided<[2]>, #gpu.address_space<workgroup>>) {
-    // expected-error @+1 {{'tile.barrier_init' op barriers must be a static contiguous buffer}}
-    tile.barrier_init %bars arrivals 1 : memref<4xi64, strided<[2]>, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tilegpu.barrier_init' op barriers must be a static contiguous buffer}}
+    tilegpu.barrier_init %bars arrivals 1 : memref<4xi64, strided<[2]>, #gpu.address_space<workgroup>>
     gpu.return
   }
 }
@@ -38,8 +38,8 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @not_an_argument(%b: memref<?x?xbf16>, %dst: !panels, %bars: !bars, %i: index) {
     %view = memref.subview %b[0, 0] [64, 256] [1, 1] : memref<?x?xbf16> to memref<64x256xbf16, strided<[?, 1]>>
-    // expected-error @+1 {{'tile.copy_bulk' op source must be a kernel argument}}
-    tile.copy_bulk %view[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<64x256xbf16, strided<[?, 1]>>, !panels, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op source must be a kernel argument}}
+    tilegpu.copy_bulk %view[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<64x256xbf16, strided<[?, 1]>>, !panels, !bars
     gpu.return
   }
 }
@@ -50,8 +50,8 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @shared_source(%b: memref<64x256xbf16, #gpu.address_space<workgroup>>, %dst: !panels, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tile.copy_bulk' op source must be in global memory}}
-    tile.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<64x256xbf16, #gpu.address_space<workgroup>>, !panels, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op source must be in global memory}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<64x256xbf16, #gpu.address_space<workgroup>>, !panels, !bars
     gpu.return
   }
 }
@@ -61,8 +61,8 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @element_types(%b: memref<?x?xf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tile.copy_bulk' op element types differ: 'f16' vs 'bf16'}}
-    tile.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op element types differ: 'f16' vs 'bf16'}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
@@ -72,8 +72,8 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @not_panels(%b: memref<?x?xbf16>, %dst: memref<64x256xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tile.copy_bulk' op swizzled buffer must be a static [panels, rows, 64] buffer of 128-byte rows}}
-    tile.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op swizzled buffer must be a static [panels, rows, 64] buffer of 128-byte rows}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
@@ -83,8 +83,8 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @swizzle_64(%b: memref<?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tile.copy_bulk' op only 128-byte swizzling is supported, got 64}}
-    tile.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 64 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op only 128-byte swizzling is supported, got 64}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 64 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
@@ -94,8 +94,8 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @tall_box(%b: memref<?x?xbf16>, %dst: memref<1x512x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tile.copy_bulk' op panels of at most 256 rows can be copied, got 512}}
-    tile.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x512x64xbf16, #gpu.address_space<workgroup>>, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op panels of at most 256 rows can be copied, got 512}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x512x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
@@ -105,8 +105,8 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @three_d(%b: memref<?x?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tile.copy_bulk' op needs a 2-D source and 2 indices}}
-    tile.copy_bulk %b[%i, %i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op needs a 2-D source and 2 indices}}
+    tilegpu.copy_bulk %b[%i, %i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
