@@ -2,9 +2,9 @@
 //
 // The blocked layout of TileLayout.h suits element-wise work and coalesced
 // memory access; a dot's accumulator must instead sit where the multiply
-// instruction leaves it: in mma.sync fragments (#tile.mma) or in per-thread
-// 4x4-grouped blocks of an outer product (#tile.fma). tile-map-warps marks
-// the accumulator tensors with one of these encodings before rewriting.
+// instruction leaves it: in mma.sync fragments (#tilegpu.mma) or in
+// per-thread 4x4-grouped blocks of an outer product (#tilegpu.fma).
+// tile-assign-layouts gives the accumulators these encodings.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,7 +76,7 @@ private:
 /// f32 (grouping 4 consecutive elements along a dimension only where the
 /// staged operand is contiguous along it). Emits an error and fails if the
 /// tile does not divide evenly.
-/// Warpgroup dots (operands in swizzled panels) take a #tile.mma grid
+/// Warpgroup dots (operands in swizzled panels) take a #tilegpu.mma grid
 /// whose warps own 16 rows each, where wgmma m64nN leaves its results.
 /// mma.sync dots split only the rows over the warps where their lhs comes
 /// from registers or `feedsRegisterLhs` (their result becomes another

@@ -335,7 +335,7 @@ Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
 /// operands through matrix descriptors. K-contiguous operands (A as
 /// stored, B transposed) step 32 bytes along a panel row per 16 of K;
 /// M/N-contiguous ones step 16 panel rows, their panels LBO bytes apart.
-/// The result registers are those of #tile.mma with 16-row warp tiles.
+/// The result registers are those of #tilegpu.mma with 16-row warp tiles.
 struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
