@@ -60,37 +60,6 @@ Value DotLayout::colOf(OpBuilder &b, Location loc, Value t, int64_t j) const {
   return fmaPosition(b, loc, t, gridN, groupN, j);
 }
 
-std::pair<Value, Value> DotLayout::coords(OpBuilder &b, Location loc,
-                                          Value tid, int64_t slot) const {
-  auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
-  auto add = [&](Value x, Value y) {
-    return b.createOrFold<arith::AddIOp>(loc, x, y);
-  };
-  if (kind == Kind::Fma) {
-    Value ti = b.createOrFold<arith::RemUIOp>(loc, tid, c(gridM));
-    Value tj = b.createOrFold<arith::DivUIOp>(loc, tid, c(gridM));
-    int64_t i = slot / getThreadCols(), j = slot % getThreadCols();
-    return {rowOf(b, loc, ti, i), colOf(b, loc, tj, j)};
-  }
-  Value warp = b.createOrFold<arith::DivUIOp>(loc, tid, c(32));
-  Value lane = b.createOrFold<arith::RemUIOp>(loc, tid, c(32));
-  Value warpRow = b.createOrFold<arith::RemUIOp>(loc, warp, c(gridM));
-  Value warpCol = b.createOrFold<arith::DivUIOp>(loc, warp, c(gridM));
-  int64_t fragCols = getWarpTileN() / 8;
-  int64_t frag = slot / 4, fm = frag / fragCols, fn = frag % fragCols;
-  int64_t half = (slot / 2) % 2, column = slot % 2;
-  Value row = add(b.createOrFold<arith::MulIOp>(loc, warpRow,
-                                                c(getWarpTileM())),
-                  add(b.createOrFold<arith::DivUIOp>(loc, lane, c(4)),
-                      c(fm * 16 + half * 8)));
-  Value col = add(
-      b.createOrFold<arith::MulIOp>(loc, warpCol, c(getWarpTileN())),
-      add(b.createOrFold<arith::MulIOp>(
-              loc, b.createOrFold<arith::RemUIOp>(loc, lane, c(4)), c(2)),
-          c(fn * 8 + column)));
-  return {row, col};
-}
-
 /// Splits `units` (a power of two) into a grid (gm, gn) with gm * gn = units
 /// whose cells of (rows / gm) x (cols / gn) are as square as possible and at
 /// least minM x minN.

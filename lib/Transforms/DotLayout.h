@@ -58,12 +58,6 @@ public:
     return ((fm * (getWarpTileN() / 8) + fn) * 2 + h) * 2 + c;
   }
 
-  /// (row, col) in the tile of slot `slot` of thread `tid`.
-  std::pair<mlir::Value, mlir::Value> coords(mlir::OpBuilder &b,
-                                             mlir::Location loc,
-                                             mlir::Value tid,
-                                             int64_t slot) const;
-
 private:
   Kind kind = Kind::Mma;
   int64_t rows = 0, cols = 0;

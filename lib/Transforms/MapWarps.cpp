@@ -75,9 +75,10 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
                                        type, "tile")))
         return WalkResult::interrupt();
       auto tileType = cast<RankedTensorType>(type);
-      std::optional<DotLayout> dot = DotLayout::get(tileType);
+      // Any encoding (accumulator, slice, operand) says it; blocked without.
       int64_t perThread =
-          dot ? dot->getPerThread()
+          tileType.getEncoding()
+              ? tilegpu::layoutOf(tileType, threads).getPerThread()
               : TileLayout(tileType.getShape(), threads).getPerThread();
       if (perThread > kMaxElementsPerThread) {
         op->emitOpError("uses a tile of ")

@@ -65,12 +65,6 @@ static int64_t sliceSlotOf(const LinearLayout &from, unsigned dim,
   return -1;
 }
 
-/// The warp bits of `layout` that point along `dim`.
-static SmallVector<unsigned> warpBitsAlong(const LinearLayout &layout,
-                                           unsigned dim) {
-  return layout.bitsAlong(dim, InDim::Warp);
-}
-
 LogicalResult tilec::checkLayoutOpSupported(Operation *op, int64_t threads) {
   auto reduce = dyn_cast<tile::ReduceOp>(op);
   if (!reduce || !reduce.getInput().getType().getEncoding())
@@ -260,7 +254,7 @@ struct LayoutReduceLowering : MapWarpsPattern<tile::ReduceOp> {
       }
 
     // 3. Warps that hold other positions meet in workgroup memory.
-    SmallVector<unsigned> warpBits = warpBitsAlong(in, axis);
+    SmallVector<unsigned> warpBits = in.bitsAlong(axis, InDim::Warp);
     if (!warpBits.empty())
       partials = combineWarps(rewriter, loc, op, in, out, partials, warpBits);
     ++state.stats.reductions;
@@ -409,7 +403,7 @@ std::optional<ExchangeBuffer> tilec::layoutExchangeBuffer(Operation *op,
   if (!reduce || !reduce.getInput().getType().getEncoding())
     return std::nullopt;
   LinearLayout in = tilegpu::layoutOf(reduce.getInput().getType(), threads);
-  SmallVector<unsigned> warpBits = warpBitsAlong(in, reduce.getAxis());
+  SmallVector<unsigned> warpBits = in.bitsAlong(reduce.getAxis(), InDim::Warp);
   if (warpBits.empty())
     return std::nullopt;
   RankedTensorType input = reduce.getInput().getType();
