@@ -76,3 +76,17 @@ func.func @foreign_encoding(%x: memref<?xf32>) {
   %t = tile.load %x[%c0] : memref<?xf32> -> tensor<64xf32, "foo">
   return
 }
+
+// -----
+
+// expected-error @+1 {{operand must be 0 (lhs) or 1 (rhs), got 2}}
+func.func private @bad_operand(tensor<64x64xbf16, #tilegpu.dot_operand<operand = 2, parent = <warps_m = 4, warps_n = 1>>>)
+
+// -----
+
+func.func @operand_misfit(%x: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op an mma.sync operand 0 layout over 4x1 warps needs a 2-D tile of whole 16x16 fragments per warp}}
+  %t = tile.load %x[%c0, %c0] : memref<?x?xbf16> -> tensor<32x64xbf16, #tilegpu.dot_operand<operand = 0, parent = <warps_m = 4, warps_n = 1>>>
+  return
+}
