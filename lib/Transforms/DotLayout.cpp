@@ -93,7 +93,8 @@ static bool isSwizzledLoad(Value operand) {
   return load && load.getSwizzle().has_value();
 }
 
-bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads) {
+bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads,
+                             bool lhsInRegisters) {
   Type input = getElementTypeOrSelf(dot.getLhs().getType());
   auto acc = cast<RankedTensorType>(dot.getAcc().getType());
   if (!(input.isF16() || input.isBF16()) || !acc.getElementType().isF32())
@@ -103,11 +104,16 @@ bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads) {
   int64_t warps = threads / 32;
   if (warps % 4 != 0 || rows % 64 != 0 || warps % (rows / 16) != 0)
     return false;
+  // A fragments in registers hold whole rows of K: every warpgroup takes
+  // rows of its own, none shares them by splitting the columns.
+  if (lhsInRegisters && warps != rows / 16)
+    return false;
   int64_t warpgroupCols = cols / (warps / (rows / 16));
   if (warpgroupCols % 8 != 0 || warpgroupCols > 256 || k % 16 != 0)
     return false;
   // A not transposed and B transposed are stored K-contiguous.
-  bool lhsKContiguous = !dot.getLhs().getDefiningOp<tile::TransposeOp>();
+  bool lhsKContiguous = !lhsInRegisters &&
+                        !dot.getLhs().getDefiningOp<tile::TransposeOp>();
   bool rhsKContiguous =
       static_cast<bool>(dot.getRhs().getDefiningOp<tile::TransposeOp>());
   if ((lhsKContiguous || rhsKContiguous) && k % kPanelElements != 0)
@@ -123,14 +129,19 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads,
   int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
   MLIRContext *ctx = dot.getContext();
   if (isSwizzledLoad(dot.getLhs()) || isSwizzledLoad(dot.getRhs())) {
-    if (!isSwizzledLoad(dot.getLhs()) || !isSwizzledLoad(dot.getRhs()) ||
-        !fitsWarpgroupMma(dot, threads))
+    // The lhs is either in swizzled panels too or in registers (wgmma's
+    // register-A form).
+    bool lhsInRegisters = !isWorkgroupOperand(dot.getLhs());
+    if ((!lhsInRegisters && !isSwizzledLoad(dot.getLhs())) ||
+        !isSwizzledLoad(dot.getRhs()) ||
+        !fitsWarpgroupMma(dot, threads, lhsInRegisters))
       return dot.emitOpError("cannot map a ")
              << rows << "x" << cols << "x" << k << " dot onto "
              << threads / 32
-             << " warps of warpgroup MMA: both operands must be swizzled, "
-                "each warpgroup needs 64 rows and at most 256 columns, "
-                "panels must not straddle warpgroups";
+             << " warps of warpgroup MMA: the rhs must be swizzled and the "
+                "lhs swizzled or in registers, each warpgroup needs 64 rows "
+                "(of its own with the lhs in registers) and at most 256 "
+                "columns, panels must not straddle warpgroups";
     int64_t gridM = rows / 16;
     return Attribute(
         tilegpu::MmaLayoutAttr::get(ctx, gridM, threads / 32 / gridM));

@@ -84,8 +84,11 @@ mlir::FailureOr<mlir::Attribute> chooseDotLayout(tile::DotOp dot,
 /// warpgroups each owning 64 rows and at most 256 columns, K a whole number
 /// of panels where an operand is K-contiguous (else of 16), and operands
 /// stored with M or N contiguous split at panel boundaries. An operand made
-/// by tile.transpose is read as stored (the other way round).
-bool fitsWarpgroupMma(tile::DotOp dot, int64_t threads);
+/// by tile.transpose is read as stored (the other way round). With
+/// `lhsInRegisters` (wgmma's register-A form) the lhs is A fragments in
+/// registers and the warps split the rows only.
+bool fitsWarpgroupMma(tile::DotOp dot, int64_t threads,
+                      bool lhsInRegisters = false);
 
 /// Whether `operand` of a dot is read from workgroup memory (a tile.load of a
 /// workgroup buffer, possibly transposed), where tile-promote-shared staged

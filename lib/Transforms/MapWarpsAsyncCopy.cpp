@@ -93,33 +93,63 @@ struct CopyAsyncLowering : MapWarpsPattern<tilegpu::CopyAsyncOp> {
     Value cols = rewriter.createOrFold<memref::DimOp>(loc, src, 1);
     auto c = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
 
+    // One element: read where inside the source, zero elsewhere.
+    auto copyElement = [&](OpBuilder &cb, Location l, Chunk chunk) {
+      Value gi = cb.createOrFold<arith::AddIOp>(l, i0, chunk.row);
+      Value gj = cb.createOrFold<arith::AddIOp>(l, j0, chunk.col);
+      Value inside = cb.createOrFold<arith::AndIOp>(
+          l,
+          cb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::ult, gi,
+                                         rows),
+          cb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::ult, gj,
+                                         cols));
+      Type elementType = dstType.getElementType();
+      auto read = scf::IfOp::create(
+          cb, l, inside,
+          [&](OpBuilder &tb, Location tl) {
+            scf::YieldOp::create(
+                tb, tl,
+                ValueRange{memref::LoadOp::create(tb, tl, src,
+                                                  ValueRange{gi, gj})});
+          },
+          [&](OpBuilder &eb, Location el) {
+            Value zero = arith::ConstantOp::create(
+                eb, el, cast<TypedAttr>(eb.getZeroAttr(elementType)));
+            scf::YieldOp::create(eb, el, zero);
+          });
+      memref::StoreOp::create(cb, l, read.getResult(0), dst,
+                              dstIndices(cb, l, chunk));
+    };
+
+    // Element by element in a loop over this thread's elements, not
+    // unrolled: unrolled, the addresses of a path taken only for
+    // misaligned sources are hoisted out of the kernel's loop and held in
+    // registers all along it.
     auto copyElements = [&](OpBuilder &b, Location l) {
-      forEachChunk(b, l, shape, 1, [&](OpBuilder &cb, Chunk chunk) {
-        Value gi = cb.createOrFold<arith::AddIOp>(l, i0, chunk.row);
-        Value gj = cb.createOrFold<arith::AddIOp>(l, j0, chunk.col);
-        Value inside = cb.createOrFold<arith::AndIOp>(
-            l,
-            cb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::ult, gi,
-                                           rows),
-            cb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::ult, gj,
-                                           cols));
-        Type elementType = dstType.getElementType();
-        auto read = scf::IfOp::create(
-            cb, l, inside,
-            [&](OpBuilder &tb, Location tl) {
-              scf::YieldOp::create(
-                  tb, tl,
-                  ValueRange{memref::LoadOp::create(tb, tl, src,
-                                                    ValueRange{gi, gj})});
-            },
-            [&](OpBuilder &eb, Location el) {
-              Value zero = arith::ConstantOp::create(
-                  eb, el, cast<TypedAttr>(eb.getZeroAttr(elementType)));
-              scf::YieldOp::create(eb, el, zero);
-            });
-        memref::StoreOp::create(cb, l, read.getResult(0), dst,
-                                dstIndices(cb, l, chunk));
-      });
+      int64_t elements = shape[0] * shape[1];
+      auto ci = [&](int64_t v) { return indexConstant(b, l, v); };
+      scf::ForOp::create(
+          b, l, ci(0), ci(elements), ci(state.threads), ValueRange{},
+          [&](OpBuilder &fb, Location fl, Value first, ValueRange) {
+            Value q = arith::AddIOp::create(fb, fl, first, state.threadId);
+            auto copyOne = [&](OpBuilder &cb) {
+              Chunk chunk{arith::DivUIOp::create(cb, fl, q, ci(shape[1])),
+                          arith::RemUIOp::create(cb, fl, q, ci(shape[1]))};
+              copyElement(cb, fl, chunk);
+            };
+            if (elements % state.threads == 0) {
+              copyOne(fb);
+            } else {
+              auto guarded = scf::IfOp::create(
+                  fb, fl,
+                  arith::CmpIOp::create(fb, fl, arith::CmpIPredicate::ult, q,
+                                        ci(elements)));
+              OpBuilder::InsertionGuard guard(fb);
+              fb.setInsertionPointToStart(guarded.thenBlock());
+              copyOne(fb);
+            }
+            scf::YieldOp::create(fb, fl);
+          });
     };
 
     if (vectorBytes == 0) {

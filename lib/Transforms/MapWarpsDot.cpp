@@ -192,7 +192,7 @@ std::optional<StagedDot> matchStagedDot(tile::DotOp op, DotLayout::Kind kind,
   if (!layout || layout->getKind() != kind || !lhs || !rhs)
     return std::nullopt;
   if (lhsInRegisters)
-    return swizzled.value_or(false)
+    return swizzled && *swizzled != rhs->swizzled
                ? std::nullopt
                : std::optional(StagedDot{*layout, *lhs, *rhs, true});
   if (swizzled && (lhs->swizzled != *swizzled || rhs->swizzled != *swizzled))
@@ -329,6 +329,88 @@ Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
 }
 
 
+/// wgmma.wait_group `group` as the op that defines the f32 `values` their
+/// users read after it: inline PTX with each register tied in and out.
+/// Nothing else ties the registers of an in-flight wgmma to the wait
+/// intrinsic, so the code generator could hoist their reads above it (and
+/// ptxas then serializes every wgmma).
+SmallVector<Value> waitGroupDefining(OpBuilder &b, Location loc,
+                                     int64_t group, ArrayRef<Value> values) {
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += (i ? ",=f" : "=f");
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "," + std::to_string(i);
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(values.size(), b.getF32Type()));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, structType, values,
+      "wgmma.wait_group.sync.aligned " + std::to_string(group) + ";",
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> waited;
+  for (size_t i = 0; i < values.size(); ++i)
+    waited.push_back(LLVM::ExtractValueOp::create(
+        b, loc, asmOp.getResult(0), ArrayRef<int64_t>{int64_t(i)}));
+  return waited;
+}
+
+/// wgmma's register-A form: D = A B + D on one warpgroup, A as four 32-bit
+/// registers per thread (the mma.sync A fragment of the warp's 16 rows,
+/// which is wgmma's too) and B read through `bDescriptor`. NVVM's
+/// wgmma.mma_async (MLIR 22) has only the descriptor-A form, which it
+/// lowers to inline PTX itself; this builds the register-A instruction the
+/// same way, from the shape and the types, with the accumulator registers
+/// tied in and out.
+SmallVector<Value> warpgroupMmaRegisterA(OpBuilder &b, Location loc,
+                                         ArrayRef<Value> acc,
+                                         ArrayRef<Value> aRegisters,
+                                         Value bDescriptor, int64_t n,
+                                         Type elementType, bool transposeB) {
+  int64_t count = acc.size();
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  os << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
+     << (elementType.isBF16() ? "bf16.bf16" : "f16.f16") << " {";
+  for (int64_t i = 0; i < count; ++i)
+    os << (i ? ", $" : "$") << i;
+  os << "}, {$" << count << ", $" << count + 1 << ", $" << count + 2 << ", $"
+     << count + 3 << "}, $" << count + 4
+     << ", 1, 1, 1, " << (transposeB ? 1 : 0) << ";";
+  // Outputs: the accumulator; inputs: A, the B descriptor, then the
+  // accumulator again, tied to the outputs.
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i)
+    constraints += i ? ",=f" : "=f";
+  constraints += ",r,r,r,r,l";
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "," + std::to_string(i);
+  SmallVector<Value> operands;
+  for (Value reg : aRegisters)
+    operands.push_back(reg.getType().isInteger(32)
+                           ? reg
+                           : LLVM::BitcastOp::create(b, loc, b.getI32Type(),
+                                                     reg)
+                                 .getResult());
+  operands.push_back(bDescriptor);
+  llvm::append_range(operands, acc);
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(count, b.getF32Type()));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, structType, operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> result;
+  for (int64_t i = 0; i < count; ++i)
+    result.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
+                                                  ArrayRef<int64_t>{i}));
+  return result;
+}
+
 /// A dot whose operands sit in 128-byte swizzled panels becomes Hopper
 /// warpgroup MMAs: warpgroup g owns 64 rows x N columns of the accumulator
 /// and issues one wgmma.mma_async m64nNk16 per 16 of K, addressing the
@@ -390,7 +472,10 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
                                                           toI64(offset)),
                      kContiguous, panelBytes};
     };
-    Operand a = operand(*lhs, row0, rows, !lhs->transposed);
+    // An lhs in registers (dot->lhsInRegisters) has no buffer.
+    Operand a = dot->lhsInRegisters
+                    ? Operand{}
+                    : operand(*lhs, row0, rows, !lhs->transposed);
     Operand b = operand(*rhs, col0, cols, rhs->transposed);
     auto descriptorAt = [&](const Operand &o, int64_t kk) {
       int64_t step = o.kContiguous
@@ -404,22 +489,40 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
                               o.kContiguous ? 16 : o.panelBytes, kAtomBytes);
     };
 
-    // The accumulator as the struct wgmma reads and writes.
     int64_t perThread = layout->getPerThread();
+    SmallVector<Value> acc = unpack(rewriter, loc, adaptor.getAcc(), perThread);
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    if (dot->lhsInRegisters) {
+      // The A registers must not change until the group completes, and
+      // the results are only valid after: wait for it at once, the wait
+      // defining the accumulator its users read.
+      SmallVector<Value> lhsRegisters =
+          unpack(rewriter, loc, adaptor.getLhs(), 16 * k / 32);
+      for (int64_t kk = 0; kk < k; kk += 16)
+        acc = warpgroupMmaRegisterA(
+            rewriter, loc, acc,
+            registerFragment(rewriter, loc, lhsRegisters, (kk / 16) * 8,
+                             elementType),
+            descriptorAt(b, kk), n, elementType,
+            /*transposeB=*/!b.kContiguous);
+      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+      acc = waitGroupDefining(rewriter, loc, /*group=*/0, acc);
+      replaceDot(rewriter, op, *getTypeConverter(), acc, *lhs, *rhs);
+      return success();
+    }
+
+    // The accumulator as the struct wgmma reads and writes.
     Type f32 = rewriter.getF32Type();
     auto structType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(perThread, f32));
-    SmallVector<Value> acc = unpack(rewriter, loc, adaptor.getAcc(), perThread);
     Value accStruct = LLVM::PoisonOp::create(rewriter, loc, structType);
     for (auto [i, value] : llvm::enumerate(acc))
       accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct, value,
                                               ArrayRef<int64_t>{int64_t(i)});
-
     auto type = elementType.isBF16() ? NVVM::WGMMATypes::bf16
                                      : NVVM::WGMMATypes::f16;
     auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, type);
     auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (int64_t kk = 0; kk < k; kk += 16) {
       accStruct = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, structType, accStruct, descriptorAt(a, kk),
@@ -549,11 +652,9 @@ struct FmaDotLowering : MapWarpsPattern<tile::DotOp> {
 
 } // namespace
 
-/// The registers of an in-flight wgmma are not valid until a wait, but
-/// nothing ties them to the wait intrinsic: the code generator would hoist
-/// the epilogue's reads above it (and ptxas then serializes every wgmma).
-/// So the wait after such a loop becomes one that defines the f32 values
-/// the loop returns: inline PTX with each register as a tied operand.
+/// The wait after a loop whose wgmma stays in flight becomes one that
+/// defines the f32 values the loop returns (waitGroupDefining), so that the
+/// epilogue's reads stay below it.
 void tilec::tieLoopResultsToWaits(gpu::GPUFuncOp func) {
   SmallVector<NVVM::WgmmaWaitGroupSyncOp> waits;
   func.walk([&](NVVM::WgmmaWaitGroupSyncOp wait) {
@@ -582,28 +683,14 @@ void tilec::tieLoopResultsToWaits(gpu::GPUFuncOp func) {
     }
     if (scalars.empty())
       continue;
-    std::string constraints;
-    for (size_t i = 0; i < scalars.size(); ++i)
-      constraints += (i ? ",=f" : "=f");
-    for (size_t i = 0; i < scalars.size(); ++i)
-      constraints += "," + std::to_string(i);
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(scalars.size(), b.getF32Type()));
-    auto asmOp = LLVM::InlineAsmOp::create(
-        b, loc, structType, scalars,
-        "wgmma.wait_group.sync.aligned " + std::to_string(wait.getGroup()) +
-            ";",
-        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    SmallVector<Value> waitedScalars =
+        waitGroupDefining(b, loc, wait.getGroup(), scalars);
     int64_t next = 0;
     for (OpResult result : results) {
       auto type = cast<VectorType>(result.getType());
       SmallVector<Value> waited;
       for (int64_t i = 0; i < type.getNumElements(); ++i)
-        waited.push_back(LLVM::ExtractValueOp::create(
-            b, loc, asmOp.getResult(0), ArrayRef<int64_t>{next++}));
+        waited.push_back(waitedScalars[next++]);
       Value vector = vector::FromElementsOp::create(b, loc, type, waited);
       result.replaceUsesWithIf(vector, [&](OpOperand &use) {
         return !unpacking.contains(use.getOwner());

@@ -46,25 +46,56 @@ static tile::LoadOp operandLoad(Value operand) {
 /// A load can be issued iterations ahead if its position depends on nothing
 /// computed in the loop but the induction variable, and it pads with zeros
 /// (what an asynchronous copy fills in).
+static bool padsWithZeros(tile::LoadOp load) {
+  std::optional<TypedAttr> padding = load.getPadding();
+  return !padding || matchPattern(*padding, m_Zero()) ||
+         matchPattern(*padding, m_AnyZeroFloat());
+}
+
 static bool canPipeline(scf::ForOp loop, tile::LoadOp load) {
   if (load->getBlock() != loop.getBody() ||
       !isGlobal(load.getBuffer().getType()) ||
-      !loop.isDefinedOutsideOfLoop(load.getBuffer()))
+      !loop.isDefinedOutsideOfLoop(load.getBuffer()) || !padsWithZeros(load))
     return false;
-  if (std::optional<TypedAttr> padding = load.getPadding())
-    if (!matchPattern(*padding, m_Zero()) &&
-        !matchPattern(*padding, m_AnyZeroFloat()))
-      return false;
   return llvm::all_of(load.getIndices(), [&](Value index) {
     return index == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(index);
   });
 }
 
+/// A tile loaded before the loop and read only by a dot in it (the query
+/// block of attention): copied into workgroup memory once, before the
+/// loop, so that the dot reads it from there on every iteration instead of
+/// holding it in registers.
+static bool isLoopInvariantOperand(scf::ForOp loop, tile::LoadOp load) {
+  if (!load || loop->isAncestor(load) ||
+      !isGlobal(load.getBuffer().getType()) || !padsWithZeros(load))
+    return false;
+  Operation *user = *load->getUsers().begin();
+  return user->getBlock() == loop.getBody();
+}
+
+/// Whether a warpgroup dot in `loop` may stay in flight into the next
+/// iteration: its result only goes round the loop into its own
+/// accumulator, which nothing else reads before the next dot. (A dot whose
+/// result is read in the loop, as attention rescales its accumulator, must
+/// complete in its iteration.)
+static bool canStayInFlight(scf::ForOp loop, tile::DotOp dot) {
+  if (!dot->hasOneUse())
+    return false;
+  OpOperand &use = *dot->getUses().begin();
+  if (use.getOwner() != loop.getBody()->getTerminator())
+    return false;
+  BlockArgument carried = loop.getRegionIterArg(use.getOperandNumber());
+  return carried.hasOneUse() && dot.getAcc() == carried;
+}
+
 namespace {
-/// A load to stage, and whether into swizzled panels.
+/// A load to stage, whether into swizzled panels, and whether once before
+/// the loop (a loop-invariant operand) rather than in every stage.
 struct PromotableLoad {
   tile::LoadOp load;
   bool swizzled;
+  bool invariant = false;
 };
 } // namespace
 
@@ -79,13 +110,30 @@ promotableLoads(scf::ForOp loop, bool swizzle = false, int64_t threads = 0) {
     tile::LoadOp rhs = operandLoad(dot.getRhs());
     bool lhsOk = lhs && canPipeline(loop, lhs);
     bool rhsOk = rhs && canPipeline(loop, rhs);
-    bool swizzled = swizzle && lhsOk && rhsOk && lhs != rhs &&
-                    fitsWarpgroupMma(dot, threads);
-    for (auto [load, ok] : {std::pair{lhs, lhsOk}, std::pair{rhs, rhsOk}})
-      if (ok && llvm::none_of(loads, [&](const PromotableLoad &p) {
+    // Loop-invariant operands go to workgroup memory only for warpgroup
+    // MMAs, which read them there at no cost in registers or issue slots.
+    bool lhsInvariant = !lhsOk && isLoopInvariantOperand(loop, lhs);
+    bool rhsInvariant = !rhsOk && isLoopInvariantOperand(loop, rhs);
+    bool swizzled = false;
+    if (swizzle && lhs != rhs && (lhsOk || rhsOk)) {
+      if ((lhsOk || lhsInvariant) && (rhsOk || rhsInvariant) &&
+          fitsWarpgroupMma(dot, threads))
+        swizzled = true;
+      // An lhs left where it is (computed in the loop, or loaded outside
+      // it) is read from registers, by wgmma's register-A form.
+      else if (!lhsOk && rhsOk &&
+               fitsWarpgroupMma(dot, threads, /*lhsInRegisters=*/true))
+        swizzled = true, lhsInvariant = false;
+    }
+    lhsInvariant &= swizzled;
+    rhsInvariant &= swizzled;
+    for (auto [load, ok, invariant] :
+         {std::tuple{lhs, lhsOk, lhsInvariant},
+          std::tuple{rhs, rhsOk, rhsInvariant}})
+      if ((ok || invariant) && llvm::none_of(loads, [&](const PromotableLoad &p) {
             return p.load == load;
           }))
-        loads.push_back({load, swizzled});
+        loads.push_back({load, swizzled, invariant});
   }
   return loads;
 }
@@ -99,6 +147,8 @@ struct StagedTile {
   mutable tile::LoadOp load;
   Value slots; // memref<stages x (slot shape) x T, workgroup>
   bool swizzled;
+  /// Copied once before the loop into its single slot.
+  bool invariant = false;
 
   /// The view of slot `slot` (a strided memref of the slot shape).
   Value slotView(OpBuilder &b, Location loc, Value slot) const {
@@ -173,7 +223,7 @@ StagedTile allocateSlots(OpBuilder &b, Location loc, PromotableLoad toStage,
                          int64_t &sharedBytes) {
   RankedTensorType type = toStage.load.getType();
   unsigned elementBytes = type.getElementTypeBitWidth() / 8;
-  SmallVector<int64_t> shape = {stages};
+  SmallVector<int64_t> shape = {toStage.invariant ? 1 : stages};
   llvm::append_range(shape, slotShape(type, toStage.swizzled));
   auto slotsType = MemRefType::get(
       shape, type.getElementType(), MemRefLayoutAttrInterface(),
@@ -186,7 +236,7 @@ StagedTile allocateSlots(OpBuilder &b, Location loc, PromotableLoad toStage,
     byteShift = arith::AddIOp::create(b, loc, byteShift, alignedShift);
   Value slots =
       memref::ViewOp::create(b, loc, slotsType, base, byteShift, ValueRange{});
-  return {toStage.load, slots, toStage.swizzled};
+  return {toStage.load, slots, toStage.swizzled, toStage.invariant};
 }
 
 /// Carves one 8-byte transaction barrier per stage out of the dynamic
@@ -214,7 +264,7 @@ bool readsKernelArgument(tile::LoadOp load) {
 /// describes: every staged load must be of that kind.
 bool canBulkCopy(ArrayRef<PromotableLoad> loads) {
   return llvm::all_of(loads, [](const PromotableLoad &p) {
-    return p.swizzled && readsKernelArgument(p.load);
+    return p.swizzled && !p.invariant && readsKernelArgument(p.load);
   });
 }
 
@@ -270,18 +320,44 @@ struct Pipeline {
   void copyAll(OpBuilder &b, Value iv, Value slot,
                Value barriers = nullptr) const {
     for (const StagedTile &t : tiles)
-      t.copyInto(b, loop.getLoc(), loop.getInductionVar(), iv, slot, barriers);
+      if (!t.invariant)
+        t.copyInto(b, loop.getLoc(), loop.getInductionVar(), iv, slot,
+                   barriers);
   }
-  /// Replaces the staged loads by reads of this iteration's slot.
+  /// Copies the loop-invariant tiles (into their slot 0).
+  void copyInvariants(OpBuilder &b) const {
+    for (const StagedTile &t : tiles)
+      if (t.invariant)
+        t.copyInto(b, loop.getLoc(), loop.getInductionVar(),
+                   loop.getInductionVar(), constant(b, 0));
+  }
+  /// Replaces the staged loads by reads of this iteration's slot (a
+  /// loop-invariant tile: of its slot, in the loop, where its user is).
   void readSlots(RewriterBase &rewriter, Value slot) const {
     for (const StagedTile &t : tiles) {
+      if (t.invariant) {
+        rewriter.setInsertionPoint(*t.load->getUsers().begin());
+        rewriter.replaceOp(t.load, t.read(rewriter, loop.getLoc(),
+                                          constant(rewriter, 0)));
+        continue;
+      }
       rewriter.setInsertionPoint(t.load);
       rewriter.replaceOp(t.load, t.read(rewriter, loop.getLoc(), slot));
     }
   }
+  /// Whether a warpgroup dot of the loop stays in flight into the next
+  /// iteration, holding its slots one iteration longer.
+  bool keepsDotsInFlight() const {
+    return llvm::any_of(tiles, [](const StagedTile &t) { return t.swizzled; }) &&
+           llvm::any_of(loop.getBody()->getOps<tile::DotOp>(),
+                        [&](tile::DotOp dot) {
+                          return canStayInFlight(loop, dot);
+                        });
+  }
   void markDotsInFlight(RewriterBase &rewriter) const {
     for (tile::DotOp dot : loop.getBody()->getOps<tile::DotOp>())
-      dot->setAttr(kDotInFlightAttr, rewriter.getI64IntegerAttr(1));
+      if (canStayInFlight(loop, dot))
+        dot->setAttr(kDotInFlightAttr, rewriter.getI64IntegerAttr(1));
   }
 };
 
@@ -294,8 +370,7 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
   // iteration, so its slot is not free until two iterations later: copies
   // run one stage less ahead, and are issued after the dot so that their
   // address arithmetic overlaps the tensor cores.
-  bool dotInFlight =
-      llvm::any_of(p.tiles, [](const StagedTile &t) { return t.swizzled; });
+  bool dotInFlight = p.keepsDotsInFlight();
   int64_t distance = dotInFlight ? p.stages - 2 : p.stages - 1;
   if (distance < 1)
     return p.loop.emitOpError("needs at least ")
@@ -303,7 +378,9 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
            << " pipeline stages to keep a warpgroup dot in flight, got "
            << p.stages;
 
-  // Prologue: iterations 0 .. distance-1 go to slots 0 .. distance-1.
+  // Prologue: the loop-invariant tiles, then iterations 0 .. distance-1
+  // into slots 0 .. distance-1; the invariants are in the first group.
+  p.copyInvariants(rewriter);
   for (int64_t j = 0; j < distance; ++j) {
     p.copyAll(rewriter, p.ivAhead(rewriter, p.loop.getLowerBound(), j),
               p.constant(rewriter, j));
@@ -389,7 +466,9 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   bulkCopies = bulkCopies && canBulkCopy(loads);
   // A warpgroup dot in flight needs a third slot when threads copy; with
   // two, stay padded.
-  if (!bulkCopies && stages < 3)
+  if (!bulkCopies && stages < 3 &&
+      llvm::any_of(loop.getBody()->getOps<tile::DotOp>(),
+                   [&](tile::DotOp dot) { return canStayInFlight(loop, dot); }))
     loads = promotableLoads(loop, /*swizzle=*/false, threads);
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);

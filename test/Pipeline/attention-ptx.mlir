@@ -1,28 +1,61 @@
-// RUN: tilec %S/../../examples/attention_block.mlir --emit=ptx -o - | FileCheck %s
+// RUN: tilec %S/../../examples/attention_block.mlir --arch=sm_80 --emit=ptx -o - | FileCheck %s --check-prefix=SM80
+// RUN: tilec %S/../../examples/attention_block.mlir --emit=ptx -o - | FileCheck %s --check-prefix=SM90A
 
 // The hand-written flash attention (examples/attention_block.mlir) down to
 // PTX. Its layouts come from the dots: both dots split only rows over the 4
 // warps (16 rows each), so the row maximum and sum of S are 2 rows a thread
-// reduced by xor shuffles over lanes 1 and 2 (2 reductions x 2 rows x 2 = 8
-// shuffles), never through workgroup memory (no static shared buffer, no
-// ld.shared but ldmatrix), and P = bf16(exp2(S - m)) is the lhs of P V
-// as it is: ldmatrix only for the staged K (non-transposed, read as K^T) and
-// V (.trans). exp2: 16 x 64 / 32 = 32 a thread for P, 2 for the rescale.
-// d64: (64 / 8) x (64 / 16) mma.sync for S, (64 / 8) x (64 / 16) for P V.
+// reduced by xor shuffles (attention-ptx-counts.mlir), never through
+// workgroup memory, and P = bf16(exp2(S - m)) is the lhs of P V as it is.
 
-// CHECK-LABEL: .entry attention_d64(
-// CHECK-NOT: .shared .align
-// CHECK-NOT: ld.shared
-// CHECK-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// CHECK-NOT: mma.sync
-// CHECK-NOT: ld.shared
-// CHECK: }
+// sm_80: mma.sync. Q is loaded into registers as A fragments, K and V
+// are staged in padded slots read with ldmatrix (K non-transposed, read as
+// K^T; V .trans); no other workgroup reads.
+// d64: (64 / 8) x (64 / 16) mma.sync for S, (64 / 8) x (64 / 16) for P V.
+// SM80-LABEL: .entry attention_d64(
+// SM80-NOT: .shared .align
+// SM80-NOT: ld.shared
+// SM80-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// SM80-NOT: mma.sync
+// SM80-NOT: ld.shared
+// SM80: }
 
 // d128: (64 / 8) x (128 / 16) for S, (128 / 8) x (64 / 16) for P V.
-// CHECK-LABEL: .entry attention_d128(
-// CHECK-NOT: .shared .align
-// CHECK-NOT: ld.shared
-// CHECK-COUNT-128: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// CHECK-NOT: mma.sync
-// CHECK-NOT: ld.shared
-// CHECK: }
+// SM80-LABEL: .entry attention_d128(
+// SM80-NOT: .shared .align
+// SM80-NOT: ld.shared
+// SM80-COUNT-128: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// SM80-NOT: mma.sync
+// SM80-NOT: ld.shared
+// SM80: }
+
+// sm_90a: warpgroup MMAs. The loop-invariant Q block is staged once into
+// swizzled panels before the loop, K and V in every stage, so S = Q K^T
+// reads both operands through descriptors (K-contiguous: no transpose),
+// and P V takes P from registers (wgmma's register-A form: four 32-bit
+// registers a thread) and V through a transposed descriptor. No
+// ldmatrix, no ld.shared, no mma.sync.
+// d64: S is 4 m64n64k16 (K = 64), P V 4 m64n64k16 (K = 64 keys).
+// SM90A-LABEL: .entry attention_d64(
+// SM90A-NOT: ld.shared
+// SM90A-NOT: ldmatrix
+// SM90A-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// SM90A: wgmma.wait_group.sync.aligned 0;
+// SM90A-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{[^}]*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
+// SM90A: wgmma.wait_group.sync.aligned 0;
+// SM90A-NOT: wgmma.mma_async
+// SM90A-NOT: mma.sync
+// SM90A-NOT: ld.shared
+// SM90A: }
+
+// d128: S is 8 m64n64k16 (K = 128), P V 4 m64n128k16.
+// SM90A-LABEL: .entry attention_d128(
+// SM90A-NOT: ld.shared
+// SM90A-NOT: ldmatrix
+// SM90A-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// SM90A: wgmma.wait_group.sync.aligned 0;
+// SM90A-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{[^}]*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
+// SM90A: wgmma.wait_group.sync.aligned 0;
+// SM90A-NOT: wgmma.mma_async
+// SM90A-NOT: mma.sync
+// SM90A-NOT: ld.shared
+// SM90A: }

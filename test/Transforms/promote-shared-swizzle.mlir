@@ -98,3 +98,60 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Attention's loop (4 warps, 64-row blocks): the loop-invariant Q block is
+// staged once, before the loop, into one slot of swizzled panels and read
+// where the dot uses it; K and V fill 2 stages of panels each. P V takes
+// its lhs from registers (wgmma's register-A form), so only V is staged for
+// it. Neither dot can stay in flight (S is read in the iteration, O is
+// rescaled before the next dot), so 2 stages suffice: copies run one
+// iteration ahead (wait for 0 pending groups), before the reads.
+// CHECK-LABEL: gpu.func @attention_loop(
+// CHECK-SAME: %[[Q:[^:]*]]: memref<?x?xbf16>, %[[K:[^:]*]]: memref<?x?xbf16>, %[[V:[^:]*]]: memref<?x?xbf16>
+// CHECK: %[[SQ:.*]] = memref.view {{.*}} to memref<1x1x64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view {{.*}} to memref<2x1x64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view {{.*}} to memref<2x1x64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: tilegpu.async_commit
+// CHECK: tilegpu.copy_async %[[Q]]{{.*}} {swizzle = 128 : i64}
+// CHECK-NOT: tilegpu.async_commit
+// CHECK: tilegpu.copy_async %[[K]]{{.*}} {swizzle = 128 : i64}
+// CHECK: tilegpu.copy_async %[[V]]{{.*}} {swizzle = 128 : i64}
+// CHECK-NEXT: tilegpu.async_commit
+// CHECK-NEXT: scf.for
+// CHECK: tilegpu.async_wait 0
+// CHECK: tilegpu.copy_async %[[K]]
+// CHECK: tilegpu.copy_async %[[V]]
+// CHECK-NEXT: tilegpu.async_commit
+// CHECK: %[[TK:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<64x64xbf16>
+// CHECK: %[[KT:.*]] = tile.transpose %[[TK]]
+// CHECK: %[[TQ:.*]] = tile.load %[[QSLOT:.*]][] {swizzle = 128 : i64} : {{.*}} -> tensor<64x64xbf16>
+// CHECK-NEXT: tile.dot %[[TQ]], %[[KT]], %{{[^ ]*}} :
+// CHECK: %[[P:.*]] = arith.truncf
+// CHECK: %[[TV:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<64x64xbf16>
+// CHECK: tile.dot %[[P]], %[[TV]], %{{[^ ]*}} :
+// CHECK-NOT: tile.in_flight
+// CHECK: tilegpu.async_wait 0
+gpu.module @m {
+  gpu.func @attention_loop(%q: memref<?x?xbf16>, %k: memref<?x?xbf16>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %m0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = memref.dim %k, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %qt = tile.load %q[%m0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %r = scf.for %kb = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+      %kt = tile.load %k[%kb, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %ktt = tile.transpose %kt : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %s = tile.dot %qt, %ktt, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+      %vt = tile.load %v[%kb, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %scaled = arith.mulf %acc, %acc : tensor<64x64xf32>
+      %d = tile.dot %p, %vt, %scaled : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    } {tile.stages = 2 : i64}
+    tile.store %r, %o[%m0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
