@@ -368,7 +368,8 @@ SmallVector<Value> warpgroupMmaRegisterA(OpBuilder &b, Location loc,
                                          ArrayRef<Value> acc,
                                          ArrayRef<Value> aRegisters,
                                          Value bDescriptor, int64_t n,
-                                         Type elementType, bool transposeB) {
+                                         Type elementType, bool transposeB,
+                                         bool readAcc) {
   int64_t count = acc.size();
   std::string ptx;
   llvm::raw_string_ostream os(ptx);
@@ -378,7 +379,8 @@ SmallVector<Value> warpgroupMmaRegisterA(OpBuilder &b, Location loc,
     os << (i ? ", $" : "$") << i;
   os << "}, {$" << count << ", $" << count + 1 << ", $" << count + 2 << ", $"
      << count + 3 << "}, $" << count + 4
-     << ", 1, 1, 1, " << (transposeB ? 1 : 0) << ";";
+     << ", " << (readAcc ? 1 : 0) << ", 1, 1, " << (transposeB ? 1 : 0)
+     << ";";
   // Outputs: the accumulator; inputs: A, the B descriptor, then the
   // accumulator again, tied to the outputs.
   std::string constraints;
@@ -490,7 +492,14 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
     };
 
     int64_t perThread = layout->getPerThread();
-    SmallVector<Value> acc = unpack(rewriter, loc, adaptor.getAcc(), perThread);
+    // A zero accumulator is not read: the first wgmma computes D = A B
+    // (scale-d 0), so no register is zeroed first.
+    bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
+    SmallVector<Value> acc =
+        zeroAcc ? SmallVector<Value>(
+                      perThread,
+                      LLVM::PoisonOp::create(rewriter, loc, rewriter.getF32Type()))
+                : unpack(rewriter, loc, adaptor.getAcc(), perThread);
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     if (dot->lhsInRegisters) {
       // The A registers must not change until the group completes, and
@@ -504,7 +513,7 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
             registerFragment(rewriter, loc, lhsRegisters, (kk / 16) * 8,
                              elementType),
             descriptorAt(b, kk), n, elementType,
-            /*transposeB=*/!b.kContiguous);
+            /*transposeB=*/!b.kContiguous, /*readAcc=*/kk > 0 || !zeroAcc);
       NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
       acc = waitGroupDefining(rewriter, loc, /*group=*/0, acc);
       replaceDot(rewriter, op, *getTypeConverter(), acc, *lhs, *rhs);
@@ -529,7 +538,10 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
           descriptorAt(b, kk), NVVM::MMAShapeAttr::get(ctx, 64, n, 16),
           typeAttr, typeAttr,
           NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), one,
+          NVVM::WGMMAScaleOutAttr::get(ctx, kk > 0 || !zeroAcc
+                                                ? NVVM::WGMMAScaleOut::one
+                                                : NVVM::WGMMAScaleOut::zero),
+          one,
           one,
           NVVM::MMALayoutAttr::get(ctx, a.kContiguous ? NVVM::MMALayout::row
                                                       : NVVM::MMALayout::col),

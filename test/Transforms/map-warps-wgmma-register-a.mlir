@@ -2,7 +2,8 @@
 
 // Attention's two dots on one warpgroup (4 warps, 64-row blocks):
 // - S = Q K^T reads both operands from swizzled panels (Q staged once,
-//   K-contiguous, so B is `col`, not transposed): 4 wgmma m64n64k16;
+//   K-contiguous, so B is `col`, not transposed): 4 wgmma m64n64k16, the
+//   first with scale-d zero, as S starts from zero (no register zeroed);
 // - P V takes P from registers, each thread's A fragment as four 32-bit
 //   registers, and V (N-contiguous) through a transposed descriptor:
 //   wgmma's register-A form, as inline PTX with the 32 accumulator
@@ -12,7 +13,8 @@
 // CHECK-LABEL: gpu.func @attention_loop(
 // CHECK: scf.for
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvvm.wgmma.fence.aligned
