@@ -545,11 +545,34 @@ struct TilePromoteSharedPass
         rewriter, func.getLoc(),
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
                         MemRefLayoutAttrInterface(), workgroup));
-    int64_t sharedBytes = 0;
+    int64_t firstFree = 0;
     if (auto existing =
             func->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes"))
-      sharedBytes = existing.getInt();
+      firstFree = existing.getInt();
+    // Loops that run one after the other (neither inside the other) reuse
+    // the same memory; a block barrier before the later one's first copies
+    // waits for every thread's last reads of the earlier one.
+    struct Region {
+      scf::ForOp loop;
+      int64_t begin, end;
+    };
+    SmallVector<Region> regions;
+    int64_t totalBytes = firstFree;
     for (scf::ForOp loop : loops) {
+      auto nested = [&](const Region &r) {
+        return r.loop->isAncestor(loop) || loop->isAncestor(r.loop);
+      };
+      int64_t begin = firstFree;
+      for (const Region &r : regions)
+        if (nested(r))
+          begin = std::max(begin, r.end);
+      if (llvm::any_of(regions, [&](const Region &r) {
+            return !nested(r) && r.end > begin;
+          })) {
+        rewriter.setInsertionPoint(loop);
+        gpu::BarrierOp::create(rewriter, loop.getLoc());
+      }
+      int64_t sharedBytes = begin;
       int64_t stages = loopStages(loop, defaultStages);
       FailureOr<unsigned> promoted = promoteDotOperands(
           rewriter, loop, stages, base, sharedBytes, swizzle, threads,
@@ -557,10 +580,12 @@ struct TilePromoteSharedPass
       if (failed(promoted))
         return signalPassFailure();
       numPromotedTiles += *promoted;
+      regions.push_back({loop, begin, sharedBytes});
+      totalBytes = std::max(totalBytes, sharedBytes);
     }
-    numSharedBytes = sharedBytes;
+    numSharedBytes = totalBytes;
     func->setAttr("tile.dynamic_shared_bytes",
-                  rewriter.getI64IntegerAttr(sharedBytes));
+                  rewriter.getI64IntegerAttr(totalBytes));
   }
 };
 } // namespace

@@ -110,16 +110,22 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     iteration, and reads its tiles from workgroup memory. Each slot row is
     padded by 16 bytes so that the 8 rows an `ldmatrix` (or a column of
     threads) reads fall into different banks. The kernel records its
-    dynamic shared memory in `tile.dynamic_shared_bytes`.
+    dynamic shared memory in `tile.dynamic_shared_bytes`. Loops that run one
+    after the other (neither inside the other) share the same memory, a
+    block barrier before the later loop's first copies separating them.
 
     With `swizzle`, the operands of a 16-bit dot that fits Hopper warpgroup
     MMA (whole warpgroups of 64 rows, at most 256 columns each, K a whole
     number of 128-byte panels where K is contiguous) go into unpadded
     128-byte swizzled panels instead (`tilegpu.copy_async` / `tile.load` with
-    `swizzle = 128`), at a 1024-byte-aligned offset found at run time. Such
-    a dot may stay in flight for one more iteration (`tile.in_flight = 1`),
-    so its slot is refilled one iteration later: copies run `stages - 2`
-    ahead and are issued after the dot.
+    `swizzle = 128`), at a 1024-byte-aligned offset found at run time. An
+    lhs not loaded in the loop stays in registers (wgmma's register-A
+    form); a tile loaded before the loop and read only by the dot in it (an
+    attention kernel's query block) is copied once, before the loop, into a
+    single slot. A dot whose result only goes round the loop into its own
+    accumulator may stay in flight for one more iteration
+    (`tile.in_flight = 1`), so its slot is refilled one iteration later:
+    copies run `stages - 2` ahead and are issued after the dot.
 
     With `bulk-copies` as well, swizzled panels read from kernel arguments
     are filled by `tilegpu.copy_bulk` (TMA on Hopper) instead of the threads:
