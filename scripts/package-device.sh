@@ -15,7 +15,10 @@ for src in "$ROOT"/examples/*.mlir; do
   name="$(basename "$src" .mlir)"
   "$BUILD/bin/tilec" "$src" -o "$DEST/cubins/$name.cubin"
   "$BUILD/bin/tilec" "$src" --emit=ptx -o "$DEST/cubins/$name.ptx"
-  "$BUILD/bin/tilec" "$src" --arch=sm_80 -o "$DEST/cubins/$name.sm_80.cubin"
+  # Hand-written block programs tuned for sm_90a may need more shared
+  # memory than an sm_80 block has (tilec says so and makes no cubin).
+  "$BUILD/bin/tilec" "$src" --arch=sm_80 -o "$DEST/cubins/$name.sm_80.cubin" ||
+    echo "note: no sm_80 cubin for $name" >&2
 done
 for exe in examples/tilec-run-examples examples/tilec-run-examples-aot \
            examples/tilec-jit-rowsum runtime/test/tilec_runtime_tests; do

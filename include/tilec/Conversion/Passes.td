@@ -111,13 +111,20 @@ def TileEmitLaunchMetadata : Pass<"tile-emit-launch-metadata",
     metadata text that the runtime reads with `cuModuleGetGlobal` (see
     runtime/include/tilec/Runtime/LaunchMetadata.h): parameter kinds, block
     size, grid rule and dynamic shared memory. The global survives into the
-    PTX and the cubin, which are thereby self-describing.
+    PTX and the cubin, which are thereby self-describing. With
+    `max-shared-bytes`, a kernel that needs more dynamic shared memory than
+    that (the target's per-block limit) is a located error here rather than
+    a failed launch.
 
     ```mlir
     llvm.mlir.global external constant @__tilec_launch_k(
         "tilec-launch 1\0Akernel k\0A...") {addr_space = 1 : i32}
     ```
   }];
+  let options = [
+    Option<"maxSharedBytes", "max-shared-bytes", "int64_t", /*default=*/"0",
+           "Dynamic shared memory a block may have (0: unchecked)">,
+  ];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "Number of kernels described">,
   ];

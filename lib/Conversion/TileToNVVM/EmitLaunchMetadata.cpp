@@ -197,13 +197,30 @@ LogicalResult tilec::emitLaunchMetadata(gpu::GPUFuncOp kernel) {
 namespace {
 struct TileEmitLaunchMetadataPass
     : tilec::impl::TileEmitLaunchMetadataBase<TileEmitLaunchMetadataPass> {
+  using Base::Base;
+
+  /// A kernel whose staged tiles exceed the block's shared memory would
+  /// only fail at launch (cuFuncSetAttribute).
+  LogicalResult checkSharedBytes(gpu::GPUFuncOp kernel) {
+    auto shared =
+        kernel->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes");
+    int64_t limit = maxSharedBytes;
+    if (limit <= 0 || !shared || shared.getInt() <= limit)
+      return success();
+    return kernel.emitError("needs ")
+           << shared.getInt()
+           << " bytes of dynamic shared memory, more than the target's "
+           << limit << " a block: use fewer pipeline stages or smaller tiles";
+  }
+
   void runOnOperation() override {
     SmallVector<gpu::GPUFuncOp> kernels;
     for (auto func : getOperation().getOps<gpu::GPUFuncOp>())
       if (func.isKernel() && func->hasAttr("tile.grid"))
         kernels.push_back(func);
     for (gpu::GPUFuncOp kernel : kernels) {
-      if (failed(emitLaunchMetadata(kernel)))
+      if (failed(checkSharedBytes(kernel)) ||
+          failed(emitLaunchMetadata(kernel)))
         return signalPassFailure();
       ++numKernels;
     }
