@@ -12,6 +12,57 @@ it does the example (its cubin stands in for attention_block.cubin).
 import sys
 
 
+def key_loop(bm, bn, d, stages, results, q, lower, upper, init, masked):
+    """One scf.for over key blocks of the online softmax (the body is the
+    same in both loops but for the mask): `masked` adds the sequence-end
+    and causal mask."""
+    s = '%s3' if masked else '%s2'
+    mask = f'''    %kbi = arith.index_cast %kb : index to i32
+    %kbt = tile.splat %kbi : i32 -> tensor<{bm}x{bn}xi32>
+    %kpos = arith.addi %colsb, %kbt : tensor<{bm}x{bn}xi32>
+    %in_seq = arith.cmpi slt, %kpos, %nt : tensor<{bm}x{bn}xi32>
+    %before = arith.cmpi sle, %kpos, %qpos : tensor<{bm}x{bn}xi32>
+    %not_causal = arith.xori %causalt, %true : tensor<{bm}x{bn}xi1>
+    %seen = arith.ori %before, %not_causal : tensor<{bm}x{bn}xi1>
+    %valid = arith.andi %in_seq, %seen : tensor<{bm}x{bn}xi1>
+    %s3 = arith.select %valid, %s2, %ninf2 : tensor<{bm}x{bn}xi1>, tensor<{bm}x{bn}xf32>
+''' if masked else ''
+    return (f'''  %{q} = tile.load %qh[%m0, %c0]
+      : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bm}x{d}xbf16>
+  {results} = scf.for %kb = {lower} to {upper} step %cbn
+      iter_args({init})
+      -> (tensor<{bm}x{d}xf32>, tensor<{bm}xf32>, tensor<{bm}xf32>) {{
+    %kt = tile.load %kh[%kb, %c0]
+        : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bn}x{d}xbf16>
+    %ktt = tile.transpose %kt : tensor<{bn}x{d}xbf16> -> tensor<{d}x{bn}xbf16>
+    %s = tile.dot %{q}, %ktt, %zero_s
+        : tensor<{bm}x{d}xbf16>, tensor<{d}x{bn}xbf16>, tensor<{bm}x{bn}xf32>
+    %s2 = arith.mulf %s, %scalet : tensor<{bm}x{bn}xf32>
+''' + mask + f'''    %bmax = tile.reduce max {s} along 1 : tensor<{bm}x{bn}xf32> -> tensor<{bm}xf32>
+    %m_new = arith.maximumf %m_i, %bmax : tensor<{bm}xf32>
+    %empty = arith.cmpf oeq, %m_new, %ninf : tensor<{bm}xf32>
+    %m_use = arith.select %empty, %zero_rows, %m_new : tensor<{bm}xi1>, tensor<{bm}xf32>
+    %m_old = arith.subf %m_i, %m_use : tensor<{bm}xf32>
+    %alpha = math.exp2 %m_old : tensor<{bm}xf32>
+    %m_useb = tile.broadcast %m_use dims [1] : tensor<{bm}xf32> -> tensor<{bm}x{bn}xf32>
+    %shifted = arith.subf {s}, %m_useb : tensor<{bm}x{bn}xf32>
+    %p = math.exp2 %shifted : tensor<{bm}x{bn}xf32>
+    %psum = tile.reduce add %p along 1 : tensor<{bm}x{bn}xf32> -> tensor<{bm}xf32>
+    %l_scaled = arith.mulf %l_i, %alpha : tensor<{bm}xf32>
+    %l_new = arith.addf %l_scaled, %psum : tensor<{bm}xf32>
+    %alphab = tile.broadcast %alpha dims [1] : tensor<{bm}xf32> -> tensor<{bm}x{d}xf32>
+    %o_scaled = arith.mulf %o_i, %alphab : tensor<{bm}x{d}xf32>
+    %pb = arith.truncf %p : tensor<{bm}x{bn}xf32> to tensor<{bm}x{bn}xbf16>
+    %vt = tile.load %vh[%kb, %c0]
+        : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bn}x{d}xbf16>
+    %o_new = tile.dot %pb, %vt, %o_scaled
+        : tensor<{bm}x{bn}xbf16>, tensor<{bn}x{d}xbf16>, tensor<{bm}x{d}xf32>
+    scf.yield %o_new, %m_new, %l_new
+        : tensor<{bm}x{d}xf32>, tensor<{bm}xf32>, tensor<{bm}xf32>
+  }} {{tile.stages = {stages} : i64}}
+''')
+
+
 def kernel(d, bm, bn, warps, stages):
     return f'''
 tile.kernel @attention_d{d}(%q: memref<?x?x?x?xbf16>, %k: memref<?x?x?x?xbf16>,
@@ -75,84 +126,9 @@ tile.kernel @attention_d{d}(%q: memref<?x?x?x?xbf16>, %k: memref<?x?x?x?xbf16>,
   %zero_s = arith.constant dense<0.0> : tensor<{bm}x{bn}xf32>
   %zero_o = arith.constant dense<0.0> : tensor<{bm}x{d}xf32>
   // Blocks before the first that needs a mask: no mask.
-  %qt = tile.load %qh[%m0, %c0]
-      : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bm}x{d}xbf16>
-  %acc0, %m0_final, %l0_final = scf.for %kb = %c0 to %full_end step %cbn
-      iter_args(%o_i = %zero_o, %m_i = %ninf, %l_i = %zero_rows)
-      -> (tensor<{bm}x{d}xf32>, tensor<{bm}xf32>, tensor<{bm}xf32>) {{
-    %kt = tile.load %kh[%kb, %c0]
-        : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bn}x{d}xbf16>
-    %ktt = tile.transpose %kt : tensor<{bn}x{d}xbf16> -> tensor<{d}x{bn}xbf16>
-    %s = tile.dot %qt, %ktt, %zero_s
-        : tensor<{bm}x{d}xbf16>, tensor<{d}x{bn}xbf16>, tensor<{bm}x{bn}xf32>
-    %s2 = arith.mulf %s, %scalet : tensor<{bm}x{bn}xf32>
-    %bmax = tile.reduce max %s2 along 1 : tensor<{bm}x{bn}xf32> -> tensor<{bm}xf32>
-    %m_new = arith.maximumf %m_i, %bmax : tensor<{bm}xf32>
-    %empty = arith.cmpf oeq, %m_new, %ninf : tensor<{bm}xf32>
-    %m_use = arith.select %empty, %zero_rows, %m_new : tensor<{bm}xi1>, tensor<{bm}xf32>
-    %m_old = arith.subf %m_i, %m_use : tensor<{bm}xf32>
-    %alpha = math.exp2 %m_old : tensor<{bm}xf32>
-    %m_useb = tile.broadcast %m_use dims [1] : tensor<{bm}xf32> -> tensor<{bm}x{bn}xf32>
-    %shifted = arith.subf %s2, %m_useb : tensor<{bm}x{bn}xf32>
-    %p = math.exp2 %shifted : tensor<{bm}x{bn}xf32>
-    %psum = tile.reduce add %p along 1 : tensor<{bm}x{bn}xf32> -> tensor<{bm}xf32>
-    %l_scaled = arith.mulf %l_i, %alpha : tensor<{bm}xf32>
-    %l_new = arith.addf %l_scaled, %psum : tensor<{bm}xf32>
-    %alphab = tile.broadcast %alpha dims [1] : tensor<{bm}xf32> -> tensor<{bm}x{d}xf32>
-    %o_scaled = arith.mulf %o_i, %alphab : tensor<{bm}x{d}xf32>
-    %pb = arith.truncf %p : tensor<{bm}x{bn}xf32> to tensor<{bm}x{bn}xbf16>
-    %vt = tile.load %vh[%kb, %c0]
-        : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bn}x{d}xbf16>
-    %o_new = tile.dot %pb, %vt, %o_scaled
-        : tensor<{bm}x{bn}xbf16>, tensor<{bn}x{d}xbf16>, tensor<{bm}x{d}xf32>
-    scf.yield %o_new, %m_new, %l_new
-        : tensor<{bm}x{d}xf32>, tensor<{bm}xf32>, tensor<{bm}xf32>
-  }} {{tile.stages = {stages} : i64}}
-  // The rest (the diagonal block when causal, a partial last block):
+{key_loop(bm, bn, d, stages, '%acc0, %m0_final, %l0_final', 'qt', '%c0', '%full_end', '%o_i = %zero_o, %m_i = %ninf, %l_i = %zero_rows', False)}  // The rest (the diagonal block when causal, a partial last block):
   // keys past the end and (causal) keys after the query masked out.
-  %qt1 = tile.load %qh[%m0, %c0]
-      : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bm}x{d}xbf16>
-  %acc, %m_final, %l_final = scf.for %kb = %full_end to %end step %cbn
-      iter_args(%o_i = %acc0, %m_i = %m0_final, %l_i = %l0_final)
-      -> (tensor<{bm}x{d}xf32>, tensor<{bm}xf32>, tensor<{bm}xf32>) {{
-    %kt = tile.load %kh[%kb, %c0]
-        : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bn}x{d}xbf16>
-    %ktt = tile.transpose %kt : tensor<{bn}x{d}xbf16> -> tensor<{d}x{bn}xbf16>
-    %s = tile.dot %qt1, %ktt, %zero_s
-        : tensor<{bm}x{d}xbf16>, tensor<{d}x{bn}xbf16>, tensor<{bm}x{bn}xf32>
-    %s2 = arith.mulf %s, %scalet : tensor<{bm}x{bn}xf32>
-    %kbi = arith.index_cast %kb : index to i32
-    %kbt = tile.splat %kbi : i32 -> tensor<{bm}x{bn}xi32>
-    %kpos = arith.addi %colsb, %kbt : tensor<{bm}x{bn}xi32>
-    %in_seq = arith.cmpi slt, %kpos, %nt : tensor<{bm}x{bn}xi32>
-    %before = arith.cmpi sle, %kpos, %qpos : tensor<{bm}x{bn}xi32>
-    %not_causal = arith.xori %causalt, %true : tensor<{bm}x{bn}xi1>
-    %seen = arith.ori %before, %not_causal : tensor<{bm}x{bn}xi1>
-    %valid = arith.andi %in_seq, %seen : tensor<{bm}x{bn}xi1>
-    %s3 = arith.select %valid, %s2, %ninf2 : tensor<{bm}x{bn}xi1>, tensor<{bm}x{bn}xf32>
-    %bmax = tile.reduce max %s3 along 1 : tensor<{bm}x{bn}xf32> -> tensor<{bm}xf32>
-    %m_new = arith.maximumf %m_i, %bmax : tensor<{bm}xf32>
-    %empty = arith.cmpf oeq, %m_new, %ninf : tensor<{bm}xf32>
-    %m_use = arith.select %empty, %zero_rows, %m_new : tensor<{bm}xi1>, tensor<{bm}xf32>
-    %m_old = arith.subf %m_i, %m_use : tensor<{bm}xf32>
-    %alpha = math.exp2 %m_old : tensor<{bm}xf32>
-    %m_useb = tile.broadcast %m_use dims [1] : tensor<{bm}xf32> -> tensor<{bm}x{bn}xf32>
-    %shifted = arith.subf %s3, %m_useb : tensor<{bm}x{bn}xf32>
-    %p = math.exp2 %shifted : tensor<{bm}x{bn}xf32>
-    %psum = tile.reduce add %p along 1 : tensor<{bm}x{bn}xf32> -> tensor<{bm}xf32>
-    %l_scaled = arith.mulf %l_i, %alpha : tensor<{bm}xf32>
-    %l_new = arith.addf %l_scaled, %psum : tensor<{bm}xf32>
-    %alphab = tile.broadcast %alpha dims [1] : tensor<{bm}xf32> -> tensor<{bm}x{d}xf32>
-    %o_scaled = arith.mulf %o_i, %alphab : tensor<{bm}x{d}xf32>
-    %pb = arith.truncf %p : tensor<{bm}x{bn}xf32> to tensor<{bm}x{bn}xbf16>
-    %vt = tile.load %vh[%kb, %c0]
-        : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<{bn}x{d}xbf16>
-    %o_new = tile.dot %pb, %vt, %o_scaled
-        : tensor<{bm}x{bn}xbf16>, tensor<{bn}x{d}xbf16>, tensor<{bm}x{d}xf32>
-    scf.yield %o_new, %m_new, %l_new
-        : tensor<{bm}x{d}xf32>, tensor<{bm}xf32>, tensor<{bm}xf32>
-  }} {{tile.stages = {stages} : i64}}
-  %lb = tile.broadcast %l_final dims [1] : tensor<{bm}xf32> -> tensor<{bm}x{d}xf32>
+{key_loop(bm, bn, d, stages, '%acc, %m_final, %l_final', 'qt1', '%full_end', '%end', '%o_i = %acc0, %m_i = %m0_final, %l_i = %l0_final', True)}  %lb = tile.broadcast %l_final dims [1] : tensor<{bm}xf32> -> tensor<{bm}x{d}xf32>
   %out = arith.divf %acc, %lb : tensor<{bm}x{d}xf32>
   %outb = arith.truncf %out : tensor<{bm}x{d}xf32> to tensor<{bm}x{d}xbf16>
   tile.store %outb, %oh[%m0, %c0]
