@@ -113,3 +113,39 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An lhs in registers (wgmma's register-A form) needs rows of its own in
+// every warpgroup: 64 rows cannot be shared by two warpgroups (8 warps).
+gpu.module @m {
+  gpu.func @wgmma_register_a_rows(%x: memref<?x?xbf16>, %pb: memref<1x64x64xbf16, #gpu.address_space<workgroup>>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %a = tile.load %x[%c0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %pb[] {swizzle = 128 : i64} : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16>
+    // expected-error @+1 {{'tile.dot' op cannot map a 64x64x64 dot onto 8 warps of warpgroup MMA: the rhs must be swizzled and the lhs swizzled or in registers, each warpgroup needs 64 rows (of its own with the lhs in registers) and at most 256 columns, panels must not straddle warpgroups}}
+    %d = tile.dot %a, %b, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The lhs in registers but the rhs in padded rows (not swizzled), on 4
+// warps: a dot on a swizzled operand needs the rhs swizzled.
+gpu.module @m {
+  gpu.func @wgmma_lhs_only_swizzled(%pa: memref<1x64x64xbf16, #gpu.address_space<workgroup>>, %pb: memref<64x72xbf16, #gpu.address_space<workgroup>>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %a = tile.load %pa[] {swizzle = 128 : i64} : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16>
+    %b = tile.load %pb[%c0, %c0] : memref<64x72xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16>
+    // expected-error @+1 {{'tile.dot' op cannot map a 64x64x64 dot onto 4 warps of warpgroup MMA: the rhs must be swizzled}}
+    %d = tile.dot %a, %b, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
