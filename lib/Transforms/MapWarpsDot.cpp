@@ -174,7 +174,8 @@ void replaceDot(ConversionPatternRewriter &rewriter, tile::DotOp dot,
 
 /// What every dot lowering reads first: the accumulator layout and where
 /// the two operands are staged; nullopt unless the layout has `kind` and
-/// both operands are staged, swizzled or not as `swizzled` says.
+/// both operands are staged (or the lhs is in registers), swizzled or not
+/// as `swizzled` says.
 struct StagedDot {
   DotLayout layout;
   StagedOperand lhs, rhs;

@@ -43,15 +43,15 @@ static tile::LoadOp operandLoad(Value operand) {
   return load && load->hasOneUse() ? load : nullptr;
 }
 
-/// A load can be issued iterations ahead if its position depends on nothing
-/// computed in the loop but the induction variable, and it pads with zeros
-/// (what an asynchronous copy fills in).
+/// Whether `load` pads with zeros, what an asynchronous copy fills in.
 static bool padsWithZeros(tile::LoadOp load) {
   std::optional<TypedAttr> padding = load.getPadding();
   return !padding || matchPattern(*padding, m_Zero()) ||
          matchPattern(*padding, m_AnyZeroFloat());
 }
 
+/// A load can be issued iterations ahead if its position depends on nothing
+/// computed in the loop but the induction variable, and it pads with zeros.
 static bool canPipeline(scf::ForOp loop, tile::LoadOp load) {
   if (load->getBlock() != loop.getBody() ||
       !isGlobal(load.getBuffer().getType()) ||
