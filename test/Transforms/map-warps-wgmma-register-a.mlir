@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true},tile-map-warps)))' | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true},tile-map-warps)))' | FileCheck %s
 
 // Attention's two dots on one warpgroup (4 warps, 64-row blocks):
 // - S = Q K^T reads both operands from swizzled panels (Q staged once,
@@ -39,6 +39,36 @@ gpu.module @m {
       %vt = tile.load %v[%kb, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
       %scaled = arith.mulf %acc, %acc : tensor<64x64xf32>
       %d = tile.dot %p, %vt, %scaled : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    } {tile.stages = 2 : i64}
+    tile.store %r, %o[%m0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same in f16: A and B typed f16, the A registers pairs of halves.
+// CHECK-LABEL: gpu.func @attention_loop_f16(
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, 1, 1, 1, 1;"
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;"
+gpu.module @m {
+  gpu.func @attention_loop_f16(%q: memref<?x?xf16>, %k: memref<?x?xf16>, %v: memref<?x?xf16>, %o: memref<?x?xf32>, %m0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = memref.dim %k, %c0 : memref<?x?xf16>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %qt = tile.load %q[%m0, %c0] : memref<?x?xf16> -> tensor<64x64xf16>
+    %r = scf.for %kb = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+      %kt = tile.load %k[%kb, %c0] : memref<?x?xf16> -> tensor<64x64xf16>
+      %ktt = tile.transpose %kt : tensor<64x64xf16> -> tensor<64x64xf16>
+      %s = tile.dot %qt, %ktt, %zero : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+      %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xf16>
+      %vt = tile.load %v[%kb, %c0] : memref<?x?xf16> -> tensor<64x64xf16>
+      %scaled = arith.mulf %acc, %acc : tensor<64x64xf32>
+      %d = tile.dot %p, %vt, %scaled : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
       scf.yield %d : tensor<64x64xf32>
     } {tile.stages = 2 : i64}
     tile.store %r, %o[%m0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
