@@ -422,13 +422,15 @@ Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
 //     c = bf16(max(0, A x B + bias[n])), bias uniform in [-1, 1].
 //   matmul_cumsum(a, b, c: f32[M, N]), N <= 16 (examples/matmul_cumsum.mlir):
 //     c = row prefix sums of A x B.
+//   matmul_suffixsum(a, b, c: f32[M, N]), N <= 16: c[m, n] = the sum of
+//     (A x B)[m, n + 1 ..] (exclusive, reverse).
 //   matmul_softmax(a, b, c: f32[M, N]), N <= 256: c = softmax of each row of
 //     A x B. A score has standard deviation sqrt(K) / 3, so K sets how peaked
 //     the rows are (K = 64: about 2.7; K = 4096: about 21).
 // The reference is float64 from the bf16 inputs as stored (so the only errors
 // are the kernel's f32 sums and the rounding of its output), of every row up
 // to 2^31 multiply-adds, of a sample of rows beyond (referenceRows()).
-enum class Epilogue { Plain, BiasRelu, Softmax, Cumsum };
+enum class Epilogue { Plain, BiasRelu, Softmax, Cumsum, SuffixSum };
 
 /// `n` values uniform in [lo, hi] rounded to bf16: the bits for the device
 /// and the values they hold (exact in float) for the reference.
@@ -466,7 +468,8 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
   if (epilogue == Epilogue::Softmax && n > 256)
     throw Error("matmul_softmax holds whole rows of at most 256 columns; N = " +
                 std::to_string(n));
-  if (epilogue == Epilogue::Cumsum && n > 16)
+  if ((epilogue == Epilogue::Cumsum || epilogue == Epilogue::SuffixSum) &&
+      n > 16)
     throw Error("matmul_cumsum holds whole rows of at most 16 columns; N = " +
                 std::to_string(n));
   Bf16Values a = uniformBf16(m * k, rng, -1, 1);
@@ -479,7 +482,9 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
   w.buffers.push_back(DeviceBuffer::fromHost(ctx, b.bits));
   if (epilogue == Epilogue::BiasRelu)
     addBuffer(w, ctx, bias);
-  bool f32Output = epilogue == Epilogue::Softmax || epilogue == Epilogue::Cumsum;
+  bool f32Output = epilogue == Epilogue::Softmax ||
+                   epilogue == Epilogue::Cumsum ||
+                   epilogue == Epilogue::SuffixSum;
   w.outputType = f32Output ? ScalarType::F32 : ScalarType::BF16;
   size_t elementBytes = w.outputType == ScalarType::F32 ? 4 : 2;
   w.buffers.emplace_back(ctx, size_t(m * n) * elementBytes);
@@ -507,6 +512,13 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
     } else if (epilogue == Epilogue::Cumsum) {
       for (int64_t j = 1; j < n; ++j)
         row[j] += row[j - 1];
+    } else if (epilogue == Epilogue::SuffixSum) {
+      double after = 0;
+      for (int64_t j = n - 1; j >= 0; --j) {
+        double x = row[j];
+        row[j] = after;
+        after += x;
+      }
     }
     w.reference.insert(w.reference.end(), row.begin(), row.end());
   }
@@ -528,6 +540,10 @@ Workload prepareMatmulSoftmax(const Context &ctx, const Shape &shape,
 Workload prepareMatmulCumsum(const Context &ctx, const Shape &shape,
                              std::mt19937 &rng) {
   return prepareMatmulBf16(ctx, shape, rng, Epilogue::Cumsum);
+}
+Workload prepareMatmulSuffixSum(const Context &ctx, const Shape &shape,
+                                std::mt19937 &rng) {
+  return prepareMatmulBf16(ctx, shape, rng, Epilogue::SuffixSum);
 }
 
 /// 2 M N K for shape {M, N, K} (the epilogues' few flops not counted).
@@ -776,6 +792,19 @@ const std::vector<Example> &examples() {
        prepareMatmulCumsum,
        1e-5,
        matmulFlops},
+      // The same dot, then an exclusive reverse prefix (suffix sums).
+      {"matmul_suffixsum",
+       {{1, 1, 1},
+        {7, 13, 5},
+        {16, 16, 16},
+        {33, 5, 100},
+        {1000, 16, 517},
+        {4097, 11, 64},
+        {65536, 16, 1024}},
+       prepareMatmulSuffixSum,
+       1e-5,
+       matmulFlops,
+       "matmul_cumsum"},
       // D = bf16(A x B) x E (shapes MxNxKxH), f32 accumulation, the 1e-2
       // bound.
       {"b2b_gemm",

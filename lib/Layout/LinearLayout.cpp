@@ -467,6 +467,32 @@ LinearLayout::locate(ArrayRef<int64_t> coords) const {
 // Algebra
 //===----------------------------------------------------------------------===//
 
+std::optional<SmallVector<std::pair<InDim, unsigned>>>
+LinearLayout::scanBits(unsigned dim) const {
+  unsigned dimBits = llvm::Log2_64(shape[dim]);
+  SmallVector<std::optional<std::pair<InDim, unsigned>>> carrier(dimBits);
+  for (InDim in : {InDim::Register, InDim::Lane, InDim::Warp}) {
+    for (auto [bit, basis] : llvm::enumerate(getBases(in))) {
+      if (basis[dim] == 0)
+        continue;
+      bool alone = llvm::isPowerOf2_64(basis[dim]);
+      for (auto [d, c] : llvm::enumerate(basis))
+        alone &= d == dim || c == 0;
+      unsigned power = llvm::Log2_64(basis[dim]);
+      if (!alone || carrier[power])
+        return std::nullopt;
+      carrier[power] = {in, unsigned(bit)};
+    }
+  }
+  SmallVector<std::pair<InDim, unsigned>> bits;
+  for (auto &c : carrier) {
+    if (!c)
+      return std::nullopt;
+    bits.push_back(*c);
+  }
+  return bits;
+}
+
 SmallVector<unsigned> LinearLayout::bitsAlong(unsigned dim, InDim in) const {
   assert(dim < getRank());
   SmallVector<unsigned> bits;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DotLayout.h"
+#include "MapWarpsPatterns.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 #include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
@@ -57,6 +58,8 @@ namespace {
 /// The layouts chosen so far, propagated forward from the anchors.
 class LayoutPlan {
 public:
+  explicit LayoutPlan(int64_t threads) : threads(threads) {}
+
   /// Records `layout` for `value` (the first choice wins) and follows it.
   void assign(Value value, Attribute layout) {
     if (!layout || !isa<RankedTensorType>(value.getType()))
@@ -102,6 +105,11 @@ private:
         assignLoopSlot(loop,
                        use.getOperandNumber() - loop.getNumControlOperands(),
                        layout);
+    } else if (auto prefix = dyn_cast<tile::PrefixOp>(user)) {
+      // A prefix scans in the layout its tiles arrive in, where it can.
+      if (prefix.getInputs().size() == 1 &&
+          prefixRunsOnLayout(prefix, layout, threads))
+        assign(prefix.getScans()[0], layout);
     } else if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
       assign(reduce.getResult(),
              sliceOf(reduce.getInput().getType(), layout, reduce.getAxis()));
@@ -115,6 +123,7 @@ private:
     }
   }
 
+  int64_t threads;
   llvm::MapVector<Value, Attribute> layouts;
   SmallVector<Value> worklist;
 };
@@ -201,6 +210,8 @@ static Type expectedOperandType(OpOperand &use) {
     return type.cloneWithEncoding(sliceOf(
         broadcast.getType(), parent, broadcast.getDims()[0]));
   }
+  if (auto prefix = dyn_cast<tile::PrefixOp>(user))
+    return withLayoutOf(prefix.getScans()[0].getType());
   if (isa<tile::ReduceOp, tile::StoreOp, tilegpu::ConvertLayoutOp>(user))
     return type;
   return type.dropEncoding();
@@ -359,7 +370,7 @@ struct FoldThroughElementwise : OpRewritePattern<tilegpu::ConvertLayoutOp> {
 //===----------------------------------------------------------------------===//
 
 LogicalResult tilec::assignLayouts(gpu::GPUFuncOp func, int64_t threads) {
-  LayoutPlan plan;
+  LayoutPlan plan(threads);
   WalkResult walk = func.walk([&](tile::DotOp dot) {
     FailureOr<Attribute> layout =
         chooseDotLayout(dot, threads, feedsRegisterLhs(dot));

@@ -111,7 +111,7 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
     if (auto prefix = dyn_cast<tile::PrefixOp>(op))
       if (failed(checkPrefixSupported(prefix, threads)))
         return WalkResult::interrupt();
-    if (hasEncodedTile(op) && !isa<tile::DotOp>(op)) {
+    if (hasEncodedTile(op) && !isa<tile::DotOp, tile::PrefixOp>(op)) {
       bool covered = isElementwise(op) ||
                      isa<tile::ReduceOp, tile::BroadcastOp, tile::RangeOp,
                          tile::SplatOp, tile::LoadOp, tile::StoreOp,

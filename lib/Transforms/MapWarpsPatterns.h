@@ -77,6 +77,11 @@ struct ExchangeBuffer {
 /// Fails with a located error for the tile.prefix forms the lowering does
 /// not cover yet (see MapWarpsPrefix.cpp).
 mlir::LogicalResult checkPrefixSupported(tile::PrefixOp op, int64_t threads);
+/// Whether `op` can scan its tiles in layout `encoding` as they are: its
+/// totals unused, 32-bit combining types at most, and every bit of the
+/// scanned coordinate carried by one register or lane bit.
+bool prefixRunsOnLayout(tile::PrefixOp op, mlir::Attribute encoding,
+                        int64_t threads);
 /// The buffer where a tile.prefix's warps meet, if its rows span warps.
 std::optional<ExchangeBuffer> prefixExchangeBuffer(tile::PrefixOp op, int64_t threads);
 /// The buffer of an op on tiles with layout encodings (a conversion through

@@ -164,6 +164,8 @@ struct PrefixAlongChunksLowering : MapWarpsPattern<tile::PrefixOp> {
   matchAndRewrite(tile::PrefixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &b) const override {
     RankedTensorType type = op.getType();
+    if (type.getEncoding()) // PrefixOnLayoutLowering's
+      return failure();
     TileLayout layout = state.layoutOf(type);
     std::optional<ChunkAxisPlan> plan = planPrefixAlongChunks(
         layout, type, op.getAxis(), state.threads);
@@ -218,6 +220,130 @@ struct PrefixAlongChunksLowering : MapWarpsPattern<tile::PrefixOp> {
   }
 };
 
+/// A prefix on a tile with a layout encoding (a dot's accumulator, say)
+/// where every bit of the scanned coordinate is carried by one register or
+/// lane bit (LinearLayout::scanBits): a scan over those bits from the
+/// lowest. Each element keeps the combination of the elements before it in
+/// its aligned block of 2^b positions (`before`, empty at first) and the
+/// block's total; at bit b the partner across it (another slot of the
+/// thread, or the lane given by an xor shuffle) brings its block's total,
+/// which comes first for the upper half (the lower half when reversed).
+struct PrefixOnLayoutLowering : MapWarpsPattern<tile::PrefixOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::PrefixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &b) const override {
+    RankedTensorType type = op.getType();
+    if (!type.getEncoding() ||
+        !prefixRunsOnLayout(op, type.getEncoding(), state.threads))
+      return failure();
+    layout::LinearLayout ll = tilegpu::layoutOf(type, state.threads);
+    SmallVector<std::pair<layout::InDim, unsigned>> bits =
+        *ll.scanBits(op.getAxis());
+    Location loc = op.getLoc();
+    tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
+    SmallVector<Type> types = combiningTypes(op);
+    int64_t perThread = int64_t(1) << ll.getNumBits(layout::InDim::Register);
+    Value lane = arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(),
+        b.createOrFold<arith::RemUIOp>(loc, state.threadId,
+                                       indexConstant(b, loc, 32)));
+    Value width = i32Constant(b, loc, 32);
+
+    SmallVector<Tuple> own(perThread), total(perThread);
+    SmallVector<MaybeTuple> before(perThread);
+    for (int64_t slot = 0; slot < perThread; ++slot) {
+      for (auto [input, t] : llvm::zip(adaptor.getInputs(), types))
+        own[slot].push_back(convertElement(
+            b, loc, vector::ExtractOp::create(b, loc, input, slot), t));
+      total[slot] = own[slot];
+      before[slot] = {own[slot], boolConstant(b, loc, false)};
+    }
+    bool reverse = op.getReverse();
+    for (auto [in, bit] : bits) {
+      SmallVector<Tuple> partner(perThread);
+      for (int64_t slot = 0; slot < perThread; ++slot) {
+        if (in == layout::InDim::Register) {
+          partner[slot] = total[slot ^ (int64_t(1) << bit)];
+          continue;
+        }
+        for (Value v : total[slot])
+          partner[slot].push_back(shuffleValue(b, loc, v, int64_t(1) << bit,
+                                               width, gpu::ShuffleMode::XOR)
+                                      .value);
+      }
+      // Whether this element's block comes after its partner's.
+      Value laneAfter;
+      if (in == layout::InDim::Lane) {
+        Value set = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ne,
+            arith::AndIOp::create(b, loc, lane,
+                                  i32Constant(b, loc, int64_t(1) << bit)),
+            i32Constant(b, loc, 0));
+        laneAfter = reverse ? arith::XOrIOp::create(
+                                  b, loc, set, boolConstant(b, loc, true))
+                            : set;
+      }
+      for (int64_t slot = 0; slot < perThread; ++slot) {
+        MaybeTuple first = validTuple(b, loc, partner[slot]);
+        MaybeTuple withPartner =
+            combineMaybe(b, loc, combiner, first, before[slot]);
+        Tuple partnerFirst = combiner.combine(b, loc, partner[slot],
+                                              total[slot]);
+        Tuple ownFirst = combiner.combine(b, loc, total[slot], partner[slot]);
+        if (in == layout::InDim::Register) {
+          bool after = ((slot >> bit) & 1) != (reverse ? 1 : 0);
+          if (after)
+            before[slot] = withPartner;
+          total[slot] = after ? partnerFirst : ownFirst;
+          continue;
+        }
+        MaybeTuple next;
+        for (auto [x, y] : llvm::zip(withPartner.values, before[slot].values))
+          next.values.push_back(
+              b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
+        next.valid = b.createOrFold<arith::SelectOp>(
+            loc, laneAfter, withPartner.valid, before[slot].valid);
+        before[slot] = next;
+        Tuple nextTotal;
+        for (auto [x, y] : llvm::zip(partnerFirst, ownFirst))
+          nextTotal.push_back(
+              b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
+        total[slot] = nextTotal;
+      }
+    }
+
+    Tuple identity;
+    if (op.getExclusive())
+      identity = exclusiveIdentity(b, loc, op, types);
+    SmallVector<Tuple> results(perThread);
+    for (int64_t slot = 0; slot < perThread; ++slot) {
+      MaybeTuple scan =
+          op.getExclusive()
+              ? before[slot]
+              : combineMaybe(b, loc, combiner, before[slot],
+                             validTuple(b, loc, own[slot]));
+      for (auto [k, v] : llvm::enumerate(scan.values))
+        results[slot].push_back(
+            op.getExclusive()
+                ? b.createOrFold<arith::SelectOp>(loc, scan.valid, v,
+                                                  identity[k])
+                : v);
+    }
+    // The totals are unused (prefixRunsOnLayout): zeros stand in for them.
+    b.replaceOp(op, prefixReplacements(b, loc, op, perThread, results,
+                                       [&](unsigned k) -> Value {
+      Type converted =
+          getTypeConverter()->convertType(op.getTotals()[k].getType());
+      return arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(converted)));
+    }));
+    ++state.stats.prefixes;
+    return success();
+  }
+};
+
 struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -225,6 +351,8 @@ struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
   matchAndRewrite(tile::PrefixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type = op.getType();
+    if (type.getEncoding()) // PrefixOnLayoutLowering's
+      return failure();
     TileLayout layout = state.layoutOf(type);
     std::optional<PrefixPlan> plan = planPrefix(layout, type, op.getAxis());
     if (!plan) // checkPrefixSupported rejected it before the rewrite
@@ -543,9 +671,35 @@ static bool hasOneRow(RankedTensorType type, int64_t axis) {
   return type.getNumElements() == type.getDimSize(axis);
 }
 
+bool tilec::prefixRunsOnLayout(tile::PrefixOp op, Attribute encoding,
+                               int64_t threads) {
+  if (!encoding ||
+      llvm::any_of(op.getTotals(),
+                   [](Value total) { return !total.use_empty(); }) ||
+      llvm::any_of(combiningTypes(op), [](Type t) {
+        return t.getIntOrFloatBitWidth() > 32;
+      }))
+    return false;
+  layout::LinearLayout layout =
+      tilegpu::layoutOf(op.getType().cloneWithEncoding(encoding), threads);
+  std::optional<SmallVector<std::pair<layout::InDim, unsigned>>> bits =
+      layout.scanBits(op.getAxis());
+  return bits && llvm::none_of(*bits, [](auto bit) {
+           return bit.first == layout::InDim::Warp;
+         });
+}
+
 LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
                                           int64_t threads) {
   RankedTensorType type = op.getType();
+  if (type.getEncoding()) {
+    if (prefixRunsOnLayout(op, type.getEncoding(), threads))
+      return success();
+    return op.emitOpError("on a tile with layout ")
+           << type.getEncoding()
+           << " needs its totals unused, combining types of at most 32 bits "
+              "and the scanned dimension within the warps";
+  }
   TileLayout layout(type.getShape(), threads);
   if (planPrefixAlongChunks(layout, type, op.getAxis(), threads))
     return success();
@@ -568,6 +722,8 @@ LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
 /// as i32 bits. Rows within a warp need none.
 std::optional<ExchangeBuffer>
 tilec::prefixExchangeBuffer(tile::PrefixOp op, int64_t threads) {
+  if (op.getType().getEncoding())
+    return std::nullopt;
   TileLayout layout(op.getType().getShape(), threads);
   std::optional<PrefixPlan> plan =
       planPrefix(layout, op.getType(), op.getAxis());
@@ -587,6 +743,7 @@ tilec::prefixExchangeBuffer(tile::PrefixOp op, int64_t threads) {
 void tilec::populateMapWarpsPrefixPatterns(const TypeConverter &converter,
                                            MapWarpsState &state,
                                            RewritePatternSet &patterns) {
-  patterns.add<PrefixLowering, PrefixAlongChunksLowering>(
+  patterns.add<PrefixLowering, PrefixAlongChunksLowering,
+               PrefixOnLayoutLowering>(
       converter, patterns.getContext(), state);
 }

@@ -81,13 +81,13 @@ gpu.module @m {
 
 // -----
 
-// An op that does not take layouts yet (tile.prefix) gets the accumulator
-// in the blocked layout, through one conversion; the store keeps the
-// accumulator's layout.
+// A prefix along the rows of an accumulator whose warps each own whole
+// rows scans in the accumulator's layout: no conversion.
 // CHECK-LABEL: gpu.func @prefix_of_acc(
 // CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
-// CHECK: %[[BLOCKED:.*]] = tilegpu.convert_layout %[[ACC]] : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>> -> tensor<64x64xf32>
-// CHECK: tile.prefix add %[[BLOCKED]] along 1
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[P:.*]]:2 = tile.prefix add %[[ACC]] along 1 : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
+// CHECK: tile.store %[[P]]#0, {{.*}} : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
 // CHECK: tile.store %[[ACC]], {{.*}} : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
 gpu.module @m {
   gpu.func @prefix_of_acc(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) kernel
@@ -100,6 +100,53 @@ gpu.module @m {
     %p:2 = tile.prefix add %d along 1 : tensor<64x64xf32>
     tile.store %p#0, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
     tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Along the columns the 4 warps hold different rows, and warps meet only
+// in the blocked prefix: the accumulator is converted to it, and the store
+// keeps the accumulator's layout.
+// CHECK-LABEL: gpu.func @prefix_across_warps(
+// CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
+// CHECK: %[[BLOCKED:.*]] = tilegpu.convert_layout %[[ACC]] : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>> -> tensor<64x64xf32>
+// CHECK: tile.prefix add %[[BLOCKED]] along 0 : tensor<64x64xf32>
+// CHECK: tile.store %[[ACC]], {{.*}} : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
+gpu.module @m {
+  gpu.func @prefix_across_warps(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %ta = tile.load %a[%c0, %c0] : memref<?x?xbf16> -> tensor<64x32xbf16>
+    %tb = tile.load %b[%c0, %c0] : memref<?x?xbf16> -> tensor<32x64xbf16>
+    %d = tile.dot %ta, %tb, %zero : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    %p:2 = tile.prefix add %d along 0 : tensor<64x64xf32>
+    tile.store %p#0, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Totals in use: the prefix takes the blocked layout, which gives them.
+// CHECK-LABEL: gpu.func @prefix_totals(
+// CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<16x16xf32, #tilegpu.mma<warps_m = 1, warps_n = 1>>
+// CHECK: %[[BLOCKED:.*]] = tilegpu.convert_layout %[[ACC]]
+// CHECK: tile.prefix add %[[BLOCKED]] along 1 : tensor<16x16xf32>
+gpu.module @m {
+  gpu.func @prefix_totals(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %t: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+    %ta = tile.load %a[%c0, %c0] : memref<?x?xbf16> -> tensor<16x16xbf16>
+    %tb = tile.load %b[%c0, %c0] : memref<?x?xbf16> -> tensor<16x16xbf16>
+    %d = tile.dot %ta, %tb, %zero : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
+    %p:2 = tile.prefix add %d along 1 : tensor<16x16xf32>
+    tile.store %p#0, %c[%c0, %c0] : tensor<16x16xf32>, memref<?x?xf32>
+    tile.store %p#1, %t[%c0] : tensor<16xf32>, memref<?xf32>
     gpu.return
   }
 }

@@ -196,6 +196,14 @@ public:
   /// and the lane (warp) bits name the shuffles (shared-memory steps).
   llvm::SmallVector<unsigned> bitsAlong(unsigned dim, InDim in) const;
 
+  /// For a scan along `dim`: the input bit that carries each bit of the
+  /// coordinate along `dim`, from the lowest. Nullopt unless every such
+  /// input bit moves along `dim` alone by one power of two, and every other
+  /// basis moves nothing along `dim` (the elements of a row, in order, are
+  /// then the combinations of those bits).
+  std::optional<llvm::SmallVector<std::pair<InDim, unsigned>>>
+  scanBits(unsigned dim) const;
+
   /// The register bits that survive slice(dim), in order: the k-th register
   /// bit of the slice is bit keptRegisterBits[k] of this layout. The others
   /// are the slots a reduction along `dim` folds together.
