@@ -248,7 +248,10 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::gpu::GPUFuncOp"> {
       carries the layout of what enters or is yielded; `tile.reduce` along a
       dimension gives the `#tilegpu.slice` of its input's layout (the row
       statistics of an accumulator stay in the threads holding the rows);
-      `tile.broadcast` of such a slice gives the parent layout back.
+      `tile.broadcast` of such a slice gives the parent layout back; a
+      one-tile `tile.prefix` keeps its input's layout where it can scan in
+      it (every bit of the scanned coordinate in one register or lane bit,
+      totals unused).
     - Where an operand arrives in another layout than its user needs, a
       `tilegpu.convert_layout` is inserted; ops that do not take layouts yet
       get the blocked layout.
