@@ -10,6 +10,7 @@
 #include "tilec/Layout/LinearLayout.h"
 
 #include "gtest/gtest.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -476,6 +477,85 @@ TEST(LinearLayoutAlgebra, SliceByBruteForce) {
           ++slices;
         }
   EXPECT_GT(slices, 300);
+}
+
+/// scanBits(dim), checked by enumeration: where it gives the carriers, the
+/// coordinate along `dim` of every input is the sum of its carrier bits
+/// shifted to their powers, and flipping a carrier moves nothing else;
+/// where it gives nullopt, no such carriers exist (some basis moves `dim`
+/// together with another coordinate, or by no single power of two, or two
+/// bases share a power).
+void expectScanBits(const LL &layout, unsigned dim) {
+  auto bits = layout.scanBits(dim);
+  auto inputBit = [](int64_t slot, int64_t lane, int64_t warp, InDim in,
+                     unsigned bit) {
+    int64_t v = in == InDim::Register ? slot : in == InDim::Lane ? lane : warp;
+    return (v >> bit) & 1;
+  };
+  if (bits) {
+    ASSERT_EQ(int64_t(1) << bits->size(), layout.getShape()[dim]);
+    forEachInput(layout, [&](int64_t slot, int64_t lane, int64_t warp) {
+      int64_t want = 0;
+      for (auto [p, carrier] : llvm::enumerate(*bits))
+        want |= inputBit(slot, lane, warp, carrier.first, carrier.second)
+                << p;
+      Coords got = layout.apply(slot, lane, warp);
+      ASSERT_EQ(got[dim], want);
+      for (auto [in, bit] : *bits) {
+        int64_t s = slot, l = lane, w = warp;
+        (in == InDim::Register ? s : in == InDim::Lane ? l : w) ^=
+            int64_t(1) << bit;
+        Coords flipped = layout.apply(s, l, w);
+        for (unsigned d = 0; d < layout.getRank(); ++d)
+          if (d != dim)
+            ASSERT_EQ(flipped[d], got[d]);
+      }
+    });
+    return;
+  }
+  // No carriers: some basis moving `dim` is not a lone power of two, or
+  // two bases carry the same power.
+  std::set<int64_t> powers;
+  bool clash = false;
+  for (InDim in : {InDim::Register, InDim::Lane, InDim::Warp})
+    for (const auto &basis : layout.getBases(in)) {
+      if (basis[dim] == 0)
+        continue;
+      bool alone = llvm::isPowerOf2_64(basis[dim]);
+      for (unsigned d = 0; d < basis.size(); ++d)
+        alone &= d == dim || basis[d] == 0;
+      clash |= !alone || !powers.insert(basis[dim]).second;
+    }
+  EXPECT_TRUE(clash || int64_t(powers.size()) !=
+                           llvm::Log2_64(layout.getShape()[dim]));
+}
+
+TEST(LinearLayoutAlgebra, ScanBitsByBruteForce) {
+  int64_t found = 0, checked = 0;
+  for (const auto &shape : poolShapes())
+    for (int64_t warps = 1; warps <= 4; warps *= 2)
+      for (const LL &layout : poolOf(shape, warps))
+        for (unsigned dim = 0; dim < layout.getRank(); ++dim) {
+          expectScanBits(layout, dim);
+          found += layout.scanBits(dim).has_value();
+          ++checked;
+        }
+  EXPECT_GT(found, 100);
+  EXPECT_GT(checked, found);
+}
+
+// The mma.sync accumulator of 16x16 on one warp, along its columns:
+// register bit 0, lane bits 0 and 1, register bit 2 (matmul_cumsum).
+TEST(LinearLayoutAlgebra, MmaColumnsScanInThreadsAndLanes) {
+  LL acc = LL::mmaAccumulator(16, 16, 1, 1);
+  auto bits = acc.scanBits(1);
+  ASSERT_TRUE(bits.has_value());
+  using Carriers = std::vector<std::pair<InDim, unsigned>>;
+  Carriers want = {{InDim::Register, 0},
+                   {InDim::Lane, 0},
+                   {InDim::Lane, 1},
+                   {InDim::Register, 2}};
+  EXPECT_EQ(Carriers(bits->begin(), bits->end()), want);
 }
 
 TEST(LinearLayoutAlgebra, SliceOfSliceAndIsSliceOf) {
