@@ -714,6 +714,10 @@ std::vector<Shape> attentionShapes(const std::vector<Shape> &shapes) {
 }
 
 const std::vector<Example> &examples() {
+  // matmul_cumsum.mlir's kernels (MxNxK, N <= 16).
+  static const std::vector<Shape> cumsumShapes = {
+      {1, 1, 1},       {7, 13, 5},     {16, 16, 16},     {33, 5, 100},
+      {1000, 16, 517}, {4097, 11, 64}, {65536, 16, 1024}};
   static const std::vector<Example> table = {
       {"saxpy", {{1}, {31}, {1000}, {(1 << 20) + 7}}, prepareSaxpy},
       {"softmax",
@@ -778,29 +782,17 @@ const std::vector<Example> &examples() {
        1e-2,
        matmulFlops,
        "matmul_epilogue"},
-      // Row prefix sums of A x B, N <= 16, one warp a program: the dot's
-      // fragments reach the blocked rows of tile.prefix by warp shuffles.
-      // f32 out, sums of exact products: 1e-5.
+      // Row prefix sums of A x B, N <= 16, one warp a program: tile.prefix
+      // scans the dot's fragments where they are. f32 out, sums of exact
+      // products: 1e-5.
       {"matmul_cumsum",
-       {{1, 1, 1},
-        {7, 13, 5},
-        {16, 16, 16},
-        {33, 5, 100},
-        {1000, 16, 517},
-        {4097, 11, 64},
-        {65536, 16, 1024}},
+       cumsumShapes,
        prepareMatmulCumsum,
        1e-5,
        matmulFlops},
       // The same dot, then an exclusive reverse prefix (suffix sums).
       {"matmul_suffixsum",
-       {{1, 1, 1},
-        {7, 13, 5},
-        {16, 16, 16},
-        {33, 5, 100},
-        {1000, 16, 517},
-        {4097, 11, 64},
-        {65536, 16, 1024}},
+       cumsumShapes,
        prepareMatmulSuffixSum,
        1e-5,
        matmulFlops,
