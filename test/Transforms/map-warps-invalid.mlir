@@ -149,3 +149,20 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A prefix on an encoded tile whose totals are used: the totals would need
+// the slice layout (tile-assign-layouts gives such a prefix the blocked
+// layout instead).
+gpu.module @m {
+  gpu.func @prefix_totals_on_layout(%x: f32, %c: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.splat %x : f32 -> tensor<16x16xf32, #tilegpu.mma<warps_m = 1, warps_n = 1>>
+    // expected-error @+1 {{'tile.prefix' op on a tile with layout #tilegpu.mma<warps_m = 1, warps_n = 1> needs its totals unused, combining types of at most 32 bits and the scanned dimension within the warps}}
+    %p:2 = tile.prefix add %t along 1 : tensor<16x16xf32, #tilegpu.mma<warps_m = 1, warps_n = 1>>
+    tile.store %p#1, %c[%c0] : tensor<16xf32>, memref<?xf32>
+    gpu.return
+  }
+}
