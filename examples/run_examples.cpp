@@ -525,25 +525,11 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
   return w;
 }
 
-Workload prepareMatmulPlain(const Context &ctx, const Shape &shape,
-                            std::mt19937 &rng) {
-  return prepareMatmulBf16(ctx, shape, rng, Epilogue::Plain);
-}
-Workload prepareMatmulBiasRelu(const Context &ctx, const Shape &shape,
-                               std::mt19937 &rng) {
-  return prepareMatmulBf16(ctx, shape, rng, Epilogue::BiasRelu);
-}
-Workload prepareMatmulSoftmax(const Context &ctx, const Shape &shape,
-                              std::mt19937 &rng) {
-  return prepareMatmulBf16(ctx, shape, rng, Epilogue::Softmax);
-}
-Workload prepareMatmulCumsum(const Context &ctx, const Shape &shape,
-                             std::mt19937 &rng) {
-  return prepareMatmulBf16(ctx, shape, rng, Epilogue::Cumsum);
-}
-Workload prepareMatmulSuffixSum(const Context &ctx, const Shape &shape,
-                                std::mt19937 &rng) {
-  return prepareMatmulBf16(ctx, shape, rng, Epilogue::SuffixSum);
+/// prepareMatmulBf16 with one epilogue, as a PrepareFn.
+template <Epilogue epilogue>
+Workload prepareMatmulWith(const Context &ctx, const Shape &shape,
+                           std::mt19937 &rng) {
+  return prepareMatmulBf16(ctx, shape, rng, epilogue);
 }
 
 /// 2 M N K for shape {M, N, K} (the epilogues' few flops not counted).
@@ -752,7 +738,7 @@ const std::vector<Example> &examples() {
         {1000, 1003, 517},
         {1024, 1024, 1024},
         {4096, 4096, 4096}},
-       prepareMatmulBiasRelu,
+       prepareMatmulWith<Epilogue::BiasRelu>,
        1e-2,
        matmulFlops,
        "matmul_epilogue"},
@@ -764,7 +750,7 @@ const std::vector<Example> &examples() {
         {1000, 1003, 517},
         {1024, 1024, 1024},
         {4096, 4096, 4096}},
-       prepareMatmulPlain,
+       prepareMatmulWith<Epilogue::Plain>,
        1e-2,
        matmulFlops,
        "matmul_epilogue"},
@@ -778,7 +764,7 @@ const std::vector<Example> &examples() {
         {4095, 100, 64},
         {333, 255, 1000},
         {256, 256, 4096}},
-       prepareMatmulSoftmax,
+       prepareMatmulWith<Epilogue::Softmax>,
        1e-2,
        matmulFlops,
        "matmul_epilogue"},
@@ -787,13 +773,13 @@ const std::vector<Example> &examples() {
       // products: 1e-5.
       {"matmul_cumsum",
        cumsumShapes,
-       prepareMatmulCumsum,
+       prepareMatmulWith<Epilogue::Cumsum>,
        1e-5,
        matmulFlops},
       // The same dot, then an exclusive reverse prefix (suffix sums).
       {"matmul_suffixsum",
        cumsumShapes,
-       prepareMatmulSuffixSum,
+       prepareMatmulWith<Epilogue::SuffixSum>,
        1e-5,
        matmulFlops,
        "matmul_cumsum"},

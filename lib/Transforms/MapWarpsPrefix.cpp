@@ -286,28 +286,34 @@ struct PrefixOnLayoutLowering : MapWarpsPattern<tile::PrefixOp> {
                             : set;
       }
       for (int64_t slot = 0; slot < perThread; ++slot) {
-        MaybeTuple first = validTuple(b, loc, partner[slot]);
-        MaybeTuple withPartner =
-            combineMaybe(b, loc, combiner, first, before[slot]);
-        Tuple partnerFirst = combiner.combine(b, loc, partner[slot],
-                                              total[slot]);
-        Tuple ownFirst = combiner.combine(b, loc, total[slot], partner[slot]);
+        auto withPartner = [&] {
+          return combineMaybe(b, loc, combiner,
+                              validTuple(b, loc, partner[slot]), before[slot]);
+        };
+        auto partnerFirst = [&] {
+          return combiner.combine(b, loc, partner[slot], total[slot]);
+        };
+        auto ownFirst = [&] {
+          return combiner.combine(b, loc, total[slot], partner[slot]);
+        };
+        // A register bit is known per slot: only its side is built.
         if (in == layout::InDim::Register) {
           bool after = ((slot >> bit) & 1) != (reverse ? 1 : 0);
           if (after)
-            before[slot] = withPartner;
-          total[slot] = after ? partnerFirst : ownFirst;
+            before[slot] = withPartner();
+          total[slot] = after ? partnerFirst() : ownFirst();
           continue;
         }
         MaybeTuple next;
-        for (auto [x, y] : llvm::zip(withPartner.values, before[slot].values))
+        MaybeTuple combined = withPartner();
+        for (auto [x, y] : llvm::zip(combined.values, before[slot].values))
           next.values.push_back(
               b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
         next.valid = b.createOrFold<arith::SelectOp>(
-            loc, laneAfter, withPartner.valid, before[slot].valid);
+            loc, laneAfter, combined.valid, before[slot].valid);
         before[slot] = next;
-        Tuple nextTotal;
-        for (auto [x, y] : llvm::zip(partnerFirst, ownFirst))
+        Tuple nextTotal, upper = partnerFirst(), lower = ownFirst();
+        for (auto [x, y] : llvm::zip(upper, lower))
           nextTotal.push_back(
               b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
         total[slot] = nextTotal;

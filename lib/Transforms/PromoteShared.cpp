@@ -89,6 +89,11 @@ static bool canStayInFlight(scf::ForOp loop, tile::DotOp dot) {
   return carried.hasOneUse() && dot.getAcc() == carried;
 }
 
+static bool anyDotStaysInFlight(scf::ForOp loop) {
+  return llvm::any_of(loop.getBody()->getOps<tile::DotOp>(),
+                      [&](tile::DotOp dot) { return canStayInFlight(loop, dot); });
+}
+
 namespace {
 /// A load to stage, whether into swizzled panels, and whether once before
 /// the loop (a loop-invariant operand) rather than in every stage.
@@ -348,11 +353,9 @@ struct Pipeline {
   /// Whether a warpgroup dot of the loop stays in flight into the next
   /// iteration, holding its slots one iteration longer.
   bool keepsDotsInFlight() const {
-    return llvm::any_of(tiles, [](const StagedTile &t) { return t.swizzled; }) &&
-           llvm::any_of(loop.getBody()->getOps<tile::DotOp>(),
-                        [&](tile::DotOp dot) {
-                          return canStayInFlight(loop, dot);
-                        });
+    return llvm::any_of(tiles,
+                        [](const StagedTile &t) { return t.swizzled; }) &&
+           anyDotStaysInFlight(loop);
   }
   void markDotsInFlight(RewriterBase &rewriter) const {
     for (tile::DotOp dot : loop.getBody()->getOps<tile::DotOp>())
@@ -466,9 +469,7 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   bulkCopies = bulkCopies && canBulkCopy(loads);
   // A warpgroup dot in flight needs a third slot when threads copy; with
   // two, stay padded.
-  if (!bulkCopies && stages < 3 &&
-      llvm::any_of(loop.getBody()->getOps<tile::DotOp>(),
-                   [&](tile::DotOp dot) { return canStayInFlight(loop, dot); }))
+  if (!bulkCopies && stages < 3 && anyDotStaysInFlight(loop))
     loads = promotableLoads(loop, /*swizzle=*/false, threads);
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
