@@ -330,32 +330,44 @@ Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
 }
 
 
-/// wgmma.wait_group `group` as the op that defines the f32 `values` their
-/// users read after it: inline PTX with each register tied in and out.
-/// Nothing else ties the registers of an in-flight wgmma to the wait
-/// intrinsic, so the code generator could hoist their reads above it (and
-/// ptxas then serializes every wgmma).
-SmallVector<Value> waitGroupDefining(OpBuilder &b, Location loc,
-                                     int64_t group, ArrayRef<Value> values) {
+/// Inline PTX `ptx` that reads and writes the f32 `tied` values in place
+/// (its operands $0.. $n-1) and reads `inputs` after them (constraints
+/// `inputConstraints`, e.g. ",r,l"); returns the values written.
+SmallVector<Value> inlinePtxOnF32(OpBuilder &b, Location loc, StringRef ptx,
+                                  ArrayRef<Value> tied, ArrayRef<Value> inputs,
+                                  StringRef inputConstraints) {
   std::string constraints;
-  for (size_t i = 0; i < values.size(); ++i)
-    constraints += (i ? ",=f" : "=f");
-  for (size_t i = 0; i < values.size(); ++i)
+  for (size_t i = 0; i < tied.size(); ++i)
+    constraints += i ? ",=f" : "=f";
+  constraints += inputConstraints;
+  for (size_t i = 0; i < tied.size(); ++i)
     constraints += "," + std::to_string(i);
+  SmallVector<Value> operands(inputs);
+  llvm::append_range(operands, tied);
   auto structType = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(values.size(), b.getF32Type()));
+      b.getContext(), SmallVector<Type>(tied.size(), b.getF32Type()));
   auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, structType, values,
-      "wgmma.wait_group.sync.aligned " + std::to_string(group) + ";",
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      b, loc, structType, operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       /*operand_attrs=*/ArrayAttr());
-  SmallVector<Value> waited;
-  for (size_t i = 0; i < values.size(); ++i)
-    waited.push_back(LLVM::ExtractValueOp::create(
+  SmallVector<Value> written;
+  for (size_t i = 0; i < tied.size(); ++i)
+    written.push_back(LLVM::ExtractValueOp::create(
         b, loc, asmOp.getResult(0), ArrayRef<int64_t>{int64_t(i)}));
-  return waited;
+  return written;
+}
+
+/// wgmma.wait_group `group` as the op that defines the f32 `values` their
+/// users read after it. Nothing else ties the registers of an in-flight
+/// wgmma to the wait intrinsic, so the code generator could hoist their
+/// reads above it (and ptxas then serializes every wgmma).
+SmallVector<Value> waitGroupDefining(OpBuilder &b, Location loc,
+                                     int64_t group, ArrayRef<Value> values) {
+  return inlinePtxOnF32(
+      b, loc, "wgmma.wait_group.sync.aligned " + std::to_string(group) + ";",
+      values, {}, "");
 }
 
 /// wgmma's register-A form: D = A B + D on one warpgroup, A as four 32-bit
@@ -382,36 +394,14 @@ SmallVector<Value> warpgroupMmaRegisterA(OpBuilder &b, Location loc,
      << count + 3 << "}, $" << count + 4
      << ", " << (readAcc ? 1 : 0) << ", 1, 1, " << (transposeB ? 1 : 0)
      << ";";
-  // Outputs: the accumulator; inputs: A, the B descriptor, then the
-  // accumulator again, tied to the outputs.
-  std::string constraints;
-  for (int64_t i = 0; i < count; ++i)
-    constraints += i ? ",=f" : "=f";
-  constraints += ",r,r,r,r,l";
-  for (int64_t i = 0; i < count; ++i)
-    constraints += "," + std::to_string(i);
-  SmallVector<Value> operands;
+  SmallVector<Value> inputs;
   for (Value reg : aRegisters)
-    operands.push_back(reg.getType().isInteger(32)
-                           ? reg
-                           : LLVM::BitcastOp::create(b, loc, b.getI32Type(),
-                                                     reg)
-                                 .getResult());
-  operands.push_back(bDescriptor);
-  llvm::append_range(operands, acc);
-  auto structType = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(count, b.getF32Type()));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, structType, operands, ptx, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  SmallVector<Value> result;
-  for (int64_t i = 0; i < count; ++i)
-    result.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
-                                                  ArrayRef<int64_t>{i}));
-  return result;
+    inputs.push_back(reg.getType().isInteger(32)
+                         ? reg
+                         : LLVM::BitcastOp::create(b, loc, b.getI32Type(), reg)
+                               .getResult());
+  inputs.push_back(bDescriptor);
+  return inlinePtxOnF32(b, loc, ptx, acc, inputs, ",r,r,r,r,l");
 }
 
 /// A dot whose operands sit in 128-byte swizzled panels becomes Hopper
