@@ -5,7 +5,8 @@
 // linear layouts (tilec/Layout/LinearLayout.h), whatever the layout:
 //   - tilegpu.convert_layout permutes each thread's registers where no
 //     element changes thread, shuffles within warps where no element
-//     changes warp, and otherwise goes through workgroup memory;
+//     changes warp, and otherwise goes through workgroup memory, swizzled
+//     so that the warps' stores and loads are free of bank conflicts;
 //   - tile.reduce combines a thread's slots along the axis, then the lanes
 //     whose bits point along it (xor shuffles), and meets in workgroup memory
 //     only when warps hold different positions along the axis; the result
@@ -19,6 +20,8 @@
 
 #include "LinearLayoutIR.h"
 #include "MapWarpsPatterns.h"
+
+#include "tilec/Layout/SharedLayout.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -96,6 +99,18 @@ Value emitLaneAffine(OpBuilder &b, Location loc,
   return v;
 }
 
+/// Where a conversion through workgroup memory places the tile: swizzled
+/// against bank conflicts for elements of at most a word, row-major for
+/// wider ones.
+layout::SharedLayout exchangePlacement(const LinearLayout &from,
+                                       const LinearLayout &to,
+                                       Type elementType) {
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  if (bits > 32)
+    return layout::SharedLayout::rowMajor(from.getShape());
+  return layout::SharedLayout::forExchange(from, to, bits);
+}
+
 /// Shuffles move 16- and 32-bit elements.
 bool isShuffleable(Type elementType) {
   unsigned width = elementType.getIntOrFloatBitWidth();
@@ -125,8 +140,12 @@ struct ConvertLayoutLowering : MapWarpsPattern<tilegpu::ConvertLayoutOp> {
                                             *plan, elementType));
         return success();
       }
-    // Through workgroup memory, in row-major order: one copy of each
-    // element is written.
+    // Through workgroup memory, one copy of each element written, placed
+    // so that neither side's accesses conflict in banks where a swizzle
+    // can avoid it.
+    layout::SharedLayout placement = exchangePlacement(from, to, elementType);
+    LinearLayout written = placement.offsets(from);
+    LinearLayout read = placement.offsets(to);
     Value buffer = state.exchangeBuffers.lookup(op);
     Value tid = state.threadId;
     gpu::BarrierOp::create(rewriter, loc);
@@ -135,7 +154,7 @@ struct ConvertLayoutLowering : MapWarpsPattern<tilegpu::ConvertLayoutOp> {
         Value element =
             vector::ExtractOp::create(b, loc, adaptor.getInput(), slot);
         memref::StoreOp::create(b, loc, element, buffer,
-                                emitLinearIndex(b, loc, from, tid, slot));
+                                emitLinearIndex(b, loc, written, tid, slot));
       }
     };
     if (Value owner = emitOwnsElements(rewriter, loc, from, tid))
@@ -146,7 +165,8 @@ struct ConvertLayoutLowering : MapWarpsPattern<tilegpu::ConvertLayoutOp> {
     SmallVector<Value> elements;
     for (int64_t slot = 0; slot < to.getPerThread(); ++slot)
       elements.push_back(memref::LoadOp::create(
-          rewriter, loc, buffer, emitLinearIndex(rewriter, loc, to, tid, slot)));
+          rewriter, loc, buffer,
+          emitLinearIndex(rewriter, loc, read, tid, slot)));
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
         op, VectorType::get({to.getPerThread()}, op.getType().getElementType()),
         elements);

@@ -105,11 +105,21 @@ gpu.module @m {
 
 // -----
 
-// From the accumulator to the blocked layout: through workgroup memory in
-// row-major order (64 x 32 f32), between two barriers.
+// From the accumulator to the blocked layout: through workgroup memory
+// (64 x 32 f32), between two barriers. Row-major, the 8 rows of a fragment
+// (lane bits 2-4) would be 32 words apart, 8 lanes to a bank; the placement
+// XORs those row bits into bank bits: lane bit 2 (row 1) lands at offset
+// 32 ^ 1 = 33, lane bit 3 (row 2) at 64 ^ 8 ^ 2 = 74, lane bit 4 (row 4)
+// at 128 ^ 16 = 144.
 // CHECK-LABEL: gpu.func @to_blocked(
 // CHECK-SAME: workgroup(%[[WG:.*]] : memref<2048xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
+// CHECK: %[[C33:.*]] = arith.constant 33 : index
+// CHECK: arith.muli %{{.*}}, %[[C33]]
+// CHECK: %[[C74:.*]] = arith.constant 74 : index
+// CHECK: arith.muli %{{.*}}, %[[C74]]
+// CHECK: %[[C144:.*]] = arith.constant 144 : index
+// CHECK: arith.muli %{{.*}}, %[[C144]]
 // CHECK-COUNT-16: memref.store %{{.*}}, %[[WG]][%{{.*}}]
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: memref.load %[[WG]][%{{.*}}]
