@@ -172,7 +172,9 @@ static void setEncoding(Value value, Attribute layout) {
 static Type expectedOperandType(OpOperand &use) {
   Operation *user = use.getOwner();
   auto type = dyn_cast<RankedTensorType>(use.get().getType());
-  if (!type)
+  // A placed tile stays in workgroup memory, where its reader takes it.
+  if (!type || isa_and_nonnull<tile::SharedEncodingAttrInterface>(
+                   type.getEncoding()))
     return use.get().getType();
   auto withLayoutOf = [&](Type other) {
     return type.cloneWithEncoding(encodingOf(other));
@@ -273,7 +275,7 @@ struct FoldIntoLoad : OpRewritePattern<tilegpu::ConvertLayoutOp> {
   LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp op,
                                 PatternRewriter &rewriter) const override {
     auto load = op.getInput().getDefiningOp<tile::LoadOp>();
-    if (!load || !load->hasOneUse() || load.getSwizzle())
+    if (!load || !load->hasOneUse() || load.getPlacement())
       return failure();
     rewriter.modifyOpInPlace(load,
                              [&] { load.getResult().setType(op.getType()); });
@@ -322,7 +324,7 @@ static bool isRematerializable(Value value, unsigned depth = 8) {
           tilegpu::ConvertLayoutOp>(def))
     return true;
   if (auto load = dyn_cast<tile::LoadOp>(def))
-    return load->hasOneUse() && !load.getSwizzle();
+    return load->hasOneUse() && !load.getPlacement();
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
     return broadcast.getDims().size() == 1 &&
            isRematerializable(broadcast.getInput(), depth - 1);

@@ -90,7 +90,7 @@ static bool isSwizzledLoad(Value operand) {
   if (auto transpose = operand.getDefiningOp<tile::TransposeOp>())
     operand = transpose.getInput();
   auto load = operand.getDefiningOp<tile::LoadOp>();
-  return load && load.getSwizzle().has_value();
+  return load && load.getPlacement();
 }
 
 bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads,

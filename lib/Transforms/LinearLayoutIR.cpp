@@ -130,6 +130,63 @@ Value tilec::emitLinearIndex(OpBuilder &b, Location loc,
   return linear;
 }
 
+Value tilec::emitSharedOffset(OpBuilder &b, Location loc,
+                              const layout::SharedLayout &placement,
+                              ValueRange coords) {
+  // Coordinate bit `from` + i of `dim` lands on offset bit `to` + i.
+  struct Run {
+    unsigned dim, from, to, length;
+  };
+  SmallVector<Run> moves;
+  ArrayRef<int64_t> shape = placement.getShape();
+  for (unsigned d = 0; d < shape.size(); ++d)
+    for (unsigned j = 0, e = llvm::Log2_64(shape[d]); j < e; ++j) {
+      int64_t offset = placement.offsetOfCoordinateBit(d, j);
+      for (unsigned t = 0; offset >> t; ++t)
+        if (offset >> t & 1)
+          moves.push_back({d, j, t, 1});
+    }
+  llvm::sort(moves, [](const Run &x, const Run &y) {
+    auto key = [](const Run &r) {
+      return std::make_tuple(r.dim, int64_t(r.to) - r.from, r.from);
+    };
+    return key(x) < key(y);
+  });
+  SmallVector<Run> runs;
+  for (const Run &move : moves) {
+    if (!runs.empty()) {
+      Run &last = runs.back();
+      if (last.dim == move.dim && last.to + last.length == move.to &&
+          last.from + last.length == move.from) {
+        ++last.length;
+        continue;
+      }
+    }
+    runs.push_back(move);
+  }
+  int64_t covered = 0;
+  bool disjoint = true;
+  for (const Run &run : runs) {
+    int64_t bits = ((int64_t(1) << run.length) - 1) << run.to;
+    disjoint &= (covered & bits) == 0;
+    covered |= bits;
+  }
+  Value offset;
+  for (const Run &run : runs) {
+    Value field = extractBits(b, loc, coords[run.dim], run.from, run.length);
+    if (run.to)
+      field = b.createOrFold<arith::ShLIOp>(loc, field,
+                                            indexConstant(b, loc, run.to));
+    if (!offset)
+      offset = field;
+    else if (disjoint)
+      offset = b.createOrFold<arith::AddIOp>(loc, offset, field);
+    else
+      offset = b.createOrFold<arith::XOrIOp>(loc, offset, field);
+  }
+  return offset ? offset : indexConstant(b, loc, 0);
+}
+
 Value tilec::emitOwnsElements(OpBuilder &b, Location loc,
                               const LinearLayout &layout, Value tid) {
   int64_t copies = 0;

@@ -10,6 +10,7 @@
 #define TILEC_LIB_TRANSFORMS_LINEARLAYOUTIR_H
 
 #include "tilec/Layout/LinearLayout.h"
+#include "tilec/Layout/SharedLayout.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -25,6 +26,14 @@ emitCoordinates(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value emitLinearIndex(mlir::OpBuilder &b, mlir::Location loc,
                             const layout::LinearLayout &layout,
                             mlir::Value tid, int64_t slot);
+
+/// The offset in `placement`'s buffer of the element at `coords` (index
+/// values): each run of coordinate bits the placement moves together is
+/// one shift and mask, and the runs are added where their bits are
+/// disjoint, XOR-ed otherwise.
+mlir::Value emitSharedOffset(mlir::OpBuilder &b, mlir::Location loc,
+                             const layout::SharedLayout &placement,
+                             mlir::ValueRange coords);
 
 /// Thread ids whose lane or warp bits are broadcast hold copies of
 /// another thread's elements: `tid`'s such bits are all zero, so that one

@@ -36,9 +36,11 @@ static bool hasTileTypes(Operation *op) {
 }
 
 bool tilec::hasEncodedTile(Operation *op) {
+  // Placed tiles (in workgroup memory) are the dot lowering's business.
   auto encoded = [](Type t) {
     auto tile = dyn_cast<RankedTensorType>(t);
-    return tile && tile.getEncoding();
+    return tile && isa_and_nonnull<tile::LayoutEncodingAttrInterface>(
+                       tile.getEncoding());
   };
   return llvm::any_of(op->getOperandTypes(), encoded) ||
          llvm::any_of(op->getResultTypes(), encoded);
@@ -163,7 +165,7 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
                          MapWarpsState &state) {
   state.threads = threads;
   func.walk([&](tile::LoadOp load) {
-    if (load.getSwizzle())
+    if (load.getPlacement())
       state.asyncProxyReads = true;
   });
 

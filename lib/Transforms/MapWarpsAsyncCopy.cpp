@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinearLayoutIR.h"
 #include "MapWarpsPatterns.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 
@@ -68,24 +69,29 @@ struct CopyAsyncLowering : MapWarpsPattern<tilegpu::CopyAsyncOp> {
     if (shape.size() != 2)
       return rewriter.notifyMatchFailure(op, "only 2-D tiles are copied");
     int64_t elementBytes = dstType.getElementTypeBitWidth() / 8;
-    bool swizzled = op.getSwizzle().has_value();
-    // Where tile element (row, col) goes in `dst`; swizzled panels permute
-    // the 16-byte groups of a row (a vector never straddles one).
+    std::optional<tilegpu::SharedLayoutAttr> placement = op.getLayout();
+    std::optional<layout::SharedLayout> placed;
+    if (placement)
+      placed = placement->toSharedLayout(shape);
+    // Where tile element (row, col) goes in `dst`: its offset in the
+    // placement, as indices of `dst`'s (contiguous) shape. A vector never
+    // straddles the placement's vectors, so its first element's offset
+    // stands for it.
     auto dstIndices = [&](OpBuilder &b, Location l,
                           Chunk chunk) -> SmallVector<Value> {
-      if (!swizzled)
+      if (!placed)
         return {chunk.row, chunk.col};
-      auto c = [&](int64_t v) { return indexConstant(b, l, v); };
-      int64_t width = dstType.getDimSize(2), group = 16 / elementBytes;
-      Value panel = b.createOrFold<arith::DivUIOp>(l, chunk.col, c(width));
-      Value inPanel = b.createOrFold<arith::RemUIOp>(l, chunk.col, c(width));
-      Value groupIndex = b.createOrFold<arith::XOrIOp>(
-          l, b.createOrFold<arith::DivUIOp>(l, inPanel, c(group)),
-          b.createOrFold<arith::RemUIOp>(l, chunk.row, c(8)));
-      Value column = b.createOrFold<arith::AddIOp>(
-          l, b.createOrFold<arith::MulIOp>(l, groupIndex, c(group)),
-          b.createOrFold<arith::RemUIOp>(l, inPanel, c(group)));
-      return {panel, chunk.row, column};
+      Value offset =
+          emitSharedOffset(b, l, *placed, ValueRange{chunk.row, chunk.col});
+      SmallVector<Value> indices;
+      int64_t shift = 0;
+      for (int64_t size : llvm::reverse(dstType.getShape())) {
+        indices.push_back(
+            extractBits(b, l, offset, shift, llvm::Log2_64(size)));
+        shift += llvm::Log2_64(size);
+      }
+      std::reverse(indices.begin(), indices.end());
+      return indices;
     };
     int64_t vectorBytes = op.getVectorBytes().value_or(0);
     Value i0 = adaptor.getIndices()[0], j0 = adaptor.getIndices()[1];

@@ -49,7 +49,9 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
                                 DictionaryAttr::get(ctx), copy.getLoc());
       descriptor = func.getArgument(index);
       described.push_back(DenseI64ArrayAttr::get(
-          ctx, {key[0], key[1], key[2], copy.getSwizzle()}));
+          ctx, {key[0], key[1], key[2],
+                *copy.getLayout().getHardwareSwizzleBytes(
+                    dst.getElementType())}));
     }
     state.tensorMaps[copy] = descriptor;
     return WalkResult::advance();

@@ -64,7 +64,11 @@ static std::optional<StagedOperand> stagedOperand(Value operand) {
     return std::nullopt;
   staged.producers.push_back(load);
   staged.buffer = load.getBuffer();
-  if (load.getSwizzle()) {
+  if (auto placed = dyn_cast_or_null<tilegpu::SharedLayoutAttr>(
+          load.getPlacement())) {
+    // Descriptors address 128-byte swizzled panels only.
+    if (placed.getHardwareSwizzleBytes(load.getType().getElementType()) != 128)
+      return std::nullopt;
     staged.swizzled = true;
     return staged;
   }

@@ -173,8 +173,12 @@ struct StagedTile {
                                      offsets, sizes, strides);
   }
 
-  IntegerAttr swizzleAttr(OpBuilder &b) const {
-    return swizzled ? b.getI64IntegerAttr(kSwizzleBytes) : IntegerAttr();
+  /// Where a swizzled slot places the tile: Hopper's 128-byte swizzle.
+  tilegpu::SharedLayoutAttr placement() const {
+    if (!swizzled)
+      return nullptr;
+    return tilegpu::SharedLayoutAttr::get128ByteSwizzle(
+        load.getContext(), load.getType().getElementType());
   }
 
   /// Starts copying the tile the load reads when the induction variable is
@@ -188,33 +192,57 @@ struct StagedTile {
     if (barriers) {
       tilegpu::CopyBulkOp::create(b, loc, load.getBuffer(), indices,
                                   slotView(b, loc, slot), barriers, slot,
-                                  swizzleAttr(b));
+                                  placement());
       return;
     }
     tilegpu::CopyAsyncOp::create(b, loc, load.getBuffer(), indices,
                                  slotView(b, loc, slot),
-                                 /*vector_bytes=*/nullptr, swizzleAttr(b));
+                                 /*vector_bytes=*/nullptr, placement());
   }
 
   /// Reads slot `slot` as the tile `load` read.
   Value read(OpBuilder &b, Location loc, Value slot) const {
     Value view = slotView(b, loc, slot);
-    if (swizzled)
-      return tile::LoadOp::create(b, loc, load.getType(), view, ValueRange{},
-                                  /*padding=*/nullptr, swizzleAttr(b));
+    if (swizzled) {
+      RankedTensorType type = load.getType();
+      return tile::LoadOp::create(
+          b, loc,
+          RankedTensorType::get(type.getShape(), type.getElementType(),
+                                placement()),
+          view, ValueRange{});
+    }
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     return tile::LoadOp::create(b, loc, load.getType(), view,
                                 ValueRange{zero, zero});
   }
 };
 
+/// Replaces `load` by `read` of its slot. A read of a placed tile carries
+/// the placement on its type, and so do the transposes of it.
+void replaceByRead(RewriterBase &rewriter, tile::LoadOp load, Value read) {
+  rewriter.replaceOp(load, read);
+  auto placement = dyn_cast_or_null<tile::SharedEncodingAttrInterface>(
+      cast<RankedTensorType>(read.getType()).getEncoding());
+  if (!placement)
+    return;
+  for (Operation *user : read.getUsers())
+    if (auto transpose = dyn_cast<tile::TransposeOp>(user)) {
+      RankedTensorType type = transpose.getType();
+      rewriter.modifyOpInPlace(transpose, [&] {
+        transpose.getResult().setType(
+            RankedTensorType::get(type.getShape(), type.getElementType(),
+                                  placement.getTransposed()));
+      });
+    }
+}
+
 /// The slot shape of `type`'s tile: padded rows, or 128-byte panels.
 SmallVector<int64_t> slotShape(RankedTensorType type, bool swizzled) {
   unsigned elementBytes = type.getElementTypeBitWidth() / 8;
-  if (swizzled) {
-    int64_t width = kSwizzleBytes / elementBytes;
-    return {type.getDimSize(1) / width, type.getDimSize(0), width};
-  }
+  if (swizzled)
+    return tilegpu::SharedLayoutAttr::get128ByteSwizzle(type.getContext(),
+                                                        type.getElementType())
+        .getBufferShape(type.getShape());
   return {type.getDimSize(0),
           type.getDimSize(1) +
               std::max<int64_t>(kRowPaddingBytes / elementBytes, 1)};
@@ -342,12 +370,12 @@ struct Pipeline {
     for (const StagedTile &t : tiles) {
       if (t.invariant) {
         rewriter.setInsertionPoint(*t.load->getUsers().begin());
-        rewriter.replaceOp(t.load, t.read(rewriter, loop.getLoc(),
-                                          constant(rewriter, 0)));
+        replaceByRead(rewriter, t.load,
+                      t.read(rewriter, loop.getLoc(), constant(rewriter, 0)));
         continue;
       }
       rewriter.setInsertionPoint(t.load);
-      rewriter.replaceOp(t.load, t.read(rewriter, loop.getLoc(), slot));
+      replaceByRead(rewriter, t.load, t.read(rewriter, loop.getLoc(), slot));
     }
   }
   /// Whether a warpgroup dot of the loop stays in flight into the next

@@ -97,8 +97,8 @@ static Value loadPiece(OpBuilder &b, Location loc, const ScannedOperand &s,
   auto stored = RankedTensorType::get(pieceType.getShape(), s.elementType);
   TypedAttr padding = kind ? tile::getIdentity(*kind, s.elementType)
                            : b.getZeroAttr(s.elementType);
-  Value piece = tile::LoadOp::create(b, loc, stored, s.input, indices, padding,
-                                     /*swizzle=*/nullptr);
+  Value piece =
+      tile::LoadOp::create(b, loc, stored, s.input, indices, padding);
   if (s.accType != s.elementType)
     piece = arith::ExtFOp::create(b, loc, pieceType, piece);
   return piece;

@@ -35,7 +35,7 @@ gpu.module @m {
     %bars = memref.view %base[%c99328][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xi64, #gpu.address_space<workgroup>>
     tilegpu.barrier_init %bars arrivals 2 : memref<3xi64, #gpu.address_space<workgroup>>
     %slot0 = memref.subview %panels[%slot, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<3x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-    tilegpu.copy_bulk %b[%k, %n0], %slot0, %bars[%slot] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%k, %n0], %slot0, %bars[%slot] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<3xi64, #gpu.address_space<workgroup>>
     tilegpu.barrier_wait %bars[%slot], %phase : memref<3xi64, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -58,9 +58,9 @@ gpu.module @m {
     %p64 = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, #gpu.address_space<workgroup>>
     %p128 = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x128x64xbf16, #gpu.address_space<workgroup>>
     %bars = memref.view %base[%c65536][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi64, #gpu.address_space<workgroup>>
-    tilegpu.copy_bulk %b[%k, %c0], %p64, %bars[%c0] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
-    tilegpu.copy_bulk %b[%k, %c1], %p64, %bars[%c1] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
-    tilegpu.copy_bulk %b[%k, %c0], %p128, %bars[%c0] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%k, %c0], %p64, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%k, %c1], %p64, %bars[%c1] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%k, %c0], %p128, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x128x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
     gpu.return
   }
 }

@@ -105,10 +105,10 @@ gpu.module @m {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %zero = arith.constant dense<0.0> : tensor<128x256xf32>
-    %a = tile.load %pa[] {swizzle = 128 : i64} : memref<1x128x64xbf16, #gpu.address_space<workgroup>> -> tensor<128x64xbf16>
-    %b = tile.load %pb[] {swizzle = 128 : i64} : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x256xbf16>
+    %a = tile.load %pa[] : memref<1x128x64xbf16, #gpu.address_space<workgroup>> -> tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+    %b = tile.load %pb[] : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
     // expected-error @+1 {{'tile.dot' op cannot map a 128x256x64 dot onto 4 warps of warpgroup MMA}}
-    %d = tile.dot %a, %b, %zero : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+    %d = tile.dot %a, %b, %zero : tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<128x256xf32>
     tile.store %d, %c[%c0, %c0] : tensor<128x256xf32>, memref<?x?xf32>
     gpu.return
   }
@@ -124,9 +124,9 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %zero = arith.constant dense<0.0> : tensor<64x64xf32>
     %a = tile.load %x[%c0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
-    %b = tile.load %pb[] {swizzle = 128 : i64} : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16>
+    %b = tile.load %pb[] : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
     // expected-error @+1 {{'tile.dot' op cannot map a 64x64x64 dot onto 8 warps of warpgroup MMA: the rhs must be swizzled and the lhs swizzled or in registers, each warpgroup needs 64 rows (of its own with the lhs in registers) and at most 256 columns, panels must not straddle warpgroups}}
-    %d = tile.dot %a, %b, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %d = tile.dot %a, %b, %zero : tensor<64x64xbf16>, tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x64xf32>
     tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
     gpu.return
   }
@@ -141,10 +141,10 @@ gpu.module @m {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %zero = arith.constant dense<0.0> : tensor<64x64xf32>
-    %a = tile.load %pa[] {swizzle = 128 : i64} : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16>
+    %a = tile.load %pa[] : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
     %b = tile.load %pb[%c0, %c0] : memref<64x72xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16>
     // expected-error @+1 {{'tile.dot' op cannot map a 64x64x64 dot onto 4 warps of warpgroup MMA: the rhs must be swizzled}}
-    %d = tile.dot %a, %b, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %d = tile.dot %a, %b, %zero : tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x64xbf16>, tensor<64x64xf32>
     tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
     gpu.return
   }

@@ -48,19 +48,19 @@
       %c0_4 = arith.constant 0 : index
       %c0_5 = arith.constant 0 : index
       %subview = memref.subview %view[%c0_5, 0, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1] : memref<4x1x128x64xbf16, #gpu.address_space<workgroup>> to memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-      tilegpu.copy_async %arg0[%arg3, %c0], %subview {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      tilegpu.copy_async %arg0[%arg3, %c0], %subview {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
       %c0_6 = arith.constant 0 : index
       %subview_7 = memref.subview %view_3[%c0_6, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<4x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-      tilegpu.copy_async %arg1[%c0, %arg4], %subview_7 {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      tilegpu.copy_async %arg1[%c0, %arg4], %subview_7 {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
       tilegpu.async_commit
       %c1 = arith.constant 1 : index
       %c64_8 = arith.constant 64 : index
       %c1_9 = arith.constant 1 : index
       %subview_10 = memref.subview %view[%c1_9, 0, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1] : memref<4x1x128x64xbf16, #gpu.address_space<workgroup>> to memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-      tilegpu.copy_async %arg0[%arg3, %c64_8], %subview_10 {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      tilegpu.copy_async %arg0[%arg3, %c64_8], %subview_10 {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
       %c1_11 = arith.constant 1 : index
       %subview_12 = memref.subview %view_3[%c1_11, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<4x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-      tilegpu.copy_async %arg1[%c64_8, %arg4], %subview_12 {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      tilegpu.copy_async %arg1[%c64_8, %arg4], %subview_12 {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
       tilegpu.async_commit
       %6 = scf.for %arg5 = %c0 to %dim step %c64 iter_args(%arg6 = %cst) -> (tensor<128x256xf32>) {
         %7 = arith.divui %arg5, %c64 : index
@@ -68,10 +68,10 @@
         %8 = arith.remui %7, %c4 : index
         tilegpu.async_wait 1
         %subview_13 = memref.subview %view[%8, 0, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1] : memref<4x1x128x64xbf16, #gpu.address_space<workgroup>> to memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-        %9 = tile.load %subview_13[] {swizzle = 128 : i64} : memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<128x64xbf16>
+        %9 = tile.load %subview_13[] : memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
         %subview_14 = memref.subview %view_3[%8, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<4x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-        %10 = tile.load %subview_14[] {swizzle = 128 : i64} : memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<64x256xbf16>
-        %11 = tile.dot %9, %10, %arg6 {tile.in_flight = 1 : i64} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+        %10 = tile.load %subview_14[] : memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+        %11 = tile.dot %9, %10, %arg6 {tile.in_flight = 1 : i64} : tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<128x256xf32>
         %c2 = arith.constant 2 : index
         %c128 = arith.constant 128 : index
         %12 = arith.addi %arg5, %c128 : index
@@ -80,9 +80,9 @@
         %13 = arith.addi %7, %c2_16 : index
         %14 = arith.remui %13, %c4_15 : index
         %subview_17 = memref.subview %view[%14, 0, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1] : memref<4x1x128x64xbf16, #gpu.address_space<workgroup>> to memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-        tilegpu.copy_async %arg0[%arg3, %12], %subview_17 {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        tilegpu.copy_async %arg0[%arg3, %12], %subview_17 {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
         %subview_18 = memref.subview %view_3[%14, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<4x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-        tilegpu.copy_async %arg1[%12, %arg4], %subview_18 {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        tilegpu.copy_async %arg1[%12, %arg4], %subview_18 {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
         tilegpu.async_commit
         scf.yield %11 : tensor<128x256xf32>
       } {tile.stages = 4 : i64}

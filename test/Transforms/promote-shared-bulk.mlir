@@ -17,7 +17,7 @@
 // CHECK: tilegpu.barrier_init %[[BARS]] arrivals 2
 // CHECK: scf.if
 // CHECK-NEXT: memref.subview
-// CHECK-NEXT: tilegpu.copy_bulk %[[A]][%{{.*}}], %{{.*}}, %[[BARS]][%{{.*}}] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK-NEXT: tilegpu.copy_bulk %[[A]][%{{.*}}], %{{.*}}, %[[BARS]][%{{.*}}] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK-NEXT: memref.subview
 // CHECK-NEXT: tilegpu.copy_bulk %[[B]]
 // CHECK: scf.if
@@ -62,7 +62,7 @@ gpu.module @m {
 // A fallback twin (tile.no_bulk_copies) is staged by the threads.
 // CHECK-LABEL: gpu.func @twin(
 // CHECK-NOT: tilegpu.copy_bulk
-// CHECK: tilegpu.copy_async {{.*}} {swizzle = 128 : i64}
+// CHECK: tilegpu.copy_async {{.*}} {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
 // CHECK: tilegpu.async_wait 1
 gpu.module @m {
   gpu.func @twin(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel

@@ -12,15 +12,15 @@
 // CHECK: memref.extract_aligned_pointer_as_index %[[BASE]]
 // CHECK: %[[SA:.*]] = memref.view %[[BASE]][%{{.*}}][] : {{.*}} to memref<4x1x128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[SB:.*]] = memref.view %[[BASE]][%{{.*}}][] : {{.*}} to memref<4x4x64x64xbf16, #gpu.address_space<workgroup>>
-// CHECK: tilegpu.copy_async %[[A]]{{.*}} {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK: tilegpu.copy_async %[[B]]{{.*}} {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.copy_async %[[A]]{{.*}} {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.copy_async %[[B]]{{.*}} {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: tilegpu.async_commit
 // CHECK: tilegpu.async_commit
 // CHECK-NOT: tilegpu.async_commit
 // CHECK: scf.for
 // CHECK: tilegpu.async_wait 1
-// CHECK: %[[TA:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<128x64xbf16>
-// CHECK: %[[TB:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<64x256xbf16>
+// CHECK: %[[TA:.*]] = tile.load %{{.*}}[] : {{.*}} -> tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+// CHECK: %[[TB:.*]] = tile.load %{{.*}}[] : {{.*}} -> tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
 // CHECK: tile.dot %[[TA]], %[[TB]], %{{.*}} {tile.in_flight = 1 : i64}
 // CHECK: tilegpu.copy_async %[[A]]
 // CHECK: tilegpu.copy_async %[[B]]
@@ -114,22 +114,22 @@ gpu.module @m {
 // CHECK: memref.view {{.*}} to memref<2x1x64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: memref.view {{.*}} to memref<2x1x64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: tilegpu.async_commit
-// CHECK: tilegpu.copy_async %[[Q]]{{.*}} {swizzle = 128 : i64}
+// CHECK: tilegpu.copy_async %[[Q]]{{.*}} {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
 // CHECK-NOT: tilegpu.async_commit
-// CHECK: tilegpu.copy_async %[[K]]{{.*}} {swizzle = 128 : i64}
-// CHECK: tilegpu.copy_async %[[V]]{{.*}} {swizzle = 128 : i64}
+// CHECK: tilegpu.copy_async %[[K]]{{.*}} {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
+// CHECK: tilegpu.copy_async %[[V]]{{.*}} {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
 // CHECK-NEXT: tilegpu.async_commit
 // CHECK-NEXT: scf.for
 // CHECK: tilegpu.async_wait 0
 // CHECK: tilegpu.copy_async %[[K]]
 // CHECK: tilegpu.copy_async %[[V]]
 // CHECK-NEXT: tilegpu.async_commit
-// CHECK: %[[TK:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<64x64xbf16>
+// CHECK: %[[TK:.*]] = tile.load %{{.*}}[] : {{.*}} -> tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
 // CHECK: %[[KT:.*]] = tile.transpose %[[TK]]
-// CHECK: %[[TQ:.*]] = tile.load %[[QSLOT:.*]][] {swizzle = 128 : i64} : {{.*}} -> tensor<64x64xbf16>
+// CHECK: %[[TQ:.*]] = tile.load %[[QSLOT:.*]][] : {{.*}} -> tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
 // CHECK-NEXT: tile.dot %[[TQ]], %[[KT]], %{{[^ ]*}} :
 // CHECK: %[[P:.*]] = arith.truncf
-// CHECK: %[[TV:.*]] = tile.load %{{.*}}[] {swizzle = 128 : i64} : {{.*}} -> tensor<64x64xbf16>
+// CHECK: %[[TV:.*]] = tile.load %{{.*}}[] : {{.*}} -> tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
 // CHECK: tile.dot %[[P]], %[[TV]], %{{[^ ]*}} :
 // CHECK-NOT: tile.in_flight
 // CHECK: tilegpu.async_wait 0

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpImplementation.h"
@@ -29,10 +30,13 @@ tilec::tile::verifyTileShape(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << what << " dimension " << i << " is " << size
                          << "; tile dimensions must be powers of two";
   }
-  // Only layouts, which the lowering assigns.
+  // Only layouts and placements, which the lowering assigns.
   Attribute encoding = tensor.getEncoding();
   if (!encoding)
     return success();
+  if (auto shared = dyn_cast<SharedEncodingAttrInterface>(encoding))
+    return shared.verifyTile(emitError, tensor.getShape(),
+                             tensor.getElementType());
   auto layout = dyn_cast<LayoutEncodingAttrInterface>(encoding);
   if (!layout)
     return emitError() << what << " must not carry a tensor encoding";
@@ -493,58 +497,49 @@ static LogicalResult verifyTileAccess(Operation *op, MemRefType buffer,
   return success();
 }
 
-/// The panel width, in elements, of a 128-byte swizzled buffer of
-/// `elementType`.
-static int64_t swizzlePanelWidth(Type elementType) {
-  return 128 * 8 / static_cast<int64_t>(elementType.getIntOrFloatBitWidth());
-}
-
-LogicalResult tilec::tile::verifySwizzledPanels(Operation *op,
-                                               int64_t swizzle,
-                                               MemRefType buffer,
-                                               ArrayRef<int64_t> tileShape) {
-  if (swizzle != 128)
-    return op->emitOpError("only 128-byte swizzling is supported, got ")
-           << swizzle;
+LogicalResult tilec::tile::verifySharedBuffer(
+    Operation *op, SharedEncodingAttrInterface encoding, MemRefType buffer,
+    ArrayRef<int64_t> tileShape) {
   auto space =
       dyn_cast_or_null<gpu::AddressSpaceAttr>(buffer.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
-    return op->emitOpError("swizzled buffer must be in workgroup memory");
-  int64_t width = swizzlePanelWidth(buffer.getElementType());
-  if (buffer.getRank() != 3 || !buffer.hasStaticShape() ||
-      buffer.getDimSize(2) != width)
-    return op->emitOpError("swizzled buffer must be a static [panels, rows, ")
-           << width << "] buffer of 128-byte rows, got " << buffer;
+    return op->emitOpError("a placed tile's buffer must be in workgroup "
+                           "memory");
+  auto emitError = [op]() { return op->emitOpError(); };
+  if (failed(encoding.verifyTile(emitError, tileShape,
+                                 buffer.getElementType())))
+    return failure();
+  SmallVector<int64_t> expected = encoding.getBufferShape(tileShape);
+  if (!buffer.hasStaticShape() || buffer.getShape() != ArrayRef(expected)) {
+    InFlightDiagnostic diag = op->emitOpError("a ");
+    llvm::interleave(tileShape, diag, "x");
+    diag << " tile placed by " << Attribute(encoding) << " needs a [";
+    llvm::interleaveComma(expected, diag);
+    return diag << "] buffer, got " << buffer;
+  }
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(buffer.getStridesAndOffset(strides, offset)) ||
-      strides[2] != 1 || strides[1] != width ||
-      strides[0] != width * buffer.getDimSize(1))
-    return op->emitOpError("swizzled buffer must be contiguous, got ")
+      strides != ArrayRef(computeStrides(expected)))
+    return op->emitOpError("a placed tile's buffer must be contiguous, got ")
            << buffer;
-  if (tileShape.size() != 2 || tileShape[0] != buffer.getDimSize(1) ||
-      tileShape[1] != buffer.getDimSize(0) * width)
-    return op->emitOpError("a [")
-           << buffer.getDimSize(0) << ", " << buffer.getDimSize(1) << ", "
-           << width << "] swizzled buffer holds a "
-           << buffer.getDimSize(1) << "x" << buffer.getDimSize(0) * width
-           << " tile";
   return success();
 }
 
 LogicalResult LoadOp::verify() {
-  if (std::optional<int64_t> swizzle = getSwizzle()) {
+  if (auto shared = dyn_cast_or_null<SharedEncodingAttrInterface>(
+          getType().getEncoding())) {
     if (!getIndices().empty())
-      return emitOpError("reads a whole swizzled buffer: expects no indices");
+      return emitOpError("reads a whole placed tile: expects no indices");
     if (getPadding())
-      return emitOpError("a swizzled load has nothing to pad");
+      return emitOpError("a placed tile has nothing to pad");
     if (getType().getElementType() != getBuffer().getType().getElementType())
       return emitOpError("tile element type ")
              << getType().getElementType()
              << " does not match buffer element type "
              << getBuffer().getType().getElementType();
-    return verifySwizzledPanels(*this, *swizzle, getBuffer().getType(),
-                                getType().getShape());
+    return verifySharedBuffer(*this, shared, getBuffer().getType(),
+                              getType().getShape());
   }
   if (failed(verifyTileAccess(*this, getBuffer().getType(),
                               getIndices().size(), getType())))
@@ -765,6 +760,15 @@ LogicalResult TransposeOp::verify() {
       result.getRank() != 2 || result.getDimSize(0) != input.getDimSize(1) ||
       result.getDimSize(1) != input.getDimSize(0))
     return emitOpError("result must be the transposed input type, got ")
+           << result;
+  // A placed tile stays where it is: only its encoding's dimensions swap.
+  auto shared =
+      dyn_cast_or_null<SharedEncodingAttrInterface>(input.getEncoding());
+  bool resultShared =
+      isa_and_nonnull<SharedEncodingAttrInterface>(result.getEncoding());
+  if (shared ? result.getEncoding() != shared.getTransposed() : resultShared)
+    return emitOpError("the transpose of a placed tile is placed by the "
+                       "transposed encoding, got ")
            << result;
   return success();
 }

@@ -185,3 +185,110 @@ DotOperandLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape,
              : layout::LinearLayout::mmaOperandB(shape[0], shape[1], warpsM,
                                                  warpsN);
 }
+
+//===----------------------------------------------------------------------===//
+// #tilegpu.shared
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t vec, int64_t perPhase, int64_t maxPhase,
+                         int64_t panelCols, unsigned contiguousDim) {
+  if (!isPowerOf2(vec) || !isPowerOf2(perPhase) || !isPowerOf2(maxPhase) ||
+      !isPowerOf2(panelCols))
+    return emitError() << "vec, per_phase, max_phase and panel_cols must be "
+                          "powers of two";
+  if (vec * maxPhase > panelCols)
+    return emitError() << "vec * max_phase (" << vec * maxPhase
+                       << ") must fit in panel_cols (" << panelCols << ")";
+  if (contiguousDim > 1)
+    return emitError() << "contiguous_dim must be 0 or 1, got "
+                       << contiguousDim;
+  return success();
+}
+
+layout::Swizzle SharedLayoutAttr::getSwizzle() const {
+  return {getVec(), getPerPhase(), getMaxPhase(), getPanelCols()};
+}
+
+/// [rows, columns] of a tile of `shape` placed with dimension
+/// `contiguousDim` contiguous.
+static SmallVector<int64_t, 2> physicalShape(ArrayRef<int64_t> shape,
+                                             unsigned contiguousDim) {
+  if (contiguousDim == 1)
+    return {shape[0], shape[1]};
+  return {shape[1], shape[0]};
+}
+
+layout::SharedLayout
+SharedLayoutAttr::toSharedLayout(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t, 2> physical = physicalShape(shape, getContiguousDim());
+  layout::SharedLayout placed =
+      layout::SharedLayout::swizzled(physical, getSwizzle());
+  if (getContiguousDim() == 1)
+    return placed;
+  // The tile's index bits are the physical ones with the dimensions
+  // swapped: its columns (low bits) are the physical rows.
+  unsigned physicalColBits = llvm::Log2_64(physical[1]);
+  ArrayRef<int64_t> offsets = placed.getBitOffsets();
+  SmallVector<int64_t> swapped(offsets.drop_front(physicalColBits));
+  llvm::append_range(swapped, offsets.take_front(physicalColBits));
+  return *layout::SharedLayout::tryCreate(shape, std::move(swapped));
+}
+
+SmallVector<int64_t>
+SharedLayoutAttr::getBufferShape(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t, 2> physical = physicalShape(shape, getContiguousDim());
+  return {physical[1] / getPanelCols(), physical[0], getPanelCols()};
+}
+
+SmallVector<int64_t>
+SharedLayoutAttr::getTileShape(ArrayRef<int64_t> bufferShape) const {
+  if (bufferShape.size() != 3 || bufferShape[2] != getPanelCols())
+    return {};
+  SmallVector<int64_t, 2> physical = {bufferShape[1],
+                                      bufferShape[0] * bufferShape[2]};
+  return llvm::to_vector(physicalShape(physical, getContiguousDim()));
+}
+
+Attribute SharedLayoutAttr::getTransposed() const {
+  return get(getContext(), getVec(), getPerPhase(), getMaxPhase(),
+             getPanelCols(), 1 - getContiguousDim());
+}
+
+LogicalResult
+SharedLayoutAttr::verifyTile(function_ref<InFlightDiagnostic()> emitError,
+                             ArrayRef<int64_t> shape, Type elementType) const {
+  if (shape.size() != 2)
+    return emitError() << "a tile placed by " << *this
+                       << " must be 2-D, got rank " << shape.size();
+  if (!layout::SharedLayout::canSwizzle(
+          physicalShape(shape, getContiguousDim()), getSwizzle()))
+    return emitError() << "a " << shape[0] << "x" << shape[1]
+                       << " tile cannot be placed by " << *this;
+  return success();
+}
+
+SharedLayoutAttr SharedLayoutAttr::get128ByteSwizzle(MLIRContext *context,
+                                                     Type elementType,
+                                                     unsigned contiguousDim) {
+  int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+  return get(context, 16 / bytes, 1, 8, 128 / bytes, contiguousDim);
+}
+
+std::optional<int64_t>
+SharedLayoutAttr::getHardwareSwizzleBytes(Type elementType) const {
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  if (bits % 8 || getVec() * bits != 128)
+    return std::nullopt;
+  // The hardware's phase is address bits 7-9 (128-byte rows), so narrower
+  // panels take their phase from several rows.
+  int64_t panelBytes = getPanelCols() * bits / 8;
+  for (auto [bytes, perPhase, maxPhase] :
+       {std::tuple<int64_t, int64_t, int64_t>{128, 1, 8}, {64, 2, 4},
+        {32, 4, 2}})
+    if (panelBytes == bytes && getPerPhase() == perPhase &&
+        getMaxPhase() == maxPhase)
+      return bytes;
+  return std::nullopt;
+}

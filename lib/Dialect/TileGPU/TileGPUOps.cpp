@@ -105,6 +105,22 @@ LogicalResult LookbackOp::inferReturnTypes(
 // Asynchronous copies
 //===----------------------------------------------------------------------===//
 
+/// A copy writes the tile as it lies in global memory, rows contiguous,
+/// into a buffer `layout` places it in.
+static LogicalResult verifyCopiedPlacement(Operation *op,
+                                           SharedLayoutAttr layout,
+                                           MemRefType dst) {
+  if (layout.getContiguousDim() != 1)
+    return op->emitOpError("copies place tiles with their rows contiguous, "
+                           "got ")
+           << layout;
+  SmallVector<int64_t> tileShape = layout.getTileShape(dst.getShape());
+  if (tileShape.empty())
+    return op->emitOpError("no tile placed by ")
+           << layout << " fills " << dst;
+  return tile::verifySharedBuffer(op, layout, dst, tileShape);
+}
+
 LogicalResult CopyAsyncOp::verify() {
   MemRefType src = getSrc().getType(), dst = getDst().getType();
   if (getIndices().size() != static_cast<size_t>(src.getRank()))
@@ -114,11 +130,10 @@ LogicalResult CopyAsyncOp::verify() {
   if (dst.getElementType() != src.getElementType())
     return emitOpError("element types differ: ")
            << src.getElementType() << " vs " << dst.getElementType();
-  if (std::optional<int64_t> swizzle = getSwizzle()) {
+  if (std::optional<SharedLayoutAttr> layout = getLayout()) {
     if (src.getRank() != 2)
-      return emitOpError("a swizzled copy needs a 2-D source, got ") << src;
-    if (failed(tile::verifySwizzledPanels(*this, *swizzle, dst,
-                                          getTileShape())))
+      return emitOpError("a placed copy needs a 2-D source, got ") << src;
+    if (failed(verifyCopiedPlacement(*this, *layout, dst)))
       return failure();
   } else if (dst.getRank() != src.getRank() || !dst.hasStaticShape()) {
     return emitOpError("destination must be a static buffer of the source's "
@@ -136,9 +151,9 @@ LogicalResult CopyAsyncOp::verify() {
 
 SmallVector<int64_t> CopyAsyncOp::getTileShape() {
   MemRefType dst = getDst().getType();
-  if (!getSwizzle() || dst.getRank() != 3)
+  if (!getLayout())
     return llvm::to_vector(dst.getShape());
-  return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
+  return getLayout()->getTileShape(dst.getShape());
 }
 
 //===----------------------------------------------------------------------===//
@@ -178,9 +193,11 @@ LogicalResult CopyBulkOp::verify() {
   if (dst.getElementType() != src.getElementType())
     return emitOpError("element types differ: ")
            << src.getElementType() << " vs " << dst.getElementType();
-  if (failed(tile::verifySwizzledPanels(*this, getSwizzle(), dst,
-                                        getTileShape())))
+  if (failed(verifyCopiedPlacement(*this, getLayout(), dst)))
     return failure();
+  if (!getLayout().getHardwareSwizzleBytes(dst.getElementType()))
+    return emitOpError("the copy engine has no swizzle like ")
+           << getLayout() << " for " << dst.getElementType();
   // The copy engine's boxes hold at most 256 rows.
   if (dst.getDimSize(1) > 256)
     return emitOpError("panels of at most 256 rows can be copied, got ")
@@ -189,8 +206,5 @@ LogicalResult CopyBulkOp::verify() {
 }
 
 SmallVector<int64_t> CopyBulkOp::getTileShape() {
-  MemRefType dst = getDst().getType();
-  if (dst.getRank() != 3)
-    return llvm::to_vector(dst.getShape());
-  return {dst.getDimSize(1), dst.getDimSize(0) * dst.getDimSize(2)};
+  return getLayout().getTileShape(getDst().getType().getShape());
 }

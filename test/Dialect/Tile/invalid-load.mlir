@@ -61,23 +61,48 @@ tile.kernel @padding_type(%x: memref<?xf32>)
 // -----
 
 func.func @swizzled_indices(%buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) {
-  // expected-error @+1 {{'tile.load' op reads a whole swizzled buffer: expects no indices}}
-  %t = tile.load %buf[%i, %i, %i] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
+  // expected-error @+1 {{'tile.load' op reads a whole placed tile: expects no indices}}
+  %t = tile.load %buf[%i, %i, %i] : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
   return
 }
 
 // -----
 
 func.func @swizzled_shape(%buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>) {
-  // expected-error @+1 {{'tile.load' op a [2, 8, 64] swizzled buffer holds a 8x128 tile}}
-  %t = tile.load %buf[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<16x64xbf16>
+  // expected-error @+1 {{'tile.load' op a 16x64 tile placed by #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1> needs a [1, 16, 64] buffer, got 'memref<2x8x64xbf16, #gpu.address_space<workgroup>>'}}
+  %t = tile.load %buf[] : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<16x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
   return
 }
 
 // -----
 
 func.func @swizzled_global(%buf: memref<2x8x64xbf16>) {
-  // expected-error @+1 {{'tile.load' op swizzled buffer must be in workgroup memory}}
-  %t = tile.load %buf[] {swizzle = 128 : i64} : memref<2x8x64xbf16> -> tensor<8x128xbf16>
+  // expected-error @+1 {{'tile.load' op a placed tile's buffer must be in workgroup memory}}
+  %t = tile.load %buf[] : memref<2x8x64xbf16> -> tensor<8x128xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+  return
+}
+
+// -----
+
+func.func @placed_padding(%buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'tile.load' op a placed tile has nothing to pad}}
+  %t = tile.load %buf[] {padding = 1.0 : bf16} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+  return
+}
+
+// -----
+
+func.func @placed_too_narrow(%buf: memref<1x8x64xbf16, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'tile.load' op a 8x32 tile cannot be placed by #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}}
+  %t = tile.load %buf[] : memref<1x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x32xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+  return
+}
+
+// -----
+
+func.func @placed_transpose(%buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>) {
+  %t = tile.load %buf[] : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+  // expected-error @+1 {{'tile.transpose' op the transpose of a placed tile is placed by the transposed encoding, got 'tensor<128x8xbf16>'}}
+  %tt = tile.transpose %t : tensor<8x128xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>> -> tensor<128x8xbf16>
   return
 }

@@ -112,24 +112,26 @@ tile.kernel @loop(%x: memref<?xf32>)
 // -----
 
 // CHECK-LABEL: func.func @swizzled_panels
-// CHECK: tilegpu.copy_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {swizzle = 128 : i64, vector_bytes = 16 : i64}
-// CHECK: tile.load %{{.*}}[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
-func.func @swizzled_panels(%src: memref<?x?xbf16>, %buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) -> tensor<8x128xbf16> {
-  tilegpu.copy_async %src[%i, %i], %buf {swizzle = 128 : i64, vector_bytes = 16 : i64} : memref<?x?xbf16>, memref<2x8x64xbf16, #gpu.address_space<workgroup>>
-  %t = tile.load %buf[] {swizzle = 128 : i64} : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16>
-  return %t : tensor<8x128xbf16>
+// CHECK: tilegpu.copy_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, vector_bytes = 16 : i64}
+// CHECK: tile.load %{{.*}}[] : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+// CHECK: tile.transpose %{{.*}} -> tensor<128x8xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 0>>
+func.func @swizzled_panels(%src: memref<?x?xbf16>, %buf: memref<2x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) -> tensor<128x8xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 0>> {
+  tilegpu.copy_async %src[%i, %i], %buf {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, vector_bytes = 16 : i64} : memref<?x?xbf16>, memref<2x8x64xbf16, #gpu.address_space<workgroup>>
+  %t = tile.load %buf[] : memref<2x8x64xbf16, #gpu.address_space<workgroup>> -> tensor<8x128xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+  %tt = tile.transpose %t : tensor<8x128xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>> -> tensor<128x8xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 0>>
+  return %tt : tensor<128x8xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 0>>
 }
 
 // -----
 
 // CHECK-LABEL: gpu.func @bulk_copies
 // CHECK: tilegpu.barrier_init %{{.*}} arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
-// CHECK: tilegpu.copy_bulk %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.copy_bulk %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK: tilegpu.barrier_wait %{{.*}}[%{{.*}}], %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @bulk_copies(%b: memref<?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index) {
     tilegpu.barrier_init %bars arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
-    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
     tilegpu.barrier_wait %bars[%i], %i : memref<4xi64, #gpu.address_space<workgroup>>
     gpu.return
   }

@@ -40,32 +40,32 @@ func.func @dynamic_dst(%src: memref<?x?xf16>, %dst: memref<?x16xf16, #gpu.addres
 
 // -----
 
-func.func @swizzle_bytes(%src: memref<?x?xbf16>, %dst: memref<1x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) {
-  // expected-error @+1 {{'tilegpu.copy_async' op only 128-byte swizzling is supported, got 64}}
-  tilegpu.copy_async %src[%i, %i], %dst {swizzle = 64 : i64} : memref<?x?xbf16>, memref<1x8x64xbf16, #gpu.address_space<workgroup>>
+func.func @placed_transposed(%src: memref<?x?xbf16>, %dst: memref<1x8x64xbf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tilegpu.copy_async' op copies place tiles with their rows contiguous, got #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 0>}}
+  tilegpu.copy_async %src[%i, %i], %dst {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 0>} : memref<?x?xbf16>, memref<1x8x64xbf16, #gpu.address_space<workgroup>>
   return
 }
 
 // -----
 
 func.func @swizzle_rank(%src: memref<?x?xbf16>, %dst: memref<8x64xbf16, #gpu.address_space<workgroup>>, %i: index) {
-  // expected-error @+1 {{'tilegpu.copy_async' op swizzled buffer must be a static [panels, rows, 64] buffer of 128-byte rows}}
-  tilegpu.copy_async %src[%i, %i], %dst {swizzle = 128 : i64} : memref<?x?xbf16>, memref<8x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tilegpu.copy_async' op no tile placed by #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1> fills 'memref<8x64xbf16, #gpu.address_space<workgroup>>'}}
+  tilegpu.copy_async %src[%i, %i], %dst {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<8x64xbf16, #gpu.address_space<workgroup>>
   return
 }
 
 // -----
 
 func.func @swizzle_width(%src: memref<?x?xf32>, %dst: memref<1x8x64xf32, #gpu.address_space<workgroup>>, %i: index) {
-  // expected-error @+1 {{'tilegpu.copy_async' op swizzled buffer must be a static [panels, rows, 32] buffer of 128-byte rows}}
-  tilegpu.copy_async %src[%i, %i], %dst {swizzle = 128 : i64} : memref<?x?xf32>, memref<1x8x64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tilegpu.copy_async' op no tile placed by #tilegpu.shared<vec = 4, per_phase = 1, max_phase = 8, panel_cols = 32, contiguous_dim = 1> fills 'memref<1x8x64xf32, #gpu.address_space<workgroup>>'}}
+  tilegpu.copy_async %src[%i, %i], %dst {layout = #tilegpu.shared<vec = 4, per_phase = 1, max_phase = 8, panel_cols = 32, contiguous_dim = 1>} : memref<?x?xf32>, memref<1x8x64xf32, #gpu.address_space<workgroup>>
   return
 }
 
 // -----
 
 func.func @swizzle_strides(%src: memref<?x?xbf16>, %dst: memref<2x8x64xbf16, strided<[1024, 64, 1]>, #gpu.address_space<workgroup>>, %i: index) {
-  // expected-error @+1 {{'tilegpu.copy_async' op swizzled buffer must be contiguous}}
-  tilegpu.copy_async %src[%i, %i], %dst {swizzle = 128 : i64} : memref<?x?xbf16>, memref<2x8x64xbf16, strided<[1024, 64, 1]>, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tilegpu.copy_async' op a placed tile's buffer must be contiguous}}
+  tilegpu.copy_async %src[%i, %i], %dst {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<2x8x64xbf16, strided<[1024, 64, 1]>, #gpu.address_space<workgroup>>
   return
 }

@@ -39,7 +39,7 @@ gpu.module @m {
   gpu.func @not_an_argument(%b: memref<?x?xbf16>, %dst: !panels, %bars: !bars, %i: index) {
     %view = memref.subview %b[0, 0] [64, 256] [1, 1] : memref<?x?xbf16> to memref<64x256xbf16, strided<[?, 1]>>
     // expected-error @+1 {{'tilegpu.copy_bulk' op source must be a kernel argument}}
-    tilegpu.copy_bulk %view[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<64x256xbf16, strided<[?, 1]>>, !panels, !bars
+    tilegpu.copy_bulk %view[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<64x256xbf16, strided<[?, 1]>>, !panels, !bars
     gpu.return
   }
 }
@@ -51,7 +51,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @shared_source(%b: memref<64x256xbf16, #gpu.address_space<workgroup>>, %dst: !panels, %bars: !bars, %i: index) {
     // expected-error @+1 {{'tilegpu.copy_bulk' op source must be in global memory}}
-    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<64x256xbf16, #gpu.address_space<workgroup>>, !panels, !bars
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<64x256xbf16, #gpu.address_space<workgroup>>, !panels, !bars
     gpu.return
   }
 }
@@ -62,7 +62,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @element_types(%b: memref<?x?xf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
     // expected-error @+1 {{'tilegpu.copy_bulk' op element types differ: 'f16' vs 'bf16'}}
-    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
@@ -72,8 +72,8 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @not_panels(%b: memref<?x?xbf16>, %dst: memref<64x256xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tilegpu.copy_bulk' op swizzled buffer must be a static [panels, rows, 64] buffer of 128-byte rows}}
-    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op no tile placed by #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1> fills 'memref<64x256xbf16, #gpu.address_space<workgroup>>'}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
@@ -82,9 +82,9 @@ gpu.module @m {
 
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
-  gpu.func @swizzle_64(%b: memref<?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tilegpu.copy_bulk' op only 128-byte swizzling is supported, got 64}}
-    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 64 : i64} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+  gpu.func @no_hardware_swizzle(%b: memref<?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
+    // expected-error @+1 {{'tilegpu.copy_bulk' op the copy engine has no swizzle like #tilegpu.shared<vec = 4, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1> for 'bf16'}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 4, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
@@ -95,7 +95,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @tall_box(%b: memref<?x?xbf16>, %dst: memref<1x512x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
     // expected-error @+1 {{'tilegpu.copy_bulk' op panels of at most 256 rows can be copied, got 512}}
-    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?xbf16>, memref<1x512x64xbf16, #gpu.address_space<workgroup>>, !bars
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x512x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }
@@ -106,7 +106,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @three_d(%b: memref<?x?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
     // expected-error @+1 {{'tilegpu.copy_bulk' op needs a 2-D source and 2 indices}}
-    tilegpu.copy_bulk %b[%i, %i, %i], %dst, %bars[%i] {swizzle = 128 : i64} : memref<?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    tilegpu.copy_bulk %b[%i, %i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }

@@ -90,3 +90,26 @@ func.func @operand_misfit(%x: memref<?x?xbf16>) {
   %t = tile.load %x[%c0, %c0] : memref<?x?xbf16> -> tensor<32x64xbf16, #tilegpu.dot_operand<operand = 0, parent = <warps_m = 4, warps_n = 1>>>
   return
 }
+
+// -----
+
+// expected-error @+1 {{vec, per_phase, max_phase and panel_cols must be powers of two}}
+func.func private @placement_not_pow2(tensor<8x64xbf16, #tilegpu.shared<vec = 6, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>)
+
+// -----
+
+// expected-error @+1 {{vec * max_phase (128) must fit in panel_cols (64)}}
+func.func private @placement_phases(tensor<8x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 16, panel_cols = 64, contiguous_dim = 1>>)
+
+// -----
+
+// expected-error @+1 {{contiguous_dim must be 0 or 1, got 2}}
+func.func private @placement_dim(tensor<8x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 2>>)
+
+// -----
+
+func.func @placement_rank(%f: bf16) {
+  // expected-error @+1 {{'tile.splat' op a tile placed by #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1> must be 2-D, got rank 3}}
+  %c = tile.splat %f : bf16 -> tensor<4x8x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+  return
+}

@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tilec/Dialect/Tile/TileDialect.h"
 #include "tilec/Layout/LinearLayout.h"
+#include "tilec/Layout/SharedLayout.h"
 
 #include "tilec/Dialect/Tile/TileEnums.h.inc"
 
@@ -123,11 +124,13 @@ mlir::LogicalResult verifyCombinerRegion(mlir::Operation *op,
                                          mlir::Region &combiner,
                                          mlir::TypeRange elementTypes);
 
-/// Checks a [P, R, W] buffer of swizzled panels holding a [R, P * W] tile
-/// (tile.load and the lowering's copies with `swizzle`).
-mlir::LogicalResult verifySwizzledPanels(mlir::Operation *op, int64_t swizzle,
-                                         mlir::MemRefType buffer,
-                                         llvm::ArrayRef<int64_t> tileShape);
+/// Checks that `buffer` is the contiguous workgroup buffer in which
+/// `encoding` places a tile of `tileShape` (tile.load of a tile so encoded,
+/// and the lowering's copies with a `layout`).
+mlir::LogicalResult verifySharedBuffer(mlir::Operation *op,
+                                       SharedEncodingAttrInterface encoding,
+                                       mlir::MemRefType buffer,
+                                       llvm::ArrayRef<int64_t> tileShape);
 
 } // namespace tilec::tile
 

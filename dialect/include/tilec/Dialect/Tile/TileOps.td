@@ -260,27 +260,27 @@ def Tile_LoadOp : Tile_Op<"load", [
     outside the buffer (an index past the buffer's size in any dimension)
     read as `padding` (zero when absent). The tile has the buffer's rank.
 
-    With `swizzle = 128`, `buffer` is a workgroup buffer of swizzled panels
-    (see `tilegpu.copy_async`) and the tile is all of it: no indices, a
-    [R, P * W] tile from a [P, R, W] buffer. Only a warpgroup `tile.dot`
-    reads such a tile.
+    A tile whose type carries a workgroup-memory placement (an encoding
+    such as `#tilegpu.shared`, given by `tile-promote-shared`) is read
+    whole from the buffer in which the encoding places it: no indices. It
+    stays there; only an op that reads its operands from workgroup memory
+    (a warpgroup `tile.dot`) takes it.
 
     ```mlir
     %t = tile.load %x[%row, %col] {padding = 0xFF800000 : f32}
         : memref<?x?xf32> -> tensor<1x1024xf32>
-    %b = tile.load %panels[] {swizzle = 128}
-        : memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>> -> tensor<64x256xbf16>
+    %b = tile.load %panels[]
+        : memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        -> tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
     ```
   }];
   let arguments = (ins Tile_Buffer:$buffer, Variadic<Index>:$indices,
-                       OptionalAttr<TypedAttrInterface>:$padding,
-                       OptionalAttr<I64Attr>:$swizzle);
+                       OptionalAttr<TypedAttrInterface>:$padding);
   let results = (outs Tile_Tile:$result);
   let builders = [
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$buffer,
                    "::mlir::ValueRange":$indices), [{
-      build($_builder, $_state, result, buffer, indices,
-            /*padding=*/nullptr, /*swizzle=*/nullptr);
+      build($_builder, $_state, result, buffer, indices, /*padding=*/nullptr);
     }]>
   ];
   let assemblyFormat = [{
@@ -290,6 +290,11 @@ def Tile_LoadOp : Tile_Op<"load", [
   let extraClassDeclaration = [{
     /// The padding value, or zero of the element type.
     ::mlir::TypedAttr getPaddingOrZero();
+    /// The workgroup-memory placement of the tile read whole, if any.
+    SharedEncodingAttrInterface getPlacement() {
+      return ::llvm::dyn_cast_or_null<SharedEncodingAttrInterface>(
+          getType().getEncoding());
+    }
   }];
 }
 

@@ -106,4 +106,51 @@ def TileGPU_DotOperandLayoutAttr
   let genVerifyDecl = 1;
 }
 
+def TileGPU_SharedLayoutAttr
+    : TileGPU_Attr<"SharedLayout", "shared", [DeclareAttrInterfaceMethods<
+          Tile_SharedEncodingAttrInterface>]> {
+  let summary = "A 2-D tile in a workgroup buffer of swizzled panels";
+  let description = [{
+    Where the elements of a 2-D tile sit in a workgroup buffer. Dimension
+    `contiguous_dim` is the contiguous one: call the tile's extent along it
+    its columns, along the other its rows. Columns are cut into panels of
+    `panel_cols` (the buffer is [panels, rows, panel_cols]); within a panel
+    row, columns form vectors of `vec` elements, and vector g of row r sits
+    at vector position g xor ((r / per_phase) mod max_phase), so that the
+    rows that a warp reads together spread over the 32 banks.
+
+    With 16-byte vectors, per_phase 1, max_phase 8 and 128-byte panels this
+    is the 128-byte swizzle of Hopper's tensor-copy engine and warpgroup
+    MMA (`tilegpu.copy_bulk`, `tile.dot` on sm_90a), which
+    `tile-promote-shared` chooses for their operands. A tile read whole
+    from such a buffer, and the same tile transposed (`contiguous_dim = 0`),
+    carry the encoding on their type; the copies that fill the buffer carry
+    it as their `layout`.
+
+    ```mlir
+    // A 64x256 bf16 tile in four 64x64 panels.
+    tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8,
+                                        panel_cols = 64, contiguous_dim = 1>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$vec, "int64_t":$per_phase,
+                        "int64_t":$max_phase, "int64_t":$panel_cols,
+                        "unsigned":$contiguous_dim);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Hopper's 128-byte swizzle for elements of `elementType`, the given
+    /// dimension contiguous.
+    static SharedLayoutAttr get128ByteSwizzle(::mlir::MLIRContext *context,
+                                              ::mlir::Type elementType,
+                                              unsigned contiguousDim = 1);
+    /// The swizzle width (32, 64 or 128 bytes) of the tensor-copy engine's
+    /// and warpgroup MMA's modes this encoding is, for `elementType`; none
+    /// if it is none of them.
+    std::optional<int64_t> getHardwareSwizzleBytes(::mlir::Type elementType) const;
+    /// The parameters as the layout library's swizzle.
+    ::tilec::layout::Swizzle getSwizzle() const;
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_TILEGPUATTRS_TD

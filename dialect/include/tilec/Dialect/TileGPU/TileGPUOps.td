@@ -158,28 +158,30 @@ def TileGPU_CopyAsyncOp : TileGPU_Op<"copy_async", [
     the width of each thread's accesses when `src` is suitably aligned.
     `tile-promote-shared` creates these ops.
 
-    With `swizzle = 128`, `dst` holds the R x (P * W) tile as P swizzled
-    panels, the layout Hopper's warpgroup MMA and TMA use: `dst` is
-    [P, R, W] with W elements making 128 bytes, panel p holds columns
-    p * W .. p * W + W - 1, and in row r the 16-byte group g sits at group
-    position g xor (r mod 8). Consecutive rows of 8 thus spread a column of
-    16-byte groups over all 32 banks.
+    With a `layout` (a workgroup-memory placement such as
+    `#tilegpu.shared`), `dst` is the buffer in which the layout places the
+    tile, and each element goes where the layout says: with Hopper's
+    128-byte swizzle, `dst` is [P, R, W] for an R x (P * W) tile, W
+    elements making 128 bytes, and in row r of a panel the 16-byte group g
+    sits at group position g xor (r mod 8). Consecutive rows of 8 thus
+    spread a column of 16-byte groups over all 32 banks.
 
     ```mlir
     tilegpu.copy_async %a[%m0, %k], %slot {vector_bytes = 16}
         : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
-    tilegpu.copy_async %b[%k, %n0], %panels {swizzle = 128, vector_bytes = 16}
+    tilegpu.copy_async %b[%k, %n0], %panels {vector_bytes = 16,
+        layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
         : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins TileGPU_Buffer:$src, Variadic<Index>:$indices,
                        TileGPU_Buffer:$dst, OptionalAttr<I64Attr>:$vector_bytes,
-                       OptionalAttr<I64Attr>:$swizzle);
+                       OptionalAttr<TileGPU_SharedLayoutAttr>:$layout);
   let builders = [
     OpBuilder<(ins "::mlir::Value":$src, "::mlir::ValueRange":$indices,
                    "::mlir::Value":$dst), [{
       build($_builder, $_state, src, indices, dst, /*vector_bytes=*/nullptr,
-            /*swizzle=*/nullptr);
+            /*layout=*/nullptr);
     }]>
   ];
   let extraClassDeclaration = [{
@@ -249,9 +251,10 @@ def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
     MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Copies a tile into swizzled panels with the tensor-copy engine";
   let description = [{
-    Like `tilegpu.copy_async` with `swizzle = 128`, copies the tile of the
-    panels' R x (P * W) shape whose first element is at `indices` in `src`
-    into `dst`, with zeros for elements outside `src`. The copy is not made
+    Like `tilegpu.copy_async` with a `layout`, copies the tile that the
+    layout places in `dst` (R x (P * W) for [P, R, W] panels), first element
+    at `indices` in `src`, with zeros for elements outside `src`. The
+    layout must be a swizzle the copy engine has (32, 64 or 128 bytes). The copy is not made
     by the threads: one of them announces the tile's bytes on barrier
     `barrier` of `barriers` (one arrival) and hands the copy to the hardware
     (TMA on Hopper), so the barrier's phase completes only once the tile has
@@ -259,13 +262,14 @@ def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
     kernel argument.
 
     ```mlir
-    tilegpu.copy_bulk %b[%k, %n0], %panels, %bars[%slot] {swizzle = 128}
+    tilegpu.copy_bulk %b[%k, %n0], %panels, %bars[%slot]
+        {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
         : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins TileGPU_Buffer:$src, Variadic<Index>:$indices,
                        TileGPU_Buffer:$dst, TileGPU_Barriers:$barriers,
-                       Index:$barrier, I64Attr:$swizzle);
+                       Index:$barrier, TileGPU_SharedLayoutAttr:$layout);
   let extraClassDeclaration = [{
     /// The logical [rows, cols] of the copied tile.
     ::llvm::SmallVector<int64_t> getTileShape();
