@@ -424,13 +424,16 @@ Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
 //     c = row prefix sums of A x B.
 //   matmul_suffixsum(a, b, c: f32[M, N]), N <= 16: c[m, n] = the sum of
 //     (A x B)[m, n + 1 ..] (exclusive, reverse).
+//   matmul_coltail(a, b, c: f32[M, N]), M <= 64: c[m, n] = the column's
+//     inclusive prefix sum at row m less its total, -(A x B)[m + 1 .., n]
+//     summed: a prefix down the columns whose warps hold different rows.
 //   matmul_softmax(a, b, c: f32[M, N]), N <= 256: c = softmax of each row of
 //     A x B. A score has standard deviation sqrt(K) / 3, so K sets how peaked
 //     the rows are (K = 64: about 2.7; K = 4096: about 21).
 // The reference is float64 from the bf16 inputs as stored (so the only errors
 // are the kernel's f32 sums and the rounding of its output), of every row up
 // to 2^31 multiply-adds, of a sample of rows beyond (referenceRows()).
-enum class Epilogue { Plain, BiasRelu, Softmax, Cumsum, SuffixSum };
+enum class Epilogue { Plain, BiasRelu, Softmax, Cumsum, SuffixSum, ColumnTail };
 
 /// `n` values uniform in [lo, hi] rounded to bf16: the bits for the device
 /// and the values they hold (exact in float) for the reference.
@@ -472,6 +475,9 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
       n > 16)
     throw Error("matmul_cumsum holds whole rows of at most 16 columns; N = " +
                 std::to_string(n));
+  if (epilogue == Epilogue::ColumnTail && m > 64)
+    throw Error("matmul_coltail holds whole columns of at most 64 rows; M = " +
+                std::to_string(m));
   Bf16Values a = uniformBf16(m * k, rng, -1, 1);
   Bf16Values b = uniformBf16(k * n, rng, -1, 1);
   std::vector<float> bias;
@@ -484,7 +490,8 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
     addBuffer(w, ctx, bias);
   bool f32Output = epilogue == Epilogue::Softmax ||
                    epilogue == Epilogue::Cumsum ||
-                   epilogue == Epilogue::SuffixSum;
+                   epilogue == Epilogue::SuffixSum ||
+                   epilogue == Epilogue::ColumnTail;
   w.outputType = f32Output ? ScalarType::F32 : ScalarType::BF16;
   size_t elementBytes = w.outputType == ScalarType::F32 ? 4 : 2;
   w.buffers.emplace_back(ctx, size_t(m * n) * elementBytes);
@@ -498,6 +505,13 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
   std::vector<int64_t> rows = referenceRows(w, m, n, double(m) * n * k);
   w.reference.reserve(rows.size() * n);
   std::vector<double> row;
+  // A column's tail needs the rows below: the whole product (M <= 64).
+  std::vector<std::vector<double>> product;
+  if (epilogue == Epilogue::ColumnTail) {
+    product.resize(m);
+    for (int64_t r = 0; r < m; ++r)
+      matmulRow(a.values, b.values, r, n, k, product[r]);
+  }
   for (int64_t r : rows) {
     matmulRow(a.values, b.values, r, n, k, row);
     if (epilogue == Epilogue::BiasRelu) {
@@ -512,6 +526,13 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
     } else if (epilogue == Epilogue::Cumsum) {
       for (int64_t j = 1; j < n; ++j)
         row[j] += row[j - 1];
+    } else if (epilogue == Epilogue::ColumnTail) {
+      for (int64_t j = 0; j < n; ++j) {
+        double tail = 0;
+        for (int64_t i = r + 1; i < m; ++i)
+          tail += product[i][j];
+        row[j] = -tail;
+      }
     } else if (epilogue == Epilogue::SuffixSum) {
       double after = 0;
       for (int64_t j = n - 1; j >= 0; --j) {
@@ -780,6 +801,15 @@ const std::vector<Example> &examples() {
       {"matmul_suffixsum",
        cumsumShapes,
        prepareMatmulWith<Epilogue::SuffixSum>,
+       1e-5,
+       matmulFlops,
+       "matmul_cumsum"},
+      // A prefix down the columns of a 64x64 accumulator on 4 warps, its
+      // totals used (M <= 64).
+      {"matmul_coltail",
+       {{1, 1, 1}, {7, 13, 5}, {64, 64, 64}, {33, 100, 517}, {64, 1000, 64},
+        {50, 4097, 300}},
+       prepareMatmulWith<Epilogue::ColumnTail>,
        1e-5,
        matmulFlops,
        "matmul_cumsum"},

@@ -107,9 +107,13 @@ private:
                        layout);
     } else if (auto prefix = dyn_cast<tile::PrefixOp>(user)) {
       // A prefix scans in the layout its tiles arrive in, where it can.
+      // Its totals are in the slice of that layout.
       if (prefix.getInputs().size() == 1 &&
-          prefixRunsOnLayout(prefix, layout, threads))
+          prefixRunsOnLayout(prefix, layout, threads)) {
         assign(prefix.getScans()[0], layout);
+        assign(prefix.getTotals()[0],
+               sliceOf(prefix.getType(), layout, prefix.getAxis()));
+      }
     } else if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
       assign(reduce.getResult(),
              sliceOf(reduce.getInput().getType(), layout, reduce.getAxis()));

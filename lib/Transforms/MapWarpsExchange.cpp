@@ -284,6 +284,8 @@ struct BroadcastLowering : MapWarpsPattern<tile::BroadcastOp> {
 
 std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
                                                        int64_t threads) {
+  if (auto prefix = dyn_cast<tile::PrefixOp>(op))
+    return prefixExchangeBuffer(prefix, threads);
   if (isa<tilegpu::ConvertLayoutOp>(op) || hasEncodedTile(op))
     return layoutExchangeBuffer(op, threads);
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -309,8 +311,6 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
       return std::nullopt;
     return ExchangeBuffer{int64_t(lookback.getTotals().size()), i32};
   }
-  if (auto prefix = dyn_cast<tile::PrefixOp>(op))
-    return prefixExchangeBuffer(prefix, threads);
   return std::nullopt;
 }
 

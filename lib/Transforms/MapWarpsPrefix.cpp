@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinearLayoutIR.h"
 #include "MapWarpsPatterns.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 
@@ -220,16 +221,27 @@ struct PrefixAlongChunksLowering : MapWarpsPattern<tile::PrefixOp> {
   }
 };
 
-/// A prefix on a tile with a layout encoding (a dot's accumulator, say)
-/// where every bit of the scanned coordinate is carried by one register or
-/// lane bit (LinearLayout::scanBits): a scan over those bits from the
-/// lowest. Each element keeps the combination of the elements before it in
-/// its aligned block of 2^b positions (`before`, empty at first) and the
-/// block's total; at bit b the partner across it (another slot of the
-/// thread, or the lane given by an xor shuffle) brings its block's total,
-/// which comes first for the upper half (the lower half when reversed).
+/// A prefix on a tile with a layout encoding, in place: every bit of the
+/// scanned coordinate is carried by a register, lane or warp bit
+/// (LinearLayout::scanBits), the warp bits above the others. Within a warp,
+/// a scan over the register and lane bits from the lowest: each element
+/// keeps the combination of the elements before it in its aligned block of
+/// 2^b positions (`before`, empty at first) and the block's total; at bit b
+/// the partner across it (another slot of the thread, or the lane given by
+/// an xor shuffle) brings its block's total, which comes first for the
+/// upper half (the lower half when reversed). Warps that hold different
+/// positions along the axis then meet in workgroup memory: each publishes
+/// its block totals, and each element takes the totals of the warps before
+/// it, in order. The totals come out in the slice of the layout.
 struct PrefixOnLayoutLowering : MapWarpsPattern<tile::PrefixOp> {
   using MapWarpsPattern::MapWarpsPattern;
+
+  /// Per slot of the thread: the combination of the elements before it
+  /// (in scan order), its block's total, and its own element.
+  struct SlotScan {
+    SmallVector<Tuple> own, total;
+    SmallVector<MaybeTuple> before;
+  };
 
   LogicalResult
   matchAndRewrite(tile::PrefixOp op, OpAdaptor adaptor,
@@ -242,113 +254,305 @@ struct PrefixOnLayoutLowering : MapWarpsPattern<tile::PrefixOp> {
     SmallVector<std::pair<layout::InDim, unsigned>> bits =
         *ll.scanBits(op.getAxis());
     Location loc = op.getLoc();
-    tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
     SmallVector<Type> types = combiningTypes(op);
-    int64_t perThread = int64_t(1) << ll.getNumBits(layout::InDim::Register);
-    Value lane = arith::IndexCastUIOp::create(
-        b, loc, b.getI32Type(),
-        b.createOrFold<arith::RemUIOp>(loc, state.threadId,
-                                       indexConstant(b, loc, 32)));
-    Value width = i32Constant(b, loc, 32);
+    int64_t perThread = ll.getPerThread();
 
-    SmallVector<Tuple> own(perThread), total(perThread);
-    SmallVector<MaybeTuple> before(perThread);
+    SlotScan scan;
+    scan.own.resize(perThread);
     for (int64_t slot = 0; slot < perThread; ++slot) {
       for (auto [input, t] : llvm::zip(adaptor.getInputs(), types))
-        own[slot].push_back(convertElement(
+        scan.own[slot].push_back(convertElement(
             b, loc, vector::ExtractOp::create(b, loc, input, slot), t));
-      total[slot] = own[slot];
-      before[slot] = {own[slot], boolConstant(b, loc, false)};
+      scan.total.push_back(scan.own[slot]);
+      scan.before.push_back({scan.own[slot], boolConstant(b, loc, false)});
     }
-    bool reverse = op.getReverse();
-    for (auto [in, bit] : bits) {
-      SmallVector<Tuple> partner(perThread);
-      for (int64_t slot = 0; slot < perThread; ++slot) {
-        if (in == layout::InDim::Register) {
-          partner[slot] = total[slot ^ (int64_t(1) << bit)];
-          continue;
-        }
-        for (Value v : total[slot])
-          partner[slot].push_back(shuffleValue(b, loc, v, int64_t(1) << bit,
-                                               width, gpu::ShuffleMode::XOR)
-                                      .value);
-      }
-      // Whether this element's block comes after its partner's.
-      Value laneAfter;
-      if (in == layout::InDim::Lane) {
-        Value set = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ne,
-            arith::AndIOp::create(b, loc, lane,
-                                  i32Constant(b, loc, int64_t(1) << bit)),
-            i32Constant(b, loc, 0));
-        laneAfter = reverse ? arith::XOrIOp::create(
-                                  b, loc, set, boolConstant(b, loc, true))
-                            : set;
-      }
-      for (int64_t slot = 0; slot < perThread; ++slot) {
-        auto withPartner = [&] {
-          return combineMaybe(b, loc, combiner,
-                              validTuple(b, loc, partner[slot]), before[slot]);
-        };
-        auto partnerFirst = [&] {
-          return combiner.combine(b, loc, partner[slot], total[slot]);
-        };
-        auto ownFirst = [&] {
-          return combiner.combine(b, loc, total[slot], partner[slot]);
-        };
-        // A register bit is known per slot: only its side is built.
-        if (in == layout::InDim::Register) {
-          bool after = ((slot >> bit) & 1) != (reverse ? 1 : 0);
-          if (after)
-            before[slot] = withPartner();
-          total[slot] = after ? partnerFirst() : ownFirst();
-          continue;
-        }
-        MaybeTuple next;
-        MaybeTuple combined = withPartner();
-        for (auto [x, y] : llvm::zip(combined.values, before[slot].values))
-          next.values.push_back(
-              b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
-        next.valid = b.createOrFold<arith::SelectOp>(
-            loc, laneAfter, combined.valid, before[slot].valid);
-        before[slot] = next;
-        Tuple nextTotal, upper = partnerFirst(), lower = ownFirst();
-        for (auto [x, y] : llvm::zip(upper, lower))
-          nextTotal.push_back(
-              b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
-        total[slot] = nextTotal;
-      }
-    }
+    scanWithinWarps(b, loc, op, bits, scan);
+    SmallVector<unsigned> warpBits;
+    for (auto [in, bit] : bits)
+      if (in == layout::InDim::Warp)
+        warpBits.push_back(bit);
+    if (!warpBits.empty())
+      combineAcrossWarps(b, loc, op, ll, warpBits, bits, scan);
 
     Tuple identity;
     if (op.getExclusive())
       identity = exclusiveIdentity(b, loc, op, types);
+    tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
     SmallVector<Tuple> results(perThread);
     for (int64_t slot = 0; slot < perThread; ++slot) {
-      MaybeTuple scan =
+      MaybeTuple scanned =
           op.getExclusive()
-              ? before[slot]
-              : combineMaybe(b, loc, combiner, before[slot],
-                             validTuple(b, loc, own[slot]));
-      for (auto [k, v] : llvm::enumerate(scan.values))
+              ? scan.before[slot]
+              : combineMaybe(b, loc, combiner, scan.before[slot],
+                             validTuple(b, loc, scan.own[slot]));
+      for (auto [k, v] : llvm::enumerate(scanned.values))
         results[slot].push_back(
             op.getExclusive()
-                ? b.createOrFold<arith::SelectOp>(loc, scan.valid, v,
+                ? b.createOrFold<arith::SelectOp>(loc, scanned.valid, v,
                                                   identity[k])
                 : v);
     }
-    // The totals are unused (prefixRunsOnLayout): zeros stand in for them.
     b.replaceOp(op, prefixReplacements(b, loc, op, perThread, results,
-                                       [&](unsigned k) -> Value {
-      Type converted =
-          getTypeConverter()->convertType(op.getTotals()[k].getType());
-      return arith::ConstantOp::create(
-          b, loc, cast<TypedAttr>(b.getZeroAttr(converted)));
+                                       [&](unsigned k) {
+      return totalsInSlice(b, loc, op, ll, scan, k);
     }));
     ++state.stats.prefixes;
     return success();
   }
+
+  /// The butterfly over the register and lane bits of `bits`.
+  void scanWithinWarps(ConversionPatternRewriter &b, Location loc,
+                       tile::PrefixOp op,
+                       ArrayRef<std::pair<layout::InDim, unsigned>> bits,
+                       SlotScan &scan) const;
+
+  /// Publishes each warp's block totals and folds those of the warps
+  /// before each element into its `before`; every total becomes the row's.
+  void combineAcrossWarps(ConversionPatternRewriter &b, Location loc,
+                          tile::PrefixOp op, const layout::LinearLayout &ll,
+                          ArrayRef<unsigned> warpBits,
+                          ArrayRef<std::pair<layout::InDim, unsigned>> bits,
+                          SlotScan &scan) const;
+
+  /// Totals `k` in the slice layout of the totals' type (a scalar for a
+  /// 1-D tile): each slot of the slice takes the total of a slot of the
+  /// tile in its row.
+  Value totalsInSlice(OpBuilder &b, Location loc, tile::PrefixOp op,
+                      const layout::LinearLayout &ll, const SlotScan &scan,
+                      unsigned k) const;
 };
+
+void PrefixOnLayoutLowering::scanWithinWarps(
+    ConversionPatternRewriter &b, Location loc, tile::PrefixOp op,
+    ArrayRef<std::pair<layout::InDim, unsigned>> bits, SlotScan &scan) const {
+  tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
+  int64_t perThread = scan.own.size();
+  Value lane = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      b.createOrFold<arith::RemUIOp>(loc, state.threadId,
+                                     indexConstant(b, loc, 32)));
+  Value width = i32Constant(b, loc, 32);
+  bool reverse = op.getReverse();
+  for (auto [in, bit] : bits) {
+    if (in == layout::InDim::Warp)
+      continue;
+    SmallVector<Tuple> partner(perThread);
+    for (int64_t slot = 0; slot < perThread; ++slot) {
+      if (in == layout::InDim::Register) {
+        partner[slot] = scan.total[slot ^ (int64_t(1) << bit)];
+        continue;
+      }
+      for (Value v : scan.total[slot])
+        partner[slot].push_back(shuffleValue(b, loc, v, int64_t(1) << bit,
+                                             width, gpu::ShuffleMode::XOR)
+                                    .value);
+    }
+    // Whether this element's block comes after its partner's.
+    Value laneAfter;
+    if (in == layout::InDim::Lane) {
+      Value set = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, lane,
+                                i32Constant(b, loc, int64_t(1) << bit)),
+          i32Constant(b, loc, 0));
+      laneAfter = reverse ? arith::XOrIOp::create(b, loc, set,
+                                                  boolConstant(b, loc, true))
+                          : set;
+    }
+    for (int64_t slot = 0; slot < perThread; ++slot) {
+      auto withPartner = [&] {
+        return combineMaybe(b, loc, combiner, validTuple(b, loc, partner[slot]),
+                            scan.before[slot]);
+      };
+      auto partnerFirst = [&] {
+        return combiner.combine(b, loc, partner[slot], scan.total[slot]);
+      };
+      auto ownFirst = [&] {
+        return combiner.combine(b, loc, scan.total[slot], partner[slot]);
+      };
+      // A register bit is known per slot: only its side is built.
+      if (in == layout::InDim::Register) {
+        bool after = ((slot >> bit) & 1) != (reverse ? 1 : 0);
+        if (after)
+          scan.before[slot] = withPartner();
+        scan.total[slot] = after ? partnerFirst() : ownFirst();
+        continue;
+      }
+      MaybeTuple next;
+      MaybeTuple combined = withPartner();
+      for (auto [x, y] : llvm::zip(combined.values, scan.before[slot].values))
+        next.values.push_back(
+            b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
+      next.valid = b.createOrFold<arith::SelectOp>(
+          loc, laneAfter, combined.valid, scan.before[slot].valid);
+      scan.before[slot] = next;
+      Tuple nextTotal, upper = partnerFirst(), lower = ownFirst();
+      for (auto [x, y] : llvm::zip(upper, lower))
+        nextTotal.push_back(
+            b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
+      scan.total[slot] = nextTotal;
+    }
+  }
+}
+
+/// The workgroup word type of a prefix's warp totals: the combining type
+/// when the inputs share one, else i32 bits.
+static Type prefixWordType(tile::PrefixOp op) {
+  SmallVector<Type> types = combiningTypes(op);
+  return llvm::all_equal(types) ? types.front()
+                                : Type(IntegerType::get(op.getContext(), 32));
+}
+
+void PrefixOnLayoutLowering::combineAcrossWarps(
+    ConversionPatternRewriter &b, Location loc, tile::PrefixOp op,
+    const layout::LinearLayout &ll, ArrayRef<unsigned> warpBits,
+    ArrayRef<std::pair<layout::InDim, unsigned>> bits, SlotScan &scan) const {
+  using layout::InDim;
+  tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
+  unsigned axis = op.getAxis();
+  Value tid = state.threadId;
+  Value buffer = state.exchangeBuffers.lookup(op);
+  Type wordType = prefixWordType(op);
+  SmallVector<Type> types = combiningTypes(op);
+  int64_t blocks = int64_t(1) << warpBits.size();
+  int64_t rows = ll.getNumElements() / ll.getShape()[axis];
+  auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+
+  // This warp's block along the axis: its scanned warp bits, lowest first.
+  Value block = c(0);
+  for (auto [i, bit] : llvm::enumerate(warpBits))
+    block = b.createOrFold<arith::OrIOp>(
+        loc, block,
+        b.createOrFold<arith::ShLIOp>(
+            loc, extractBits(b, loc, tid, kLaneBits + bit, 1), c(i)));
+  // One writer per (row, block): lanes and slots at position 0 of their
+  // scanned bits, and no thread or slot that holds a copy.
+  int64_t copyThreadBits = 0, copySlotBits = 0;
+  for (auto [in, bit] : bits) {
+    if (in == InDim::Lane)
+      copyThreadBits |= int64_t(1) << bit;
+    if (in == InDim::Register)
+      copySlotBits |= int64_t(1) << bit;
+  }
+  auto isZero = [](ArrayRef<int64_t> basis) {
+    return llvm::all_of(basis, [](int64_t v) { return v == 0; });
+  };
+  for (unsigned i = 0; i < ll.getNumBits(InDim::Lane); ++i)
+    if (isZero(ll.getBasis(InDim::Lane, i)))
+      copyThreadBits |= int64_t(1) << i;
+  for (unsigned i = 0; i < ll.getNumBits(InDim::Warp); ++i)
+    if (isZero(ll.getBasis(InDim::Warp, i)))
+      copyThreadBits |= int64_t(1) << (kLaneBits + i);
+  for (unsigned i = 0; i < ll.getNumBits(InDim::Register); ++i)
+    if (isZero(ll.getBasis(InDim::Register, i)))
+      copySlotBits |= int64_t(1) << i;
+
+  // Each slot's row: its coordinates without the axis, row-major.
+  SmallVector<Value> rowOf;
+  for (int64_t slot = 0; slot < ll.getPerThread(); ++slot) {
+    SmallVector<Value> coords = emitCoordinates(b, loc, ll, tid, slot);
+    Value row = c(0);
+    for (unsigned d = 0; d < coords.size(); ++d) {
+      if (d == axis)
+        continue;
+      row = b.createOrFold<arith::AddIOp>(
+          loc, b.createOrFold<arith::MulIOp>(loc, row, c(ll.getShape()[d])),
+          coords[d]);
+    }
+    rowOf.push_back(row);
+  }
+  auto wordIndex = [&](OpBuilder &wb, unsigned k, Value blk, Value row) {
+    Value base = wb.createOrFold<arith::MulIOp>(
+        loc, wb.createOrFold<arith::AddIOp>(
+                 loc, wb.createOrFold<arith::MulIOp>(loc, c(k), c(blocks)),
+                 blk),
+        c(rows));
+    return wb.createOrFold<arith::AddIOp>(loc, base, row);
+  };
+
+  gpu::BarrierOp::create(b, loc);
+  Value writer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      b.createOrFold<arith::AndIOp>(loc, tid, c(copyThreadBits)), c(0));
+  buildIf(b, loc, writer, [&](OpBuilder &wb) {
+    for (int64_t slot = 0; slot < ll.getPerThread(); ++slot) {
+      if (slot & copySlotBits)
+        continue;
+      for (auto [k, v] : llvm::enumerate(scan.total[slot])) {
+        Value word = wordType == v.getType() ? v : toWordBits(wb, loc, v);
+        memref::StoreOp::create(wb, loc, word, buffer,
+                                wordIndex(wb, k, block, rowOf[slot]));
+      }
+    }
+  });
+  gpu::BarrierOp::create(b, loc);
+
+  bool reverse = op.getReverse();
+  for (int64_t slot = 0; slot < ll.getPerThread(); ++slot) {
+    MaybeTuple carry{scan.own[slot], boolConstant(b, loc, false)};
+    std::optional<Tuple> all;
+    for (int64_t step = 0; step < blocks; ++step) {
+      int64_t j = reverse ? blocks - 1 - step : step;
+      Tuple published;
+      for (auto [k, t] : llvm::enumerate(types)) {
+        Value word = memref::LoadOp::create(
+            b, loc, buffer, wordIndex(b, k, c(j), rowOf[slot]));
+        published.push_back(word.getType() == t
+                                ? word
+                                : fromWordBits(b, loc, word, t));
+      }
+      all = all ? combiner.combine(b, loc, *all, published) : published;
+      if (step == blocks - 1)
+        break; // The last block in scan order comes before no other.
+      Value comesBefore = arith::CmpIOp::create(
+          b, loc,
+          reverse ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
+          c(j), block);
+      MaybeTuple extended =
+          combineMaybe(b, loc, combiner, carry, validTuple(b, loc, published));
+      MaybeTuple next;
+      for (auto [x, y] : llvm::zip(extended.values, carry.values))
+        next.values.push_back(
+            b.createOrFold<arith::SelectOp>(loc, comesBefore, x, y));
+      next.valid = b.createOrFold<arith::SelectOp>(loc, comesBefore,
+                                                   extended.valid, carry.valid);
+      carry = next;
+    }
+    scan.before[slot] = combineMaybe(b, loc, combiner, carry, scan.before[slot]);
+    scan.total[slot] = *all;
+  }
+}
+
+Value PrefixOnLayoutLowering::totalsInSlice(OpBuilder &b, Location loc,
+                                            tile::PrefixOp op,
+                                            const layout::LinearLayout &ll,
+                                            const SlotScan &scan,
+                                            unsigned k) const {
+  Type totalsType = op.getTotals()[k].getType();
+  auto sliceType = dyn_cast<RankedTensorType>(totalsType);
+  if (!sliceType)
+    return convertElement(b, loc, scan.total[0][k], totalsType);
+  layout::LinearLayout slice = tilegpu::layoutOf(sliceType, state.threads);
+  SmallVector<Value> elements;
+  for (int64_t s = 0; s < slice.getPerThread(); ++s) {
+    SmallVector<int64_t> row = slice.apply(s, 0, 0);
+    int64_t parentSlot = 0;
+    for (int64_t slot = 0; slot < ll.getPerThread(); ++slot) {
+      SmallVector<int64_t> coords = ll.apply(slot, 0, 0);
+      coords.erase(coords.begin() + op.getAxis());
+      if (coords == row) {
+        parentSlot = slot;
+        break;
+      }
+    }
+    elements.push_back(convertElement(b, loc, scan.total[parentSlot][k],
+                                      sliceType.getElementType()));
+  }
+  return vector::FromElementsOp::create(
+      b, loc,
+      VectorType::get({slice.getPerThread()}, sliceType.getElementType()),
+      elements);
+}
 
 struct PrefixLowering : MapWarpsPattern<tile::PrefixOp> {
   using MapWarpsPattern::MapWarpsPattern;
@@ -679,9 +883,7 @@ static bool hasOneRow(RankedTensorType type, int64_t axis) {
 
 bool tilec::prefixRunsOnLayout(tile::PrefixOp op, Attribute encoding,
                                int64_t threads) {
-  if (!encoding ||
-      llvm::any_of(op.getTotals(),
-                   [](Value total) { return !total.use_empty(); }) ||
+  if (!isa_and_nonnull<tile::LayoutEncodingAttrInterface>(encoding) ||
       llvm::any_of(combiningTypes(op), [](Type t) {
         return t.getIntOrFloatBitWidth() > 32;
       }))
@@ -690,8 +892,10 @@ bool tilec::prefixRunsOnLayout(tile::PrefixOp op, Attribute encoding,
       tilegpu::layoutOf(op.getType().cloneWithEncoding(encoding), threads);
   std::optional<SmallVector<std::pair<layout::InDim, unsigned>>> bits =
       layout.scanBits(op.getAxis());
-  return bits && llvm::none_of(*bits, [](auto bit) {
-           return bit.first == layout::InDim::Warp;
+  // Warps combine their blocks last: their bits must be the highest.
+  return bits && llvm::is_sorted(*bits, [](auto x, auto y) {
+           return x.first != layout::InDim::Warp &&
+                  y.first == layout::InDim::Warp;
          });
 }
 
@@ -703,8 +907,9 @@ LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
       return success();
     return op.emitOpError("on a tile with layout ")
            << type.getEncoding()
-           << " needs its totals unused, combining types of at most 32 bits "
-              "and the scanned dimension within the warps";
+           << " needs combining types of at most 32 bits and every bit of "
+              "the scanned coordinate carried by one register, lane or warp "
+              "bit, the warp bits highest";
   }
   TileLayout layout(type.getShape(), threads);
   if (planPrefixAlongChunks(layout, type, op.getAxis(), threads))
@@ -728,8 +933,20 @@ LogicalResult tilec::checkPrefixSupported(tile::PrefixOp op,
 /// as i32 bits. Rows within a warp need none.
 std::optional<ExchangeBuffer>
 tilec::prefixExchangeBuffer(tile::PrefixOp op, int64_t threads) {
-  if (op.getType().getEncoding())
-    return std::nullopt;
+  if (Attribute encoding = op.getType().getEncoding()) {
+    // On a layout: the block totals of the warps along the axis.
+    if (!prefixRunsOnLayout(op, encoding, threads))
+      return std::nullopt;
+    layout::LinearLayout ll = tilegpu::layoutOf(op.getType(), threads);
+    int64_t warpBits = llvm::count_if(*ll.scanBits(op.getAxis()), [](auto bit) {
+      return bit.first == layout::InDim::Warp;
+    });
+    if (warpBits == 0)
+      return std::nullopt;
+    int64_t rows = ll.getNumElements() / ll.getShape()[op.getAxis()];
+    return ExchangeBuffer{int64_t(op.getInputs().size()) * (rows << warpBits),
+                          prefixWordType(op)};
+  }
   TileLayout layout(op.getType().getShape(), threads);
   std::optional<PrefixPlan> plan =
       planPrefix(layout, op.getType(), op.getAxis());
@@ -739,11 +956,8 @@ tilec::prefixExchangeBuffer(tile::PrefixOp op, int64_t threads) {
   int64_t chunks =
       std::max<int64_t>(layout.getPerThread() >> layout.getVectorBits(), 1);
   int64_t warps = std::max<int64_t>(threads / 32, 1);
-  SmallVector<Type> types = combiningTypes(op);
-  Type wordType = llvm::all_equal(types)
-                      ? types.front()
-                      : Type(IntegerType::get(op.getContext(), 32));
-  return ExchangeBuffer{int64_t(types.size()) * chunks * warps, wordType};
+  return ExchangeBuffer{int64_t(op.getInputs().size()) * chunks * warps,
+                        prefixWordType(op)};
 }
 
 void tilec::populateMapWarpsPrefixPatterns(const TypeConverter &converter,

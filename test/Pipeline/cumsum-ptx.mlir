@@ -19,3 +19,18 @@
 // CHECK-COUNT-8: shfl.sync.bfly.b32
 // CHECK-NOT: shfl.sync
 // CHECK-NOT: ld.shared
+
+// Down the columns of a 64x64 accumulator on 4 warps: each thread's 32
+// values take 3 xor-shuffle steps (the lane bits of the rows); the 4 column
+// totals of each thread's warp go to workgroup memory between barriers (one
+// pair of columns a store), and the 4 warps' totals of its 8 columns come
+// back as 8 paired loads.
+// CHECK-LABEL: .entry matmul_coltail(
+// CHECK-COUNT-96: shfl.sync.bfly.b32
+// CHECK-NOT: shfl.sync
+// CHECK: bar.sync
+// CHECK-COUNT-4: st.shared.v2.b32
+// CHECK: bar.sync
+// CHECK-COUNT-8: ld.shared.v2.b32
+// CHECK-NOT: ld.shared
+// CHECK-NOT: shfl.sync

@@ -106,13 +106,13 @@ gpu.module @m {
 
 // -----
 
-// Along the columns the 4 warps hold different rows, and warps meet only
-// in the blocked prefix: the accumulator is converted to it, and the store
-// keeps the accumulator's layout.
+// Along the columns the 4 warps hold different rows (the highest row
+// bits): the prefix still scans the accumulator where it is, the warps
+// meeting in workgroup memory; no conversion.
 // CHECK-LABEL: gpu.func @prefix_across_warps(
 // CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
-// CHECK: %[[BLOCKED:.*]] = tilegpu.convert_layout %[[ACC]] : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>> -> tensor<64x64xf32>
-// CHECK: tile.prefix add %[[BLOCKED]] along 0 : tensor<64x64xf32>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.prefix add %[[ACC]] along 0 : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
 // CHECK: tile.store %[[ACC]], {{.*}} : tensor<64x64xf32, #tilegpu.mma<warps_m = 4, warps_n = 1>>
 gpu.module @m {
   gpu.func @prefix_across_warps(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) kernel
@@ -131,11 +131,13 @@ gpu.module @m {
 
 // -----
 
-// Totals in use: the prefix takes the blocked layout, which gives them.
+// Totals in use: they come out in the slice of the accumulator's layout,
+// in the threads that hold their rows, and are stored from there.
 // CHECK-LABEL: gpu.func @prefix_totals(
 // CHECK: %[[ACC:.*]] = tile.dot {{.*}}, tensor<16x16xf32, #tilegpu.mma<warps_m = 1, warps_n = 1>>
-// CHECK: %[[BLOCKED:.*]] = tilegpu.convert_layout %[[ACC]]
-// CHECK: tile.prefix add %[[BLOCKED]] along 1 : tensor<16x16xf32>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[P:.*]]:2 = tile.prefix add %[[ACC]] along 1 : tensor<16x16xf32, #tilegpu.mma<warps_m = 1, warps_n = 1>>
+// CHECK: tile.store %[[P]]#1, {{.*}} : tensor<16xf32, #tilegpu.slice<dim = 1, parent_size = 16, parent = #tilegpu.mma<warps_m = 1, warps_n = 1>>>
 gpu.module @m {
   gpu.func @prefix_totals(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %t: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {

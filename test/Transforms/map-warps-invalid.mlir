@@ -152,17 +152,18 @@ gpu.module @m {
 
 // -----
 
-// A prefix on an encoded tile whose totals are used: the totals would need
-// the slice layout (tile-assign-layouts gives such a prefix the blocked
-// layout instead).
+// A prefix down the rows of an FMA layout whose warp bit carries a lower
+// row bit than a register bit: the warps would have to combine in the
+// middle of the scan (tile-assign-layouts converts such a tile first).
+#fma = #tilegpu.fma<threads_m = 64, threads_n = 2, group_m = 1, group_n = 4>
 gpu.module @m {
-  gpu.func @prefix_totals_on_layout(%x: f32, %c: memref<?xf32>) kernel
-      attributes {known_block_size = array<i32: 32, 1, 1>} {
+  gpu.func @prefix_warp_bits_not_highest(%x: f32, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
-    %t = tile.splat %x : f32 -> tensor<16x16xf32, #tilegpu.mma<warps_m = 1, warps_n = 1>>
-    // expected-error @+1 {{'tile.prefix' op on a tile with layout #tilegpu.mma<warps_m = 1, warps_n = 1> needs its totals unused, combining types of at most 32 bits and the scanned dimension within the warps}}
-    %p:2 = tile.prefix add %t along 1 : tensor<16x16xf32, #tilegpu.mma<warps_m = 1, warps_n = 1>>
-    tile.store %p#1, %c[%c0] : tensor<16xf32>, memref<?xf32>
+    %t = tile.splat %x : f32 -> tensor<128x8xf32, #fma>
+    // expected-error @+1 {{'tile.prefix' op on a tile with layout #tilegpu.fma<threads_m = 64, threads_n = 2, group_m = 1, group_n = 4> needs combining types of at most 32 bits and every bit of the scanned coordinate carried by one register, lane or warp bit, the warp bits highest}}
+    %p:2 = tile.prefix add %t along 0 : tensor<128x8xf32, #fma>
+    tile.store %p#0, %c[%c0, %c0] : tensor<128x8xf32, #fma>, memref<?x?xf32>
     gpu.return
   }
 }

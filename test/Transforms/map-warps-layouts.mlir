@@ -224,3 +224,34 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A prefix down the rows of an accumulator whose 4 warps hold 16 rows
+// each: each warp scans its rows (a register bit, then xor shuffles over
+// the lane bits 2-4); one lane per column of each warp publishes the warp's
+// 4 column totals (64 words: 16 columns x 4 warps), and after a barrier each
+// thread folds in the warps above it. The totals come out in the slice
+// layout and are stored from it.
+// CHECK-LABEL: gpu.func @prefix_across_warps(
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-3: gpu.shuffle xor
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[WG]][%{{.*}}]
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: memref.load %[[WG]][%{{.*}}]
+// CHECK-NOT: memref.load %[[WG]]
+// CHECK: gpu.return
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @prefix_across_warps(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %t: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x16xf32, #mma>
+    %p:2 = tile.prefix add %v along 0 : tensor<64x16xf32, #mma>
+    tile.store %p#0, %y[%c0, %c0] : tensor<64x16xf32, #mma>, memref<?x?xf32>
+    tile.store %p#1, %t[%c0] : tensor<16xf32, #tilegpu.slice<dim = 0, parent_size = 64, parent = #mma>>, memref<?xf32>
+    gpu.return
+  }
+}

@@ -632,13 +632,18 @@ SmallVector<Type> tilec::tile::elementTypesOf(TypeRange types) {
                              [](Type t) { return getElementTypeOrSelf(t); });
 }
 
-/// A tile's type without dimension `axis`: a scalar for a 1-D tile.
+/// A tile's type without dimension `axis`: a scalar for a 1-D tile; laid
+/// out as the slice of the tile's layout, if it has one.
 static Type droppingDim(RankedTensorType type, int64_t axis) {
   if (type.getRank() == 1)
     return type.getElementType();
   SmallVector<int64_t> shape(type.getShape());
   shape.erase(shape.begin() + axis);
-  return RankedTensorType::get(shape, type.getElementType());
+  Attribute slice;
+  if (auto layout = dyn_cast_or_null<LayoutEncodingAttrInterface>(
+          type.getEncoding()))
+    slice = layout.getSlice(axis, type.getDimSize(axis));
+  return RankedTensorType::get(shape, type.getElementType(), slice);
 }
 
 
@@ -705,7 +710,7 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("axis ") << axis << " is out of range for a rank-"
                                 << input.getRank() << " tile";
   // Layouts are the lowering's to check: compare shapes and element types.
-  Type expected = droppingDim(input, axis);
+  Type expected = droppingDim(input.dropEncoding(), axis);
   Type result = getResult().getType();
   if (auto resultTile = dyn_cast<RankedTensorType>(result))
     result = resultTile.dropEncoding();

@@ -292,3 +292,25 @@ SharedLayoutAttr::getHardwareSwizzleBytes(Type elementType) const {
       return bytes;
   return std::nullopt;
 }
+
+//===----------------------------------------------------------------------===//
+// Slices of every layout
+//===----------------------------------------------------------------------===//
+
+static Attribute sliceOf(tile::LayoutEncodingAttrInterface parent,
+                         unsigned dim, int64_t size) {
+  return SliceLayoutAttr::get(parent.getContext(), dim, size, parent);
+}
+
+Attribute MmaLayoutAttr::getSlice(unsigned dim, int64_t size) const {
+  return sliceOf(*this, dim, size);
+}
+Attribute FmaLayoutAttr::getSlice(unsigned dim, int64_t size) const {
+  return sliceOf(*this, dim, size);
+}
+Attribute SliceLayoutAttr::getSlice(unsigned dim, int64_t size) const {
+  return sliceOf(*this, dim, size);
+}
+Attribute DotOperandLayoutAttr::getSlice(unsigned dim, int64_t size) const {
+  return sliceOf(*this, dim, size);
+}

@@ -27,6 +27,13 @@ def Tile_LayoutEncodingAttrInterface
     }], "::mlir::LogicalResult", "verifyShape",
       (ins "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError,
            "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<[{
+      The encoding of what remains of a tile laid out by this encoding once
+      dimension `dim`, of extent `size`, is combined away (the totals of a
+      `tile.prefix` along `dim`): the elements stay in the threads that
+      held their rows.
+    }], "::mlir::Attribute", "getSlice",
+      (ins "unsigned":$dim, "int64_t":$size)>,
   ];
 }
 

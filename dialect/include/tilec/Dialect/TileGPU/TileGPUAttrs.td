@@ -7,7 +7,8 @@ include "tilec/Dialect/TileGPU/TileGPUBase.td"
 include "tilec/Dialect/Tile/TileAttrs.td"
 
 defvar TileGPU_LayoutEncoding = DeclareAttrInterfaceMethods<
-    Tile_LayoutEncodingAttrInterface, ["toLinearLayout", "verifyShape"]>;
+    Tile_LayoutEncodingAttrInterface,
+    ["toLinearLayout", "verifyShape", "getSlice"]>;
 
 def TileGPU_MmaLayoutAttr
     : TileGPU_Attr<"MmaLayout", "mma", [TileGPU_LayoutEncoding]> {
