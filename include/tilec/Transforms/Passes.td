@@ -117,8 +117,11 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     With `swizzle`, the operands of a 16-bit dot that fits Hopper warpgroup
     MMA (whole warpgroups of 64 rows, at most 256 columns each, K a whole
     number of 128-byte panels where K is contiguous) go into unpadded
-    128-byte swizzled panels instead (`tilegpu.copy_async` / `tile.load` with
-    `swizzle = 128`), at a 1024-byte-aligned offset found at run time. An
+    128-byte swizzled panels instead, at a 1024-byte-aligned offset found at
+    run time: the copies carry the placement as their `layout`, and the
+    tile read back (and any transpose of it) carries it on its type,
+    `#tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64,
+    contiguous_dim = 1>` for 16-bit elements. An
     lhs not loaded in the loop stays in registers (wgmma's register-A
     form); a tile loaded before the loop and read only by the dot in it (an
     attention kernel's query block) is copied once, before the loop, into a
@@ -250,8 +253,10 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::gpu::GPUFuncOp"> {
       statistics of an accumulator stay in the threads holding the rows);
       `tile.broadcast` of such a slice gives the parent layout back; a
       one-tile `tile.prefix` keeps its input's layout where it can scan in
-      it (every bit of the scanned coordinate in one register or lane bit,
-      totals unused).
+      it (every bit of the scanned coordinate in one register, lane or warp
+      bit, the warp bits highest), its totals in the slice of that layout.
+    - Placed tiles (`#tilegpu.shared`, in workgroup memory, read whole by
+      warpgroup dots) keep their placement.
     - Where an operand arrives in another layout than its user needs, a
       `tilegpu.convert_layout` is inserted; ops that do not take layouts yet
       get the blocked layout.
@@ -303,8 +308,15 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
       (`wgmma.mma_async` m64nNk16 through shared-memory descriptors, the
       loop's results defined by the wait after it); f32 as an FMA outer
       product.
+    - Tiles with a layout encoding go through their linear layouts:
+      `tilegpu.convert_layout` permutes registers, shuffles within warps, or
+      meets in workgroup memory placed by a swizzle chosen against bank
+      conflicts on both sides; `tile.prefix` scans a layout where it is,
+      warps that hold different positions along the axis combining their
+      block totals in workgroup memory.
     - `tilegpu.copy_async` becomes `cp.async` (zero-filling past the source,
-      element copies when the source is misaligned), `tilegpu.async_wait` a
+      element copies when the source is misaligned; into the offsets a
+      `layout` placement gives), `tilegpu.async_wait` a
       wait, an async-proxy fence where warpgroup MMAs read the copies, and
       a barrier.
 
