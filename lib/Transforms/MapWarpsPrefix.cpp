@@ -134,6 +134,18 @@ Tuple exclusiveIdentity(OpBuilder &b, Location loc, tile::PrefixOp op,
   return values;
 }
 
+/// `condition ? x : y`, value by value.
+MaybeTuple selectMaybe(OpBuilder &b, Location loc, Value condition,
+                       const MaybeTuple &x, const MaybeTuple &y) {
+  MaybeTuple chosen;
+  for (auto [xv, yv] : llvm::zip(x.values, y.values))
+    chosen.values.push_back(
+        b.createOrFold<arith::SelectOp>(loc, condition, xv, yv));
+  chosen.valid =
+      b.createOrFold<arith::SelectOp>(loc, condition, x.valid, y.valid);
+  return chosen;
+}
+
 /// The scans (per-thread vectors of the element types) and the totals that
 /// replace `op`, from per-slot results and per-total values in the
 /// combining types.
@@ -378,14 +390,8 @@ void PrefixOnLayoutLowering::scanWithinWarps(
         scan.total[slot] = after ? partnerFirst() : ownFirst();
         continue;
       }
-      MaybeTuple next;
-      MaybeTuple combined = withPartner();
-      for (auto [x, y] : llvm::zip(combined.values, scan.before[slot].values))
-        next.values.push_back(
-            b.createOrFold<arith::SelectOp>(loc, laneAfter, x, y));
-      next.valid = b.createOrFold<arith::SelectOp>(
-          loc, laneAfter, combined.valid, scan.before[slot].valid);
-      scan.before[slot] = next;
+      scan.before[slot] =
+          selectMaybe(b, loc, laneAfter, withPartner(), scan.before[slot]);
       Tuple nextTotal, upper = partnerFirst(), lower = ownFirst();
       for (auto [x, y] : llvm::zip(upper, lower))
         nextTotal.push_back(
@@ -508,15 +514,10 @@ void PrefixOnLayoutLowering::combineAcrossWarps(
           b, loc,
           reverse ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
           c(j), block);
-      MaybeTuple extended =
-          combineMaybe(b, loc, combiner, carry, validTuple(b, loc, published));
-      MaybeTuple next;
-      for (auto [x, y] : llvm::zip(extended.values, carry.values))
-        next.values.push_back(
-            b.createOrFold<arith::SelectOp>(loc, comesBefore, x, y));
-      next.valid = b.createOrFold<arith::SelectOp>(loc, comesBefore,
-                                                   extended.valid, carry.valid);
-      carry = next;
+      carry = selectMaybe(
+          b, loc, comesBefore,
+          combineMaybe(b, loc, combiner, carry, validTuple(b, loc, published)),
+          carry);
     }
     scan.before[slot] = combineMaybe(b, loc, combiner, carry, scan.before[slot]);
     scan.total[slot] = *all;
