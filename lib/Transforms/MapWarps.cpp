@@ -100,6 +100,16 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
         if (operand == dot.getLhs() && lhsInRegisters)
           continue;
         Operation *def = operand.getDefiningOp();
+        auto placed = dyn_cast_or_null<tilegpu::SharedLayoutAttr>(
+            cast<RankedTensorType>(operand.getType()).getEncoding());
+        Type elementType = getElementTypeOrSelf(operand.getType());
+        if (placed &&
+            placed.getHardwareSwizzleBytes(elementType) != int64_t(128)) {
+          op->emitOpError("reads placed operands as warpgroup MMA does, in "
+                          "128-byte swizzled panels; got ")
+              << placed;
+          return WalkResult::interrupt();
+        }
         if (!def || !isStagedDotOperand(def)) {
           op->emitOpError(operand == dot.getLhs()
                               ? "lhs must be staged in workgroup memory or, "

@@ -167,3 +167,21 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A dot operand placed in workgroup memory by a swizzle that warpgroup MMA
+// does not read (64-byte vectors are no hardware mode).
+gpu.module @m {
+  gpu.func @wgmma_foreign_swizzle(%pa: memref<1x64x64xbf16, #gpu.address_space<workgroup>>, %pb: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : tensor<64x256xf32>
+    %a = tile.load %pa[] : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+    %b = tile.load %pb[] : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x256xbf16, #tilegpu.shared<vec = 4, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+    // expected-error @+1 {{'tile.dot' op reads placed operands as warpgroup MMA does, in 128-byte swizzled panels; got #tilegpu.shared<vec = 4, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}}
+    %d = tile.dot %a, %b, %zero : tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x256xbf16, #tilegpu.shared<vec = 4, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x256xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x256xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
