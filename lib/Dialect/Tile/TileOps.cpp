@@ -461,13 +461,145 @@ LogicalResult ScanOp::verifyRegions() {
   return verifyCombinerRegion(*this, getCombiner(), elementTypes);
 }
 
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The logical extents of an attention operand, whatever its order.
+struct AttentionDims {
+  int64_t batch, heads, seq, dim;
+};
+} // namespace
+
+static AttentionDims attentionDims(MemRefType type, AttentionLayout layout) {
+  ArrayRef<int64_t> s = type.getShape();
+  if (layout == AttentionLayout::bhsd)
+    return {s[0], s[1], s[2], s[3]};
+  return {s[0], s[2], s[1], s[3]};
+}
+
+/// Extents known in both places must agree.
+static LogicalResult checkAttentionExtent(AttentionOp op, StringRef what,
+                                          int64_t a, StringRef aName,
+                                          int64_t b, StringRef bName) {
+  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b)
+    return success();
+  return op.emitOpError(what) << " is " << a << " in " << aName << " but "
+                              << b << " in " << bName;
+}
+
+LogicalResult AttentionOp::verify() {
+  FunctionType type = getFunctionType();
+  unsigned inputs = getLse() ? 5 : 4;
+  if (type.getNumInputs() != inputs || type.getNumResults() != 0)
+    return emitOpError("expects the type (Q, K, V, O")
+           << (getLse() ? ", LSE" : "") << ") -> ()";
+  const char *names[] = {"Q", "K", "V", "O"};
+  SmallVector<AttentionDims> dims;
+  for (unsigned i = 0; i < 4; ++i) {
+    auto buffer = dyn_cast<MemRefType>(type.getInput(i));
+    if (!buffer || buffer.getRank() != 4 || !buffer.isStrided())
+      return emitOpError(names[i])
+             << " must be a strided 4-D memref, got " << type.getInput(i);
+    Type element = buffer.getElementType();
+    if (!element.isF16() && !element.isBF16())
+      return emitOpError(names[i])
+             << " elements must be f16 or bf16, got " << element;
+    if (element != getOperandType(0).getElementType())
+      return emitOpError("element types differ: Q has ")
+             << getOperandType(0).getElementType() << ", " << names[i]
+             << " has " << element;
+    dims.push_back(attentionDims(buffer, getLayout()));
+    if (ShapedType::isDynamic(dims.back().dim))
+      return emitOpError(names[i]) << "'s head dim must be static, got "
+                                   << buffer;
+    if (dims.back().dim != dims[0].dim)
+      return emitOpError("head dims differ: Q has ")
+             << dims[0].dim << ", " << names[i] << " has " << dims.back().dim;
+  }
+  int64_t d = dims[0].dim;
+  if (d != 64 && d != 128)
+    return emitOpError("head dim ")
+           << d << " is not supported; it must be 64 or 128";
+  const AttentionDims &q = dims[0], &k = dims[1], &v = dims[2], &o = dims[3];
+  for (unsigned i = 1; i < 4; ++i)
+    if (failed(checkAttentionExtent(*this, "batch", q.batch, "Q",
+                                    dims[i].batch, names[i])))
+      return failure();
+  if (failed(checkAttentionExtent(*this, "heads", q.heads, "Q", o.heads,
+                                  "O")) ||
+      failed(checkAttentionExtent(*this, "K/V heads", k.heads, "K", v.heads,
+                                  "V")) ||
+      failed(checkAttentionExtent(*this, "n_q", q.seq, "Q", o.seq, "O")) ||
+      failed(checkAttentionExtent(*this, "n_kv", k.seq, "K", v.seq, "V")))
+    return failure();
+  if (!ShapedType::isDynamic(q.heads) && !ShapedType::isDynamic(k.heads) &&
+      q.heads % k.heads != 0)
+    return emitOpError("K/V heads (")
+           << k.heads << ") must divide the query heads (" << q.heads << ")";
+  if (getLse()) {
+    auto lse = dyn_cast<MemRefType>(type.getInput(4));
+    if (!lse || lse.getRank() != 3 || !lse.getElementType().isF32() ||
+        !lse.isStrided())
+      return emitOpError("LSE must be a strided 3-D f32 memref ")
+             << "[batch, heads, n_q], got " << type.getInput(4);
+    if (failed(checkAttentionExtent(*this, "batch", q.batch, "Q",
+                                    lse.getDimSize(0), "LSE")) ||
+        failed(checkAttentionExtent(*this, "heads", q.heads, "Q",
+                                    lse.getDimSize(1), "LSE")) ||
+        failed(checkAttentionExtent(*this, "n_q", q.seq, "Q",
+                                    lse.getDimSize(2), "LSE")))
+      return failure();
+  }
+  if (FloatAttr scale = getScaleAttr()) {
+    double value = scale.getValueAsDouble();
+    if (!std::isfinite(value) || value == 0)
+      return emitOpError("scale must be finite and nonzero, got ") << value;
+  }
+  return success();
+}
+
+LogicalResult AttentionOp::verifyRegions() {
+  Region &region = getScoreMod();
+  if (region.empty())
+    return success();
+  Block &block = region.front();
+  Builder b(getContext());
+  SmallVector<Type> expected = {b.getF32Type(), b.getIndexType(),
+                                b.getIndexType(), b.getIndexType(),
+                                b.getIndexType()};
+  if (block.getArgumentTypes() != TypeRange(expected))
+    return emitOpError("score modification takes (score: f32, batch: index, "
+                       "head: index, query: index, key: index)");
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
+  if (!yield || yield.getValues().getTypes() != TypeRange{b.getF32Type()})
+    return emitOpError("score modification must yield one f32 score");
+  for (Operation &inner : block.without_terminator()) {
+    StringRef dialect = inner.getDialect() ? inner.getDialect()->getNamespace()
+                                           : StringRef();
+    if ((dialect != "arith" && dialect != "math") ||
+        inner.getNumRegions() != 0)
+      return inner.emitOpError("cannot be in a score modification: it may "
+                               "hold only element-wise arith and math ops");
+  }
+  return success();
+}
+
+double AttentionOp::getScaleOrDefault() {
+  if (FloatAttr scale = getScaleAttr())
+    return scale.getValueAsDouble();
+  return 1.0 / std::sqrt(double(
+                   attentionDims(getOperandType(0), getLayout()).dim));
+}
+
 LogicalResult YieldOp::verify() {
   // The parents are marked by a trait so that tilegpu.lookback, which the
   // tile dialect does not know, can be one.
   Operation *parent = (*this)->getParentOp();
   if (!parent || !parent->hasTrait<HasCombiner>())
     return emitOpError("expects parent op to be one of 'tile.scan, "
-                       "tile.prefix, tilegpu.lookback'");
+                       "tile.prefix, tile.attention, tilegpu.lookback'");
   return success();
 }
 

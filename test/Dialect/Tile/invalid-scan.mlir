@@ -118,7 +118,7 @@ tile.scan @yield_type inclusive along 0 : (memref<?xi32>, memref<?xi32>) -> () {
 // -----
 
 func.func @outside() {
-  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.scan, tile.prefix, tilegpu.lookback'}}
+  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.scan, tile.prefix, tile.attention, tilegpu.lookback'}}
   tile.yield
 }
 

@@ -50,6 +50,13 @@ def Tile_GridAttr : Tile_Attr<"Grid", "grid"> {
 }
 
 
+def Tile_AttentionLayout : I32EnumAttr<"AttentionLayout",
+    "the order of an attention operand's dimensions", [
+    I32EnumAttrCase<"bhsd", 0>, I32EnumAttrCase<"bshd", 1>
+  ]> {
+  let cppNamespace = "::tilec::tile";
+}
+
 def Tile_MatrixLayout : I32EnumAttr<"MatrixLayout",
     "how a matrix operand is stored", [
     I32EnumAttrCase<"row", 0>, I32EnumAttrCase<"col", 1>

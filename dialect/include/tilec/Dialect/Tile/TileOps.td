@@ -72,6 +72,76 @@ def Tile_MatmulOp : Tile_Op<"matmul", [Symbol]> {
   }];
 }
 
+def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
+                                             IsolatedFromAbove,
+                                             Tile_HasCombiner]> {
+  let summary = "Scaled dot-product attention over global buffers";
+  let description = [{
+    Describes the kernel `@name(Q, K, V, O)` (with `lse`, `@name(Q, K, V,
+    O, LSE)`) computing, for every batch and head,
+    `O = softmax(scale * Q K^T + mask) V`. Q and O hold
+    [batch, heads, n_q, d], K and V [batch, kv_heads, n_kv, d], in that
+    order with `layout(bhsd)` or as [batch, seq, heads, d] with
+    `layout(bshd)`; strided views are accepted. Elements are f16 or bf16
+    (all four alike), accumulated in f32. The head dim d is static, 64 or
+    128; n_q, n_kv (any sizes >= 1), batch and heads may be dynamic.
+    `kv_heads` divides `heads` (grouped-query attention; 1 for multi-query):
+    query head h reads K/V head h / (heads / kv_heads).
+
+    `scale` defaults to 1/sqrt(d). `causal` masks key j from query i when
+    j > i + n_kv - n_q (the diagonal aligned to the bottom-right corner, as
+    FlashAttention-2 defines it). `lse` adds an f32 [batch, heads, n_q]
+    output: the log-sum-exp of each row's scaled, masked scores (-inf for
+    a row with no key left).
+
+    The optional region modifies each score before the softmax: it takes
+    the scaled score and its (batch, head, query, key) indices and yields
+    the new score (-inf masks the key).
+
+    Not tiled yet: `tile-tiling` reports it (a flash-attention block
+    program written by hand is `examples/attention_block.mlir`).
+
+    ```mlir
+    tile.attention @fwd layout(bhsd) causal
+        : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+           memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+    // Logit soft-capping at 30.
+    tile.attention @capped layout(bshd) scale 0.125 lse
+        : (memref<?x?x?x64xf16>, memref<?x?x?x64xf16>, memref<?x?x?x64xf16>,
+           memref<?x?x?x64xf16>, memref<?x?x?xf32>) -> ()
+    {
+    ^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+      %c = arith.constant 30.0 : f32
+      %x = arith.divf %s, %c : f32
+      %t = math.tanh %x : f32
+      %r = arith.mulf %t, %c : f32
+      tile.yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       Tile_AttentionLayout:$layout,
+                       UnitAttr:$causal,
+                       OptionalAttr<F64Attr>:$scale,
+                       UnitAttr:$lse);
+  let regions = (region MaxSizedRegion<1>:$score_mod);
+  let assemblyFormat = [{
+    $sym_name `layout` `(` $layout `)` (`causal` $causal^)?
+    (`scale` $scale^)? (`lse` $lse^)? attr-dict `:` $function_type
+    ($score_mod^)?
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getOperandType(unsigned i) {
+      return ::llvm::cast<::mlir::MemRefType>(getFunctionType().getInput(i));
+    }
+    /// The scale of the scores: `scale`, or 1/sqrt(d).
+    double getScaleOrDefault();
+  }];
+}
+
 def Tile_ScanOp : Tile_Op<"scan", [Symbol, SingleBlock, IsolatedFromAbove,
                                    Tile_HasCombiner]> {
   let summary = "A whole prefix scan over global buffers";

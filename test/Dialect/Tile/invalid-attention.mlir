@@ -1,0 +1,138 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O) -> ()}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O, LSE) -> ()}}
+tile.attention @a layout(bhsd) lse
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op K must be a strided 4-D memref, got 'memref<?x?x64xbf16>'}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op Q elements must be f16 or bf16, got 'f32'}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xf32>, memref<?x?x?x64xf32>, memref<?x?x?x64xf32>,
+       memref<?x?x?x64xf32>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op element types differ: Q has 'bf16', O has 'f16'}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op V's head dim must be static, got 'memref<?x?x?x?xbf16>'}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x?xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op head dims differ: Q has 64, K has 128}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op head dim 256 is not supported; it must be 64 or 128}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>,
+       memref<?x?x?x256xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op batch is 2 in Q but 3 in V}}
+tile.attention @a layout(bhsd)
+    : (memref<2x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<3x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// [batch, seq, heads, d]: the heads are dimension 2.
+// expected-error @+1 {{'tile.attention' op heads is 16 in Q but 8 in O}}
+tile.attention @a layout(bshd)
+    : (memref<?x?x16x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x8x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op K/V heads (3) must divide the query heads (8)}}
+tile.attention @a layout(bhsd)
+    : (memref<?x8x?x64xbf16>, memref<?x3x?x64xbf16>, memref<?x3x?x64xbf16>,
+       memref<?x8x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op n_kv is 100 in K but 99 in V}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x100x64xbf16>, memref<?x?x99x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op n_q is 7 in Q but 5 in LSE}}
+tile.attention @a layout(bhsd) lse
+    : (memref<?x?x7x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x7x64xbf16>, memref<?x?x5xf32>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op LSE must be a strided 3-D f32 memref [batch, heads, n_q], got 'memref<?x?x?xbf16>'}}
+tile.attention @a layout(bhsd) lse
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, memref<?x?x?xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op scale must be finite and nonzero, got 0}}
+tile.attention @a layout(bhsd) scale 0.0
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op score modification takes (score: f32, batch: index, head: index, query: index, key: index)}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+{
+^bb0(%s: f32):
+  tile.yield %s : f32
+}
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op score modification must yield one f32 score}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  tile.yield %s, %s : f32, f32
+}
+
+// -----
+
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  // expected-error @+1 {{'tile.splat' op cannot be in a score modification: it may hold only element-wise arith and math ops}}
+  %t = tile.splat %s : f32 -> tensor<4xf32>
+  tile.yield %s : f32
+}
