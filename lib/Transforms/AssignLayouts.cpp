@@ -417,13 +417,12 @@ struct TileAssignLayoutsPass
     gpu::GPUFuncOp func = getOperation();
     if (!func.isKernel())
       return;
-    std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
-    if (!block || (*block)[0] <= 0 || (*block)[0] % 32 != 0 ||
-        (*block)[1] != 1 || (*block)[2] != 1) {
-      func.emitOpError("needs a known 1-D block size that is a multiple of 32");
+    std::optional<int64_t> threads = layoutThreads(func);
+    if (!threads) {
+      emitBadBlockSize(func);
       return signalPassFailure();
     }
-    if (failed(assignLayouts(func, (*block)[0])))
+    if (failed(assignLayouts(func, *threads)))
       return signalPassFailure();
     func.walk([&](tilegpu::ConvertLayoutOp) { ++numConversions; });
   }

@@ -56,11 +56,9 @@ static constexpr int64_t kMaxElementsPerThread = 512;
 
 /// The threads of the kernel's block: its known 1-D size.
 static FailureOr<int64_t> blockThreads(gpu::GPUFuncOp func) {
-  std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
-  if (!block || (*block)[1] != 1 || (*block)[2] != 1 || (*block)[0] % 32 != 0)
-    return func.emitOpError(
-        "needs a known 1-D block size that is a multiple of 32");
-  return (*block)[0];
+  if (std::optional<int64_t> threads = layoutThreads(func))
+    return *threads;
+  return emitBadBlockSize(func);
 }
 
 /// Rejects, with a located error, what the rewrite cannot express, so that

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DotLayout.h"
+#include "TileLayout.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 #include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
@@ -530,10 +531,10 @@ static int64_t loopStages(scf::ForOp loop, int64_t defaultStages) {
   return defaultStages;
 }
 
+/// 0 where the block size is unknown or unusable (tile-map-warps reports
+/// it).
 static int64_t knownThreads(gpu::GPUFuncOp func) {
-  if (std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize())
-    return (*block)[0] * (*block)[1] * (*block)[2];
-  return 0;
+  return layoutThreads(func).value_or(0);
 }
 
 bool tilec::stagesWithBulkCopies(gpu::GPUFuncOp kernel,

@@ -98,3 +98,18 @@ Value tilec::extractBits(OpBuilder &b, Location loc, Value value,
   return b.createOrFold<arith::AndIOp>(
       loc, shifted, indexConstant(b, loc, (int64_t(1) << bits) - 1));
 }
+
+std::optional<int64_t> tilec::layoutThreads(gpu::GPUFuncOp func) {
+  std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+  if (!block || block->size() != 3 || (*block)[1] != 1 || (*block)[2] != 1)
+    return std::nullopt;
+  int64_t threads = (*block)[0];
+  if (threads < 32 || threads > 1024 || !llvm::isPowerOf2_64(threads))
+    return std::nullopt;
+  return threads;
+}
+
+InFlightDiagnostic tilec::emitBadBlockSize(gpu::GPUFuncOp func) {
+  return func.emitOpError("needs a known 1-D block size of 32 to 1024 "
+                          "threads, a power of two");
+}

@@ -3,6 +3,7 @@
 #ifndef TILEC_LIB_TRANSFORMS_TILELAYOUT_H
 #define TILEC_LIB_TRANSFORMS_TILELAYOUT_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -64,6 +65,13 @@ private:
   unsigned threadBits;
   bool replicated;
 };
+
+/// The threads of `func`'s block when tiles can be spread over them: a
+/// known 1-D block size, a power of two from 32 to 1024. Nullopt otherwise
+/// (the attribute comes from input and is not trusted).
+std::optional<int64_t> layoutThreads(mlir::gpu::GPUFuncOp func);
+/// The located error for a block size layoutThreads refuses.
+mlir::InFlightDiagnostic emitBadBlockSize(mlir::gpu::GPUFuncOp func);
 
 /// Index arithmetic helpers that fold constants.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);

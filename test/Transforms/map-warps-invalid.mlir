@@ -79,8 +79,92 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size that is a multiple of 32}}
+  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size of 32 to 1024 threads, a power of two}}
   gpu.func @no_block_size(%x: memref<?xf32>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// A block size given to tilec directly is not trusted.
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size of 32 to 1024 threads, a power of two}}
+  gpu.func @zero_threads(%x: memref<?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 0, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<256xf32>
+    tile.store %t, %y[%c0] : tensor<256xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A block size given to tilec directly is not trusted.
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size of 32 to 1024 threads, a power of two}}
+  gpu.func @negative_threads(%x: memref<?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: -32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<256xf32>
+    tile.store %t, %y[%c0] : tensor<256xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A block size given to tilec directly is not trusted.
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size of 32 to 1024 threads, a power of two}}
+  gpu.func @three_warps(%x: memref<?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<256xf32>
+    tile.store %t, %y[%c0] : tensor<256xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A block size given to tilec directly is not trusted.
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size of 32 to 1024 threads, a power of two}}
+  gpu.func @too_many_threads(%x: memref<?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 2048, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<256xf32>
+    tile.store %t, %y[%c0] : tensor<256xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A block size given to tilec directly is not trusted.
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size of 32 to 1024 threads, a power of two}}
+  gpu.func @two_d_block(%x: memref<?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 2, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<256xf32>
+    tile.store %t, %y[%c0] : tensor<256xf32>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A block size given to tilec directly is not trusted.
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op needs a known 1-D block size of 32 to 1024 threads, a power of two}}
+  gpu.func @overflowing_block(%x: memref<?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 65536, 65536, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0] : memref<?xf32> -> tensor<256xf32>
+    tile.store %t, %y[%c0] : tensor<256xf32>, memref<?xf32>
     gpu.return
   }
 }

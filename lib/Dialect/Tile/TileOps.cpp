@@ -127,8 +127,11 @@ LogicalResult KernelOp::verify() {
              << ", which is not an integer scalar";
     }
   }
-  if (getNumWarps() < 1 || getNumWarps() > 32)
-    return emitOpError("num_warps must be in [1, 32], got ") << getNumWarps();
+  // Tiles are spread over the threads bit by bit.
+  if (getNumWarps() < 1 || getNumWarps() > 32 ||
+      !llvm::isPowerOf2_64(getNumWarps()))
+    return emitOpError("num_warps must be a power of two in [1, 32], got ")
+           << getNumWarps();
   return verifyScratch();
 }
 

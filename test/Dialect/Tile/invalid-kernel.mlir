@@ -47,7 +47,17 @@ tile.kernel @no_grid(%x: memref<?xf32>) attributes {grid = []} {
 
 // -----
 
-// expected-error @+1 {{'tile.kernel' op num_warps must be in [1, 32], got 33}}
+// -----
+
+// Tiles are spread over the threads bit by bit: 3 warps cannot hold them.
+// expected-error @+1 {{'tile.kernel' op num_warps must be a power of two in [1, 32], got 3}}
+tile.kernel @three_warps(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
+                num_warps = 3} {
+  tile.return
+}
+
+// expected-error @+1 {{'tile.kernel' op num_warps must be a power of two in [1, 32], got 33}}
 tile.kernel @too_many_warps(%x: memref<?xf32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
                 num_warps = 33} {
