@@ -63,6 +63,23 @@ static LogicalResult writeLLVMIR(ModuleOp module, raw_ostream &os) {
   return success();
 }
 
+/// The pipeline makes one binary: from the module's tile kernels and
+/// descriptions, or from one gpu.module given as it is.
+static LogicalResult checkCompilable(ModuleOp module) {
+  size_t gpuModules = llvm::range_size(module.getOps<gpu::GPUModuleOp>());
+  bool tileOps = llvm::any_of(module.getOps(), [](Operation &op) {
+    return op.getDialect() && op.getDialect()->getNamespace() == "tile";
+  });
+  if (gpuModules == 0 && !tileOps)
+    return module.emitError("nothing to compile: expected tile kernels or "
+                            "descriptions (tile.kernel, tile.matmul, "
+                            "tile.scan) or one gpu.module");
+  if (gpuModules > 1)
+    return module.emitError("expected at most one gpu.module, got ")
+           << gpuModules << "; tilec makes one binary a file";
+  return success();
+}
+
 LogicalResult
 compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
               function_ref<LogicalResult(PassManager &)> configure) {
@@ -71,6 +88,9 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   if (options.optLevel < 0 || options.optLevel > 3)
     return module.emitError("optimisation level must be 0..3, got ")
            << options.optLevel;
+
+  if (failed(checkCompilable(module)))
+    return failure();
 
   PipelineOptions pipeline;
   pipeline.arch = options.arch;

@@ -107,6 +107,25 @@ TEST(Compiler, ReportsLocatedParseErrors) {
   EXPECT_NE(r.diagnostics.find("error:"), std::string::npos);
 }
 
+TEST(Compiler, ReportsAnInputWithNothingToCompile) {
+  for (const char *source : {"", "// only a comment\n", "module {}\n"}) {
+    tilec::CompileResult r =
+        tilec::compile(source, options(tilec::EmitKind::PTX));
+    EXPECT_FALSE(r.ok) << source;
+    EXPECT_NE(r.diagnostics.find("nothing to compile"), std::string::npos)
+        << r.diagnostics;
+  }
+}
+
+TEST(Compiler, ReportsTwoDeviceModules) {
+  tilec::CompileResult r = tilec::compile(
+      "gpu.module @a {}\ngpu.module @b {}\n", options(tilec::EmitKind::PTX));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("expected at most one gpu.module, got 2"),
+            std::string::npos)
+      << r.diagnostics;
+}
+
 TEST(Compiler, ReportsVerifierErrorsWithTheirLine) {
   constexpr const char *source = R"mlir(
 tile.kernel @bad(%x: memref<?xf32>)
