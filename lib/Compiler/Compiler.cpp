@@ -6,6 +6,7 @@
 #include "tilec/Pipeline/Registration.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -77,7 +78,18 @@ static LogicalResult checkCompilable(ModuleOp module) {
   if (gpuModules > 1)
     return module.emitError("expected at most one gpu.module, got ")
            << gpuModules << "; tilec makes one binary a file";
-  return success();
+  // MLIR 22's canonicalizer crashes folding a memref.dim whose constant
+  // index is negative (SimplifyDimOfAllocOp); such an index is an error.
+  WalkResult badDim = module.walk([](memref::DimOp dim) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+    if (!index || !type || (*index >= 0 && *index < type.getRank()))
+      return WalkResult::advance();
+    dim.emitOpError("index ") << *index << " is out of range for a rank-"
+                              << type.getRank() << " memref";
+    return WalkResult::interrupt();
+  });
+  return failure(badDim.wasInterrupted());
 }
 
 LogicalResult

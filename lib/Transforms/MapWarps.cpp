@@ -395,8 +395,21 @@ namespace {
 struct TileMapWarpsPass : tilec::impl::TileMapWarpsBase<TileMapWarpsPass> {
   void runOnOperation() override {
     gpu::GPUFuncOp func = getOperation();
-    if (!func.isKernel())
+    if (!func.isKernel()) {
+      // Tiles are spread over a kernel's block; a device function has none.
+      WalkResult tileOp = func.walk([&](Operation *op) {
+        StringRef dialect =
+            op->getDialect() ? op->getDialect()->getNamespace() : "";
+        if (dialect != "tile" && dialect != "tilegpu" && !hasTileTypes(op))
+          return WalkResult::advance();
+        op->emitOpError("is lowered only in a kernel; '")
+            << func.getName() << "' is not one";
+        return WalkResult::interrupt();
+      });
+      if (tileOp.wasInterrupted())
+        signalPassFailure();
       return;
+    }
     MapWarpsStats stats;
     if (failed(mapTilesToThreads(func, &stats)))
       return signalPassFailure();

@@ -269,3 +269,14 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Tile ops in a device function (not a kernel): no block to spread over.
+gpu.module @m {
+  gpu.func @helper(%bars: memref<2xi64, #gpu.address_space<workgroup>>) {
+    // expected-error @+1 {{'tilegpu.barrier_init' op is lowered only in a kernel; 'helper' is not one}}
+    tilegpu.barrier_init %bars arrivals 1 : memref<2xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -126,6 +126,25 @@ TEST(Compiler, ReportsTwoDeviceModules) {
       << r.diagnostics;
 }
 
+// MLIR 22's canonicalizer would crash on it.
+TEST(Compiler, ReportsANegativeDimIndex) {
+  constexpr const char *source = R"mlir(
+tile.kernel @k(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  %c = arith.constant -1 : index
+  %n = memref.dim %x, %c : memref<?xf32>
+  tile.return
+}
+)mlir";
+  tilec::CompileResult r = tilec::compile(source, options(tilec::EmitKind::PTX));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find(
+                "scale.mlir:5:8: error: 'memref.dim' op index -1 is out of "
+                "range for a rank-1 memref"),
+            std::string::npos)
+      << r.diagnostics;
+}
+
 TEST(Compiler, ReportsVerifierErrorsWithTheirLine) {
   constexpr const char *source = R"mlir(
 tile.kernel @bad(%x: memref<?xf32>)
