@@ -25,7 +25,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TILEC_CACHE_DIR=/tmp/tilec-cache
 chmod +x "$D/tilec-run-examples-aot"
-NEW=matmul_epilogue,matmul_cumsum,b2b_gemm,attention_block
+NEW=matmul_epilogue,matmul_cumsum,matmul_exchange,b2b_gemm,attention_block
 AOT=("$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot)
 
 declare -A status

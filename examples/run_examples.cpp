@@ -424,6 +424,9 @@ Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
 //     c = row prefix sums of A x B.
 //   matmul_suffixsum(a, b, c: f32[M, N]), N <= 16: c[m, n] = the sum of
 //     (A x B)[m, n + 1 ..] (exclusive, reverse).
+//   matmul_plus_square(a, b, x: f32[M, N], c: f32[M, N])
+//     (examples/matmul_exchange.mlir): c = A x B + x * x, x uniform in
+//     [-1, 1]; x * x reaches the product's layout through workgroup memory.
 //   matmul_coltail(a, b, c: f32[M, N]), M <= 64: c[m, n] = the column's
 //     inclusive prefix sum at row m less its total, -(A x B)[m + 1 .., n]
 //     summed: a prefix down the columns whose warps hold different rows.
@@ -433,7 +436,15 @@ Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
 // The reference is float64 from the bf16 inputs as stored (so the only errors
 // are the kernel's f32 sums and the rounding of its output), of every row up
 // to 2^31 multiply-adds, of a sample of rows beyond (referenceRows()).
-enum class Epilogue { Plain, BiasRelu, Softmax, Cumsum, SuffixSum, ColumnTail };
+enum class Epilogue {
+  Plain,
+  BiasRelu,
+  Softmax,
+  Cumsum,
+  SuffixSum,
+  ColumnTail,
+  PlusSquare
+};
 
 /// `n` values uniform in [lo, hi] rounded to bf16: the bits for the device
 /// and the values they hold (exact in float) for the reference.
@@ -480,18 +491,23 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
                 std::to_string(m));
   Bf16Values a = uniformBf16(m * k, rng, -1, 1);
   Bf16Values b = uniformBf16(k * n, rng, -1, 1);
-  std::vector<float> bias;
+  std::vector<float> bias, x;
   if (epilogue == Epilogue::BiasRelu)
     bias = uniform(n, rng, -1, 1);
+  if (epilogue == Epilogue::PlusSquare)
+    x = uniform(m * n, rng, -1, 1);
   Workload w;
   w.buffers.push_back(DeviceBuffer::fromHost(ctx, a.bits));
   w.buffers.push_back(DeviceBuffer::fromHost(ctx, b.bits));
   if (epilogue == Epilogue::BiasRelu)
     addBuffer(w, ctx, bias);
+  if (epilogue == Epilogue::PlusSquare)
+    addBuffer(w, ctx, x);
   bool f32Output = epilogue == Epilogue::Softmax ||
                    epilogue == Epilogue::Cumsum ||
                    epilogue == Epilogue::SuffixSum ||
-                   epilogue == Epilogue::ColumnTail;
+                   epilogue == Epilogue::ColumnTail ||
+                   epilogue == Epilogue::PlusSquare;
   w.outputType = f32Output ? ScalarType::F32 : ScalarType::BF16;
   size_t elementBytes = w.outputType == ScalarType::F32 ? 4 : 2;
   w.buffers.emplace_back(ctx, size_t(m * n) * elementBytes);
@@ -500,6 +516,8 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
             w.buffers[1].view(ScalarType::BF16, {k, n})};
   if (epilogue == Epilogue::BiasRelu)
     w.args.push_back(w.buffers[2].view<float>({n}));
+  if (epilogue == Epilogue::PlusSquare)
+    w.args.push_back(w.buffers[2].view<float>({m, n}));
   w.args.push_back(w.buffers[w.output].view(w.outputType, {m, n}));
 
   std::vector<int64_t> rows = referenceRows(w, m, n, double(m) * n * k);
@@ -526,6 +544,9 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
     } else if (epilogue == Epilogue::Cumsum) {
       for (int64_t j = 1; j < n; ++j)
         row[j] += row[j - 1];
+    } else if (epilogue == Epilogue::PlusSquare) {
+      for (int64_t j = 0; j < n; ++j)
+        row[j] += double(x[r * n + j]) * x[r * n + j];
     } else if (epilogue == Epilogue::ColumnTail) {
       for (int64_t j = 0; j < n; ++j) {
         double tail = 0;
@@ -804,6 +825,15 @@ const std::vector<Example> &examples() {
        1e-5,
        matmulFlops,
        "matmul_cumsum"},
+      // A dot's product plus a tile that arrives in the blocked layout and
+      // meets the product's fragments through (swizzled) workgroup memory.
+      {"matmul_plus_square",
+       {{1, 1, 1}, {7, 13, 5}, {64, 32, 64}, {100, 70, 33}, {1000, 1003, 517},
+        {4097, 33, 64}},
+       prepareMatmulWith<Epilogue::PlusSquare>,
+       1e-5,
+       matmulFlops,
+       "matmul_exchange"},
       // A prefix down the columns of a 64x64 accumulator on 4 warps, its
       // totals used (M <= 64).
       {"matmul_coltail",
