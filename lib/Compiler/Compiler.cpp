@@ -136,6 +136,60 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   return failure();
 }
 
+/// Whether position `at` of `text` lies in a comment or a string literal
+/// of its line.
+static bool inCommentOrString(StringRef text, size_t at) {
+  size_t lineStart = text.rfind('\n', at);
+  StringRef before = text.slice(lineStart == StringRef::npos ? 0 : lineStart + 1,
+                                at);
+  bool inString = false;
+  for (size_t i = 0; i < before.size(); ++i) {
+    if (inString && before[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (before[i] == '"')
+      inString = !inString;
+    else if (!inString && before.substr(i).starts_with("//"))
+      return true;
+  }
+  return inString;
+}
+
+/// Where `text` holds `array<index`, spaces allowed around the `<`, outside
+/// comments and strings.
+static std::optional<size_t> findIndexArray(StringRef text) {
+  for (size_t at = text.find("array"); at != StringRef::npos;
+       at = text.find("array", at + 1)) {
+    if (inCommentOrString(text, at))
+      continue;
+    StringRef rest = text.drop_front(at + 5).ltrim();
+    if (!rest.consume_front("<"))
+      continue;
+    rest = rest.ltrim();
+    if (rest.starts_with("index") &&
+        (rest.size() == 5 || !(isalnum(rest[5]) || rest[5] == '_')))
+      return at;
+  }
+  return std::nullopt;
+}
+
+OwningOpRef<ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
+                                  MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  if (std::optional<size_t> at = findIndexArray(buffer->getBuffer())) {
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(buffer->getBufferStart() + *at));
+    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
+                                  line, column),
+              "array<index: ...> attributes are not accepted: the MLIR 22 "
+              "parser crashes on them; use array<i64: ...>");
+    return nullptr;
+  }
+  return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
 CompileResult compile(std::string_view source, const CompileOptions &options) {
   DialectRegistry registry;
   registerDialects(registry);
@@ -152,7 +206,7 @@ CompileResult compile(std::string_view source, const CompileOptions &options) {
       llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnostics);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseModule(sourceMgr, &context);
   if (!module)
     return result;
   llvm::raw_string_ostream output(result.output);

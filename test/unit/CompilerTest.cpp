@@ -126,6 +126,31 @@ TEST(Compiler, ReportsTwoDeviceModules) {
       << r.diagnostics;
 }
 
+// MLIR 22's parser would crash on it.
+TEST(Compiler, ReportsAnIndexArrayAtItsLocation) {
+  constexpr const char *source = R"mlir(
+tile.kernel @k(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
+                foo = array< index: 1, 2>} {
+  tile.return
+}
+)mlir";
+  tilec::CompileResult r = tilec::compile(source, options(tilec::EmitKind::PTX));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("scale.mlir:4:23: error: array<index: ...> "
+                               "attributes are not accepted"),
+            std::string::npos)
+      << r.diagnostics;
+  // Other arrays, strings and comments parse.
+  tilec::CompileResult fine = tilec::compile(
+      "tile.kernel @k(%x: memref<?xf32>) attributes {grid = "
+      "[#tile.grid<arg = 0, dim = 0, per_program = 1>], a = array<i64: 1>, "
+      "b = \"array<index: 1>\"} { // array<index: 2>\n  tile.return\n}\n",
+      options(tilec::EmitKind::PTX));
+  EXPECT_EQ(fine.diagnostics.find("not accepted"), std::string::npos)
+      << fine.diagnostics;
+}
+
 // MLIR 22's canonicalizer would crash on it.
 TEST(Compiler, ReportsANegativeDimIndex) {
   constexpr const char *source = R"mlir(

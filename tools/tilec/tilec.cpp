@@ -110,7 +110,7 @@ static LogicalResult run() {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = tilec::parseModule(sourceMgr, &context);
   if (!module)
     return failure();
 

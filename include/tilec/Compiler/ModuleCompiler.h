@@ -12,9 +12,18 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tilec {
+
+/// Parses the main buffer of `sourceMgr` as a module, or reports why not.
+/// Text that crashes the MLIR 22 parser (an `array<index: ...>` attribute,
+/// fixed upstream after 22.1) is reported at its location, not parsed.
+mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
+                                              mlir::MLIRContext *context);
+
 
 /// Runs the pipeline for `options` on `module` and writes the artifact to
 /// `os`. `configure` may adjust the pass manager (IR printing, timing).
