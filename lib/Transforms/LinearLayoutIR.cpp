@@ -187,12 +187,17 @@ Value tilec::emitSharedOffset(OpBuilder &b, Location loc,
   return offset ? offset : indexConstant(b, loc, 0);
 }
 
-Value tilec::emitOwnsElements(OpBuilder &b, Location loc,
-                              const LinearLayout &layout, Value tid) {
+int64_t tilec::copyingThreadBits(const LinearLayout &layout) {
   int64_t copies = 0;
   for (ThreadBit bit : threadBits(layout))
     if (llvm::all_of(*bit.basis, [](int64_t v) { return v == 0; }))
       copies |= int64_t(1) << bit.position;
+  return copies;
+}
+
+Value tilec::emitOwnsElements(OpBuilder &b, Location loc,
+                              const LinearLayout &layout, Value tid) {
+  int64_t copies = copyingThreadBits(layout);
   if (copies == 0)
     return Value();
   Value copyBits =

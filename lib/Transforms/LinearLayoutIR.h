@@ -35,6 +35,10 @@ mlir::Value emitSharedOffset(mlir::OpBuilder &b, mlir::Location loc,
                              const layout::SharedLayout &placement,
                              mlir::ValueRange coords);
 
+/// The thread-id bits whose basis is zero: threads that differ only in
+/// them hold the same elements.
+int64_t copyingThreadBits(const layout::LinearLayout &layout);
+
 /// Thread ids whose lane or warp bits are broadcast hold copies of
 /// another thread's elements: `tid`'s such bits are all zero, so that one
 /// copy of each element is written. Null when no thread holds copies.

@@ -54,13 +54,6 @@ static bool isElementwise(Operation *op) {
 /// a thread the code spills heavily and compiles slowly.
 static constexpr int64_t kMaxElementsPerThread = 512;
 
-/// The threads of the kernel's block: its known 1-D size.
-static FailureOr<int64_t> blockThreads(gpu::GPUFuncOp func) {
-  if (std::optional<int64_t> threads = layoutThreads(func))
-    return *threads;
-  return emitBadBlockSize(func);
-}
-
 /// Rejects, with a located error, what the rewrite cannot express, so that
 /// the conversion itself never fails half-way.
 static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
@@ -342,8 +335,12 @@ ShuffledValue tilec::shuffleValue(OpBuilder &b, Location loc, Value v,
 
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                        MapWarpsStats *stats) {
-  FailureOr<int64_t> threads = blockThreads(func);
-  if (failed(threads) || failed(assignLayouts(func, *threads)) ||
+  std::optional<int64_t> threads = layoutThreads(func);
+  if (!threads) {
+    emitBadBlockSize(func);
+    return failure();
+  }
+  if (failed(assignLayouts(func, *threads)) ||
       failed(checkSupported(func, *threads)))
     return failure();
   MapWarpsState state;

@@ -55,11 +55,7 @@ static bool basesAlongArePure(const LinearLayout &layout, unsigned dim) {
   return true;
 }
 
-/// Slot of `to` holding, in every thread, the element that slot `slot` of
-/// `from` holds once dimension `dim` of `from` is dropped (`to` is
-/// `from`'s slice along `dim`; the lane and warp parts agree by
-/// construction, so the register parts decide). -1 if none.
-static int64_t sliceSlotOf(const LinearLayout &from, unsigned dim,
+int64_t tilec::sliceSlotOf(const LinearLayout &from, unsigned dim,
                            const LinearLayout &to, int64_t slot) {
   SmallVector<int64_t> kept = dropDim(from.apply(slot, 0, 0), dim);
   for (int64_t s = 0; s < to.getPerThread(); ++s)

@@ -100,6 +100,13 @@ std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
 bool hasEncodedTile(mlir::Operation *op);
 /// Fails with a located error for the ops on tiles with layout encodings
 /// that the lowering does not cover yet (see MapWarpsLayouts.cpp).
+/// Slot of `to` holding, in every thread, the element that slot `slot` of
+/// `from` holds once dimension `dim` of `from` is dropped (`to` is
+/// `from`'s slice along `dim`; the lane and warp parts agree by
+/// construction, so the register parts decide). -1 if none.
+int64_t sliceSlotOf(const layout::LinearLayout &from, unsigned dim,
+                    const layout::LinearLayout &to, int64_t slot);
+
 mlir::LogicalResult checkLayoutOpSupported(mlir::Operation *op,
                                            int64_t threads);
 /// True for the tile.load (and tile.transpose) giving a tile.dot an operand

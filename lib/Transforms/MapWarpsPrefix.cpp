@@ -433,24 +433,16 @@ void PrefixOnLayoutLowering::combineAcrossWarps(
             loc, extractBits(b, loc, tid, kLaneBits + bit, 1), c(i)));
   // One writer per (row, block): lanes and slots at position 0 of their
   // scanned bits, and no thread or slot that holds a copy.
-  int64_t copyThreadBits = 0, copySlotBits = 0;
+  int64_t copyThreadBits = copyingThreadBits(ll), copySlotBits = 0;
   for (auto [in, bit] : bits) {
     if (in == InDim::Lane)
       copyThreadBits |= int64_t(1) << bit;
     if (in == InDim::Register)
       copySlotBits |= int64_t(1) << bit;
   }
-  auto isZero = [](ArrayRef<int64_t> basis) {
-    return llvm::all_of(basis, [](int64_t v) { return v == 0; });
-  };
-  for (unsigned i = 0; i < ll.getNumBits(InDim::Lane); ++i)
-    if (isZero(ll.getBasis(InDim::Lane, i)))
-      copyThreadBits |= int64_t(1) << i;
-  for (unsigned i = 0; i < ll.getNumBits(InDim::Warp); ++i)
-    if (isZero(ll.getBasis(InDim::Warp, i)))
-      copyThreadBits |= int64_t(1) << (kLaneBits + i);
   for (unsigned i = 0; i < ll.getNumBits(InDim::Register); ++i)
-    if (isZero(ll.getBasis(InDim::Register, i)))
+    if (llvm::all_of(ll.getBasis(InDim::Register, i),
+                     [](int64_t v) { return v == 0; }))
       copySlotBits |= int64_t(1) << i;
 
   // Each slot's row: its coordinates without the axis, row-major.
@@ -534,20 +526,12 @@ Value PrefixOnLayoutLowering::totalsInSlice(OpBuilder &b, Location loc,
   if (!sliceType)
     return convertElement(b, loc, scan.total[0][k], totalsType);
   layout::LinearLayout slice = tilegpu::layoutOf(sliceType, state.threads);
-  SmallVector<Value> elements;
-  for (int64_t s = 0; s < slice.getPerThread(); ++s) {
-    SmallVector<int64_t> row = slice.apply(s, 0, 0);
-    int64_t parentSlot = 0;
-    for (int64_t slot = 0; slot < ll.getPerThread(); ++slot) {
-      SmallVector<int64_t> coords = ll.apply(slot, 0, 0);
-      coords.erase(coords.begin() + op.getAxis());
-      if (coords == row) {
-        parentSlot = slot;
-        break;
-      }
-    }
-    elements.push_back(convertElement(b, loc, scan.total[parentSlot][k],
-                                      sliceType.getElementType()));
+  SmallVector<Value> elements(slice.getPerThread());
+  for (int64_t slot = 0; slot < ll.getPerThread(); ++slot) {
+    Value &element = elements[sliceSlotOf(ll, op.getAxis(), slice, slot)];
+    if (!element)
+      element = convertElement(b, loc, scan.total[slot][k],
+                               sliceType.getElementType());
   }
   return vector::FromElementsOp::create(
       b, loc,

@@ -34,6 +34,14 @@ tilec::CompileOptions options(tilec::EmitKind emit,
   return o;
 }
 
+/// Compiling `source` to PTX fails with a diagnostic holding `expected`.
+void expectCompileError(const std::string &source, const std::string &expected) {
+  tilec::CompileResult r =
+      tilec::compile(source, options(tilec::EmitKind::PTX));
+  EXPECT_FALSE(r.ok) << source;
+  EXPECT_NE(r.diagnostics.find(expected), std::string::npos) << r.diagnostics;
+}
+
 bool hasPtxas() {
   const char *home = std::getenv("CUDA_HOME");
   std::string path = std::string(home ? home : "/usr/local/cuda") + "/bin/ptxas";
@@ -108,22 +116,13 @@ TEST(Compiler, ReportsLocatedParseErrors) {
 }
 
 TEST(Compiler, ReportsAnInputWithNothingToCompile) {
-  for (const char *source : {"", "// only a comment\n", "module {}\n"}) {
-    tilec::CompileResult r =
-        tilec::compile(source, options(tilec::EmitKind::PTX));
-    EXPECT_FALSE(r.ok) << source;
-    EXPECT_NE(r.diagnostics.find("nothing to compile"), std::string::npos)
-        << r.diagnostics;
-  }
+  for (const char *source : {"", "// only a comment\n", "module {}\n"})
+    expectCompileError(source, "nothing to compile");
 }
 
 TEST(Compiler, ReportsTwoDeviceModules) {
-  tilec::CompileResult r = tilec::compile(
-      "gpu.module @a {}\ngpu.module @b {}\n", options(tilec::EmitKind::PTX));
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("expected at most one gpu.module, got 2"),
-            std::string::npos)
-      << r.diagnostics;
+  expectCompileError("gpu.module @a {}\ngpu.module @b {}\n",
+                     "expected at most one gpu.module, got 2");
 }
 
 // MLIR 22's parser would crash on it.
@@ -135,12 +134,8 @@ tile.kernel @k(%x: memref<?xf32>)
   tile.return
 }
 )mlir";
-  tilec::CompileResult r = tilec::compile(source, options(tilec::EmitKind::PTX));
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("scale.mlir:4:23: error: array<index: ...> "
-                               "attributes are not accepted"),
-            std::string::npos)
-      << r.diagnostics;
+  expectCompileError(source, "scale.mlir:4:23: error: array<index: ...> "
+                             "attributes are not accepted");
   // Other arrays, strings and comments parse.
   tilec::CompileResult fine = tilec::compile(
       "tile.kernel @k(%x: memref<?xf32>) attributes {grid = "
@@ -161,13 +156,8 @@ tile.kernel @k(%x: memref<?xf32>)
   tile.return
 }
 )mlir";
-  tilec::CompileResult r = tilec::compile(source, options(tilec::EmitKind::PTX));
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find(
-                "scale.mlir:5:8: error: 'memref.dim' op index -1 is out of "
-                "range for a rank-1 memref"),
-            std::string::npos)
-      << r.diagnostics;
+  expectCompileError(source, "scale.mlir:5:8: error: 'memref.dim' op index "
+                             "-1 is out of range for a rank-1 memref");
 }
 
 TEST(Compiler, ReportsVerifierErrorsWithTheirLine) {

@@ -174,12 +174,13 @@ static std::pair<int64_t, int64_t> logicalShape(MemRefType buffer,
                                      : std::make_pair(cols, rows);
 }
 
-/// Two static extents of one matrix dimension must agree.
-static LogicalResult checkExtent(MatmulOp op, StringRef dim, int64_t a,
+/// Two static extents of one dimension (of a matrix, of attention's
+/// operands) must agree.
+static LogicalResult checkExtent(Operation *op, StringRef dim, int64_t a,
                                  StringRef aWhat, int64_t b, StringRef bWhat) {
   if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b)
     return success();
-  return op.emitOpError(dim) << " is " << a << " in " << aWhat << " but " << b
+  return op->emitOpError(dim) << " is " << a << " in " << aWhat << " but " << b
                              << " in " << bWhat;
 }
 
@@ -348,6 +349,20 @@ LogicalResult tilec::tile::verifyCombinerChoice(
   return success();
 }
 
+/// The ops of a region applied to scalars and tiles alike (`what`: a
+/// combiner, a score modification): element-wise arith and math only.
+static LogicalResult verifyElementwiseBody(Block &body, StringRef what) {
+  for (Operation &inner : body.without_terminator()) {
+    StringRef dialect = inner.getDialect() ? inner.getDialect()->getNamespace()
+                                           : StringRef();
+    if ((dialect != "arith" && dialect != "math") ||
+        inner.getNumRegions() != 0)
+      return inner.emitOpError("cannot be in ")
+             << what << ": it may hold only element-wise arith and math ops";
+  }
+  return success();
+}
+
 LogicalResult tilec::tile::verifyCombinerRegion(Operation *op,
                                                Region &combiner,
                                                TypeRange elementTypes) {
@@ -368,14 +383,8 @@ LogicalResult tilec::tile::verifyCombinerRegion(Operation *op,
   auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield)
     return op->emitOpError("combiner must end with tile.yield");
-  for (Operation &inner : body.without_terminator()) {
-    StringRef dialect = inner.getDialect() ? inner.getDialect()->getNamespace()
-                                           : StringRef();
-    if ((dialect != "arith" && dialect != "math") ||
-        inner.getNumRegions() != 0)
-      return inner.emitOpError("cannot be in a combiner: it may hold only "
-                               "element-wise arith and math ops");
-  }
+  if (failed(verifyElementwiseBody(body, "a combiner")))
+    return failure();
   if (yield.getValues().size() != n)
     return yield.emitOpError("must yield ")
            << n << " values, one per scanned operand, got "
@@ -482,16 +491,6 @@ static AttentionDims attentionDims(MemRefType type, AttentionLayout layout) {
   return {s[0], s[2], s[1], s[3]};
 }
 
-/// Extents known in both places must agree.
-static LogicalResult checkAttentionExtent(AttentionOp op, StringRef what,
-                                          int64_t a, StringRef aName,
-                                          int64_t b, StringRef bName) {
-  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b)
-    return success();
-  return op.emitOpError(what) << " is " << a << " in " << aName << " but "
-                              << b << " in " << bName;
-}
-
 LogicalResult AttentionOp::verify() {
   FunctionType type = getFunctionType();
   unsigned inputs = getLse() ? 5 : 4;
@@ -527,15 +526,15 @@ LogicalResult AttentionOp::verify() {
            << d << " is not supported; it must be 64 or 128";
   const AttentionDims &q = dims[0], &k = dims[1], &v = dims[2], &o = dims[3];
   for (unsigned i = 1; i < 4; ++i)
-    if (failed(checkAttentionExtent(*this, "batch", q.batch, "Q",
+    if (failed(checkExtent(*this, "batch", q.batch, "Q",
                                     dims[i].batch, names[i])))
       return failure();
-  if (failed(checkAttentionExtent(*this, "heads", q.heads, "Q", o.heads,
+  if (failed(checkExtent(*this, "heads", q.heads, "Q", o.heads,
                                   "O")) ||
-      failed(checkAttentionExtent(*this, "K/V heads", k.heads, "K", v.heads,
+      failed(checkExtent(*this, "K/V heads", k.heads, "K", v.heads,
                                   "V")) ||
-      failed(checkAttentionExtent(*this, "n_q", q.seq, "Q", o.seq, "O")) ||
-      failed(checkAttentionExtent(*this, "n_kv", k.seq, "K", v.seq, "V")))
+      failed(checkExtent(*this, "n_q", q.seq, "Q", o.seq, "O")) ||
+      failed(checkExtent(*this, "n_kv", k.seq, "K", v.seq, "V")))
     return failure();
   if (!ShapedType::isDynamic(q.heads) && !ShapedType::isDynamic(k.heads) &&
       q.heads % k.heads != 0)
@@ -547,11 +546,11 @@ LogicalResult AttentionOp::verify() {
         !lse.isStrided())
       return emitOpError("LSE must be a strided 3-D f32 memref ")
              << "[batch, heads, n_q], got " << type.getInput(4);
-    if (failed(checkAttentionExtent(*this, "batch", q.batch, "Q",
+    if (failed(checkExtent(*this, "batch", q.batch, "Q",
                                     lse.getDimSize(0), "LSE")) ||
-        failed(checkAttentionExtent(*this, "heads", q.heads, "Q",
+        failed(checkExtent(*this, "heads", q.heads, "Q",
                                     lse.getDimSize(1), "LSE")) ||
-        failed(checkAttentionExtent(*this, "n_q", q.seq, "Q",
+        failed(checkExtent(*this, "n_q", q.seq, "Q",
                                     lse.getDimSize(2), "LSE")))
       return failure();
   }
@@ -578,15 +577,7 @@ LogicalResult AttentionOp::verifyRegions() {
   auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield || yield.getValues().getTypes() != TypeRange{b.getF32Type()})
     return emitOpError("score modification must yield one f32 score");
-  for (Operation &inner : block.without_terminator()) {
-    StringRef dialect = inner.getDialect() ? inner.getDialect()->getNamespace()
-                                           : StringRef();
-    if ((dialect != "arith" && dialect != "math") ||
-        inner.getNumRegions() != 0)
-      return inner.emitOpError("cannot be in a score modification: it may "
-                               "hold only element-wise arith and math ops");
-  }
-  return success();
+  return verifyElementwiseBody(block, "a score modification");
 }
 
 double AttentionOp::getScaleOrDefault() {
