@@ -9,6 +9,8 @@
 #include "tilec/Dialect/Tile/TileOps.h"
 #include "tilec/Transforms/Passes.h"
 
+#include "IndexMath.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 namespace tilec {
@@ -73,34 +75,6 @@ std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
 /// the small-grid kernel runs instead: 2048^3 bf16 (128 blocks of 128x256,
 /// 97%) is faster with the main kernel, 1024^3 (32 blocks) with the small.
 constexpr int64_t kSmallGridPercentOfSms = 50;
-
-/// Index arithmetic with folding, to keep the generated program short.
-struct IndexMath {
-  OpBuilder &b;
-  Location loc;
-
-  Value constant(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  Value add(Value x, Value y) {
-    return b.createOrFold<arith::AddIOp>(loc, x, y);
-  }
-  Value sub(Value x, Value y) {
-    return b.createOrFold<arith::SubIOp>(loc, x, y);
-  }
-  Value mul(Value x, Value y) {
-    return b.createOrFold<arith::MulIOp>(loc, x, y);
-  }
-  Value div(Value x, Value y) {
-    return b.createOrFold<arith::DivUIOp>(loc, x, y);
-  }
-  Value rem(Value x, Value y) {
-    return b.createOrFold<arith::RemUIOp>(loc, x, y);
-  }
-  Value min(Value x, Value y) {
-    return b.createOrFold<arith::MinUIOp>(loc, x, y);
-  }
-};
 
 /// The (tile row, tile column) of this program. Consecutive program ids walk
 /// down a group of `groupRows` tile rows before moving right, so that the
@@ -213,12 +187,12 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
       if ((*kernel)->hasAttr(tile::kSmallGridAttrName))
         ++numSmallGridVariants;
     }
-    // Attention is described but not tiled yet (issue 16).
-    for (tile::AttentionOp attention :
-         getOperation().getOps<tile::AttentionOp>()) {
-      attention.emitOpError("is not tiled yet: write its block program by "
-                            "hand, as examples/attention_block.mlir does");
-      return signalPassFailure();
+    SmallVector<tile::AttentionOp> attentions(
+        getOperation().getOps<tile::AttentionOp>());
+    for (tile::AttentionOp attention : attentions) {
+      if (failed(tileAttention(rewriter, attention)))
+        return signalPassFailure();
+      ++numAttentions;
     }
     SmallVector<tile::ScanOp> scans(getOperation().getOps<tile::ScanOp>());
     for (tile::ScanOp scan : scans) {

@@ -29,6 +29,7 @@ struct MapWarpsStats {
 };
 
 namespace tile {
+class AttentionOp;
 class MatmulOp;
 class ScanOp;
 class KernelOp;
@@ -56,6 +57,11 @@ mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
 /// column scans).
 mlir::FailureOr<tile::KernelOp> tileScan(mlir::RewriterBase &rewriter,
                                          tile::ScanOp scan);
+
+/// Replaces an attention description by its flash-attention block program
+/// (see tile-tiling).
+mlir::FailureOr<tile::KernelOp> tileAttention(mlir::RewriterBase &rewriter,
+                                              tile::AttentionOp attention);
 
 /// Set by tile-bulk-copy-fallback on the fallback kernel it makes:
 /// tile-promote-shared stages its operands with per-thread copies.

@@ -51,6 +51,20 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       Reverse scans take their pieces from the end. Kinds scan 16-bit
       floats in f32; regions combine them as they are.
 
+    - `tile.attention`: flash attention, one program per block of query
+      rows of one (batch, head) (grid x over n_q, y over heads, z over
+      batches; K/V head h / (heads / kv_heads)). Two loops over key blocks
+      carry the online softmax (accumulator, row maximum and sum in the
+      log2 domain): the first over the blocks every row sees whole, without
+      a mask; the second over the rest (the blocks the causal diagonal,
+      aligned to the bottom-right corner, crosses and a partial last block),
+      which masks keys past the end and past the diagonal. Causal blocks
+      past the diagonal are not visited. The score modification is applied
+      to whole score tiles (index arguments as i32 tiles) before the mask.
+      Rows that see no key store 0, and a log-sum-exp of -inf. Without
+      hints: 64 query rows on 4 warps at d64, 128 on 8 at d128; 128 keys a
+      block; 2 stages.
+
     Shapes are known only at launch, so with `small-grid-variants` a matmul
     without hints also gets a kernel `<name>__small_grid` with smaller
     tiles (16-bit: 128x128, 8 warps; f32: 32x128x32, 4 warps), named by the
@@ -90,9 +104,12 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     Statistic<"numSmallGridVariants", "num-small-grid-variants",
               "Small-grid kernels built">,
     Statistic<"numScans", "num-scans", "Scan descriptions tiled">,
+    Statistic<"numAttentions", "num-attentions",
+              "Attention descriptions tiled">,
   ];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::tilec::tilegpu::TileGPUDialect",
   ];
 }

@@ -86,9 +86,12 @@ LogicalResult KernelOp::verify() {
       if (memref.getMemorySpace())
         return emitOpError("argument #")
                << i << " must be in the default memory space";
-      if (!memref.getLayout().isIdentity())
+      // The runtime passes views with their own strides and offset 0.
+      auto [strides, offset] = memref.getStridesAndOffset();
+      if (!memref.isStrided() ||
+          (offset != 0 && !ShapedType::isDynamic(offset)))
         return emitOpError("argument #")
-               << i << " must have the identity (row-major) layout";
+               << i << " must have a strided layout with offset 0 or ?";
       if (!isKernelScalarType(memref.getElementType()))
         return emitOpError("argument #")
                << i << " has unsupported element type "
@@ -184,6 +187,32 @@ static LogicalResult checkExtent(Operation *op, StringRef dim, int64_t a,
                              << " in " << bWhat;
 }
 
+/// Checks the schedule hints a description may carry: `block` holds one
+/// power of two, at least `minExtent`, per name in `extents` ("[M, N, K]").
+static LogicalResult
+verifyScheduleHints(Operation *op, std::optional<ArrayRef<int64_t>> block,
+                    StringRef extents, int64_t minExtent,
+                    std::optional<int64_t> warps,
+                    std::optional<int64_t> stages) {
+  if (block) {
+    size_t expected = llvm::count(extents, ',') + 1;
+    if (block->size() != expected)
+      return op->emitOpError("block must give ")
+             << extents << " extents, got " << block->size() << " values";
+    for (int64_t extent : *block)
+      if (extent < minExtent || !llvm::isPowerOf2_64(extent))
+        return op->emitOpError("block extents must be powers of two")
+               << (minExtent > 1 ? " from " + std::to_string(minExtent) : "")
+               << ", got " << extent;
+  }
+  if (warps && (*warps < 1 || *warps > 32 || !llvm::isPowerOf2_64(*warps)))
+    return op->emitOpError("warps must be a power of two from 1 to 32, got ")
+           << *warps;
+  if (stages && (*stages < 1 || *stages > 8))
+    return op->emitOpError("stages must be from 1 to 8, got ") << *stages;
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   FunctionType type = getFunctionType();
   if (type.getNumInputs() != 3 || type.getNumResults() != 0)
@@ -211,23 +240,8 @@ LogicalResult MatmulOp::verify() {
       failed(checkExtent(*this, "N", bn, "B", cn, "C")))
     return failure();
 
-  if (std::optional<ArrayRef<int64_t>> block = getBlock()) {
-    if (block->size() != 3)
-      return emitOpError("block must give [M, N, K] extents, got ")
-             << block->size() << " values";
-    for (int64_t extent : *block)
-      if (extent < 1 || !llvm::isPowerOf2_64(extent))
-        return emitOpError("block extents must be powers of two, got ")
-               << extent;
-  }
-  if (std::optional<int64_t> warps = getWarps())
-    if (*warps < 1 || *warps > 32 || !llvm::isPowerOf2_64(*warps))
-      return emitOpError("warps must be a power of two from 1 to 32, got ")
-             << *warps;
-  if (std::optional<int64_t> stages = getStages())
-    if (*stages < 1 || *stages > 8)
-      return emitOpError("stages must be from 1 to 8, got ") << *stages;
-  return success();
+  return verifyScheduleHints(*this, getBlock(), "[M, N, K]", 1, getWarps(),
+                             getStages());
 }
 
 //===----------------------------------------------------------------------===//
@@ -282,22 +296,57 @@ SmallVector<Value> TupleCombiner::combine(OpBuilder &b, Location loc,
       combined.push_back(buildCombine(b, loc, *kind, x, y));
     return combined;
   }
-  // The region holds scalar element-wise ops: on tiles each op takes the
-  // tile type of its element type, and constants become splats.
-  auto tileType = dyn_cast<RankedTensorType>(earlier.front().getType());
+  return applyElementwiseBody(b, loc, region->front(),
+                              llvm::to_vector(llvm::concat<const Value>(
+                                  earlier, later)));
+}
+
+/// `value` (an integer tile) as a tile of `type`'s element width.
+static Value castIntegerTile(OpBuilder &b, Location loc, Value value,
+                             Type type, bool isUnsigned) {
+  unsigned from = getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
+  unsigned to = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  if (from == to)
+    return value;
+  if (from > to)
+    return arith::TruncIOp::create(b, loc, type, value);
+  if (isUnsigned)
+    return arith::ExtUIOp::create(b, loc, type, value);
+  return arith::ExtSIOp::create(b, loc, type, value);
+}
+
+SmallVector<Value> tilec::tile::applyElementwiseBody(OpBuilder &b,
+                                                     Location loc, Block &body,
+                                                     ValueRange args) {
+  // The body holds scalar element-wise ops: on tiles each op takes the tile
+  // type of its element type (index as i32), and constants become splats.
+  auto tileType = dyn_cast<RankedTensorType>(args.front().getType());
   auto retype = [&](Type t) -> Type {
-    return tileType ? RankedTensorType::get(tileType.getShape(), t) : t;
+    if (!tileType)
+      return t;
+    if (t.isIndex())
+      t = b.getI32Type();
+    return RankedTensorType::get(tileType.getShape(), t);
   };
-  Block &body = region->front();
   IRMapping mapping;
-  mapping.map(body.getArguments(),
-              llvm::to_vector(llvm::concat<const Value>(earlier, later)));
+  mapping.map(body.getArguments(), args);
   for (Operation &op : body.without_terminator()) {
     if (auto constant = dyn_cast<arith::ConstantOp>(op); constant && tileType) {
-      auto splat = DenseElementsAttr::get(
-          cast<ShapedType>(retype(constant.getType())), constant.getValue());
+      auto type = cast<ShapedType>(retype(constant.getType()));
+      Attribute value = constant.getValue();
+      if (auto integer = dyn_cast<IntegerAttr>(value))
+        value = IntegerAttr::get(type.getElementType(), integer.getInt());
       mapping.map(constant.getResult(),
-                  arith::ConstantOp::create(b, loc, splat).getResult());
+                  arith::ConstantOp::create(
+                      b, loc, DenseElementsAttr::get(type, value))
+                      .getResult());
+      continue;
+    }
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op) && tileType) {
+      Value cast = castIntegerTile(b, loc, mapping.lookup(op.getOperand(0)),
+                                   retype(op.getResult(0).getType()),
+                                   isa<arith::IndexCastUIOp>(op));
+      mapping.map(op.getResult(0), cast);
       continue;
     }
     Operation *clone = b.clone(op, mapping);
@@ -305,9 +354,10 @@ SmallVector<Value> TupleCombiner::combine(OpBuilder &b, Location loc,
     for (Value result : clone->getResults())
       result.setType(retype(result.getType()));
   }
+  SmallVector<Value> results;
   for (Value value : cast<YieldOp>(body.getTerminator()).getValues())
-    combined.push_back(mapping.lookupOrDefault(value));
-  return combined;
+    results.push_back(mapping.lookupOrDefault(value));
+  return results;
 }
 
 static bool isScanElementType(Type type) {
@@ -519,6 +569,10 @@ LogicalResult AttentionOp::verify() {
     if (dims.back().dim != dims[0].dim)
       return emitOpError("head dims differ: Q has ")
              << dims[0].dim << ", " << names[i] << " has " << dims.back().dim;
+    // Rows of a head are read and written as contiguous vectors.
+    if (buffer.getStridesAndOffset().first.back() != 1)
+      return emitOpError(names[i])
+             << "'s head dim must be contiguous (stride 1), got " << buffer;
   }
   int64_t d = dims[0].dim;
   if (d != 64 && d != 128)
@@ -559,7 +613,13 @@ LogicalResult AttentionOp::verify() {
     if (!std::isfinite(value) || value == 0)
       return emitOpError("scale must be finite and nonzero, got ") << value;
   }
-  return success();
+  if (std::optional<ArrayRef<int64_t>> block = getBlock())
+    for (int64_t extent : *block)
+      if (extent > 256)
+        return emitOpError("block extents must be at most 256, got ")
+               << extent;
+  return verifyScheduleHints(*this, getBlock(), "[queries, keys]", 16,
+                             getWarps(), getStages());
 }
 
 LogicalResult AttentionOp::verifyRegions() {

@@ -136,3 +136,45 @@ tile.attention @a layout(bhsd)
   %t = tile.splat %s : f32 -> tensor<4xf32>
   tile.yield %s : f32
 }
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op K's head dim must be contiguous (stride 1), got 'memref<?x?x?x64xbf16, strided<[?, ?, ?, 2]>>'}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16, strided<[?, ?, ?, 2]>>,
+       memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op block must give [queries, keys] extents, got 3 values}}
+tile.attention @a layout(bhsd) block [64, 64, 64]
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op block extents must be powers of two from 16, got 8}}
+tile.attention @a layout(bhsd) block [64, 8]
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op block extents must be at most 256, got 512}}
+tile.attention @a layout(bhsd) block [512, 64]
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op warps must be a power of two from 1 to 32, got 6}}
+tile.attention @a layout(bhsd) warps 6
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op stages must be from 1 to 8, got 0}}
+tile.attention @a layout(bhsd) stages 0
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()

@@ -74,8 +74,16 @@ tile.kernel @returns(%x: memref<?xf32>) -> i32
 
 // -----
 
-// expected-error @+1 {{'tile.kernel' op argument #0 must have the identity (row-major) layout}}
-tile.kernel @strided(%x: memref<?xf32, strided<[2]>>)
+// expected-error @+1 {{'tile.kernel' op argument #0 must have a strided layout with offset 0 or ?}}
+tile.kernel @offset(%x: memref<?xf32, strided<[2], offset: 4>>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument #0 must have a strided layout with offset 0 or ?}}
+tile.kernel @not_strided(%x: memref<?xf32, affine_map<(d0) -> (d0 floordiv 2)>>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>]} {
   tile.return
 }

@@ -102,6 +102,15 @@ private:
   mlir::Region *region;
 };
 
+/// Rebuilds the element-wise arith and math ops of `body` (ending in
+/// tile.yield) on `args`, which replace its arguments: on scalars as they
+/// are; on tiles of one shape, each op on the tiles of its element type,
+/// index values as i32 tiles. Returns the yielded values.
+llvm::SmallVector<mlir::Value> applyElementwiseBody(mlir::OpBuilder &b,
+                                                    mlir::Location loc,
+                                                    mlir::Block &body,
+                                                    mlir::ValueRange args);
+
 /// The element types of tiles (or the scalars themselves) that a combiner
 /// combines.
 llvm::SmallVector<mlir::Type> elementTypesOf(mlir::TypeRange types);

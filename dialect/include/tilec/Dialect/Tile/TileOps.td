@@ -98,8 +98,10 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     the scaled score and its (batch, head, query, key) indices and yields
     the new score (-inf masks the key).
 
-    Not tiled yet: `tile-tiling` reports it (a flash-attention block
-    program written by hand is `examples/attention_block.mlir`).
+    `block` ([rows of queries, keys] a program takes at a time, powers of
+    two from 16 to 256), `warps` and `stages` are optional schedule hints;
+    `tile-tiling` picks them by head dim when absent. The head dim must be
+    contiguous (stride 1) in all four buffers.
 
     ```mlir
     tile.attention @fwd layout(bhsd) causal
@@ -124,11 +126,15 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
                        Tile_AttentionLayout:$layout,
                        UnitAttr:$causal,
                        OptionalAttr<F64Attr>:$scale,
-                       UnitAttr:$lse);
+                       UnitAttr:$lse,
+                       OptionalAttr<DenseI64ArrayAttr>:$block,
+                       OptionalAttr<I64Attr>:$warps,
+                       OptionalAttr<I64Attr>:$stages);
   let regions = (region MaxSizedRegion<1>:$score_mod);
   let assemblyFormat = [{
     $sym_name `layout` `(` $layout `)` (`causal` $causal^)?
-    (`scale` $scale^)? (`lse` $lse^)? attr-dict `:` $function_type
+    (`scale` $scale^)? (`lse` $lse^)? (`block` $block^)? (`warps` $warps^)?
+    (`stages` $stages^)? attr-dict `:` $function_type
     ($score_mod^)?
   }];
   let hasVerifier = 1;
@@ -248,7 +254,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     The body runs once per program (thread block) of the grid; the grid is
     given per dimension by `#tile.grid` attributes over the kernel's
     arguments, and the block has `num_warps` warps. Arguments are global
-    buffers (`memref`, any rank, integer or float elements) and scalars
+    buffers (`memref`, any rank, integer or float elements; strided, with
+    offset 0 or dynamic: the runtime passes each view's own strides, which
+    must agree with the static strides of the type) and scalars
     (`i1`..`i64`, `f16`, `bf16`, `f32`, `f64`); kernels return nothing.
 
     ```mlir

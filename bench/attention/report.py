@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""tilec's attention kernels beside their peers: merges the JSON of tilec's
+runner (tilec-run-examples --json) with that of peers.py and writes a
+markdown report, the merged rows as JSON and, where matplotlib imports, a
+chart. Plain python3 (standard library; matplotlib optional), no torch.
+
+  python3 bench/attention/report.py --tilec tilec.json [--tilec more.json ...]
+                                    --peers peers.json --out DIR
+
+Writes DIR/attention.md, DIR/attention-merged.json and DIR/attention.png.
+
+tilec rows used: mode "aot" with a time, of kernels whose name holds d64 or
+d128 (the head dim) and "causal" when causal (attn_d64, attn_d128_causal,
+...), with dims [B, Hq, Hkv, Nq, Nkv]; other rows are left out. A row is
+keyed on (B, Hq, Hkv, Nq, Nkv, D, causal) and matched to the peers' rows of
+the same key; where several rows share a key (several --tilec files, a
+repeated run), the fastest is taken.
+
+Groups, one table each: decode (Nq == 1), gqa (Hq != Hkv, Nq > 1), prefill
+(the rest, one table per head dim). Prefill and gqa compare TFLOP/s,
+4 B Hq Nq Nkv D / time, half of it when causal (recomputed here from dims and
+time for tilec and its peers alike); decode compares GB/s of K and V read
+once, 2 * B Hkv Nkv D * 2 bytes / time. A ratio tilec/X is tilec's figure
+over X's (> 1: tilec is faster); best-SDPA is the fastest of the three torch
+SDPA backends that ran. A peer that failed shows "-" and its error in the
+notes under the table."""
+import argparse
+import json
+import os
+import re
+import sys
+
+PEERS = ("flash", "cudnn", "efficient", "triton")
+SDPA = ("flash", "cudnn", "efficient")
+PEER_IMPL = {"torch-sdpa-flash": "flash", "torch-sdpa-cudnn": "cudnn",
+             "torch-sdpa-efficient": "efficient", "triton": "triton"}
+GROUP_ORDER = ("prefill d64", "prefill d128", "gqa", "decode")
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    if isinstance(data, list):  # a bare list of rows
+        data = {"results": data}
+    return data
+
+
+def kernel_traits(name):
+    """(head dim, causal) from a tilec kernel name, or None when the name
+    names no head dim."""
+    m = re.search(r"(?:^|[^0-9a-z])d(64|128)(?![0-9])", name.lower())
+    if not m:
+        return None
+    return int(m.group(1)), "causal" in name.lower()
+
+
+def flops(key):
+    b, hq, _, nq, nkv, d, causal = key
+    return 4.0 * b * hq * nq * nkv * d / (2 if causal else 1)
+
+
+def kv_bytes(key):
+    b, _, hkv, _, nkv, d, _ = key
+    return 2.0 * b * hkv * nkv * d * 2
+
+
+def group_of(key):
+    b, hq, hkv, nq, nkv, d, causal = key
+    if nq == 1:
+        return "decode"
+    if hq != hkv:
+        return "gqa"
+    return f"prefill d{d}"
+
+
+def is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x
+
+
+def tilec_rows(paths):
+    """{key: row} of the usable tilec rows (the fastest per key), with the
+    number of rows read, used and skipped."""
+    best, used, seen, devices = {}, 0, 0, []
+    for path in paths:
+        data = load(path)
+        devices.append(data.get("device", "?"))
+        for r in data.get("results", []):
+            seen += 1
+            name = r.get("kernel") or r.get("example") or ""
+            traits = kernel_traits(name)
+            dims = r.get("dims") or []
+            time_us = r.get("time_us")
+            if (r.get("mode") != "aot" or traits is None or len(dims) != 5
+                    or not is_number(time_us) or time_us <= 0):
+                continue
+            used += 1
+            d, causal = traits
+            key = tuple(int(x) for x in dims) + (d, causal)
+            row = {"kernel": name, "time_us": float(time_us),
+                   "tflops_runner": r.get("tflops"),
+                   "status": r.get("status", ""), "error": r.get("error", ""),
+                   "source": path}
+            if key not in best or row["time_us"] < best[key]["time_us"]:
+                best[key] = row
+    return best, {"read": seen, "used": used, "devices": devices}
+
+
+def peer_rows(paths):
+    """{key: {peer: row}}: a key's row per peer; a timed row wins over a
+    failed one, and the faster of two timed ones."""
+    out, devices = {}, []
+    for path in paths:
+        data = load(path)
+        devices.append(data.get("device", "?"))
+        for r in data.get("results", []):
+            peer = PEER_IMPL.get(r.get("impl"))
+            if peer is None:
+                continue
+            key = (int(r["batch"]), int(r["heads"]), int(r["kv_heads"]),
+                   int(r["n_q"]), int(r["n_kv"]), int(r["dim"]),
+                   bool(r["causal"]))
+            us = r.get("us") if is_number(r.get("us")) and r["us"] > 0 else None
+            row = {"us": us, "error": "" if us is not None
+                   else (r.get("error") or "no time"),
+                   "kv_expanded": bool(r.get("kv_expanded")),
+                   "max_abs_error": r.get("max_abs_error"),
+                   "preset": r.get("preset"), "source": path}
+            if r.get("config"):
+                row["config"] = r["config"]
+            old = out.setdefault(key, {}).get(peer)
+            if (old is None or (old["us"] is None and us is not None)
+                    or (us is not None and us < old["us"])):
+                out[key][peer] = row
+    return out, devices
+
+
+# ---------------------------------------------------------------------------
+# Merging
+# ---------------------------------------------------------------------------
+
+def metric(key, us):
+    """The group's figure for a time: GB/s of K/V for decode, else TFLOP/s."""
+    if us is None:
+        return None
+    if key[3] == 1:
+        return kv_bytes(key) / us * 1e-3
+    return flops(key) / us * 1e-6
+
+
+def merge(tilec, peers):
+    rows = []
+    for key in sorted(set(tilec) | set(peers)):
+        b, hq, hkv, nq, nkv, d, causal = key
+        t = tilec.get(key)
+        ps = peers.get(key, {})
+        value = metric(key, t["time_us"]) if t else None
+        row = {"group": group_of(key), "shape": f"{b}x{hq}x{hkv}x{nq}x{nkv}",
+               "batch": b, "heads": hq, "kv_heads": hkv, "n_q": nq,
+               "n_kv": nkv, "dim": d, "causal": causal,
+               "metric": "kv_gbps" if nq == 1 else "tflops",
+               "matched": bool(t and ps), "tilec": None, "peers": {},
+               "ratios": {}}
+        if t:
+            row["tilec"] = dict(t, tflops=metric_tflops(key, t["time_us"]),
+                                kv_gbps=kv_bytes(key) / t["time_us"] * 1e-3)
+        for peer in PEERS:
+            p = ps.get(peer)
+            if p is None:
+                continue
+            row["peers"][peer] = dict(
+                p, tflops=metric_tflops(key, p["us"]),
+                kv_gbps=(kv_bytes(key) / p["us"] * 1e-3
+                         if p["us"] is not None else None))
+            pv = metric(key, p["us"])
+            row["ratios"][peer] = (value / pv if value is not None and pv
+                                   else None)
+        sdpa = [(metric(key, ps[s]["us"]), s) for s in SDPA
+                if s in ps and ps[s]["us"] is not None]
+        if sdpa:
+            best_value, best = max(sdpa)
+            row["best_sdpa"] = best
+            row["ratios"]["best_sdpa"] = (value / best_value
+                                          if value is not None else None)
+        else:
+            row["best_sdpa"] = None
+            row["ratios"]["best_sdpa"] = None
+        rows.append(row)
+    return rows
+
+
+def metric_tflops(key, us):
+    return None if us is None else flops(key) / us * 1e-6
+
+
+# ---------------------------------------------------------------------------
+# Markdown
+# ---------------------------------------------------------------------------
+
+def fmt(value, spec):
+    return "-" if value is None else format(value, spec)
+
+
+def clean(text, limit=400):
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def group_key(name):
+    return (GROUP_ORDER.index(name) if name in GROUP_ORDER
+            else len(GROUP_ORDER), name)
+
+
+def table(name, rows):
+    decode = name == "decode"
+    unit = "GB/s" if decode else "TFLOP/s"
+    mixed_d = len({r["dim"] for r in rows}) > 1 or not name.startswith("prefill")
+    notes = {}  # (peer, error) -> number
+
+    def note(peer, error):
+        return notes.setdefault((peer, error), len(notes) + 1)
+
+    value_of = (lambda r: r["kv_gbps"]) if decode else (lambda r: r["tflops"])
+    head = ["shape"] + (["d"] if mixed_d else []) + ["causal", f"tilec {unit}"]
+    head += [f"{p} {unit}" for p in PEERS]
+    head += [f"tilec/{p}" for p in PEERS] + ["tilec/best-SDPA"]
+    align = ["---"] + (["---:"] if mixed_d else []) + ["---"]
+    align += ["---:"] * (len(head) - len(align))
+    lines = [f"### {name}", "", "| " + " | ".join(head) + " |",
+             "|" + "|".join(align) + "|"]
+    order = ((lambda r: (r["n_kv"], r["batch"], r["heads"], r["kv_heads"],
+                         r["dim"])) if decode else
+             (lambda r: (r["causal"], r["n_q"], r["n_kv"], r["batch"],
+                         r["heads"], r["kv_heads"], r["dim"])))
+    expanded = False
+    for r in sorted(rows, key=order):
+        t = r["tilec"]
+        tilec = "-" if t is None else fmt(value_of(t), ".0f" if decode else ".1f")
+        if t is not None and t.get("status") not in ("PASS", "", None):
+            tilec += f" ({t['status']})"
+        cells = [r["shape"]] + ([str(r["dim"])] if mixed_d else [])
+        cells += ["yes" if r["causal"] else "no", tilec]
+        for peer in PEERS:
+            p = r["peers"].get(peer)
+            if p is None:
+                cells.append("-")
+            elif p["us"] is None:
+                cells.append(f"- [{note(peer, clean(p['error']))}]")
+            else:
+                cell = fmt(value_of(p), ".0f" if decode else ".1f")
+                if p["kv_expanded"]:
+                    cell += "*"
+                    expanded = True
+                cells.append(cell)
+        for peer in PEERS:
+            cells.append(fmt(r["ratios"].get(peer), ".2f"))
+        best = r["ratios"].get("best_sdpa")
+        cells.append("-" if best is None else
+                     f"{best:.2f} ({r['best_sdpa']})")
+        lines.append("| " + " | ".join(cells) + " |")
+    if expanded:
+        lines += ["", "\\* K and V expanded with repeat_interleave before the "
+                  "timed call (the backend rejected enable_gqa)."]
+    if notes:
+        lines += [""] + [f"- [{n}] {peer}: {error}"
+                         for (peer, error), n in notes.items()]
+    return lines
+
+
+def markdown(rows, tilec_info, peer_devices):
+    lines = ["# Attention: tilec and its peers", ""]
+    lines.append(f"tilec: {', '.join(dict.fromkeys(tilec_info['devices']))}; "
+                 f"peers: {', '.join(dict.fromkeys(peer_devices))}.")
+    if set(tilec_info["devices"]) != set(peer_devices):
+        lines.append("")
+        lines.append("**The tilec and peer files name different devices.**")
+    matched = sum(1 for r in rows if r["matched"])
+    lines += ["", f"{tilec_info['used']} tilec rows used of "
+              f"{tilec_info['read']} read; {matched} shapes matched with "
+              f"peers, {len(rows) - matched} on one side only.", "",
+              "TFLOP/s = 4 B Hq Nq Nkv D / time (half when causal); decode "
+              "GB/s = 2 B Hkv Nkv D * 2 bytes of K and V / time; both "
+              "recomputed from the times. Shapes are BxHqxHkvxNqxNkv. "
+              "tilec/X > 1: tilec is faster. A \"-\" without a note: not "
+              "measured.", ""]
+    groups = {}
+    for r in rows:
+        groups.setdefault(r["group"], []).append(r)
+    for name in sorted(groups, key=group_key):
+        lines += table(name, groups[name]) + [""]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Chart
+# ---------------------------------------------------------------------------
+
+def plot(rows, path):
+    """TFLOP/s against the sequence length of the prefill rows, one panel
+    per (d, causal), a line per implementation. False when matplotlib does
+    not import."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception as e:
+        print(f"plot skipped: matplotlib does not import ({e})")
+        return False
+    prefill = [r for r in rows if r["group"].startswith("prefill")
+               and r["n_q"] == r["n_kv"]]
+    panels = sorted({(r["dim"], r["causal"]) for r in prefill})
+    if not panels:
+        print("plot skipped: no prefill rows")
+        return False
+    cols = 2 if len(panels) > 1 else 1
+    nrows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(6.5 * cols, 4.2 * nrows),
+                             squeeze=False)
+    styles = {"tilec": ("#1f77b4", "o", 2.4), "flash": ("#d62728", "s", 1.4),
+              "cudnn": ("#2ca02c", "^", 1.4),
+              "efficient": ("#9467bd", "v", 1.4),
+              "triton": ("#ff7f0e", "D", 1.4)}
+    for ax, (d, causal) in zip(axes.flat, panels):
+        mine = [r for r in prefill if r["dim"] == d and r["causal"] == causal]
+        for impl in ("tilec",) + PEERS:
+            points = []
+            for r in mine:
+                src = r["tilec"] if impl == "tilec" else r["peers"].get(impl)
+                if src is not None and src.get("tflops") is not None:
+                    points.append((r["n_q"], src["tflops"]))
+            if not points:
+                continue
+            points.sort()
+            color, marker, width = styles[impl]
+            ax.plot([p[0] for p in points], [p[1] for p in points],
+                    label=impl, color=color, marker=marker, linewidth=width)
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"prefill d{d}, {'causal' if causal else 'not causal'}")
+        ax.set_xlabel("sequence length N (batch 16384 / N in the preset)")
+        ax.set_ylabel("TFLOP/s")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tilec", action="append", required=True,
+                   help="JSON of tilec's runner (repeatable)")
+    p.add_argument("--peers", action="append", required=True,
+                   help="JSON of peers.py (repeatable)")
+    p.add_argument("--out", required=True, help="folder for the report")
+    args = p.parse_args()
+    tilec, tilec_info = tilec_rows(args.tilec)
+    peers, peer_devices = peer_rows(args.peers)
+    rows = merge(tilec, peers)
+    os.makedirs(args.out, exist_ok=True)
+    md = markdown(rows, tilec_info, peer_devices)
+    md_path = os.path.join(args.out, "attention.md")
+    with open(md_path, "w") as f:
+        f.write(md + "\n")
+    json_path = os.path.join(args.out, "attention-merged.json")
+    with open(json_path, "w") as f:
+        json.dump({"tilec_devices": tilec_info["devices"],
+                   "peer_devices": peer_devices,
+                   "tilec_files": args.tilec, "peer_files": args.peers,
+                   "rows": rows}, f, indent=2)
+    print(md)
+    print(f"wrote {md_path}")
+    print(f"wrote {json_path}")
+    png_path = os.path.join(args.out, "attention.png")
+    if plot(rows, png_path):
+        print(f"wrote {png_path}")
+    if not tilec:
+        print("warning: no usable tilec rows (mode aot, a time, a kernel "
+              "named with d64/d128, five dims)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

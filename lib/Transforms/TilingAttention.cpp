@@ -1,0 +1,416 @@
+//===- TilingAttention.cpp - Attention descriptions -> block programs -----===//
+//
+// Flash attention: a program owns a block of query rows of one (batch, head)
+// and walks the keys in blocks with an online softmax. S = Q K^T stays in
+// the registers where the dot leaves it; its row maximum and sum are reduced
+// where the rows live; exp2 takes the scale folded with log2(e); P, rounded
+// to the input type, is the lhs of P V as it is; the f32 accumulator is
+// rescaled by a broadcast row vector. Key blocks every row of the block sees
+// whole run in a first loop without a mask; the rest (the blocks the causal
+// diagonal crosses, a partial last block) in a second one with the mask;
+// causal blocks past the diagonal are never visited. K and V tiles are
+// plain tile.loads in the loop, which tile-promote-shared stages like
+// matmul's operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "IndexMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// How one program computes its block of output rows.
+struct AttentionSchedule {
+  int64_t blockM, blockN, warps, stages;
+};
+
+/// The hints of `op`, completed by defaults for its head dim: 16 query rows
+/// a warp, so that each warp's rows of S, P and O stay in its registers
+/// through both dots; 64 rows on 4 warps at d64 and 128 on 8 at d128, keys
+/// in blocks of 128, two stages (the hand-written block programs these
+/// match ran at 0.95x and 1.0x torch SDPA's flash backend at 4x16x4096 on
+/// the H200, bench/results/2026-11-24-h200-placements).
+AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
+  AttentionSchedule s = headDim <= 64 ? AttentionSchedule{64, 128, 4, 2}
+                                      : AttentionSchedule{128, 128, 8, 2};
+  if (std::optional<ArrayRef<int64_t>> block = op.getBlock()) {
+    s.blockM = (*block)[0];
+    s.blockN = (*block)[1];
+  }
+  if (std::optional<int64_t> warps = op.getWarps())
+    s.warps = *warps;
+  if (std::optional<int64_t> stages = op.getStages())
+    s.stages = *stages;
+  return s;
+}
+
+/// Where batch, heads and sequence sit in the 4-D buffers.
+struct AttentionDimIndex {
+  unsigned batch = 0, heads, seq;
+};
+
+AttentionDimIndex dimIndex(tile::AttentionLayout layout) {
+  if (layout == tile::AttentionLayout::bhsd)
+    return {0, 1, 2};
+  return {0, 2, 1};
+}
+
+/// The online-softmax state a key loop carries: the output accumulator, the
+/// running row maximum (log2 domain) and the running row sum.
+struct SoftmaxState {
+  Value acc, rowMax, rowSum;
+};
+
+/// Builds the body of one attention kernel.
+class AttentionProgram {
+public:
+  AttentionProgram(OpBuilder &b, Location loc, tile::AttentionOp op,
+                   const AttentionSchedule &s)
+      : b(b), loc(loc), op(op), s(s), m{b, loc} {
+    MemRefType q = op.getOperandType(0);
+    element = q.getElementType();
+    headDim = q.getShape().back();
+    dims = dimIndex(op.getLayout());
+  }
+
+  void build(ValueRange args);
+
+private:
+  RankedTensorType tileOf(ArrayRef<int64_t> shape, Type elementType) {
+    return RankedTensorType::get(shape, elementType);
+  }
+  RankedTensorType scoresType(Type elementType) {
+    return tileOf({s.blockM, s.blockN}, elementType);
+  }
+  Value constantTile(RankedTensorType type, Attribute value) {
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+  }
+  Value floatTile(RankedTensorType type, double value) {
+    return constantTile(type, b.getFloatAttr(type.getElementType(), value));
+  }
+  Value splatIndex(Value index, RankedTensorType type) {
+    Value i32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+    return tile::SplatOp::create(b, loc, type, i32);
+  }
+
+  Value headView(Value buffer, Value head, Value seqLength);
+  Value lseView(Value buffer, Value head);
+  std::pair<Value, Value> keyBounds();
+  Value scores(Value q, Value keyBlock, bool masked);
+  SoftmaxState step(const SoftmaxState &state, Value scores, Value keyBlock);
+  SoftmaxState keyLoop(Value lower, Value upper, const SoftmaxState &init,
+                       bool masked);
+  void storeResults(const SoftmaxState &state);
+
+  OpBuilder &b;
+  Location loc;
+  tile::AttentionOp op;
+  AttentionSchedule s;
+  IndexMath m;
+  Type element;
+  int64_t headDim;
+  AttentionDimIndex dims;
+
+  // Set by build(). Values the loops use are defined before them, where
+  // tile-promote-shared looks for the positions of loads it pipelines.
+  Value zero, batch, head, queryLength, keyLength, firstRow;
+  Value qHead, kHead, vHead, oHead, lseHead;
+  /// i32 positions of each score's query row, and of its key within the key
+  /// block.
+  Value queryPositions, keyOffsets;
+  /// i32 tiles of n_kv, and (causal) of the last key each score's row sees:
+  /// its query position + n_kv - n_q (the diagonal shift).
+  Value keyEnds, diagonalShift, lastSeenKeys;
+};
+
+/// The 2-D [seq, d] view of one head of a 4-D buffer, with dynamic row
+/// stride and offset whatever the buffer's strides.
+Value AttentionProgram::headView(Value buffer, Value headIndex,
+                                 Value seqLength) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(4, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+  offsets[dims.batch] = batch;
+  offsets[dims.heads] = headIndex;
+  sizes[dims.seq] = seqLength;
+  sizes[3] = b.getIndexAttr(headDim);
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      {ShapedType::kDynamic, headDim}, type, offsets, sizes, strides);
+  Value view = memref::SubViewOp::create(b, loc, viewType, buffer, offsets,
+                                         sizes, strides);
+  auto dynamicRows = StridedLayoutAttr::get(
+      b.getContext(), ShapedType::kDynamic, {ShapedType::kDynamic, 1});
+  auto rowsType = MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, element,
+                                  dynamicRows, type.getMemorySpace());
+  return memref::CastOp::create(b, loc, rowsType, view);
+}
+
+/// The 1-D [n_q] view of one head's log-sum-exp.
+Value AttentionProgram::lseView(Value buffer, Value headIndex) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<OpFoldResult> offsets = {batch, headIndex, b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                     queryLength};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      {ShapedType::kDynamic}, type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, viewType, buffer, offsets, sizes,
+                                   strides);
+}
+
+/// [0, fullEnd) are the key blocks every row of this program sees whole;
+/// [fullEnd, end) the ones that need the mask. Causal: row i sees keys
+/// j <= i + n_kv - n_q, so the first row bounds the whole blocks and the
+/// last row the end (both clamped to the keys there are; signed, as the
+/// diagonal may start left of key 0).
+std::pair<Value, Value> AttentionProgram::keyBounds() {
+  Value blockN = m.constant(s.blockN);
+  Value wholeBlocksEnd = m.mul(m.div(keyLength, blockN), blockN);
+  if (!op.getCausal())
+    return {wholeBlocksEnd, keyLength};
+  Value firstRowSees = m.maxSigned(
+      m.add(m.add(firstRow, diagonalShift), m.constant(1)), zero);
+  Value fullEnd =
+      m.min(m.mul(m.div(firstRowSees, blockN), blockN), wholeBlocksEnd);
+  Value lastRowSees =
+      m.maxSigned(m.add(m.add(firstRow, m.constant(s.blockM)), diagonalShift),
+                  zero);
+  return {fullEnd, m.min(lastRowSees, keyLength)};
+}
+
+/// The scores of the key block at `keyBlock`, scaled into the log2 domain:
+/// scale * log2(e) * Q K^T, through the score modification (which sees
+/// scale * Q K^T) when there is one; with `masked`, keys past the end and
+/// (causal) past the diagonal are -inf.
+Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
+  Type f32 = b.getF32Type();
+  RankedTensorType f32Scores = scoresType(f32);
+  RankedTensorType i32Scores = scoresType(b.getI32Type());
+  Value k = tile::LoadOp::create(b, loc, tileOf({s.blockN, headDim}, element),
+                                 kHead, ValueRange{keyBlock, zero});
+  Value kT = tile::TransposeOp::create(
+      b, loc, tileOf({headDim, s.blockN}, element), k);
+  Value dot = tile::DotOp::create(b, loc, f32Scores, q, kT,
+                                  floatTile(f32Scores, 0.0));
+  double scale = op.getScaleOrDefault();
+  Value keyPositions;
+  auto keys = [&]() {
+    if (!keyPositions)
+      keyPositions = arith::AddIOp::create(b, loc, keyOffsets,
+                                           splatIndex(keyBlock, i32Scores));
+    return keyPositions;
+  };
+  Value scaled;
+  if (Region &mod = op.getScoreMod(); !mod.empty()) {
+    Value scores = arith::MulFOp::create(b, loc, dot, floatTile(f32Scores, scale));
+    SmallVector<Value> modified = tile::applyElementwiseBody(
+        b, loc, mod.front(),
+        {scores, splatIndex(batch, i32Scores), splatIndex(head, i32Scores),
+         queryPositions, keys()});
+    scaled = arith::MulFOp::create(b, loc, modified.front(),
+                                   floatTile(f32Scores, M_LOG2E));
+  } else {
+    scaled = arith::MulFOp::create(b, loc, dot,
+                                   floatTile(f32Scores, scale * M_LOG2E));
+  }
+  if (!masked)
+    return scaled;
+  Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, keys(),
+                                      keyEnds);
+  if (lastSeenKeys) {
+    Value seen = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                       keys(), lastSeenKeys);
+    valid = arith::AndIOp::create(b, loc, valid, seen);
+  }
+  return arith::SelectOp::create(
+      b, loc, valid, scaled,
+      floatTile(f32Scores, -std::numeric_limits<double>::infinity()));
+}
+
+/// One online-softmax step over the scores of the key block at `keyBlock`.
+/// A row whose maximum is still -inf (no key seen yet) subtracts 0, so that
+/// exp2 gives 0 rather than NaN.
+SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value scores,
+                                    Value keyBlock) {
+  Type f32 = b.getF32Type();
+  RankedTensorType rowsType = tileOf({s.blockM}, f32);
+  RankedTensorType accType = tileOf({s.blockM, headDim}, f32);
+  Value blockMax = tile::ReduceOp::create(b, loc, rowsType,
+                                          tile::ReduceKind::max, scores, 1);
+  Value rowMax = arith::MaximumFOp::create(b, loc, state.rowMax, blockMax);
+  Value empty = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ, rowMax,
+      floatTile(rowsType, -std::numeric_limits<double>::infinity()));
+  Value shift = arith::SelectOp::create(b, loc, empty,
+                                        floatTile(rowsType, 0.0), rowMax);
+  Value alpha = math::Exp2Op::create(
+      b, loc, arith::SubFOp::create(b, loc, state.rowMax, shift));
+  Value shiftTile = tile::BroadcastOp::create(b, loc, scoresType(f32), shift,
+                                              ArrayRef<int64_t>{1});
+  Value p = math::Exp2Op::create(
+      b, loc, arith::SubFOp::create(b, loc, scores, shiftTile));
+  Value blockSum = tile::ReduceOp::create(b, loc, rowsType,
+                                          tile::ReduceKind::add, p, 1);
+  Value rowSum = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, state.rowSum, alpha), blockSum);
+  Value alphaTile = tile::BroadcastOp::create(b, loc, accType, alpha,
+                                              ArrayRef<int64_t>{1});
+  Value rescaled = arith::MulFOp::create(b, loc, state.acc, alphaTile);
+  Value pLow = arith::TruncFOp::create(b, loc, scoresType(element), p);
+  Value v = tile::LoadOp::create(b, loc, tileOf({s.blockN, headDim}, element),
+                                 vHead, ValueRange{keyBlock, zero});
+  Value acc = tile::DotOp::create(b, loc, accType, pLow, v, rescaled);
+  return {acc, rowMax, rowSum};
+}
+
+/// The loop over the key blocks in [lower, upper), with Q loaded before it.
+SoftmaxState AttentionProgram::keyLoop(Value lower, Value upper,
+                                       const SoftmaxState &init, bool masked) {
+  Value q = tile::LoadOp::create(b, loc, tileOf({s.blockM, headDim}, element),
+                                 qHead, ValueRange{firstRow, zero});
+  auto loop = scf::ForOp::create(
+      b, loc, lower, upper, m.constant(s.blockN),
+      ValueRange{init.acc, init.rowMax, init.rowSum},
+      [&](OpBuilder &, Location, Value keyBlock, ValueRange iterArgs) {
+        SoftmaxState next =
+            step({iterArgs[0], iterArgs[1], iterArgs[2]},
+                 scores(q, keyBlock, masked), keyBlock);
+        scf::YieldOp::create(b, loc,
+                             ValueRange{next.acc, next.rowMax, next.rowSum});
+      });
+  loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
+  return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
+}
+
+/// O = acc / rowSum (0 for a row that saw no key), and the log-sum-exp
+/// ln(2) * (rowMax + log2(rowSum)) (-inf for such a row).
+void AttentionProgram::storeResults(const SoftmaxState &state) {
+  Type f32 = b.getF32Type();
+  RankedTensorType rowsType = tileOf({s.blockM}, f32);
+  RankedTensorType accType = tileOf({s.blockM, headDim}, f32);
+  Value noKey = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                      state.rowSum, floatTile(rowsType, 0.0));
+  Value divisor = arith::SelectOp::create(b, loc, noKey,
+                                          floatTile(rowsType, 1.0),
+                                          state.rowSum);
+  Value out = arith::DivFOp::create(
+      b, loc, state.acc,
+      tile::BroadcastOp::create(b, loc, accType, divisor,
+                                ArrayRef<int64_t>{1}));
+  Value outLow = arith::TruncFOp::create(
+      b, loc, tileOf({s.blockM, headDim}, element), out);
+  tile::StoreOp::create(b, loc, outLow, oHead,
+                        ValueRange{firstRow, zero});
+  if (!lseHead)
+    return;
+  Value empty = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ, state.rowMax,
+      floatTile(rowsType, -std::numeric_limits<double>::infinity()));
+  Value rowMax = arith::SelectOp::create(b, loc, empty,
+                                         floatTile(rowsType, 0.0),
+                                         state.rowMax);
+  Value log2Sum = arith::AddFOp::create(
+      b, loc, rowMax, math::Log2Op::create(b, loc, state.rowSum));
+  Value lse = arith::MulFOp::create(b, loc, log2Sum,
+                                    floatTile(rowsType, M_LN2));
+  tile::StoreOp::create(b, loc, lse, lseHead, ValueRange{firstRow});
+}
+
+void AttentionProgram::build(ValueRange args) {
+  Type index = b.getIndexType();
+  auto programId = [&](tile::ProgramDim d) {
+    return tile::ProgramIdOp::create(
+        b, loc, index, tile::ProgramDimAttr::get(b.getContext(), d));
+  };
+  zero = m.constant(0);
+  Value queryBlock = programId(tile::ProgramDim::x);
+  head = programId(tile::ProgramDim::y);
+  batch = programId(tile::ProgramDim::z);
+  Value q = args[0], k = args[1], v = args[2], o = args[3];
+  queryLength = b.createOrFold<memref::DimOp>(loc, q, dims.seq);
+  keyLength = b.createOrFold<memref::DimOp>(loc, k, dims.seq);
+  // Grouped-query attention: heads / kv_heads query heads share a K/V head.
+  Value group = m.div(b.createOrFold<memref::DimOp>(loc, q, dims.heads),
+                      b.createOrFold<memref::DimOp>(loc, k, dims.heads));
+  Value kvHead = m.div(head, group);
+  qHead = headView(q, head, queryLength);
+  kHead = headView(k, kvHead, keyLength);
+  vHead = headView(v, kvHead, keyLength);
+  oHead = headView(o, head, queryLength);
+  if (op.getLse())
+    lseHead = lseView(args[4], head);
+  firstRow = m.mul(queryBlock, m.constant(s.blockM));
+
+  RankedTensorType i32Scores = scoresType(b.getI32Type());
+  Value rows = tile::RangeOp::create(
+      b, loc, tileOf({s.blockM}, b.getI32Type()));
+  queryPositions = arith::AddIOp::create(
+      b, loc,
+      tile::BroadcastOp::create(b, loc, i32Scores, rows, ArrayRef<int64_t>{1}),
+      splatIndex(firstRow, i32Scores));
+  Value cols = tile::RangeOp::create(
+      b, loc, tileOf({s.blockN}, b.getI32Type()));
+  keyOffsets =
+      tile::BroadcastOp::create(b, loc, i32Scores, cols, ArrayRef<int64_t>{0});
+  keyEnds = splatIndex(keyLength, i32Scores);
+  if (op.getCausal()) {
+    diagonalShift = m.sub(keyLength, queryLength);
+    lastSeenKeys = arith::AddIOp::create(b, loc, queryPositions,
+                                         splatIndex(diagonalShift, i32Scores));
+  }
+
+  Type f32 = b.getF32Type();
+  RankedTensorType rowsType = tileOf({s.blockM}, f32);
+  SoftmaxState init = {
+      floatTile(tileOf({s.blockM, headDim}, f32), 0.0),
+      floatTile(rowsType, -std::numeric_limits<double>::infinity()),
+      floatTile(rowsType, 0.0)};
+  auto [fullEnd, end] = keyBounds();
+  SoftmaxState whole = keyLoop(zero, fullEnd, init, /*masked=*/false);
+  SoftmaxState all = keyLoop(fullEnd, end, whole, /*masked=*/true);
+  storeResults(all);
+  tile::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
+                                               tile::AttentionOp op) {
+  Location loc = op.getLoc();
+  int64_t headDim = op.getOperandType(0).getShape().back();
+  AttentionSchedule s = chooseSchedule(op, headDim);
+  AttentionDimIndex dims = dimIndex(op.getLayout());
+  MLIRContext *ctx = rewriter.getContext();
+  // The grid: x over Q's blocks of rows, y over its heads, z over batches.
+  ArrayAttr grid = rewriter.getArrayAttr(
+      {tile::GridAttr::get(ctx, 0, dims.seq, s.blockM),
+       tile::GridAttr::get(ctx, 0, dims.heads, 1),
+       tile::GridAttr::get(ctx, 0, dims.batch, 1)});
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  FunctionType type = op.getFunctionType();
+  auto kernel = tile::KernelOp::create(rewriter, loc, op.getSymName(), type,
+                                       /*arg_attrs=*/nullptr,
+                                       /*res_attrs=*/nullptr, grid, s.warps);
+  Block *body =
+      rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
+                           SmallVector<Location>(type.getNumInputs(), loc));
+  rewriter.setInsertionPointToStart(body);
+  AttentionProgram(rewriter, loc, op, s).build(body->getArguments());
+  rewriter.eraseOp(op);
+  return kernel;
+}

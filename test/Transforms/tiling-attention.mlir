@@ -1,0 +1,110 @@
+// RUN: tilec-opt %s -split-input-file -tile-tiling | FileCheck %s
+
+// d128 without hints: 128 query rows on 8 warps, keys in blocks of 128; the
+// first loop (no mask) over the blocks the first row sees whole, the second
+// masked to n_kv and to the diagonal aligned to the bottom-right corner.
+// CHECK-LABEL: tile.kernel @causal(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 2, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 8
+// CHECK-DAG: %[[NQ:.*]] = memref.dim %arg0, %c2
+// CHECK-DAG: %[[NKV:.*]] = memref.dim %arg1, %c2
+// CHECK: %[[SHIFT:.*]] = arith.subi %[[NKV]], %[[NQ]] : index
+// CHECK: %[[SEES:.*]] = arith.maxsi
+// CHECK: %[[FULL:.*]] = arith.minui
+// CHECK: %[[LAST:.*]] = arith.maxsi
+// CHECK: %[[END:.*]] = arith.minui %[[LAST]], %[[NKV]]
+// CHECK: %[[Q:.*]] = tile.load {{.*}} -> tensor<128x128xbf16>
+// CHECK: %[[WHOLE:.*]]:3 = scf.for %{{.*}} = %c0{{.*}} to %[[FULL]] step %c128{{.*}}
+// CHECK:   tile.dot %[[Q]], %{{.*}} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+// CHECK-NOT: arith.select %{{.*}} : tensor<128x128xi1>
+// CHECK:   tile.reduce max
+// CHECK:   math.exp2
+// CHECK:   tile.reduce add
+// CHECK:   arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
+// CHECK:   tile.dot
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK: scf.for %{{.*}} = %[[FULL]] to %[[END]] step %c128{{.*}} iter_args(%{{.*}} = %[[WHOLE]]#0, %{{.*}} = %[[WHOLE]]#1, %{{.*}} = %[[WHOLE]]#2)
+// CHECK:   arith.cmpi slt
+// CHECK:   arith.cmpi sle
+// CHECK:   arith.andi
+// CHECK:   arith.select %{{.*}} : tensor<128x128xi1>, tensor<128x128xf32>
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK: arith.divf
+// CHECK: tile.store %{{.*}} : tensor<128x128xbf16>
+tile.attention @causal layout(bhsd) causal
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// [batch, seq, heads, d] views, grouped-query: query head h reads K/V head
+// h / (heads / kv_heads); the grid's x runs over dimension 1 of Q.
+// CHECK-LABEL: tile.kernel @gqa(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 64>, #tile.grid<arg = 0, dim = 2, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
+// CHECK: %[[HEAD:.*]] = tile.program_id y
+// CHECK: %[[BATCH:.*]] = tile.program_id z
+// CHECK: %[[KVHEAD:.*]] = arith.divui %[[HEAD]], %c4{{.*}} : index
+// CHECK: memref.subview %arg0[%[[BATCH]], 0, %[[HEAD]], 0] [1, %{{.*}}, 1, 64]
+// CHECK: memref.subview %arg1[%[[BATCH]], 0, %[[KVHEAD]], 0] [1, %{{.*}}, 1, 64]
+// CHECK-SAME: to memref<?x64xf16, strided<[?, 1], offset: ?>>
+// CHECK: memref.cast %{{.*}} to memref<?x?xf16, strided<[?, 1], offset: ?>>
+// CHECK-NOT: arith.cmpi sle
+// CHECK: tile.store %{{.*}} : tensor<64x64xf16>
+tile.attention @gqa layout(bshd)
+    : (memref<2x?x32x64xf16, strided<[?, ?, 64, 1]>>,
+       memref<2x?x8x64xf16, strided<[?, ?, 64, 1]>>,
+       memref<2x?x8x64xf16, strided<[?, ?, 64, 1]>>,
+       memref<2x?x32x64xf16>) -> ()
+
+// -----
+
+// The log-sum-exp: ln(2) * (row max + log2(row sum)), stored per row.
+// CHECK-LABEL: tile.kernel @lse(
+// CHECK: %[[LSE:.*]] = memref.subview %arg4[%{{.*}}, %{{.*}}, 0] [1, 1, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK: %[[LOG:.*]] = math.log2 %{{.*}} : tensor<64xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %[[LOG]] : tensor<64xf32>
+// CHECK: %[[LN:.*]] = arith.mulf %[[SUM]], %{{.*}} : tensor<64xf32>
+// CHECK: tile.store %[[LN]], %[[LSE]][%{{.*}}] : tensor<64xf32>
+tile.attention @lse layout(bhsd) lse
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, memref<?x?x?xf32>) -> ()
+
+// -----
+
+// The score modification runs on whole score tiles, after the scale and
+// before the mask; its index arguments are i32 tiles (the query and key
+// positions, splats of the batch and head), index casts to i32 fold away.
+// CHECK-LABEL: tile.kernel @window(
+// CHECK: scf.for
+// CHECK:   %[[SCORES:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<64x128xf32>
+// CHECK:   %[[KEYS:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<64x128xi32>
+// CHECK:   %[[D:.*]] = arith.subi %{{.*}}, %[[KEYS]] : tensor<64x128xi32>
+// CHECK:   %[[IN:.*]] = arith.cmpi slt, %[[D]], %{{.*}} : tensor<64x128xi32>
+// CHECK:   %[[MOD:.*]] = arith.select %[[IN]], %[[SCORES]], %{{.*}} : tensor<64x128xi1>, tensor<64x128xf32>
+// CHECK:   arith.mulf %[[MOD]], %{{.*}} : tensor<64x128xf32>
+// CHECK:   tile.reduce max
+tile.attention @window layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %w = arith.constant 256 : index
+  %d = arith.subi %q, %k : index
+  %in = arith.cmpi slt, %d, %w : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %r = arith.select %in, %s, %ninf : f32
+  tile.yield %r : f32
+}
+
+// -----
+
+// Schedule hints replace the defaults.
+// CHECK-LABEL: tile.kernel @hinted(
+// CHECK-SAME: per_program = 32>
+// CHECK-SAME: num_warps = 2
+// CHECK: tile.load {{.*}} -> tensor<32x128xbf16>
+// CHECK: scf.for %{{.*}} step %c64{{.*}}
+// CHECK: tile.load {{.*}} -> tensor<64x128xbf16>
+// CHECK: } {tile.stages = 3 : i64}
+tile.attention @hinted layout(bhsd) block [32, 64] warps 2 stages 3
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
