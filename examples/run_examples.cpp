@@ -3,6 +3,8 @@
 // tilec-run-examples --cubin-dir DIR [--source-dir DIR] [--mode aot|jit|both]
 //                    [--json FILE] [--only NAME,...] [--device N] [--seed N]
 //                    [--max-gflop X]  (skip shapes above X GFLOP)
+//                    [--shapes AxB...,...]  (these shapes instead of the
+//                                            examples' own)
 //
 // For every example, mode and shape: load the module (AOT: DIR/<file>.cubin;
 // JIT: compile <source-dir>/<file>.mlir in-process), make fresh random inputs,
@@ -89,7 +91,17 @@ struct Workload {
   /// Compare::Attention only: the same elements computed as a low-precision
   /// kernel would (bf16 rounding where it rounds), for the error bound.
   std::vector<double> referenceLowp;
+  /// A second, f32 output (attention's log-sum-exp), poisoned like the
+  /// first: elements auxElements must be within kAuxTolerance of
+  /// auxReference, infinities equal.
+  std::optional<size_t> aux;
+  std::vector<int64_t> auxElements;
+  std::vector<double> auxReference;
 };
+
+/// The bound on |aux - auxReference| (FlashAttention-3's tests hold the
+/// log-sum-exp to it).
+constexpr double kAuxTolerance = 1e-3;
 
 using PrepareFn = Workload (*)(const Context &, const Shape &, std::mt19937 &);
 /// Floating-point operations of one launch on a shape (for TFLOP/s).
@@ -626,60 +638,151 @@ double b2bGemmFlops(const Shape &shape) {
   return 2.0 * m * h * k + 2.0 * m * n * h;
 }
 
-// attention_d64 and attention_d128 of attention_block.mlir, on shape
-// {B, H, N, causal}:
-//   attention_dD(q, k, v, o: bf16[B, H, N, D], scale: f32, causal: i32):
-//     O = softmax(scale * Q K^T + mask) V for each batch and head; with
-//     causal != 0, query i sees keys j <= i.
-// Q, K and V uniform in [-1, 1], scale = 1/sqrt(D). Compared by
-// Compare::Attention, against two references of the same rows (a row is
-// one query of one head: D elements; a sample of them beyond 2^31
-// reference steps, N * D * 2 a row):
-//   reference:     float64 from the bf16 inputs;
-//   referenceLowp: as a bf16 kernel would: S = Q K^T summed in float, times
-//                  scale; softmax in float; P rounded to bf16; O = P V summed
-//                  in float, then rounded to bf16.
-Workload prepareAttention(const Context &ctx, const Shape &shape,
-                          std::mt19937 &rng, int64_t d) {
-  int64_t batch = shape[0], heads = shape[1], n = shape[2];
-  int32_t causal = int32_t(shape[3]);
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+/// A score modification on the host: the scaled score of query `i` and key
+/// `j` of (batch, head) -> the new score (-inf masks).
+using ScoreModFn = double (*)(double score, int64_t batch, int64_t head,
+                              int64_t i, int64_t j);
+
+/// One attention problem: O = softmax(scale * Q K^T [+ mask]) V per batch and
+/// query head, query head h reading K/V head h / (heads / kvHeads).
+struct AttentionProblem {
+  int64_t batch = 1, heads = 1, kvHeads = 1, nq = 1, nkv = 1, d = 64;
+  /// Query i sees keys j <= i + nkv - nq (FlashAttention-2's bottom-right
+  /// alignment).
+  bool causal = false;
+  /// [batch, seq, heads, d] views with a spare head between rows (strides
+  /// as a packed QKV tensor gives them), else contiguous [batch, heads, seq,
+  /// d].
+  bool bshd = false;
+  /// A log-sum-exp output (f32 [batch, heads, nq]) after O.
+  bool lse = false;
+  ScalarType type = ScalarType::BF16;
+  ScoreModFn scoreMod = nullptr;
+  /// Q and K constant so that every logit is about 1e4: rows must stay
+  /// finite.
+  bool largeLogits = false;
+};
+
+/// `n` values uniform in [lo, hi] rounded to `type` (bf16 or f16): the bits
+/// for the device and the values they hold (exact in float).
+Bf16Values uniformLowp(size_t n, std::mt19937 &rng, float lo, float hi,
+                       ScalarType type) {
+  if (type == ScalarType::BF16)
+    return uniformBf16(n, rng, lo, hi);
+  Bf16Values v;
+  v.values = uniform(n, rng, lo, hi);
+  v.bits.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    v.bits[i] = floatToHalf(v.values[i]);
+    v.values[i] = float(halfToDouble(v.bits[i]));
+  }
+  return v;
+}
+
+float roundLowp(float x, ScalarType type) {
+  return type == ScalarType::BF16 ? roundBf16(x)
+                                  : float(halfToDouble(floatToHalf(x)));
+}
+
+/// The 4-D view of head-major data held in `buffer`: [B, H, N, D]
+/// contiguous, or (bshd) [B, N, H, D] whose rows of heads are H + 1 heads
+/// apart.
+TensorView attentionView(const DeviceBuffer &buffer, const AttentionProblem &p,
+                         int64_t heads, int64_t n) {
+  if (!p.bshd)
+    return buffer.view(p.type, {p.batch, heads, n, p.d});
+  TensorView v = buffer.view(p.type, {p.batch * n * (heads + 1) * p.d});
+  v.rank = 4;
+  v.sizes = {p.batch, n, heads, p.d};
+  v.strides = {n * (heads + 1) * p.d, (heads + 1) * p.d, p.d, 1};
+  return v;
+}
+
+/// Element (b, h, s, c) of head-major data as attentionView() stores it.
+int64_t attentionIndex(const AttentionProblem &p, int64_t heads, int64_t n,
+                       int64_t b, int64_t h, int64_t s, int64_t c) {
+  if (!p.bshd)
+    return ((b * heads + h) * n + s) * p.d + c;
+  return ((b * n + s) * (heads + 1) + h) * p.d + c;
+}
+
+/// Inputs for attentionView(): uniform in [-1, 1], or (largeLogits) Q and K
+/// all 32 (logits 1024 * d * scale, above 1e4) and V uniform.
+Bf16Values attentionInput(const AttentionProblem &p, int64_t heads, int64_t n,
+                          bool constant, std::mt19937 &rng) {
+  int64_t elements = p.batch * n * (heads + (p.bshd ? 1 : 0)) * p.d;
+  if (!constant)
+    return uniformLowp(elements, rng, -1, 1, p.type);
+  return uniformLowp(elements, rng, 32, 32, p.type);
+}
+
+/// Prepares `p`: buffers Q, K, V, O[, LSE] and their views as the first
+/// arguments; the output O (Compare::Attention) against two references of
+/// the same rows (a row is one query of one head: D elements; a sample of
+/// them beyond 2^31 reference steps, nkv * D * 2 a row):
+///   reference:     float64 from the low-precision inputs;
+///   referenceLowp: as a low-precision kernel would: S = Q K^T summed in
+///                  float, times scale, modified; softmax in float; P rounded
+///                  to the input type; O = P V summed in float, rounded.
+/// A row that sees no key is 0. With `lse`, the log-sum-exp of the same rows
+/// (natural log, float64; -inf for a row that sees no key).
+Workload prepareAttentionProblem(const Context &ctx, const AttentionProblem &p,
+                                 std::mt19937 &rng) {
+  int64_t d = p.d;
   float scale = float(1.0 / std::sqrt(double(d)));
-  int64_t elements = batch * heads * n * d;
-  Bf16Values q = uniformBf16(elements, rng, -1, 1);
-  Bf16Values k = uniformBf16(elements, rng, -1, 1);
-  Bf16Values v = uniformBf16(elements, rng, -1, 1);
+  Bf16Values q = attentionInput(p, p.heads, p.nq, p.largeLogits, rng);
+  Bf16Values k = attentionInput(p, p.kvHeads, p.nkv, p.largeLogits, rng);
+  Bf16Values v = attentionInput(p, p.kvHeads, p.nkv, false, rng);
   Workload w;
   w.buffers.push_back(DeviceBuffer::fromHost(ctx, q.bits));
   w.buffers.push_back(DeviceBuffer::fromHost(ctx, k.bits));
   w.buffers.push_back(DeviceBuffer::fromHost(ctx, v.bits));
-  w.buffers.emplace_back(ctx, size_t(elements) * sizeof(uint16_t));
+  int64_t outElements = p.batch * p.heads * p.nq * d;
+  w.buffers.emplace_back(ctx, size_t(outElements) * sizeof(uint16_t));
   w.output = 3;
-  w.outputType = ScalarType::BF16;
-  Shape sizes = {batch, heads, n, d};
-  w.args = {w.buffers[0].view(ScalarType::BF16, sizes),
-            w.buffers[1].view(ScalarType::BF16, sizes),
-            w.buffers[2].view(ScalarType::BF16, sizes),
-            w.buffers[3].view(ScalarType::BF16, sizes),
-            scale,
-            causal};
+  w.outputType = p.type;
+  w.args = {attentionView(w.buffers[0], p, p.heads, p.nq),
+            attentionView(w.buffers[1], p, p.kvHeads, p.nkv),
+            attentionView(w.buffers[2], p, p.kvHeads, p.nkv),
+            p.bshd ? w.buffers[3].view(p.type, {p.batch, p.nq, p.heads, d})
+                   : w.buffers[3].view(p.type, {p.batch, p.heads, p.nq, d})};
+  if (p.lse) {
+    w.buffers.emplace_back(ctx, size_t(p.batch * p.heads * p.nq) * 4);
+    w.aux = 4;
+    w.args.push_back(
+        w.buffers[4].view<float>({p.batch, p.heads, p.nq}));
+  }
 
-  int64_t rowCount = batch * heads * n;
+  // Rows in O's memory order: (b, h, i) for bhsd, (b, i, h) for bshd.
+  int64_t rowCount = p.batch * p.heads * p.nq;
   std::vector<int64_t> rows =
-      referenceRows(w, rowCount, d, double(rowCount) * n * d * 2);
+      referenceRows(w, rowCount, d, double(rowCount) * p.nkv * d * 2);
   w.reference.reserve(rows.size() * d);
   w.referenceLowp.reserve(rows.size() * d);
-  std::vector<double> s(n), o(d);
-  std::vector<float> sLow(n), oLow(d);
+  std::vector<double> s(p.nkv), o(d);
+  std::vector<float> sLow(p.nkv), oLow(d);
+  int64_t group = p.heads / p.kvHeads;
   for (int64_t r : rows) {
-    int64_t i = r % n;                 // the query's position
-    int64_t base = (r - i) * d;        // its head's first row
-    int64_t keys = causal ? i + 1 : n; // keys [0, keys) are seen
-    const float *qrow = &q.values[r * d];
-    // Scores, in float64 and in float.
+    int64_t b, h, i;
+    if (p.bshd) {
+      h = r % p.heads, i = (r / p.heads) % p.nq, b = r / (p.heads * p.nq);
+    } else {
+      i = r % p.nq, h = (r / p.nq) % p.heads, b = r / (p.heads * p.nq);
+    }
+    int64_t kvh = h / group;
+    int64_t keys = p.causal ? std::clamp<int64_t>(i + p.nkv - p.nq + 1, 0,
+                                                  p.nkv)
+                            : p.nkv;
+    const float *qrow = &q.values[attentionIndex(p, p.heads, p.nq, b, h, i, 0)];
     double max = -INFINITY;
     float maxLow = -INFINITY;
     for (int64_t j = 0; j < keys; ++j) {
-      const float *krow = &k.values[base + j * d];
+      const float *krow =
+          &k.values[attentionIndex(p, p.kvHeads, p.nkv, b, kvh, j, 0)];
       double dot = 0;
       float dotLow = 0;
       for (int64_t c = 0; c < d; ++c) {
@@ -688,40 +791,60 @@ Workload prepareAttention(const Context &ctx, const Shape &shape,
       }
       s[j] = dot * scale;
       sLow[j] = dotLow * scale;
+      if (p.scoreMod) {
+        s[j] = p.scoreMod(s[j], b, h, i, j);
+        sLow[j] = float(p.scoreMod(sLow[j], b, h, i, j));
+      }
       max = std::max(max, s[j]);
       maxLow = std::max(maxLow, sLow[j]);
     }
     double sum = 0;
     float sumLow = 0;
-    for (int64_t j = 0; j < keys; ++j) {
+    for (int64_t j = 0; j < keys && max > -INFINITY; ++j) {
       sum += s[j] = std::exp(s[j] - max);
       sumLow += sLow[j] = std::exp(sLow[j] - maxLow);
     }
     std::fill(o.begin(), o.end(), 0.0);
     std::fill(oLow.begin(), oLow.end(), 0.0f);
-    for (int64_t j = 0; j < keys; ++j) {
-      const float *vrow = &v.values[base + j * d];
-      double p = s[j] / sum;
-      float pLow = roundBf16(sLow[j] / sumLow);
+    for (int64_t j = 0; j < keys && sum > 0; ++j) {
+      const float *vrow =
+          &v.values[attentionIndex(p, p.kvHeads, p.nkv, b, kvh, j, 0)];
+      double pr = s[j] / sum;
+      float pLow = roundLowp(sLow[j] / sumLow, p.type);
       for (int64_t c = 0; c < d; ++c) {
-        o[c] += p * vrow[c];
+        o[c] += pr * vrow[c];
         oLow[c] += pLow * vrow[c];
       }
     }
     w.reference.insert(w.reference.end(), o.begin(), o.end());
     for (float x : oLow)
-      w.referenceLowp.push_back(roundBf16(x));
+      w.referenceLowp.push_back(roundLowp(x, p.type));
+    if (p.lse) {
+      // LSE is [batch, heads, nq] whatever O's order.
+      w.auxElements.push_back((b * p.heads + h) * p.nq + i);
+      w.auxReference.push_back(sum > 0 ? max + std::log(sum) : -INFINITY);
+    }
   }
   return w;
 }
 
-Workload prepareAttentionD64(const Context &ctx, const Shape &shape,
-                             std::mt19937 &rng) {
-  return prepareAttention(ctx, shape, rng, 64);
-}
-Workload prepareAttentionD128(const Context &ctx, const Shape &shape,
-                              std::mt19937 &rng) {
-  return prepareAttention(ctx, shape, rng, 128);
+// attention_d64 and attention_d128 of attention_block.mlir, on shape
+// {B, H, N, causal}:
+//   attention_dD(q, k, v, o: bf16[B, H, N, D], scale: f32, causal: i32):
+//     O = softmax(scale * Q K^T + mask) V for each batch and head; with
+//     causal != 0, query i sees keys j <= i.
+template <int64_t D>
+Workload prepareAttentionBlock(const Context &ctx, const Shape &shape,
+                               std::mt19937 &rng) {
+  if (shape.size() != 4)
+    throw Error("attention_block shapes are BxHxNxcausal");
+  AttentionProblem p;
+  p.batch = shape[0], p.heads = p.kvHeads = shape[1];
+  p.nq = p.nkv = shape[2], p.d = D, p.causal = shape[3] != 0;
+  Workload w = prepareAttentionProblem(ctx, p, rng);
+  w.args.push_back(float(1.0 / std::sqrt(double(D))));
+  w.args.push_back(int32_t(shape[3]));
+  return w;
 }
 
 /// 4 B H N^2 D for shape {B, H, N, causal} (Q K^T and P V), half of it when
@@ -739,6 +862,112 @@ std::vector<Shape> attentionShapes(const std::vector<Shape> &shapes) {
     for (int64_t causal : {0, 1})
       out.push_back({s[0], s[1], s[2], causal});
   return out;
+}
+
+// examples/attention.mlir's descriptions, on shape {B, Hq, Hkv, Nq, Nkv}
+// (a sixth 1: large logits). Each kernel is one AttentionProblem form.
+double softCap30(double s, int64_t, int64_t, int64_t, int64_t) {
+  return 30.0 * std::tanh(s / 30.0);
+}
+/// ALiBi with slopes 2^(-(h + 1) / 2), as the example writes it.
+double alibi(double s, int64_t, int64_t h, int64_t i, int64_t j) {
+  return s + std::exp2(-0.5 * double(h + 1)) * double(j - i);
+}
+/// A sliding window of 256 keys (with causal: keys i-255..i).
+double window256(double s, int64_t, int64_t, int64_t i, int64_t j) {
+  return i - j < 256 ? s : -INFINITY;
+}
+/// Documents of 1000 tokens packed one after another: a query sees the keys
+/// of its own document.
+double documents1000(double s, int64_t, int64_t, int64_t i, int64_t j) {
+  return i / 1000 == j / 1000 ? s : -INFINITY;
+}
+
+struct AttentionForm {
+  int64_t d;
+  bool causal, bshd, lse;
+  ScalarType type;
+  ScoreModFn scoreMod;
+};
+
+template <const AttentionForm &F>
+Workload prepareAttentionForm(const Context &ctx, const Shape &shape,
+                              std::mt19937 &rng) {
+  if (shape.size() < 5 || shape[1] < 1 || shape[2] < 1 ||
+      shape[1] % shape[2] != 0)
+    throw Error("attention shapes are BxHqxHkvxNqxNkv[x1 for large logits], "
+                "Hkv dividing Hq");
+  AttentionProblem p;
+  p.batch = shape[0], p.heads = shape[1], p.kvHeads = shape[2];
+  p.nq = shape[3], p.nkv = shape[4];
+  p.largeLogits = shape.size() > 5 && shape[5] != 0;
+  p.d = F.d, p.causal = F.causal, p.bshd = F.bshd, p.lse = F.lse;
+  p.type = F.type, p.scoreMod = F.scoreMod;
+  return prepareAttentionProblem(ctx, p, rng);
+}
+
+/// 4 B Hq Nq Nkv D, half of it when causal (the FlashAttention papers'
+/// count).
+template <const AttentionForm &F>
+double attentionFormFlops(const Shape &shape) {
+  double flops = 4.0 * double(shape[0]) * double(shape[1]) * double(shape[3]) *
+                 double(shape[4]) * double(F.d);
+  return F.causal ? flops / 2 : flops;
+}
+
+constexpr ScalarType kBf16 = ScalarType::BF16, kF16 = ScalarType::F16;
+constexpr AttentionForm kAttnD64 = {64, false, false, false, kBf16, nullptr};
+constexpr AttentionForm kAttnD64Causal = {64, true, false, true, kBf16,
+                                          nullptr};
+constexpr AttentionForm kAttnD128 = {128, false, false, true, kBf16, nullptr};
+constexpr AttentionForm kAttnD128Causal = {128, true, false, false, kBf16,
+                                           nullptr};
+constexpr AttentionForm kAttnBshdD64 = {64, false, true, true, kF16, nullptr};
+constexpr AttentionForm kAttnBshdD128Causal = {128, true, true, true, kF16,
+                                               nullptr};
+constexpr AttentionForm kAttnSoftcap = {64, false, false, true, kBf16,
+                                        softCap30};
+constexpr AttentionForm kAttnAlibi = {128, true, false, false, kBf16, alibi};
+constexpr AttentionForm kAttnWindow = {64, true, false, true, kBf16,
+                                       window256};
+constexpr AttentionForm kAttnDocuments = {128, false, false, true, kBf16,
+                                          documents1000};
+
+/// An examples/attention.mlir row.
+template <const AttentionForm &F>
+Example attentionExample(const char *name, std::vector<Shape> shapes) {
+  return {name,
+          std::move(shapes),
+          prepareAttentionForm<F>,
+          1e-2,
+          attentionFormFlops<F>,
+          "attention",
+          Compare::Attention};
+}
+
+/// The (n_q, n_kv) pairs for each head arrangement ({B, Hq, Hkv}):
+/// MHA, GQA 8:1 and MQA; 1 x 65536 (decode against a long cache) and
+/// 4224^2 at one head arrangement each, to keep the run short.
+std::vector<Shape> attentionFormShapes();
+
+/// attentionFormShapes() and the timing shape of the FlashAttention-3
+/// paper's setup at 4096 tokens: 16k tokens, 16 heads.
+std::vector<Shape> withTimingShape() {
+  std::vector<Shape> shapes = attentionFormShapes();
+  shapes.push_back({4, 16, 16, 4096, 4096});
+  return shapes;
+}
+
+std::vector<Shape> attentionFormShapes() {
+  std::vector<Shape> shapes;
+  for (Shape heads : {Shape{2, 3, 3}, Shape{1, 8, 1}, Shape{2, 4, 1}})
+    for (Shape n : {Shape{1, 1}, Shape{239, 1}, Shape{799, 3},
+                    Shape{113, 203}, Shape{1023, 1024}})
+      shapes.push_back({heads[0], heads[1], heads[2], n[0], n[1]});
+  shapes.push_back({1, 16, 2, 4224, 4224});
+  shapes.push_back({4, 32, 8, 1, 65536});
+  shapes.push_back({1, 2, 2, 300, 300, 1}); // large logits
+  return shapes;
 }
 
 const std::vector<Example> &examples() {
@@ -866,7 +1095,7 @@ const std::vector<Example> &examples() {
                         {1, 1, 4096},
                         {2, 3, 129},
                         {4, 16, 4096}}),
-       prepareAttentionD64,
+       prepareAttentionBlock<64>,
        1e-2,
        attentionFlops<64>,
        "attention_block",
@@ -878,11 +1107,30 @@ const std::vector<Example> &examples() {
                         {1, 1, 4096},
                         {2, 3, 129},
                         {4, 16, 4096}}),
-       prepareAttentionD128,
+       prepareAttentionBlock<128>,
        1e-2,
        attentionFlops<128>,
        "attention_block",
        Compare::Attention},
+      // attention.mlir's descriptions (shapes BxHqxHkvxNqxNkv): the same
+      // criterion; the log-sum-exp, where a kernel writes it, within 1e-3
+      // (-inf for a row that sees no key). 4x16x16x4096x4096 is for timing.
+      attentionExample<kAttnD64>("attn_d64", withTimingShape()),
+      attentionExample<kAttnD64Causal>("attn_d64_causal", withTimingShape()),
+      attentionExample<kAttnD128>("attn_d128", withTimingShape()),
+      attentionExample<kAttnD128Causal>("attn_d128_causal",
+                                        withTimingShape()),
+      attentionExample<kAttnBshdD64>("attn_bshd_f16_d64",
+                                     attentionFormShapes()),
+      attentionExample<kAttnBshdD128Causal>("attn_bshd_f16_d128_causal",
+                                            attentionFormShapes()),
+      attentionExample<kAttnSoftcap>("attn_softcap", attentionFormShapes()),
+      attentionExample<kAttnAlibi>("attn_alibi", attentionFormShapes()),
+      attentionExample<kAttnWindow>("attn_window", attentionFormShapes()),
+      attentionExample<kAttnDocuments>("attn_documents",
+                                       {{1, 4, 4, 2500, 2500},
+                                        {2, 4, 2, 1000, 1000},
+                                        {1, 2, 1, 999, 1001}}),
   };
   return table;
 }
@@ -903,6 +1151,9 @@ struct Result {
   double maxAbsBound = NAN;
   /// Flops of one launch (NaN when the example does not count them).
   double flops = NAN;
+  /// max |aux - auxReference| over the checked elements of a second output
+  /// (NaN without one).
+  double auxMaxAbsError = NAN;
   int64_t nanCount = 0;
   /// Whether the reference was a sample of rows, and how many of how many
   /// (0 where the example does not say how its output is rowed).
@@ -1060,6 +1311,31 @@ void compareExact(const std::vector<double> &out,
     r.error = std::to_string(wrong) + " elements differ from the exact sums";
 }
 
+/// Checks the second output against its reference (see Workload::aux).
+void compareAux(const std::vector<double> &out, const Workload &w,
+                Result &r) {
+  double maxAbs = 0;
+  int64_t wrong = 0;
+  for (size_t i = 0; i < w.auxElements.size(); ++i) {
+    double got = out.at(size_t(w.auxElements[i])), want = w.auxReference[i];
+    bool ok = std::isinf(want) ? got == want
+                               : std::abs(got - want) <= kAuxTolerance;
+    if (!std::isinf(want) && !std::isnan(got))
+      maxAbs = std::max(maxAbs, std::abs(got - want));
+    wrong += !ok;
+  }
+  int64_t poisoned =
+      std::count_if(out.begin(), out.end(), [](double v) { return std::isnan(v); });
+  r.auxMaxAbsError = maxAbs;
+  if (wrong == 0 && poisoned == 0)
+    return;
+  r.pass = false;
+  r.error += (r.error.empty() ? "" : "; ") + std::string("second output: ") +
+             std::to_string(wrong) + " checked elements off by more than " +
+             fmt("%.0e", kAuxTolerance) + " (or not the same infinity), " +
+             std::to_string(poisoned) + " NaN";
+}
+
 double medianLaunchUs(const Context &ctx, const Stream &stream,
                       const Kernel &kernel, const std::vector<KernelArg> &args) {
   const int kWarmup = 3, kRuns = 20;
@@ -1091,9 +1367,12 @@ Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
     // Every byte 0xFF: NaN in f32, f16 and bf16 (0xFFFF), -1 in i32: an
     // element the kernel misses cannot pass.
     out.memset(0xff);
+    if (w.aux)
+      w.buffers[*w.aux].memset(0xff);
     kernel.launchArgs(stream, w.args);
     stream.synchronize();
     std::vector<double> values = downloadOutput(out, w.outputType);
+    std::vector<double> first = values;
     r.sampled = !w.checkedRows.empty();
     r.rows = w.rowLength > 0 ? int64_t(values.size()) / w.rowLength : 0;
     r.checkedRows = r.sampled ? int64_t(w.checkedRows.size()) : r.rows;
@@ -1110,7 +1389,24 @@ Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
         compare(checkedElements(std::move(values), w), w.reference,
                 ex.tolerance, r);
     }
+    if (w.aux)
+      compareAux(downloadOutput(w.buffers[*w.aux], ScalarType::F32), w, r);
     r.timeUs = medianLaunchUs(ctx, stream, kernel, w.args);
+    // Attention must be deterministic: the timed launches rewrite the
+    // output, which must equal the first launch's bit for bit.
+    if (ex.compare == Compare::Attention) {
+      stream.synchronize();
+      std::vector<double> again = downloadOutput(out, w.outputType);
+      bool same = std::equal(first.begin(), first.end(), again.begin(),
+                             again.end(), [](double x, double y) {
+                               return x == y || (std::isnan(x) && std::isnan(y));
+                             });
+      if (!same) {
+        r.pass = false;
+        r.error += (r.error.empty() ? "" : "; ") +
+                   std::string("the output differs between launches");
+      }
+    }
   } catch (const Error &e) {
     r.pass = false;
     r.error = e.what();
@@ -1136,6 +1432,8 @@ struct Options {
   /// Shapes of examples that count FLOPs above this many GFLOP are skipped
   /// (--max-gflop; compute-sanitizer runs take the small shapes only).
   double maxGflop = 0;
+  /// --shapes: run these instead of each selected example's own shapes.
+  std::vector<Shape> shapes;
   /// Seed of the input generator: fresh from the OS unless --seed is given,
   /// and printed so that a failure can be replayed.
   std::optional<uint64_t> seed;
@@ -1183,7 +1481,7 @@ std::vector<Result> runExample(const Context &ctx, const Options &opts,
     r.error = e.what();
     return {r};
   }
-  for (const Shape &shape : ex.shapes)
+  for (const Shape &shape : opts.shapes.empty() ? ex.shapes : opts.shapes)
     if (withinLimit(opts, ex, shape))
       results.push_back(runShape(ctx, *kernel, ex, mode, shape, rng));
   return results;
@@ -1275,6 +1573,7 @@ bool writeJson(const std::string &path, const Device &device,
         << ", \"rel_error\": " << jsonNumber(r.relError)
         << ", \"max_abs_error\": " << jsonNumber(r.maxAbsError)
         << ", \"max_abs_bound\": " << jsonNumber(r.maxAbsBound)
+        << ", \"aux_max_abs_error\": " << jsonNumber(r.auxMaxAbsError)
         << ", \"nan_count\": " << r.nanCount
         << ", \"time_us\": " << jsonNumber(r.timeUs)
         << ", \"kernel\": " << jsonString(r.example)
@@ -1327,7 +1626,8 @@ bool hasJit() {
 const char kUsage[] =
     "usage: tilec-run-examples --cubin-dir DIR [--source-dir DIR]\n"
     "         [--mode aot|jit|both] [--json FILE] [--only NAME,...]\n"
-    "         [--device N] [--seed N] [--max-gflop X]\n";
+    "         [--device N] [--seed N] [--max-gflop X]\n"
+    "         [--shapes AxB...,...]  (instead of the examples' own shapes)\n";
 
 std::vector<std::string> splitComma(const std::string &s) {
   std::vector<std::string> parts;
@@ -1336,6 +1636,23 @@ std::vector<std::string> splitComma(const std::string &s) {
     if (!part.empty())
       parts.push_back(part);
   return parts;
+}
+
+/// "AxB,CxD" -> {{A, B}, {C, D}}; false on anything but positive sizes.
+bool parseShapes(const std::string &s, std::vector<Shape> &shapes) {
+  for (const std::string &text : splitComma(s)) {
+    Shape shape;
+    std::stringstream ss(text);
+    for (std::string size; std::getline(ss, size, 'x');) {
+      char *end = nullptr;
+      long long value = std::strtoll(size.c_str(), &end, 10);
+      if (size.empty() || *end != '\0' || value < 0)
+        return false;
+      shape.push_back(value);
+    }
+    shapes.push_back(shape);
+  }
+  return !shapes.empty();
 }
 
 /// Parses argv; returns false (after printing why) on bad usage.
@@ -1365,6 +1682,8 @@ bool parseArgs(int argc, char **argv, Options &opts) {
       opts.device = std::atoi(v.c_str());
     else if (arg == "--seed" && (ok = value(v)))
       opts.seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (arg == "--shapes" && (ok = value(v)))
+      ok = parseShapes(v, opts.shapes);
     else if (arg == "--max-gflop" && (ok = value(v)))
       opts.maxGflop = std::strtod(v.c_str(), nullptr);
     else if (arg == "-h" || arg == "--help") {

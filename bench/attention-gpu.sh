@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The attention GPU run (issue 16): on the GPU machine (CUDA 13, python3 with
+# torch and triton, no LLVM/MLIR), over the tree packed by
+# scripts/package-device.sh:
+#   here:  bash scripts/package-device.sh
+#   there: bash bench/attention-gpu.sh      (results under $OUT, default /tmp/tilec-attention)
+# Steps:
+#   check      examples/attention.mlir's descriptions (and the hand-written
+#              attention_block.mlir), AOT, against float64 host references
+#              on the issue's shapes (FlashAttention's criterion, the
+#              log-sum-exp within 1e-3, outputs poisoned, identical run to
+#              run)
+#   jit        the same descriptions compiled in-process by the JIT (small
+#              shapes)
+#   memcheck   compute-sanitizer memcheck at a ragged GQA shape
+#   racecheck  compute-sanitizer racecheck (shared memory), the same shape
+#   tilec      tilec timed at the benchmark shapes (bf16; prefill: seq 512 to
+#              16384 with batch x seq = 16k and 16 heads, d64/d128, causal
+#              and not; GQA 32:8 at 4096; decode n_q = 1)
+#   peers      the peers at the same shapes: torch SDPA (flash, cuDNN,
+#              efficient) and a Triton fused-attention kernel
+#              (bench/attention/peers.py)
+# ATTENTION_STEPS="check tilec ..." runs only those steps.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-/tmp/tilec-attention}"
+mkdir -p "$OUT"
+D=.device
+export PATH="/usr/local/cuda/bin:$PATH"
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export TILEC_CACHE_DIR=/tmp/tilec-cache
+chmod +x "$D/tilec-run-examples-aot"
+AOT=("$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot)
+RAGGED=2x8x2x113x203,1x4x1x239x17
+
+# Benchmark shapes, BxHqxHkvxNqxNkv.
+PREFILL=""
+for n in 512 1024 2048 4096 8192 16384; do
+  PREFILL="$PREFILL${PREFILL:+,}$((16384 / n))x16x16x${n}x${n}"
+done
+GQA=4x32x8x4096x4096
+DECODE=64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536
+
+declare -A status
+step() { # step NAME COMMAND...: runs, logs to $OUT/NAME.log, records PASS/FAIL(rc)
+  local name="$1"; shift
+  echo; echo "== $name"
+  "$@" 2>&1 | tee "$OUT/$name.log"
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] && status[$name]=PASS || status[$name]="FAIL($rc)"
+}
+jit() {
+  gunzip -c "$D/tilec-run-examples.gz" > /tmp/tilec-run-examples &&
+    chmod +x /tmp/tilec-run-examples &&
+    /tmp/tilec-run-examples --source-dir examples --mode jit --only attention \
+      --max-gflop 2 --json "$OUT/jit.json"
+}
+timed() {
+  "${AOT[@]}" --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
+    --shapes "$PREFILL" --json "$OUT/tilec-prefill.json" &&
+  "${AOT[@]}" --only attn_d128,attn_d128_causal --shapes "$GQA" \
+    --json "$OUT/tilec-gqa.json" &&
+  "${AOT[@]}" --only attn_d128 --shapes "$DECODE" --json "$OUT/tilec-decode.json"
+}
+
+STEPS="${ATTENTION_STEPS:-check jit memcheck racecheck tilec peers}"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+for k in $STEPS; do
+  case "$k" in
+    check) step check "${AOT[@]}" --only attention,attention_block \
+        --json "$OUT/check.json" ;;
+    jit) step jit jit ;;
+    memcheck) step memcheck compute-sanitizer --tool memcheck --error-exitcode 9 \
+        "${AOT[@]}" --only attention --shapes "$RAGGED" ;;
+    racecheck) step racecheck compute-sanitizer --tool racecheck --error-exitcode 9 \
+        "${AOT[@]}" --only attention --shapes "$RAGGED" ;;
+    tilec) step tilec timed ;;
+    peers) step peers python3 bench/attention/peers.py --json "$OUT/peers.json" ;;
+    *) echo "unknown step $k"; status[$k]="FAIL(unknown)" ;;
+  esac
+done
+echo; echo "== summary"
+passed=0 failed=0
+for k in $STEPS; do
+  printf '  %-10s %s\n' "$k" "${status[$k]:-not run}"
+  [ "${status[$k]:-}" = PASS ] && passed=$((passed + 1)) || failed=$((failed + 1))
+done
+echo "$passed passed, $failed failed"

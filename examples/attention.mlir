@@ -1,0 +1,100 @@
+// Attention described, not written: each tile.attention below is tiled by
+// tile-tiling into a flash-attention block program (a block of query rows a
+// program, an online softmax over key blocks; causal blocks past the
+// diagonal skipped, the mask only on the blocks that need it). Checked by
+// tilec-run-examples against float64 references (FlashAttention's
+// criterion), AOT and JIT.
+//   tilec attention.mlir -o attention.cubin
+
+// [batch, heads, seq, d] bf16, the forms people time.
+tile.attention @attn_d64 layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+tile.attention @attn_d64_causal layout(bhsd) causal lse
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, memref<?x?x?xf32>) -> ()
+tile.attention @attn_d128 layout(bhsd) lse
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?xf32>) -> ()
+tile.attention @attn_d128_causal layout(bhsd) causal
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// [batch, seq, heads, d] f16 views whose rows of heads are strided (as
+// slices of a packed QKV tensor are); the output is contiguous.
+tile.attention @attn_bshd_f16_d64 layout(bshd) lse
+    : (memref<?x?x?x64xf16, strided<[?, ?, 64, 1]>>,
+       memref<?x?x?x64xf16, strided<[?, ?, 64, 1]>>,
+       memref<?x?x?x64xf16, strided<[?, ?, 64, 1]>>,
+       memref<?x?x?x64xf16>, memref<?x?x?xf32>) -> ()
+tile.attention @attn_bshd_f16_d128_causal layout(bshd) causal lse
+    : (memref<?x?x?x128xf16, strided<[?, ?, 128, 1]>>,
+       memref<?x?x?x128xf16, strided<[?, ?, 128, 1]>>,
+       memref<?x?x?x128xf16, strided<[?, ?, 128, 1]>>,
+       memref<?x?x?x128xf16>, memref<?x?x?xf32>) -> ()
+
+// Logit soft-capping at 30 (Gemma 2): 30 * tanh(s / 30).
+tile.attention @attn_softcap layout(bhsd) lse
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, memref<?x?x?xf32>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %cap = arith.constant 30.0 : f32
+  %x = arith.divf %s, %cap : f32
+  %t = math.tanh %x : f32
+  %r = arith.mulf %t, %cap : f32
+  tile.yield %r : f32
+}
+
+// ALiBi: s + slope_h * (k - q), slope_h = 2^(-(h + 1) / 2).
+tile.attention @attn_alibi layout(bhsd) causal
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %c1 = arith.constant 1 : index
+  %h1 = arith.addi %h, %c1 : index
+  %hi = arith.index_cast %h1 : index to i32
+  %hf = arith.sitofp %hi : i32 to f32
+  %half = arith.constant -0.5 : f32
+  %e = arith.mulf %hf, %half : f32
+  %slope = math.exp2 %e : f32
+  %dist = arith.subi %k, %q : index
+  %di = arith.index_cast %dist : index to i32
+  %df = arith.sitofp %di : i32 to f32
+  %bias = arith.mulf %slope, %df : f32
+  %r = arith.addf %s, %bias : f32
+  tile.yield %r : f32
+}
+
+// A causal sliding window of 256 keys: query q sees keys q-255..q.
+tile.attention @attn_window layout(bhsd) causal lse
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, memref<?x?x?xf32>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %w = arith.constant 256 : index
+  %d = arith.subi %q, %k : index
+  %in = arith.cmpi slt, %d, %w : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %r = arith.select %in, %s, %ninf : f32
+  tile.yield %r : f32
+}
+
+// Document masking for sequences packed without padding, here documents of
+// 1000 tokens each: a query sees only the keys of its own document.
+tile.attention @attn_documents layout(bhsd) lse
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?xf32>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %len = arith.constant 1000 : index
+  %dq = arith.divui %q, %len : index
+  %dk = arith.divui %k, %len : index
+  %same = arith.cmpi eq, %dq, %dk : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %r = arith.select %same, %s, %ninf : f32
+  tile.yield %r : f32
+}
