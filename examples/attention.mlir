@@ -98,3 +98,11 @@ tile.attention @attn_documents layout(bhsd) lse
   %r = arith.select %same, %s, %ninf : f32
   tile.yield %r : f32
 }
+
+// The scale given at launch (a last f32 argument), [batch, seq, heads, d]
+// bf16, causal, with the log-sum-exp.
+tile.attention @attn_scale_argument layout(bshd) causal lse
+    : (memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>,
+       memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>,
+       memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>,
+       memref<?x?x?x64xbf16>, memref<?x?x?xf32>, f32) -> ()

@@ -131,6 +131,8 @@ private:
   /// i32 positions of each score's query row, and of its key within the key
   /// block.
   Value queryPositions, keyOffsets;
+  /// The scale, and the scale times log2(e), as f32 score tiles.
+  Value scaleTile, log2ScaleTile;
   /// i32 tiles of n_kv, and (causal) of the last key each score's row sees:
   /// its query position + n_kv - n_q (the diagonal shift).
   Value keyEnds, diagonalShift, lastSeenKeys;
@@ -206,7 +208,6 @@ Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
       b, loc, tileOf({headDim, s.blockN}, element), k);
   Value dot = tile::DotOp::create(b, loc, f32Scores, q, kT,
                                   floatTile(f32Scores, 0.0));
-  double scale = op.getScaleOrDefault();
   Value keyPositions;
   auto keys = [&]() {
     if (!keyPositions)
@@ -216,7 +217,7 @@ Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
   };
   Value scaled;
   if (Region &mod = op.getScoreMod(); !mod.empty()) {
-    Value scores = arith::MulFOp::create(b, loc, dot, floatTile(f32Scores, scale));
+    Value scores = arith::MulFOp::create(b, loc, dot, scaleTile);
     SmallVector<Value> modified = tile::applyElementwiseBody(
         b, loc, mod.front(),
         {scores, splatIndex(batch, i32Scores), splatIndex(head, i32Scores),
@@ -224,8 +225,7 @@ Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
     scaled = arith::MulFOp::create(b, loc, modified.front(),
                                    floatTile(f32Scores, M_LOG2E));
   } else {
-    scaled = arith::MulFOp::create(b, loc, dot,
-                                   floatTile(f32Scores, scale * M_LOG2E));
+    scaled = arith::MulFOp::create(b, loc, dot, log2ScaleTile);
   }
   if (!masked)
     return scaled;
@@ -338,6 +338,15 @@ void AttentionProgram::build(ValueRange args) {
   };
   zero = m.constant(0);
   Value queryBlock = programId(tile::ProgramDim::x);
+  // Causal blocks further down see more keys: taking them first (program x
+  // counts from the last block) leaves the short ones to fill the tail.
+  if (op.getCausal())
+    queryBlock = m.sub(m.sub(tile::NumProgramsOp::create(
+                                 b, loc, index,
+                                 tile::ProgramDimAttr::get(
+                                     b.getContext(), tile::ProgramDim::x)),
+                             m.constant(1)),
+                       queryBlock);
   head = programId(tile::ProgramDim::y);
   batch = programId(tile::ProgramDim::z);
   Value q = args[0], k = args[1], v = args[2], o = args[3];
@@ -355,6 +364,19 @@ void AttentionProgram::build(ValueRange args) {
     lseHead = lseView(args[4], head);
   firstRow = m.mul(queryBlock, m.constant(s.blockM));
 
+  RankedTensorType f32Scores = scoresType(b.getF32Type());
+  if (std::optional<unsigned> index = op.getScaleArgumentIndex()) {
+    Value scale = args[*index];
+    Value log2Scale = arith::MulFOp::create(
+        b, loc, scale,
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(M_LOG2E)));
+    scaleTile = tile::SplatOp::create(b, loc, f32Scores, scale);
+    log2ScaleTile = tile::SplatOp::create(b, loc, f32Scores, log2Scale);
+  } else {
+    double scale = op.getScaleOrDefault();
+    scaleTile = floatTile(f32Scores, scale);
+    log2ScaleTile = floatTile(f32Scores, scale * M_LOG2E);
+  }
   RankedTensorType i32Scores = scoresType(b.getI32Type());
   Value rows = tile::RangeOp::create(
       b, loc, tileOf({s.blockM}, b.getI32Type()));

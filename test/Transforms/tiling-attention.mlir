@@ -5,6 +5,11 @@
 // masked to n_kv and to the diagonal aligned to the bottom-right corner.
 // CHECK-LABEL: tile.kernel @causal(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 2, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 8
+// Causal blocks are taken from the last (the longest) down.
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK: %[[NUM:.*]] = tile.num_programs x
+// CHECK: %[[LASTPID:.*]] = arith.subi %[[NUM]], %c1
+// CHECK: %[[BLOCK:.*]] = arith.subi %[[LASTPID]], %[[PID]]
 // CHECK-DAG: %[[NQ:.*]] = memref.dim %arg0, %c2
 // CHECK-DAG: %[[NKV:.*]] = memref.dim %arg1, %c2
 // CHECK: %[[SHIFT:.*]] = arith.subi %[[NKV]], %[[NQ]] : index
@@ -108,3 +113,19 @@ tile.attention @window layout(bhsd)
 tile.attention @hinted layout(bhsd) block [32, 64] warps 2 stages 3
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// The scale given at launch, as a last f32 argument: splat, and folded with
+// log2(e) once per program.
+// CHECK-LABEL: tile.kernel @scale_argument(
+// CHECK-SAME: %[[SCALE:[a-z0-9]+]]: f32)
+// CHECK: %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+// CHECK: %[[LOG2SCALE:.*]] = arith.mulf %[[SCALE]], %[[LOG2E]] : f32
+// CHECK: %[[TILE:.*]] = tile.splat %[[LOG2SCALE]] : f32 -> tensor<64x128xf32>
+// CHECK: scf.for
+// CHECK:   %[[S:.*]] = tile.dot
+// CHECK:   arith.mulf %[[S]], %[[TILE]] : tensor<64x128xf32>
+tile.attention @scale_argument layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, f32) -> ()

@@ -543,10 +543,15 @@ static AttentionDims attentionDims(MemRefType type, AttentionLayout layout) {
 
 LogicalResult AttentionOp::verify() {
   FunctionType type = getFunctionType();
-  unsigned inputs = getLse() ? 5 : 4;
-  if (type.getNumInputs() != inputs || type.getNumResults() != 0)
+  unsigned buffers = getLse() ? 5 : 4;
+  bool scaleArgument = getScaleArgumentIndex().has_value();
+  if ((type.getNumInputs() != buffers && !scaleArgument) ||
+      type.getNumResults() != 0)
     return emitOpError("expects the type (Q, K, V, O")
-           << (getLse() ? ", LSE" : "") << ") -> ()";
+           << (getLse() ? ", LSE" : "") << "[, scale: f32]) -> ()";
+  if (scaleArgument && getScaleAttr())
+    return emitOpError("takes its scale from an attribute or an argument, "
+                       "not both");
   const char *names[] = {"Q", "K", "V", "O"};
   SmallVector<AttentionDims> dims;
   for (unsigned i = 0; i < 4; ++i) {
@@ -638,6 +643,14 @@ LogicalResult AttentionOp::verifyRegions() {
   if (!yield || yield.getValues().getTypes() != TypeRange{b.getF32Type()})
     return emitOpError("score modification must yield one f32 score");
   return verifyElementwiseBody(block, "a score modification");
+}
+
+std::optional<unsigned> AttentionOp::getScaleArgumentIndex() {
+  unsigned index = getLse() ? 5 : 4;
+  FunctionType type = getFunctionType();
+  if (type.getNumInputs() == index + 1 && type.getInput(index).isF32())
+    return index;
+  return std::nullopt;
 }
 
 double AttentionOp::getScaleOrDefault() {

@@ -1,12 +1,12 @@
 // RUN: tilec-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O) -> ()}}
+// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O[, scale: f32]) -> ()}}
 tile.attention @a layout(bhsd)
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) -> ()
 
 // -----
 
-// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O, LSE) -> ()}}
+// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O, LSE[, scale: f32]) -> ()}}
 tile.attention @a layout(bhsd) lse
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
        memref<?x?x?x64xbf16>) -> ()
@@ -178,3 +178,17 @@ tile.attention @a layout(bhsd) warps 6
 tile.attention @a layout(bhsd) stages 0
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
        memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op takes its scale from an attribute or an argument, not both}}
+tile.attention @a layout(bhsd) scale 0.5
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, f32) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O[, scale: f32]) -> ()}}
+tile.attention @a layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, f16) -> ()

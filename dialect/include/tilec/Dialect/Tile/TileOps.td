@@ -88,7 +88,9 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     `kv_heads` divides `heads` (grouped-query attention; 1 for multi-query):
     query head h reads K/V head h / (heads / kv_heads).
 
-    `scale` defaults to 1/sqrt(d). `causal` masks key j from query i when
+    `scale` is an attribute, or an f32 argument after the buffers
+    (`@name(Q, K, V, O[, LSE], scale)`), and defaults to 1/sqrt(d).
+    `causal` masks key j from query i when
     j > i + n_kv - n_q (the diagonal aligned to the bottom-right corner, as
     FlashAttention-2 defines it). `lse` adds an f32 [batch, heads, n_q]
     output: the log-sum-exp of each row's scaled, masked scores (-inf for
@@ -143,8 +145,12 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     ::mlir::MemRefType getOperandType(unsigned i) {
       return ::llvm::cast<::mlir::MemRefType>(getFunctionType().getInput(i));
     }
-    /// The scale of the scores: `scale`, or 1/sqrt(d).
+    /// The scale of the scores: `scale`, or 1/sqrt(d) (see also
+    /// getScaleArgumentIndex()).
     double getScaleOrDefault();
+    /// The input that holds the scale when it is given at launch: a last
+    /// f32 after the buffers.
+    std::optional<unsigned> getScaleArgumentIndex();
   }];
 }
 
