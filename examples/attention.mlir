@@ -106,3 +106,11 @@ tile.attention @attn_scale_argument layout(bshd) causal lse
        memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>,
        memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>,
        memref<?x?x?x64xbf16>, memref<?x?x?xf32>, f32) -> ()
+
+// A causal sliding window of 300 keys as an attribute: the same mask as a
+// region would give, and the key blocks left of every row's window are
+// skipped (the region form above visits them and masks them out).
+tile.attention @attn_window_attribute layout(bhsd) causal window 300 lse
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?xf32>) -> ()

@@ -670,6 +670,8 @@ struct AttentionProblem {
   bool largeLogits = false;
   /// The scale; 0 for 1/sqrt(d).
   float scale = 0;
+  /// With causal, W > 0: query i sees only keys j > i + nkv - nq - W.
+  int64_t window = 0;
 };
 
 /// `n` values uniform in [lo, hi] rounded to `type` (bf16 or f16): the bits
@@ -779,13 +781,18 @@ Workload prepareAttentionProblem(const Context &ctx, const AttentionProblem &p,
       i = r % p.nq, h = (r / p.nq) % p.heads, b = r / (p.heads * p.nq);
     }
     int64_t kvh = h / group;
+    // Keys [firstKey, keys) are seen.
     int64_t keys = p.causal ? std::clamp<int64_t>(i + p.nkv - p.nq + 1, 0,
                                                   p.nkv)
                             : p.nkv;
+    int64_t firstKey =
+        p.window > 0 ? std::clamp<int64_t>(i + p.nkv - p.nq - p.window + 1, 0,
+                                           keys)
+                     : 0;
     const float *qrow = &q.values[attentionIndex(p, p.heads, p.nq, b, h, i, 0)];
     double max = -INFINITY;
     float maxLow = -INFINITY;
-    for (int64_t j = 0; j < keys; ++j) {
+    for (int64_t j = firstKey; j < keys; ++j) {
       const float *krow =
           &k.values[attentionIndex(p, p.kvHeads, p.nkv, b, kvh, j, 0)];
       double dot = 0;
@@ -805,13 +812,13 @@ Workload prepareAttentionProblem(const Context &ctx, const AttentionProblem &p,
     }
     double sum = 0;
     float sumLow = 0;
-    for (int64_t j = 0; j < keys && max > -INFINITY; ++j) {
+    for (int64_t j = firstKey; j < keys && max > -INFINITY; ++j) {
       sum += s[j] = std::exp(s[j] - max);
       sumLow += sLow[j] = std::exp(sLow[j] - maxLow);
     }
     std::fill(o.begin(), o.end(), 0.0);
     std::fill(oLow.begin(), oLow.end(), 0.0f);
-    for (int64_t j = 0; j < keys && sum > 0; ++j) {
+    for (int64_t j = firstKey; j < keys && sum > 0; ++j) {
       const float *vrow =
           &v.values[attentionIndex(p, p.kvHeads, p.nkv, b, kvh, j, 0)];
       double pr = s[j] / sum;
@@ -896,6 +903,7 @@ struct AttentionForm {
   /// Nonzero: the kernel takes the scale as its last argument, and this is
   /// it.
   float scaleArgument = 0;
+  int64_t window = 0;
 };
 
 template <const AttentionForm &F>
@@ -911,6 +919,7 @@ Workload prepareAttentionForm(const Context &ctx, const Shape &shape,
   p.largeLogits = shape.size() > 5 && shape[5] != 0;
   p.d = F.d, p.causal = F.causal, p.bshd = F.bshd, p.lse = F.lse;
   p.type = F.type, p.scoreMod = F.scoreMod, p.scale = F.scaleArgument;
+  p.window = F.window;
   Workload w = prepareAttentionProblem(ctx, p, rng);
   if (F.scaleArgument != 0)
     w.args.push_back(F.scaleArgument);
@@ -945,6 +954,8 @@ constexpr AttentionForm kAttnDocuments = {128, false, false, true, kBf16,
                                           documents1000};
 constexpr AttentionForm kAttnScaleArgument = {64,    true,    true, true,
                                               kBf16, nullptr, 0.3f};
+constexpr AttentionForm kAttnWindowAttribute = {128,   true,    false, true,
+                                                kBf16, nullptr, 0,     300};
 
 /// An examples/attention.mlir row.
 template <const AttentionForm &F>
@@ -1140,6 +1151,8 @@ const std::vector<Example> &examples() {
       attentionExample<kAttnSoftcap>("attn_softcap", attentionFormShapes()),
       attentionExample<kAttnAlibi>("attn_alibi", attentionFormShapes()),
       attentionExample<kAttnWindow>("attn_window", attentionFormShapes()),
+      attentionExample<kAttnWindowAttribute>("attn_window_attribute",
+                                             attentionFormShapes()),
       attentionExample<kAttnScaleArgument>("attn_scale_argument",
                                            attentionFormShapes()),
       attentionExample<kAttnDocuments>("attn_documents",

@@ -40,6 +40,9 @@ struct IndexMath {
   mlir::Value min(mlir::Value x, mlir::Value y) {
     return b.createOrFold<mlir::arith::MinUIOp>(loc, x, y);
   }
+  mlir::Value max(mlir::Value x, mlir::Value y) {
+    return b.createOrFold<mlir::arith::MaxUIOp>(loc, x, y);
+  }
   mlir::Value minSigned(mlir::Value x, mlir::Value y) {
     return b.createOrFold<mlir::arith::MinSIOp>(loc, x, y);
   }

@@ -74,6 +74,11 @@ struct SoftmaxState {
   Value acc, rowMax, rowSum;
 };
 
+/// See AttentionProgram::keyRanges().
+struct KeyRanges {
+  Value first, wholeBegin, wholeEnd, end;
+};
+
 /// Builds the body of one attention kernel.
 class AttentionProgram {
 public:
@@ -108,7 +113,7 @@ private:
 
   Value headView(Value buffer, Value head, Value seqLength);
   Value lseView(Value buffer, Value head);
-  std::pair<Value, Value> keyBounds();
+  KeyRanges keyRanges();
   Value scores(Value q, Value keyBlock, bool masked);
   SoftmaxState step(const SoftmaxState &state, Value scores, Value keyBlock);
   SoftmaxState keyLoop(Value lower, Value upper, const SoftmaxState &init,
@@ -136,6 +141,9 @@ private:
   /// i32 tiles of n_kv, and (causal) of the last key each score's row sees:
   /// its query position + n_kv - n_q (the diagonal shift).
   Value keyEnds, diagonalShift, lastSeenKeys;
+  /// With a window W: of the first key each score's row sees (the last - W
+  /// + 1).
+  Value firstSeenKeys;
 };
 
 /// The 2-D [seq, d] view of one head of a 4-D buffer, with dynamic row
@@ -174,24 +182,41 @@ Value AttentionProgram::lseView(Value buffer, Value headIndex) {
                                    strides);
 }
 
-/// [0, fullEnd) are the key blocks every row of this program sees whole;
-/// [fullEnd, end) the ones that need the mask. Causal: row i sees keys
-/// j <= i + n_kv - n_q, so the first row bounds the whole blocks and the
-/// last row the end (both clamped to the keys there are; signed, as the
-/// diagonal may start left of key 0).
-std::pair<Value, Value> AttentionProgram::keyBounds() {
+/// The key blocks a program visits, in three ranges of block starts:
+/// [first, wholeBegin) and [wholeEnd, end) need the mask, [wholeBegin,
+/// wholeEnd) every row sees whole. Causal: row i sees keys
+/// j <= i + n_kv - n_q, so the first row bounds the whole blocks on the
+/// right and the last row the end; a window W also hides keys
+/// j <= i + n_kv - n_q - W, so the first row bounds the first block and the
+/// last row the whole ones on the left. Bounds are clamped to the keys there
+/// are, and signed, as the diagonal may start left of key 0.
+KeyRanges AttentionProgram::keyRanges() {
   Value blockN = m.constant(s.blockN);
-  Value wholeBlocksEnd = m.mul(m.div(keyLength, blockN), blockN);
+  auto floorToBlock = [&](Value x) {
+    return m.mul(m.div(m.maxSigned(x, zero), blockN), blockN);
+  };
+  Value wholeBlocksEnd = floorToBlock(keyLength);
   if (!op.getCausal())
-    return {wholeBlocksEnd, keyLength};
-  Value firstRowSees = m.maxSigned(
-      m.add(m.add(firstRow, diagonalShift), m.constant(1)), zero);
-  Value fullEnd =
-      m.min(m.mul(m.div(firstRowSees, blockN), blockN), wholeBlocksEnd);
-  Value lastRowSees =
-      m.maxSigned(m.add(m.add(firstRow, m.constant(s.blockM)), diagonalShift),
-                  zero);
-  return {fullEnd, m.min(lastRowSees, keyLength)};
+    return {zero, zero, wholeBlocksEnd, keyLength};
+  Value one = m.constant(1);
+  Value firstRowLast = m.add(firstRow, diagonalShift);
+  Value lastRowLast = m.add(firstRowLast, m.constant(s.blockM - 1));
+  Value end = m.min(m.maxSigned(m.add(lastRowLast, one), zero), keyLength);
+  Value wholeEnd =
+      m.min(floorToBlock(m.add(firstRowLast, one)), wholeBlocksEnd);
+  std::optional<int64_t> window = op.getWindow();
+  if (!window)
+    return {zero, zero, wholeEnd, end};
+  // Row i's first key is its last - (W - 1); blocks start on multiples of
+  // BN, so the whole blocks start at the last row's first key rounded up.
+  Value firstRowFirst = m.sub(firstRowLast, m.constant(*window - 1));
+  Value lastRowFirst = m.sub(lastRowLast, m.constant(*window - 1));
+  Value first = m.min(floorToBlock(firstRowFirst), end);
+  Value wholeBegin = m.min(
+      m.max(floorToBlock(m.add(lastRowFirst, m.constant(s.blockN - 1))),
+            first),
+      end);
+  return {first, wholeBegin, m.min(m.max(wholeEnd, wholeBegin), end), end};
 }
 
 /// The scores of the key block at `keyBlock`, scaled into the log2 domain:
@@ -234,6 +259,11 @@ Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
   if (lastSeenKeys) {
     Value seen = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
                                        keys(), lastSeenKeys);
+    valid = arith::AndIOp::create(b, loc, valid, seen);
+  }
+  if (firstSeenKeys) {
+    Value seen = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                       keys(), firstSeenKeys);
     valid = arith::AndIOp::create(b, loc, valid, seen);
   }
   return arith::SelectOp::create(
@@ -394,6 +424,10 @@ void AttentionProgram::build(ValueRange args) {
     lastSeenKeys = arith::AddIOp::create(b, loc, queryPositions,
                                          splatIndex(diagonalShift, i32Scores));
   }
+  if (std::optional<int64_t> window = op.getWindow())
+    firstSeenKeys = arith::AddIOp::create(
+        b, loc, queryPositions,
+        splatIndex(m.sub(diagonalShift, m.constant(*window - 1)), i32Scores));
 
   Type f32 = b.getF32Type();
   RankedTensorType rowsType = tileOf({s.blockM}, f32);
@@ -401,10 +435,13 @@ void AttentionProgram::build(ValueRange args) {
       floatTile(tileOf({s.blockM, headDim}, f32), 0.0),
       floatTile(rowsType, -std::numeric_limits<double>::infinity()),
       floatTile(rowsType, 0.0)};
-  auto [fullEnd, end] = keyBounds();
-  SoftmaxState whole = keyLoop(zero, fullEnd, init, /*masked=*/false);
-  SoftmaxState all = keyLoop(fullEnd, end, whole, /*masked=*/true);
-  storeResults(all);
+  KeyRanges keys = keyRanges();
+  SoftmaxState state = init;
+  if (op.getWindow())
+    state = keyLoop(keys.first, keys.wholeBegin, state, /*masked=*/true);
+  state = keyLoop(keys.wholeBegin, keys.wholeEnd, state, /*masked=*/false);
+  state = keyLoop(keys.wholeEnd, keys.end, state, /*masked=*/true);
+  storeResults(state);
   tile::ReturnOp::create(b, loc);
 }
 

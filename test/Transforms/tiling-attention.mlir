@@ -13,12 +13,9 @@
 // CHECK-DAG: %[[NQ:.*]] = memref.dim %arg0, %c2
 // CHECK-DAG: %[[NKV:.*]] = memref.dim %arg1, %c2
 // CHECK: %[[SHIFT:.*]] = arith.subi %[[NKV]], %[[NQ]] : index
-// CHECK: %[[SEES:.*]] = arith.maxsi
-// CHECK: %[[FULL:.*]] = arith.minui
-// CHECK: %[[LAST:.*]] = arith.maxsi
-// CHECK: %[[END:.*]] = arith.minui %[[LAST]], %[[NKV]]
+// CHECK: %[[END:.*]] = arith.minui %{{.*}}, %[[NKV]] : index
 // CHECK: %[[Q:.*]] = tile.load {{.*}} -> tensor<128x128xbf16>
-// CHECK: %[[WHOLE:.*]]:3 = scf.for %{{.*}} = %c0{{.*}} to %[[FULL]] step %c128{{.*}}
+// CHECK: %[[WHOLE:.*]]:3 = scf.for %{{.*}} = %c0{{.*}} to %[[FULL:[^ ]+]] step %c128{{.*}}
 // CHECK:   tile.dot %[[Q]], %{{.*}} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
 // CHECK-NOT: arith.select %{{.*}} : tensor<128x128xi1>
 // CHECK:   tile.reduce max
@@ -129,3 +126,25 @@ tile.attention @hinted layout(bhsd) block [32, 64] warps 2 stages 3
 tile.attention @scale_argument layout(bhsd)
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
        memref<?x?x?x64xbf16>, f32) -> ()
+
+// -----
+
+// A causal window of 300 keys: a first masked loop over the blocks that
+// start left of the last row's window, from the block holding the first
+// row's first key; the whole blocks after it; the masked rest. The mask
+// also hides keys before a row's window.
+// CHECK-LABEL: tile.kernel @window_attribute(
+// CHECK: %[[W:.*]] = arith.constant 299 : index
+// CHECK: scf.for %{{.*}} = %[[FIRST:[^ ]+]] to %[[BEGIN:[^ ]+]] step
+// CHECK:   arith.cmpi sle
+// CHECK:   arith.cmpi sge
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK: scf.for %{{.*}} = %[[BEGIN]] to %[[WHOLE:[^ ]+]] step
+// CHECK-NOT: arith.cmpi
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK: scf.for %{{.*}} = %[[WHOLE]] to %{{[^ ]+}} step
+// CHECK:   arith.cmpi sge
+// CHECK: } {tile.stages = 2 : i64}
+tile.attention @window_attribute layout(bhsd) causal window 300
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()

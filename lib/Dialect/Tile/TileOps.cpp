@@ -549,6 +549,13 @@ LogicalResult AttentionOp::verify() {
       type.getNumResults() != 0)
     return emitOpError("expects the type (Q, K, V, O")
            << (getLse() ? ", LSE" : "") << "[, scale: f32]) -> ()";
+  if (std::optional<int64_t> window = getWindow()) {
+    if (!getCausal())
+      return emitOpError("window needs causal: it bounds the keys a query "
+                         "sees from the left of the diagonal");
+    if (*window < 1)
+      return emitOpError("window must hold at least one key, got ") << *window;
+  }
   if (scaleArgument && getScaleAttr())
     return emitOpError("takes its scale from an attribute or an argument, "
                        "not both");

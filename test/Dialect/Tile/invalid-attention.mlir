@@ -192,3 +192,17 @@ tile.attention @a layout(bhsd) scale 0.5
 tile.attention @a layout(bhsd)
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
        memref<?x?x?x64xbf16>, f16) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op window needs causal: it bounds the keys a query sees from the left of the diagonal}}
+tile.attention @a layout(bhsd) window 128
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op window must hold at least one key, got 0}}
+tile.attention @a layout(bhsd) causal window 0
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()

@@ -88,6 +88,10 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     `kv_heads` divides `heads` (grouped-query attention; 1 for multi-query):
     query head h reads K/V head h / (heads / kv_heads).
 
+    `window W` (with `causal`) narrows each query to the last W keys it
+    sees: key j from query i when i + n_kv - n_q - W < j <= i + n_kv - n_q;
+    the tiling skips the key blocks left of every row's window.
+
     `scale` is an attribute, or an f32 argument after the buffers
     (`@name(Q, K, V, O[, LSE], scale)`), and defaults to 1/sqrt(d).
     `causal` masks key j from query i when
@@ -127,6 +131,7 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
                        TypeAttrOf<FunctionType>:$function_type,
                        Tile_AttentionLayout:$layout,
                        UnitAttr:$causal,
+                       OptionalAttr<I64Attr>:$window,
                        OptionalAttr<F64Attr>:$scale,
                        UnitAttr:$lse,
                        OptionalAttr<DenseI64ArrayAttr>:$block,
@@ -135,7 +140,7 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
   let regions = (region MaxSizedRegion<1>:$score_mod);
   let assemblyFormat = [{
     $sym_name `layout` `(` $layout `)` (`causal` $causal^)?
-    (`scale` $scale^)? (`lse` $lse^)? (`block` $block^)? (`warps` $warps^)?
+    (`window` $window^)? (`scale` $scale^)? (`lse` $lse^)? (`block` $block^)? (`warps` $warps^)?
     (`stages` $stages^)? attr-dict `:` $function_type
     ($score_mod^)?
   }];
