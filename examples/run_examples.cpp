@@ -467,15 +467,20 @@ struct Bf16Values {
   std::vector<uint16_t> bits;
   std::vector<float> values;
 };
-Bf16Values uniformBf16(size_t n, std::mt19937 &rng, float lo, float hi) {
+/// The same for any 16-bit float format, given its conversions.
+Bf16Values uniform16(size_t n, std::mt19937 &rng, float lo, float hi,
+                     uint16_t (*toBits)(float), double (*toDouble)(uint16_t)) {
   Bf16Values v;
   v.values = uniform(n, rng, lo, hi);
   v.bits.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    v.bits[i] = floatToBf16(v.values[i]);
-    v.values[i] = float(bf16ToDouble(v.bits[i]));
+    v.bits[i] = toBits(v.values[i]);
+    v.values[i] = float(toDouble(v.bits[i]));
   }
   return v;
+}
+Bf16Values uniformBf16(size_t n, std::mt19937 &rng, float lo, float hi) {
+  return uniform16(n, rng, lo, hi, floatToBf16, bf16ToDouble);
 }
 
 /// Row `m` of A x B in float64, for row-major A [M, K] and B [K, N]. The
@@ -680,14 +685,7 @@ Bf16Values uniformLowp(size_t n, std::mt19937 &rng, float lo, float hi,
                        ScalarType type) {
   if (type == ScalarType::BF16)
     return uniformBf16(n, rng, lo, hi);
-  Bf16Values v;
-  v.values = uniform(n, rng, lo, hi);
-  v.bits.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    v.bits[i] = floatToHalf(v.values[i]);
-    v.values[i] = float(halfToDouble(v.bits[i]));
-  }
-  return v;
+  return uniform16(n, rng, lo, hi, floatToHalf, halfToDouble);
 }
 
 float roundLowp(float x, ScalarType type) {
