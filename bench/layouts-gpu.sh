@@ -28,14 +28,7 @@ chmod +x "$D/tilec-run-examples-aot"
 NEW=matmul_epilogue,matmul_cumsum,matmul_exchange,b2b_gemm,attention_block
 AOT=("$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot)
 
-declare -A status
-step() { # step NAME COMMAND...: runs, logs to $OUT/NAME.log, records PASS/FAIL(rc)
-  local name="$1"; shift
-  echo; echo "== $name"
-  "$@" 2>&1 | tee "$OUT/$name.log"
-  local rc=${PIPESTATUS[0]}
-  [ "$rc" -eq 0 ] && status[$name]=PASS || status[$name]="FAIL($rc)"
-}
+source bench/steps.sh  # step, summary (the working directory is the root)
 jit() {
   gunzip -c "$D/tilec-run-examples.gz" > /tmp/tilec-run-examples &&
     chmod +x /tmp/tilec-run-examples &&
@@ -57,10 +50,4 @@ for k in $STEPS; do
     *) echo "unknown step $k"; status[$k]="FAIL(unknown)" ;;
   esac
 done
-echo; echo "== summary"
-passed=0 failed=0
-for k in $STEPS; do
-  printf '  %-10s %s\n' "$k" "${status[$k]:-not run}"
-  [ "${status[$k]:-}" = PASS ] && passed=$((passed + 1)) || failed=$((failed + 1))
-done
-echo "$passed passed, $failed failed"
+summary

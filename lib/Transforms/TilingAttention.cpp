@@ -136,6 +136,9 @@ private:
   /// i32 positions of each score's query row, and of its key within the key
   /// block.
   Value queryPositions, keyOffsets;
+  /// With a score modification: the batch and head as i32 score tiles,
+  /// made once before the loops.
+  Value batchTile, headTile;
   /// The scale, and the scale times log2(e), as f32 score tiles.
   Value scaleTile, log2ScaleTile;
   /// i32 tiles of n_kv, and (causal) of the last key each score's row sees:
@@ -245,8 +248,7 @@ Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
     Value scores = arith::MulFOp::create(b, loc, dot, scaleTile);
     SmallVector<Value> modified = tile::applyElementwiseBody(
         b, loc, mod.front(),
-        {scores, splatIndex(batch, i32Scores), splatIndex(head, i32Scores),
-         queryPositions, keys()});
+        {scores, batchTile, headTile, queryPositions, keys()});
     scaled = arith::MulFOp::create(b, loc, modified.front(),
                                    floatTile(f32Scores, M_LOG2E));
   } else {
@@ -419,6 +421,10 @@ void AttentionProgram::build(ValueRange args) {
   keyOffsets =
       tile::BroadcastOp::create(b, loc, i32Scores, cols, ArrayRef<int64_t>{0});
   keyEnds = splatIndex(keyLength, i32Scores);
+  if (!op.getScoreMod().empty()) {
+    batchTile = splatIndex(batch, i32Scores);
+    headTile = splatIndex(head, i32Scores);
+  }
   if (op.getCausal()) {
     diagonalShift = m.sub(keyLength, queryLength);
     lastSeenKeys = arith::AddIOp::create(b, loc, queryPositions,
