@@ -57,17 +57,6 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
   return s;
 }
 
-/// Where batch, heads and sequence sit in the 4-D buffers.
-struct AttentionDimIndex {
-  unsigned batch = 0, heads, seq;
-};
-
-AttentionDimIndex dimIndex(tile::AttentionLayout layout) {
-  if (layout == tile::AttentionLayout::bhsd)
-    return {0, 1, 2};
-  return {0, 2, 1};
-}
-
 /// The online-softmax state a key loop carries: the output accumulator, the
 /// running row maximum (log2 domain) and the running row sum.
 struct SoftmaxState {
@@ -88,7 +77,7 @@ public:
     MemRefType q = op.getOperandType(0);
     element = q.getElementType();
     headDim = q.getShape().back();
-    dims = dimIndex(op.getLayout());
+    dims = tile::attentionDimPositions(op.getLayout());
   }
 
   void build(ValueRange args);
@@ -111,6 +100,17 @@ private:
     return tile::SplatOp::create(b, loc, type, i32);
   }
 
+  /// A row maximum with -inf (a row that has seen no key) replaced by 0, so
+  /// that subtracting it keeps exp2 at 0 rather than NaN.
+  Value finiteOrZero(Value rowMax) {
+    auto type = cast<RankedTensorType>(rowMax.getType());
+    Value empty = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OEQ, rowMax,
+        floatTile(type, -std::numeric_limits<double>::infinity()));
+    return arith::SelectOp::create(b, loc, empty, floatTile(type, 0.0),
+                                   rowMax);
+  }
+
   Value headView(Value buffer, Value head, Value seqLength);
   Value lseView(Value buffer, Value head);
   KeyRanges keyRanges();
@@ -127,7 +127,7 @@ private:
   IndexMath m;
   Type element;
   int64_t headDim;
-  AttentionDimIndex dims;
+  tile::AttentionDimPositions dims;
 
   // Set by build(). Values the loops use are defined before them, where
   // tile-promote-shared looks for the positions of loads it pipelines.
@@ -274,8 +274,6 @@ Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
 }
 
 /// One online-softmax step over the scores of the key block at `keyBlock`.
-/// A row whose maximum is still -inf (no key seen yet) subtracts 0, so that
-/// exp2 gives 0 rather than NaN.
 SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value scores,
                                     Value keyBlock) {
   Type f32 = b.getF32Type();
@@ -284,11 +282,7 @@ SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value scores,
   Value blockMax = tile::ReduceOp::create(b, loc, rowsType,
                                           tile::ReduceKind::max, scores, 1);
   Value rowMax = arith::MaximumFOp::create(b, loc, state.rowMax, blockMax);
-  Value empty = arith::CmpFOp::create(
-      b, loc, arith::CmpFPredicate::OEQ, rowMax,
-      floatTile(rowsType, -std::numeric_limits<double>::infinity()));
-  Value shift = arith::SelectOp::create(b, loc, empty,
-                                        floatTile(rowsType, 0.0), rowMax);
+  Value shift = finiteOrZero(rowMax);
   Value alpha = math::Exp2Op::create(
       b, loc, arith::SubFOp::create(b, loc, state.rowMax, shift));
   Value shiftTile = tile::BroadcastOp::create(b, loc, scoresType(f32), shift,
@@ -349,14 +343,9 @@ void AttentionProgram::storeResults(const SoftmaxState &state) {
                         ValueRange{firstRow, zero});
   if (!lseHead)
     return;
-  Value empty = arith::CmpFOp::create(
-      b, loc, arith::CmpFPredicate::OEQ, state.rowMax,
-      floatTile(rowsType, -std::numeric_limits<double>::infinity()));
-  Value rowMax = arith::SelectOp::create(b, loc, empty,
-                                         floatTile(rowsType, 0.0),
-                                         state.rowMax);
   Value log2Sum = arith::AddFOp::create(
-      b, loc, rowMax, math::Log2Op::create(b, loc, state.rowSum));
+      b, loc, finiteOrZero(state.rowMax),
+      math::Log2Op::create(b, loc, state.rowSum));
   Value lse = arith::MulFOp::create(b, loc, log2Sum,
                                     floatTile(rowsType, M_LN2));
   tile::StoreOp::create(b, loc, lse, lseHead, ValueRange{firstRow});
@@ -458,7 +447,7 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   Location loc = op.getLoc();
   int64_t headDim = op.getOperandType(0).getShape().back();
   AttentionSchedule s = chooseSchedule(op, headDim);
-  AttentionDimIndex dims = dimIndex(op.getLayout());
+  AttentionDimIndex dims = tile::attentionDimPositions(op.getLayout());
   MLIRContext *ctx = rewriter.getContext();
   // The grid: x over Q's blocks of rows, y over its heads, z over batches.
   ArrayAttr grid = rewriter.getArrayAttr(

@@ -534,11 +534,16 @@ struct AttentionDims {
 };
 } // namespace
 
+AttentionDimPositions tilec::tile::attentionDimPositions(AttentionLayout layout) {
+  if (layout == AttentionLayout::bhsd)
+    return {0, 1, 2};
+  return {0, 2, 1};
+}
+
 static AttentionDims attentionDims(MemRefType type, AttentionLayout layout) {
   ArrayRef<int64_t> s = type.getShape();
-  if (layout == AttentionLayout::bhsd)
-    return {s[0], s[1], s[2], s[3]};
-  return {s[0], s[2], s[1], s[3]};
+  AttentionDimPositions at = attentionDimPositions(layout);
+  return {s[at.batch], s[at.heads], s[at.seq], s[3]};
 }
 
 LogicalResult AttentionOp::verify() {

@@ -102,6 +102,13 @@ private:
   mlir::Region *region;
 };
 
+/// Where batch, heads and sequence sit in tile.attention's 4-D buffers (the
+/// head dim is last in both orders).
+struct AttentionDimPositions {
+  unsigned batch, heads, seq;
+};
+AttentionDimPositions attentionDimPositions(AttentionLayout layout);
+
 /// Rebuilds the element-wise arith and math ops of `body` (ending in
 /// tile.yield) on `args`, which replace its arguments: on scalars as they
 /// are; on tiles of one shape, each op on the tiles of its element type,
