@@ -343,9 +343,11 @@ void AttentionProgram::storeResults(const SoftmaxState &state) {
                         ValueRange{firstRow, zero});
   if (!lseHead)
     return;
+  // Named, so that the ops come in one order whatever the compiler's
+  // order of evaluating arguments.
+  Value rowMax = finiteOrZero(state.rowMax);
   Value log2Sum = arith::AddFOp::create(
-      b, loc, finiteOrZero(state.rowMax),
-      math::Log2Op::create(b, loc, state.rowSum));
+      b, loc, rowMax, math::Log2Op::create(b, loc, state.rowSum));
   Value lse = arith::MulFOp::create(b, loc, log2Sum,
                                     floatTile(rowsType, M_LN2));
   tile::StoreOp::create(b, loc, lse, lseHead, ValueRange{firstRow});
@@ -447,7 +449,8 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   Location loc = op.getLoc();
   int64_t headDim = op.getOperandType(0).getShape().back();
   AttentionSchedule s = chooseSchedule(op, headDim);
-  AttentionDimIndex dims = tile::attentionDimPositions(op.getLayout());
+  tile::AttentionDimPositions dims =
+      tile::attentionDimPositions(op.getLayout());
   MLIRContext *ctx = rewriter.getContext();
   // The grid: x over Q's blocks of rows, y over its heads, z over batches.
   ArrayAttr grid = rewriter.getArrayAttr(
