@@ -283,6 +283,8 @@ std::string serialize(const LaunchMetadata &meta) {
   if (meta.scratch.needed())
     os << "scratch " << meta.scratch.fixedBytes << " "
        << meta.scratch.bytesPerProgram << "\n";
+  if (!meta.then.empty())
+    os << "then " << meta.then << "\n";
   os << "block " << meta.block[0] << " " << meta.block[1] << " "
      << meta.block[2] << "\n";
   os << "grid";
@@ -358,6 +360,13 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
       if (std::string why = parseScratch(w, line, meta.scratch); !why.empty())
         return fail(why);
       sawScratch = true;
+    } else if (key == "then") {
+      if (w.size() != 2)
+        return fail("then line '" + std::string(line) +
+                    "' is not 'then KERNEL'");
+      if (!meta.then.empty())
+        return fail("duplicate then line '" + std::string(line) + "'");
+      meta.then = std::string(w[1]);
     } else if (key == "block" && w.size() == 4) {
       for (int i = 0; i < 3; ++i)
         if (!parseInt(w[i + 1], meta.block[i]) || meta.block[i] == 0)
@@ -399,6 +408,11 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
     return fail("kernel '" + meta.kernel + "' is its own smallgrid variant");
   if (std::string why = checkNarrow(meta); !why.empty())
     return fail(why);
+  // The next kernel takes this one's scratch buffer, so there must be one.
+  if (!meta.then.empty() && !meta.scratch.needed())
+    return fail("then line without a scratch line");
+  if (meta.then == meta.kernel)
+    return fail("kernel '" + meta.kernel + "' is its own then kernel");
   return meta;
 }
 

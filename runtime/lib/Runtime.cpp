@@ -528,6 +528,10 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   // variant's narrow variant is loaded: the narrow choice is made first.
   if (loadNarrow && !meta_.narrow.kernel.empty())
     this->loadNarrow();
+  // Always: every launch of this kernel is followed by it. It names no
+  // then kernel itself, so there are no cycles.
+  if (!meta_.then.empty())
+    loadThen();
 }
 
 namespace {
@@ -626,6 +630,36 @@ void Kernel::loadNarrow() {
     variant->loadNarrow();
   }
   narrow_ = std::move(variant);
+}
+
+void Kernel::loadThen() {
+  const std::string &name = meta_.then;
+  std::string prefix = "kernel '" + name_ + "': its then kernel '" + name + "' ";
+  std::shared_ptr<Kernel> then;
+  try {
+    then = std::shared_ptr<Kernel>(new Kernel(module_, name,
+                                              /*loadFallback=*/false,
+                                              /*loadSmallGrid=*/false,
+                                              /*loadNarrow=*/false));
+  } catch (const Error &e) {
+    if (isMissingKernel(e, name))
+      throw Error(prefix + "is not in the module", name_);
+    throw;
+  }
+  const LaunchMetadata &other = then->metadata();
+  if (!(other.params == meta_.params))
+    throw Error(prefix + "takes " + describeParams(other.params) +
+                    ", not the kernel's " + describeParams(meta_.params),
+                name_);
+  if (!other.scratch.needed())
+    throw Error(prefix + "takes no scratch buffer", name_);
+  if (!other.fallback.empty() || !other.smallGrid.kernel.empty() ||
+      !other.narrow.kernel.empty() || !other.then.empty() ||
+      !other.tensorMaps.empty())
+    throw Error(prefix + "has a fallback, small-grid, narrow or then kernel "
+                         "or tensor maps itself",
+                name_);
+  then_ = std::move(then);
 }
 
 int Kernel::attribute(CUfunction_attribute attribute) const {
@@ -779,6 +813,15 @@ void Kernel::launchWithScratch(const Stream &stream,
   PackedArgs packed = packArguments(meta_, args, scratch);
   packed.tensorMaps = std::move(tensorMaps);
   launchPacked(stream, grid, packed);
+  if (!then_)
+    return;
+  // Same stream, so it reads what this launch left; the lock keeps the
+  // buffer from the next launch's zero-fill until both are queued.
+  std::array<uint64_t, 3> thenGrid = computeGrid(then_->meta_, args);
+  if (thenGrid[0] == 0 || thenGrid[1] == 0 || thenGrid[2] == 0)
+    return;
+  PackedArgs thenPacked = packArguments(then_->meta_, args, scratch);
+  then_->launchPacked(stream, thenGrid, thenPacked);
 }
 
 void Kernel::launchPacked(const Stream &stream,

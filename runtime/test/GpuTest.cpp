@@ -842,6 +842,41 @@ TEST(Gpu, ReportsScratchThatCannotBeProvided) {
   expectZeroFilledScratch(out);
 }
 
+TEST(Gpu, LaunchesTheThenKernelWithTheScratchBufferAsLeft) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::scratchKernelsPtx());
+  Kernel write(module, "then_write");
+  EXPECT_EQ(write.metadata(), test::thenWriteMetadata());
+  ASSERT_NE(write.thenKernel(), nullptr);
+  EXPECT_EQ(write.thenKernel()->metadata(), test::thenReadMetadata());
+  Stream stream(ctx);
+  // Back to back on one stream: each pair must see its own first kernel's
+  // words, not a zero-fill or the other pair's.
+  std::vector<std::pair<int64_t, DeviceBuffer>> outs;
+  for (int64_t n : {100, 7, 5000, 32})
+    outs.emplace_back(n, DeviceBuffer(ctx, n * sizeof(int32_t)));
+  for (auto &[n, buffer] : outs) {
+    buffer.memset(0xff);
+    write.launch(stream, n, buffer.view<int32_t>({n}));
+  }
+  stream.synchronize();
+  for (auto &[n, buffer] : outs) {
+    std::vector<int32_t> got = buffer.download<int32_t>();
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], 3 * i + 1) << "word " << i << " of " << n;
+  }
+  // A then kernel the module lacks is reported when the kernel is loaded.
+  try {
+    Kernel missing(module, "then_missing");
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kernel 'then_missing': its then kernel 'no_such_kernel' is not "
+              "in the module");
+  }
+}
+
 TEST(Gpu, ObjectsOutliveTheirContextObject) {
   REQUIRE_GPU();
   std::optional<Kernel> saxpy;

@@ -191,6 +191,28 @@ TEST(LaunchMetadata, ParsesTextWithoutAScratchLine) {
   EXPECT_EQ(serialize(*parsed).find("scratch"), std::string::npos);
 }
 
+TEST(LaunchMetadata, RoundTripsAThenLine) {
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.scratch = {0, 8};
+  m.then = "fill__combine";
+  std::string text = serialize(m);
+  // Right after `scratch`, which it needs.
+  EXPECT_NE(text.find("\nscratch 0 8\nthen fill__combine\nblock "),
+            std::string::npos)
+      << text;
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_EQ(serialize(*parsed), text);
+  LaunchMetadata other = m;
+  other.then = "fill__other";
+  EXPECT_FALSE(other == m);
+  other.then.clear();
+  EXPECT_FALSE(other == m);
+  EXPECT_EQ(serialize(other).find("then"), std::string::npos);
+}
+
 TEST(LaunchMetadata, ScratchTakesPartInEquality) {
   LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
   a.scratch = b.scratch = {16, 8};
@@ -207,7 +229,8 @@ TEST(LaunchMetadata, TheScratchFixturesCarryTheirDocumentedMetadata) {
   // What scratch.ptx holds is checked here, without a GPU, so that a GPU run
   // tests the runtime rather than the fixture.
   for (const LaunchMetadata &m :
-       {rt::test::scratchCountMetadata(), rt::test::scratchHugeMetadata()}) {
+       {rt::test::scratchCountMetadata(), rt::test::scratchHugeMetadata(),
+        rt::test::thenWriteMetadata(), rt::test::thenReadMetadata()}) {
     std::optional<std::string> text = rt::test::ptxGlobalText(
         rt::test::scratchKernelsPtx(), launchMetadataSymbol(m.kernel));
     ASSERT_TRUE(text) << m.kernel;
@@ -455,6 +478,18 @@ INSTANTIATE_TEST_SUITE_P(
                   HEAD "block 1 1 1\ngrid - - -\nscratch 16 6\n"},
         Malformed{"scratch of no bytes",
                   HEAD "block 1 1 1\ngrid - - -\nscratch 0 0\n"},
+        Malformed{"then without a scratch line",
+                  HEAD "block 1 1 1\ngrid - - -\nthen k2\n"},
+        Malformed{"then without a kernel",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 4\nthen\n"},
+        Malformed{"then with two kernels",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 4\n"
+                       "then k2 k3\n"},
+        Malformed{"two then lines",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 4\n"
+                       "then k2\nthen k3\n"},
+        Malformed{"then naming the kernel itself",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 4\nthen k\n"},
         Malformed{"two scratch lines",
                   HEAD "block 1 1 1\ngrid - - -\nscratch 16 4\n"
                        "scratch 16 4\n"},

@@ -97,6 +97,25 @@ LaunchMetadata scratchCountMetadata() {
   return m;
 }
 
+LaunchMetadata thenWriteMetadata() {
+  LaunchMetadata m;
+  m.kernel = "then_write";
+  m.params = {scalar(ScalarType::I64), buffer(ScalarType::I32, 1)};
+  m.block = {32, 1, 1};
+  m.grid[0] = {GridTerm{0, std::nullopt, 32}};
+  m.scratch = {0, 128};
+  m.then = "then_read";
+  return m;
+}
+
+LaunchMetadata thenReadMetadata() {
+  LaunchMetadata m = thenWriteMetadata();
+  m.kernel = "then_read";
+  m.scratch = {4, 0};
+  m.then.clear();
+  return m;
+}
+
 LaunchMetadata scratchHugeMetadata() {
   LaunchMetadata m;
   m.kernel = "scratch_huge";

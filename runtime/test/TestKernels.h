@@ -38,6 +38,8 @@ LaunchMetadata fillMetadata();
 /// The metadata that scratch.ptx embeds for each kernel.
 LaunchMetadata scratchCountMetadata();
 LaunchMetadata scratchHugeMetadata();
+LaunchMetadata thenWriteMetadata();
+LaunchMetadata thenReadMetadata();
 /// The metadata that narrow.ptx embeds for each of its kernels, in file
 /// order.
 std::vector<LaunchMetadata> narrowKernelsMetadata();

@@ -60,7 +60,8 @@ tilec::outlineTileKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
   func->setAttr("tile.grid", kernel.getGrid());
   for (StringRef name : {tile::kSmallGridAttrName, tile::kNarrowAttrName,
-                         tile::kScratchAttrName, tile::kMinBlocksPerSmAttrName})
+                         tile::kScratchAttrName, tile::kThenAttrName,
+                         tile::kMinBlocksPerSmAttrName})
     if (Attribute attr = kernel->getAttr(name))
       func->setAttr(name, attr);
   if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())

@@ -126,14 +126,23 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
                                  : dyn_cast<MemRefType>(types.back());
     if (!sizes || sizes.size() != 2 || sizes[0] < 0 || sizes[1] < 0 ||
         !scratch || scratch.getRank() != 1 ||
-        !scratch.getElementType().isInteger(32))
+        !(scratch.getElementType().isInteger(32) ||
+          scratch.getElementType().isF32()))
       return kernel.emitError("'")
              << tile::kScratchAttrName
              << "' must be [FIXED, PER_PROGRAM] bytes on a kernel whose last "
-                "user parameter is a memref<?xi32>";
+                "user parameter is a memref<?xi32> or memref<?xf32>";
     meta.scratch = ScratchInfo{static_cast<uint64_t>(sizes[0]),
                                static_cast<uint64_t>(sizes[1])};
     types = types.drop_back();
+  }
+  if (Attribute attr = kernel->getAttr(tile::kThenAttrName)) {
+    auto then = dyn_cast<FlatSymbolRefAttr>(attr);
+    if (!then || !meta.scratch.needed())
+      return kernel.emitError("'")
+             << tile::kThenAttrName
+             << "' must be a kernel symbol, on a kernel with a scratch buffer";
+    meta.then = then.getValue().str();
   }
   for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;

@@ -139,9 +139,17 @@ LogicalResult KernelOp::verify() {
 }
 
 /// `tile.scratch = array<i64: FIXED, PER_PROGRAM>` names the last argument
-/// as the runtime's scratch buffer (see kScratchAttrName).
+/// as the runtime's scratch buffer (see kScratchAttrName); `tile.then`
+/// hands it on.
 LogicalResult KernelOp::verifyScratch() {
   Attribute attr = (*this)->getAttr(kScratchAttrName);
+  // The kernel launched next reads this one's scratch buffer.
+  if (Attribute then = (*this)->getAttr(kThenAttrName)) {
+    if (!isa<FlatSymbolRefAttr>(then) || !attr)
+      return emitOpError("'") << kThenAttrName
+                              << "' must be a kernel symbol, on a kernel with '"
+                              << kScratchAttrName << "'";
+  }
   if (!attr)
     return success();
   auto sizes = dyn_cast<DenseI64ArrayAttr>(attr);
@@ -153,11 +161,14 @@ LogicalResult KernelOp::verifyScratch() {
               "are multiples of 4, not both zero";
   ArrayRef<Type> args = getArgumentTypes();
   auto scratch = args.empty() ? MemRefType() : dyn_cast<MemRefType>(args.back());
+  // 32-bit words either way: tickets and status words, or partial results.
   if (!scratch || scratch.getRank() != 1 ||
-      !scratch.getElementType().isInteger(32))
+      !(scratch.getElementType().isInteger(32) ||
+        scratch.getElementType().isF32()))
     return emitOpError("with '")
            << kScratchAttrName
-           << "' must take the scratch buffer, a memref<?xi32>, last";
+           << "' must take the scratch buffer, a memref<?xi32> or "
+              "memref<?xf32>, last";
   return success();
 }
 

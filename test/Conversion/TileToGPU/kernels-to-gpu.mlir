@@ -81,10 +81,11 @@ tile.kernel @small(%x: memref<?xf32>)
 // CHECK-LABEL: gpu.func @single_pass
 // CHECK-SAME: tile.min_blocks_per_sm = 7 : i64
 // CHECK-SAME: tile.scratch = array<i64: 16, 16>
+// CHECK-SAME: tile.then = @combine
 tile.kernel @single_pass(%x: memref<?xf32>, %s: memref<?xi32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>],
                 num_warps = 4, tile.min_blocks_per_sm = 7 : i64,
-                tile.scratch = array<i64: 16, 16>} {
+                tile.scratch = array<i64: 16, 16>, tile.then = @combine} {
   tile.return
 }
 

@@ -37,8 +37,8 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.scratch' must be [FIXED, PER_PROGRAM] bytes on a kernel whose last user parameter is a memref<?xi32>}}
-  gpu.func @scratch_not_last(%s: memref<?xi32>, %x: memref<?xf32>) kernel
+  // expected-error @+1 {{'tile.scratch' must be [FIXED, PER_PROGRAM] bytes on a kernel whose last user parameter is a memref<?xi32> or memref<?xf32>}}
+  gpu.func @scratch_not_last(%s: memref<?xi32>, %x: memref<?xf16>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 1, dim = 0, per_program = 256>],
                   tile.scratch = array<i64: 16, 16>} {
@@ -90,6 +90,18 @@ gpu.module @tilec_kernels {
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
                   tile.narrow = {operand = 0, dim = 0, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.then' must be a kernel symbol, on a kernel with a scratch buffer}}
+  gpu.func @then_without_scratch(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.then = @next} {
     gpu.return
   }
 }

@@ -42,3 +42,14 @@ tile.kernel @scan(%x: memref<?xf32>, %y: memref<?xf32>, %s: memref<?xi32>)
                 tile.scratch = array<i64: 16, 32>} {
   tile.return
 }
+
+// -----
+
+// A kernel combined by a second pass names it on a `then` line; its scratch
+// buffer may hold f32 partial results.
+// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_split("tilec-launch 1\0Akernel split\0Aparams buffer:f32:1\0Ascratch 0 64\0Athen split__combine\0Ablock 128 1 1\0Agrid 0.0/1024 - -\0Ashared 0\0A\00")
+tile.kernel @split(%x: memref<?xf32>, %s: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1024>],
+                tile.scratch = array<i64: 0, 64>, tile.then = @split__combine} {
+  tile.return
+}

@@ -106,3 +106,13 @@ tile.kernel @return_outside(%x: memref<?xf32>)
   }
   tile.return
 }
+
+// -----
+
+// The kernel launched next takes this one's scratch buffer: there must be one.
+// expected-error @+1 {{'tile.kernel' op 'tile.then' must be a kernel symbol, on a kernel with 'tile.scratch'}}
+tile.kernel @then_without_scratch(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
+                tile.then = @next} {
+  tile.return
+}

@@ -15,8 +15,8 @@ tile.kernel @k(%s: memref<?xi32>) attributes {grid = [#tile.grid<arg = 0, dim = 
 
 // -----
 
-// expected-error @+1 {{'tile.kernel' op with 'tile.scratch' must take the scratch buffer, a memref<?xi32>, last}}
-tile.kernel @k(%s: memref<?xf32>) attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 16>} {
+// expected-error @+1 {{'tile.kernel' op with 'tile.scratch' must take the scratch buffer, a memref<?xi32> or memref<?xf32>, last}}
+tile.kernel @k(%s: memref<?xf16>) attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 16>} {
   tile.return
 }
 

@@ -22,6 +22,7 @@
 //   smallgrid matmul_bf16__small_grid 50
 //   narrow rowscan__rows_8 0.1 8
 //   scratch 16 8
+//   then attn__combine
 //
 // Each tensormap entry is `ARG:BOX0xBOX1[xBOX2...]:SWIZZLE`: a TMA descriptor
 // over buffer argument ARG whose box is BOX0 x BOX1 ... elements, innermost
@@ -52,6 +53,14 @@
 // byte counts (uint64), each a multiple of 4, not both 0; at most one line.
 // A fallback, small-grid or narrow variant is a kernel of its own: its
 // scratch line, if any, applies to its own launches.
+// `then NAME` (only with a scratch line) names a kernel of the same module,
+// with the same user parameters and a scratch line of its own, that the
+// runtime launches right after each launch of this kernel, on the same
+// stream, with the same arguments and this launch's scratch buffer as the
+// kernel left it (not zero-filled again; NAME's scratch line only gives it
+// the parameter), over NAME's own grid: a second pass that combines what
+// the first left there (split-key attention). NAME may have no fallback,
+// small-grid, narrow or then line and no tensor maps; at most one line.
 //
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
 // each `A.D/P` = ceildiv(size of dimension D of buffer argument A, P) or
@@ -202,13 +211,16 @@ struct LaunchMetadata {
   NarrowVariant narrow;
   /// The zero-filled scratch buffer passed after the user parameters.
   ScratchInfo scratch;
+  /// Kernel of the same module launched right after this one, with this
+  /// launch's scratch buffer (empty: none).
+  std::string then;
 
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
            grid == o.grid && sharedBytes == o.sharedBytes &&
            tensorMaps == o.tensorMaps && fallback == o.fallback &&
            smallGrid == o.smallGrid && narrow == o.narrow &&
-           scratch == o.scratch;
+           scratch == o.scratch && then == o.then;
   }
 };
 

@@ -216,7 +216,10 @@ public:
   /// names a small-grid variant itself. Likewise loads the metadata's narrow
   /// variant (with its own fallback, small-grid and narrow variants), and
   /// throws if it is missing, takes other user parameters or names a narrow
-  /// variant itself whose bound is not strictly smaller.
+  /// variant itself whose bound is not strictly smaller. Likewise loads the
+  /// metadata's then kernel, and throws if it is missing, takes other user
+  /// parameters, has no scratch line or names a fallback, small-grid,
+  /// narrow or then kernel or tensor maps itself.
   Kernel(const Module &module, const std::string &name);
 
   const std::string &name() const { return name_; }
@@ -245,7 +248,9 @@ public:
   /// instead, or throws Error naming the argument if there is none. A kernel
   /// with a `scratch` line gets this kernel's scratch buffer of `stream`,
   /// grown when the grid needs more and zero-filled on `stream` first; a
-  /// size that overflows 64 bits throws Error.
+  /// size that overflows 64 bits throws Error. A kernel with a `then` line
+  /// launches its then kernel right after itself on `stream`, with the same
+  /// scratch buffer as this launch left it.
   void launchArgs(const Stream &stream,
                   const std::vector<KernelArg> &args) const;
   template <typename... Args>
@@ -259,6 +264,8 @@ public:
   const Kernel *smallGridKernel() const { return smallGrid_.get(); }
   /// The metadata's narrow variant; nullptr when it names none.
   const Kernel *narrowKernel() const { return narrow_.get(); }
+  /// The metadata's then kernel; nullptr when it names none.
+  const Kernel *thenKernel() const { return then_.get(); }
   /// The kernel launchArgs(args) hands the launch to before the tensor map
   /// decision: the narrowest kernel of the narrow ladder that fits the
   /// arguments (this one if none), or that kernel's small-grid variant where
@@ -276,6 +283,7 @@ private:
   void loadFallback();
   void loadSmallGrid();
   void loadNarrow();
+  void loadThen();
   /// The variant `name` of this kernel, with its fallback (and small-grid
   /// variant if asked), checked to take the same user parameters; `prefix`
   /// starts the errors.
@@ -307,6 +315,9 @@ private:
   /// Shared between copies; its own narrow variant, if any, has a strictly
   /// smaller bound.
   std::shared_ptr<const Kernel> narrow_;
+  /// Shared between copies; launched after this kernel with its scratch
+  /// buffer; has no variants of its own.
+  std::shared_ptr<const Kernel> then_;
   /// The device's multiprocessor count, for prefersSmallGrid; set only
   /// with smallGrid_.
   int multiprocessors_ = 0;

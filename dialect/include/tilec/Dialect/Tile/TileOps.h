@@ -54,10 +54,16 @@ inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
 /// argument A has at most N elements (set by tile-tiling for short rows).
 inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
 /// `tile.scratch`: [FIXED, PER_PROGRAM] bytes: the kernel's last user
-/// argument is a memref<?xi32> scratch buffer that the runtime provides,
+/// argument is a memref<?xi32> (or <?xf32>) scratch buffer that the runtime provides,
 /// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
 /// tile-tiling for tilegpu.ticket and tilegpu.lookback).
 inline constexpr llvm::StringLiteral kScratchAttrName = "tile.scratch";
+/// `tile.then`: @name: the kernel (same parameters, a scratch buffer of its
+/// own declaration) the runtime launches right after this one on the same
+/// stream, handing it this kernel's scratch buffer as this kernel left it
+/// (set by tile-tiling where a result is combined from partial ones, as
+/// split-key attention's).
+inline constexpr llvm::StringLiteral kThenAttrName = "tile.then";
 /// `tile.min_blocks_per_sm`: N: ptxas should fit N blocks of the kernel on
 /// a multiprocessor (set by tile-tiling where that measured faster; becomes
 /// nvvm.minctasm in tile-occupancy-hints).
