@@ -988,7 +988,14 @@ std::vector<Shape> attentionFormShapes() {
       shapes.push_back({heads[0], heads[1], heads[2], n[0], n[1]});
   shapes.push_back({1, 16, 2, 4224, 4224});
   shapes.push_back({4, 32, 8, 1, 65536});
+  // At most 16 query rows take the split-key kernel and its combine: chunk
+  // edges (512 keys), a last chunk of one key, 17 rows (the whole kernel).
+  for (Shape s : {Shape{2, 3, 3, 16, 1000}, Shape{1, 8, 1, 7, 4099},
+                  Shape{2, 4, 1, 17, 513}, Shape{1, 2, 2, 3, 1537},
+                  Shape{1, 16, 2, 1, 16385}})
+    shapes.push_back(s);
   shapes.push_back({1, 2, 2, 300, 300, 1}); // large logits
+  shapes.push_back({1, 2, 2, 5, 3000, 1});  // large logits, split keys
   return shapes;
 }
 

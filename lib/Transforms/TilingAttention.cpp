@@ -12,6 +12,13 @@
 // plain tile.loads in the loop, which tile-promote-shared stages like
 // matmul's operands.
 //
+// Decode (a few query rows against many keys) would leave most of the GPU
+// idle with one program per (batch, head), so a narrow variant of the
+// kernel splits the keys into chunks, one program each, which leave
+// partial results (unnormalised accumulator, row maximum and sum) in the
+// runtime's scratch buffer; its `then` kernel merges them per (batch,
+// head) with the same rescaling as the online softmax.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/TileOps.h"
@@ -35,6 +42,19 @@ namespace {
 /// How one program computes its block of output rows.
 struct AttentionSchedule {
   int64_t blockM, blockN, warps, stages;
+  /// Keys a program of the key-chunk kernel takes (a multiple of blockN).
+  int64_t keysPerProgram = 0;
+};
+
+/// What one kernel of an attention computes.
+enum class AttentionPart {
+  /// O (and the LSE) of a block of query rows over all keys.
+  whole,
+  /// All query rows (at most blockM) over one chunk of keys: partial
+  /// results in the scratch buffer.
+  keyChunk,
+  /// O (and the LSE) of all query rows from the chunks' partial results.
+  combine,
 };
 
 /// The hints of `op`, completed by defaults for its head dim: 16 query rows
@@ -55,6 +75,13 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
   if (std::optional<int64_t> stages = op.getStages())
     s.stages = *stages;
   return s;
+}
+
+/// The key-chunk and combine kernels' schedule: 16 query rows (one mma
+/// row block) on 4 warps, chunks of 512 keys, so that a single sequence of
+/// 4096 keys and 16 heads still makes 128 programs.
+AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
+  return {16, headDim <= 64 ? 128 : 64, 4, 2, 512};
 }
 
 /// The online-softmax state a key loop carries: the output accumulator, the
@@ -80,7 +107,7 @@ public:
     dims = tile::attentionDimPositions(op.getLayout());
   }
 
-  void build(ValueRange args);
+  void build(ValueRange args, AttentionPart part);
 
 private:
   RankedTensorType tileOf(ArrayRef<int64_t> shape, Type elementType) {
@@ -113,12 +140,21 @@ private:
 
   Value headView(Value buffer, Value head, Value seqLength);
   Value lseView(Value buffer, Value head);
+  void setUpViews(ValueRange args);
+  void setUpScoreTiles(ValueRange args);
+  void setUpPartials(ValueRange args, Value chunks);
+  SoftmaxState initialState();
   KeyRanges keyRanges();
+  KeyRanges clampToChunk(const KeyRanges &keys, Value chunk);
+  SoftmaxState keyLoops(const KeyRanges &keys);
   Value scores(Value q, Value keyBlock, bool masked);
   SoftmaxState step(const SoftmaxState &state, Value scores, Value keyBlock);
   SoftmaxState keyLoop(Value lower, Value upper, const SoftmaxState &init,
                        bool masked);
   void storeResults(const SoftmaxState &state);
+  Value partialRow(Value chunk);
+  void storePartials(const SoftmaxState &state, Value chunk);
+  SoftmaxState combinePartials(Value chunks);
 
   OpBuilder &b;
   Location loc;
@@ -147,6 +183,10 @@ private:
   /// With a window W: of the first key each score's row sees (the last - W
   /// + 1).
   Value firstSeenKeys;
+  /// Key-chunk and combine kernels: views of the scratch buffer's partial
+  /// results, and the partial index of this (batch, head)'s chunk 0 (see
+  /// setUpPartials).
+  Value partialAcc, partialMax, partialSum, chunkBase;
 };
 
 /// The 2-D [seq, d] view of one head of a 4-D buffer, with dynamic row
@@ -353,25 +393,8 @@ void AttentionProgram::storeResults(const SoftmaxState &state) {
   tile::StoreOp::create(b, loc, lse, lseHead, ValueRange{firstRow});
 }
 
-void AttentionProgram::build(ValueRange args) {
-  Type index = b.getIndexType();
-  auto programId = [&](tile::ProgramDim d) {
-    return tile::ProgramIdOp::create(
-        b, loc, index, tile::ProgramDimAttr::get(b.getContext(), d));
-  };
-  zero = m.constant(0);
-  Value queryBlock = programId(tile::ProgramDim::x);
-  // Causal blocks further down see more keys: taking them first (program x
-  // counts from the last block) leaves the short ones to fill the tail.
-  if (op.getCausal())
-    queryBlock = m.sub(m.sub(tile::NumProgramsOp::create(
-                                 b, loc, index,
-                                 tile::ProgramDimAttr::get(
-                                     b.getContext(), tile::ProgramDim::x)),
-                             m.constant(1)),
-                       queryBlock);
-  head = programId(tile::ProgramDim::y);
-  batch = programId(tile::ProgramDim::z);
+/// Views of Q, K, V, O (and the LSE) for this program's (batch, head).
+void AttentionProgram::setUpViews(ValueRange args) {
   Value q = args[0], k = args[1], v = args[2], o = args[3];
   queryLength = b.createOrFold<memref::DimOp>(loc, q, dims.seq);
   keyLength = b.createOrFold<memref::DimOp>(loc, k, dims.seq);
@@ -385,8 +408,10 @@ void AttentionProgram::build(ValueRange args) {
   oHead = headView(o, head, queryLength);
   if (op.getLse())
     lseHead = lseView(args[4], head);
-  firstRow = m.mul(queryBlock, m.constant(s.blockM));
+}
 
+/// The loop-invariant score tiles: scale, positions, mask bounds.
+void AttentionProgram::setUpScoreTiles(ValueRange args) {
   RankedTensorType f32Scores = scoresType(b.getF32Type());
   if (std::optional<unsigned> index = op.getScaleArgumentIndex()) {
     Value scale = args[*index];
@@ -425,49 +450,270 @@ void AttentionProgram::build(ValueRange args) {
     firstSeenKeys = arith::AddIOp::create(
         b, loc, queryPositions,
         splatIndex(m.sub(diagonalShift, m.constant(*window - 1)), i32Scores));
+}
 
+/// The scratch buffer of the key-chunk and combine kernels holds, for each
+/// of the P = chunks * heads * batch key-chunk programs, p = chunk +
+/// chunks * (head + heads * batch), BM rows of partial results: the f32
+/// accumulators [P * BM, d], then the row maxima (log2 domain) [P * BM],
+/// then the row sums [P * BM]; partialScratchBytes() per program.
+void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
+  Value q = args[0], scratch = args.back();
+  Value heads = b.createOrFold<memref::DimOp>(loc, q, dims.heads);
+  Value batches = b.createOrFold<memref::DimOp>(loc, q, dims.batch);
+  chunkBase = m.mul(chunks, m.add(head, m.mul(heads, batch)));
+  Value rows = m.mul(m.mul(m.mul(chunks, heads), batches),
+                     m.constant(s.blockM));
+  Type f32 = b.getF32Type();
+  // [rows, d] row-major, cast to the dynamic strides the tile ops take.
+  auto accType = MemRefType::get(
+      {ShapedType::kDynamic, headDim}, f32,
+      StridedLayoutAttr::get(b.getContext(), 0, {headDim, 1}));
+  Value acc = memref::ReinterpretCastOp::create(
+      b, loc, accType, scratch, b.getIndexAttr(0),
+      ArrayRef<OpFoldResult>{rows, b.getIndexAttr(headDim)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(headDim), b.getIndexAttr(1)});
+  auto dynamicRows = StridedLayoutAttr::get(
+      b.getContext(), ShapedType::kDynamic, {ShapedType::kDynamic, 1});
+  partialAcc = memref::CastOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, f32,
+                      dynamicRows),
+      acc);
+  auto rowsView = [&](Value offset) {
+    auto type = MemRefType::get(
+        {ShapedType::kDynamic}, f32,
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+    return memref::SubViewOp::create(
+        b, loc, type, scratch, ArrayRef<OpFoldResult>{offset},
+        ArrayRef<OpFoldResult>{rows}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  };
+  Value accWords = m.mul(rows, m.constant(headDim));
+  partialMax = rowsView(accWords);
+  partialSum = rowsView(m.add(accWords, rows));
+}
+
+/// The first row of chunk `chunk`'s partial results.
+Value AttentionProgram::partialRow(Value chunk) {
+  return m.mul(m.add(chunkBase, chunk), m.constant(s.blockM));
+}
+
+/// Leaves this chunk's state, unnormalised, in the scratch buffer.
+void AttentionProgram::storePartials(const SoftmaxState &state, Value chunk) {
+  Value row = partialRow(chunk);
+  tile::StoreOp::create(b, loc, state.acc, partialAcc, ValueRange{row, zero});
+  tile::StoreOp::create(b, loc, state.rowMax, partialMax, ValueRange{row});
+  tile::StoreOp::create(b, loc, state.rowSum, partialSum, ValueRange{row});
+}
+
+/// Merges the chunks' partial states as the online softmax merges key
+/// blocks: rescaled to the running maximum (a chunk that saw no key has
+/// maximum -inf and adds nothing).
+SoftmaxState AttentionProgram::combinePartials(Value chunks) {
   Type f32 = b.getF32Type();
   RankedTensorType rowsType = tileOf({s.blockM}, f32);
-  SoftmaxState init = {
-      floatTile(tileOf({s.blockM, headDim}, f32), 0.0),
-      floatTile(rowsType, -std::numeric_limits<double>::infinity()),
-      floatTile(rowsType, 0.0)};
-  KeyRanges keys = keyRanges();
-  SoftmaxState state = init;
+  RankedTensorType accType = tileOf({s.blockM, headDim}, f32);
+  SoftmaxState init = initialState();
+  auto loop = scf::ForOp::create(
+      b, loc, zero, chunks, m.constant(1),
+      ValueRange{init.acc, init.rowMax, init.rowSum},
+      [&](OpBuilder &, Location, Value chunk, ValueRange iterArgs) {
+        Value row = partialRow(chunk);
+        Value acc = tile::LoadOp::create(b, loc, accType, partialAcc,
+                                         ValueRange{row, zero});
+        Value chunkMax = tile::LoadOp::create(b, loc, rowsType, partialMax,
+                                              ValueRange{row});
+        Value chunkSum = tile::LoadOp::create(b, loc, rowsType, partialSum,
+                                              ValueRange{row});
+        Value rowMax =
+            arith::MaximumFOp::create(b, loc, iterArgs[1], chunkMax);
+        Value shift = finiteOrZero(rowMax);
+        auto weight = [&](Value max) {
+          return math::Exp2Op::create(
+              b, loc, arith::SubFOp::create(b, loc, max, shift));
+        };
+        Value alpha = weight(iterArgs[1]), beta = weight(chunkMax);
+        Value rowSum = arith::AddFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, iterArgs[2], alpha),
+            arith::MulFOp::create(b, loc, chunkSum, beta));
+        auto rescale = [&](Value tile, Value rowFactor) {
+          return arith::MulFOp::create(
+              b, loc, tile,
+              tile::BroadcastOp::create(b, loc, accType, rowFactor,
+                                        ArrayRef<int64_t>{1}));
+        };
+        Value merged = arith::AddFOp::create(b, loc, rescale(iterArgs[0], alpha),
+                                             rescale(acc, beta));
+        scf::YieldOp::create(b, loc, ValueRange{merged, rowMax, rowSum});
+      });
+  return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
+}
+
+/// Narrows the key ranges to the keys of chunk `chunk`; every bound stays a
+/// block start (chunks are whole blocks) or the end.
+KeyRanges AttentionProgram::clampToChunk(const KeyRanges &keys, Value chunk) {
+  Value begin = m.mul(chunk, m.constant(s.keysPerProgram));
+  Value end = m.min(m.add(begin, m.constant(s.keysPerProgram)), keyLength);
+  auto clamp = [&](Value x) { return m.min(m.max(x, begin), end); };
+  return {clamp(keys.first), clamp(keys.wholeBegin), clamp(keys.wholeEnd),
+          clamp(keys.end)};
+}
+
+/// The initial online-softmax state: no key seen.
+SoftmaxState AttentionProgram::initialState() {
+  Type f32 = b.getF32Type();
+  RankedTensorType rowsType = tileOf({s.blockM}, f32);
+  return {floatTile(tileOf({s.blockM, headDim}, f32), 0.0),
+          floatTile(rowsType, -std::numeric_limits<double>::infinity()),
+          floatTile(rowsType, 0.0)};
+}
+
+/// The loops over the key blocks in `keys`, from no key seen.
+SoftmaxState AttentionProgram::keyLoops(const KeyRanges &keys) {
+  SoftmaxState state = initialState();
   if (op.getWindow())
     state = keyLoop(keys.first, keys.wholeBegin, state, /*masked=*/true);
   state = keyLoop(keys.wholeBegin, keys.wholeEnd, state, /*masked=*/false);
-  state = keyLoop(keys.wholeEnd, keys.end, state, /*masked=*/true);
-  storeResults(state);
+  return keyLoop(keys.wholeEnd, keys.end, state, /*masked=*/true);
+}
+
+void AttentionProgram::build(ValueRange args, AttentionPart part) {
+  Type index = b.getIndexType();
+  auto programId = [&](tile::ProgramDim d) {
+    return tile::ProgramIdOp::create(
+        b, loc, index, tile::ProgramDimAttr::get(b.getContext(), d));
+  };
+  auto numPrograms = [&](tile::ProgramDim d) {
+    return tile::NumProgramsOp::create(
+        b, loc, index, tile::ProgramDimAttr::get(b.getContext(), d));
+  };
+  zero = m.constant(0);
+  firstRow = zero;
+  if (part == AttentionPart::combine) {
+    head = programId(tile::ProgramDim::x);
+    batch = programId(tile::ProgramDim::y);
+  } else {
+    head = programId(tile::ProgramDim::y);
+    batch = programId(tile::ProgramDim::z);
+  }
+  if (part == AttentionPart::whole) {
+    Value queryBlock = programId(tile::ProgramDim::x);
+    // Causal blocks further down see more keys: taking them first (program
+    // x counts from the last block) leaves the short ones to fill the tail.
+    if (op.getCausal())
+      queryBlock = m.sub(m.sub(numPrograms(tile::ProgramDim::x),
+                               m.constant(1)),
+                         queryBlock);
+    firstRow = m.mul(queryBlock, m.constant(s.blockM));
+  }
+  setUpViews(args);
+  if (part == AttentionPart::whole) {
+    setUpScoreTiles(args);
+    storeResults(keyLoops(keyRanges()));
+    tile::ReturnOp::create(b, loc);
+    return;
+  }
+  Value chunks = m.div(m.add(keyLength, m.constant(s.keysPerProgram - 1)),
+                       m.constant(s.keysPerProgram));
+  setUpPartials(args, chunks);
+  if (part == AttentionPart::keyChunk) {
+    Value chunk = programId(tile::ProgramDim::x);
+    setUpScoreTiles(args);
+    storePartials(keyLoops(clampToChunk(keyRanges(), chunk)), chunk);
+  } else {
+    storeResults(combinePartials(chunks));
+  }
   tile::ReturnOp::create(b, loc);
 }
 
 } // namespace
 
-FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
-                                               tile::AttentionOp op) {
+/// Bytes of partial results a key-chunk program leaves (see setUpPartials).
+static int64_t partialScratchBytes(const AttentionSchedule &s,
+                                   int64_t headDim) {
+  return s.blockM * (headDim + 2) * 4;
+}
+
+/// The user's kernel type with the runtime's scratch buffer after it.
+static FunctionType withScratchArgument(FunctionType type) {
+  SmallVector<Type> inputs(type.getInputs());
+  inputs.push_back(MemRefType::get({ShapedType::kDynamic},
+                                   Float32Type::get(type.getContext())));
+  return FunctionType::get(type.getContext(), inputs, {});
+}
+
+/// Builds the kernel `name` computing `part` of `op` with `s` over `grid`,
+/// before `op`.
+static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
+                                           tile::AttentionOp op, StringRef name,
+                                           AttentionPart part,
+                                           const AttentionSchedule &s,
+                                           ArrayRef<Attribute> grid) {
   Location loc = op.getLoc();
-  int64_t headDim = op.getOperandType(0).getShape().back();
-  AttentionSchedule s = chooseSchedule(op, headDim);
-  tile::AttentionDimPositions dims =
-      tile::attentionDimPositions(op.getLayout());
-  MLIRContext *ctx = rewriter.getContext();
-  // The grid: x over Q's blocks of rows, y over its heads, z over batches.
-  ArrayAttr grid = rewriter.getArrayAttr(
-      {tile::GridAttr::get(ctx, 0, dims.seq, s.blockM),
-       tile::GridAttr::get(ctx, 0, dims.heads, 1),
-       tile::GridAttr::get(ctx, 0, dims.batch, 1)});
+  FunctionType type = op.getFunctionType();
+  if (part != AttentionPart::whole)
+    type = withScratchArgument(type);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  FunctionType type = op.getFunctionType();
-  auto kernel = tile::KernelOp::create(rewriter, loc, op.getSymName(), type,
-                                       /*arg_attrs=*/nullptr,
-                                       /*res_attrs=*/nullptr, grid, s.warps);
+  auto kernel = tile::KernelOp::create(
+      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      rewriter.getArrayAttr(grid), s.warps);
+  if (part != AttentionPart::whole) {
+    int64_t headDim = op.getOperandType(0).getShape().back();
+    kernel->setAttr(tile::kScratchAttrName,
+                    rewriter.getDenseI64ArrayAttr(
+                        {0, part == AttentionPart::keyChunk
+                                ? partialScratchBytes(s, headDim)
+                                : 4}));
+  }
   Block *body =
       rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
                            SmallVector<Location>(type.getNumInputs(), loc));
   rewriter.setInsertionPointToStart(body);
-  AttentionProgram(rewriter, loc, op, s).build(body->getArguments());
+  AttentionProgram(rewriter, loc, op, s).build(body->getArguments(), part);
+  return kernel;
+}
+
+FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
+                                               tile::AttentionOp op) {
+  int64_t headDim = op.getOperandType(0).getShape().back();
+  tile::AttentionDimPositions dims =
+      tile::attentionDimPositions(op.getLayout());
+  MLIRContext *ctx = rewriter.getContext();
+  std::string chunkName = (op.getSymName() + "__decode").str();
+  std::string combineName = (op.getSymName() + "__combine").str();
+  for (StringRef name : {StringRef(chunkName), StringRef(combineName)})
+    if (SymbolTable::lookupNearestSymbolFrom(op, StringAttr::get(ctx, name)))
+      return op.emitOpError("cannot name its kernel '")
+             << name << "': the symbol exists";
+  auto heads = tile::GridAttr::get(ctx, 0, dims.heads, 1);
+  auto batches = tile::GridAttr::get(ctx, 0, dims.batch, 1);
+  // The whole kernel: x over Q's blocks of rows, y over heads, z over
+  // batches.
+  AttentionSchedule s = chooseSchedule(op, headDim);
+  tile::KernelOp kernel = buildAttentionKernel(
+      rewriter, op, op.getSymName(), AttentionPart::whole, s,
+      {tile::GridAttr::get(ctx, 0, dims.seq, s.blockM), heads, batches});
+  // At most a block of query rows: x over chunks of K's rows, then the
+  // combine over (head, batch).
+  AttentionSchedule decode = chooseDecodeSchedule(headDim);
+  tile::KernelOp chunks = buildAttentionKernel(
+      rewriter, op, chunkName, AttentionPart::keyChunk, decode,
+      {tile::GridAttr::get(ctx, 1, dims.seq, decode.keysPerProgram), heads,
+       batches});
+  tile::KernelOp combine = buildAttentionKernel(
+      rewriter, op, combineName, AttentionPart::combine, decode,
+      {heads, batches});
+  chunks->setAttr(tile::kThenAttrName,
+                  FlatSymbolRefAttr::get(combine.getNameAttr()));
+  Builder &b = rewriter;
+  kernel->setAttr(
+      tile::kNarrowAttrName,
+      b.getDictionaryAttr(
+          {b.getNamedAttr("kernel", FlatSymbolRefAttr::get(chunks.getNameAttr())),
+           b.getNamedAttr("operand", b.getI64IntegerAttr(0)),
+           b.getNamedAttr("dim", b.getI64IntegerAttr(dims.seq)),
+           b.getNamedAttr("at_most", b.getI64IntegerAttr(decode.blockM))}));
   rewriter.eraseOp(op);
   return kernel;
 }
