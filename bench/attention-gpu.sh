@@ -16,11 +16,13 @@
 #   racecheck  compute-sanitizer racecheck (shared memory), the same shape
 #   tilec      tilec timed at the benchmark shapes (bf16; prefill: seq 512 to
 #              16384 with batch x seq = 16k and 16 heads, d64/d128, causal
-#              and not; GQA 32:8 at 4096; decode n_q = 1)
+#              and not; GQA 32:8 at 4096; decode n_q = 1, batched and
+#              a single sequence)
 #   peers      the peers at the same shapes: torch SDPA (flash, cuDNN,
 #              efficient) and a Triton fused-attention kernel
 #              (bench/attention/peers.py)
-# ATTENTION_STEPS="check tilec ..." runs only those steps.
+# ATTENTION_STEPS="check tilec ..." runs only those steps, and
+# ATTENTION_TIMED="prefill gqa decode" the tilec step's groups.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/tilec-attention}"
@@ -31,7 +33,7 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PAT
 export TILEC_CACHE_DIR=/tmp/tilec-cache
 chmod +x "$D/tilec-run-examples-aot"
 AOT=("$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot)
-RAGGED=2x8x2x113x203,1x4x1x239x17
+RAGGED=2x8x2x113x203,1x4x1x239x17,1x8x2x5x1537,1x24x1x1x2049
 
 # Benchmark shapes, BxHqxHkvxNqxNkv.
 PREFILL=""
@@ -39,7 +41,7 @@ for n in 512 1024 2048 4096 8192 16384; do
   PREFILL="$PREFILL${PREFILL:+,}$((16384 / n))x16x16x${n}x${n}"
 done
 GQA=4x32x8x4096x4096
-DECODE=64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536
+DECODE=64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536,1x32x8x1x16384,1x16x16x1x65536
 
 source bench/steps.sh  # step, summary (the working directory is the root)
 jit() {
@@ -48,12 +50,22 @@ jit() {
     /tmp/tilec-run-examples --source-dir examples --mode jit --only attention \
       --max-gflop 2 --json "$OUT/jit.json"
 }
+# ATTENTION_TIMED="decode ..." times only those groups.
+TIMED="${ATTENTION_TIMED:-prefill gqa decode}"
 timed() {
-  "${AOT[@]}" --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
-    --shapes "$PREFILL" --json "$OUT/tilec-prefill.json" &&
-  "${AOT[@]}" --only attn_d128,attn_d128_causal --shapes "$GQA" \
-    --json "$OUT/tilec-gqa.json" &&
-  "${AOT[@]}" --only attn_d128 --shapes "$DECODE" --json "$OUT/tilec-decode.json"
+  local rc=0
+  for g in $TIMED; do
+    case "$g" in
+      prefill) "${AOT[@]}" --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
+          --shapes "$PREFILL" --json "$OUT/tilec-prefill.json" || rc=1 ;;
+      gqa) "${AOT[@]}" --only attn_d128,attn_d128_causal --shapes "$GQA" \
+          --json "$OUT/tilec-gqa.json" || rc=1 ;;
+      decode) "${AOT[@]}" --only attn_d128 --shapes "$DECODE" \
+          --json "$OUT/tilec-decode.json" || rc=1 ;;
+      *) echo "unknown timing group $g"; rc=1 ;;
+    esac
+  done
+  return $rc
 }
 
 STEPS="${ATTENTION_STEPS:-check jit memcheck racecheck tilec peers}"

@@ -989,10 +989,13 @@ std::vector<Shape> attentionFormShapes() {
   shapes.push_back({1, 16, 2, 4224, 4224});
   shapes.push_back({4, 32, 8, 1, 65536});
   // At most 16 query rows take the split-key kernel and its combine: chunk
-  // edges (512 keys), a last chunk of one key, 17 rows (the whole kernel).
+  // edges (1024 keys), a last chunk of one key, 17 rows (the whole kernel).
+  // One query row packs the query heads of a K/V head into the rows: 8, 3,
+  // and 32 and 24 (packs of 16 and 8).
   for (Shape s : {Shape{2, 3, 3, 16, 1000}, Shape{1, 8, 1, 7, 4099},
-                  Shape{2, 4, 1, 17, 513}, Shape{1, 2, 2, 3, 1537},
-                  Shape{1, 16, 2, 1, 16385}})
+                  Shape{2, 4, 1, 17, 1025}, Shape{1, 2, 2, 3, 1537},
+                  Shape{1, 16, 2, 1, 16385}, Shape{2, 12, 4, 1, 1025},
+                  Shape{1, 32, 1, 1, 3000}, Shape{1, 24, 1, 1, 2049}})
     shapes.push_back(s);
   shapes.push_back({1, 2, 2, 300, 300, 1}); // large logits
   shapes.push_back({1, 2, 2, 5, 3000, 1});  // large logits, split keys

@@ -21,7 +21,8 @@ Presets (--preset, comma-separated; default all three):
            batch 16384 // N, Hq = Hkv = 16, Nq = Nkv = N
   gqa      B 4, Hq 32, Hkv 8, Nq = Nkv = 4096, D 128, causal 0 and 1
   decode   Nq 1, not causal, D 128, Hq 32, Hkv 8, (B, Nkv) in (64, 4096),
-           (32, 8192), (16, 16384), (8, 32768), (8, 65536)
+           (32, 8192), (16, 16384), (8, 32768), (8, 65536), (1, 16384); and
+           one sequence of 65536 keys with 16 heads (MHA)
 --shapes replaces the presets (rows get preset "custom").
 
 Causal, when Nq != Nkv, is aligned to the bottom-right corner as in
@@ -86,9 +87,11 @@ def preset_shapes(name):
         return [(4, 32, 8, 4096, 4096, 128, causal)
                 for causal in (False, True)]
     if name == "decode":
-        return [(b, 32, 8, 1, n, 128, False)
-                for b, n in ((64, 4096), (32, 8192), (16, 16384), (8, 32768),
-                             (8, 65536))]
+        return [(b, hq, hkv, 1, n, 128, False)
+                for b, hq, hkv, n in ((64, 32, 8, 4096), (32, 32, 8, 8192),
+                                      (16, 32, 8, 16384), (8, 32, 8, 32768),
+                                      (8, 32, 8, 65536), (1, 32, 8, 16384),
+                                      (1, 16, 16, 65536))]
     raise ValueError(f"unknown preset {name!r} (prefill, gqa, decode)")
 
 

@@ -78,10 +78,10 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
 }
 
 /// The key-chunk and combine kernels' schedule: 16 query rows (one mma
-/// row block) on 4 warps, chunks of 512 keys, so that a single sequence of
-/// 4096 keys and 16 heads still makes 128 programs.
+/// row block) on 4 warps, chunks of 1024 keys, so that a single sequence
+/// of 8192 keys and 16 heads still makes 128 programs.
 AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
-  return {16, headDim <= 64 ? 128 : 64, 4, 2, 512};
+  return {16, headDim <= 64 ? 128 : 64, 4, 2, 1024};
 }
 
 /// The online-softmax state a key loop carries: the output accumulator, the
@@ -98,9 +98,11 @@ struct KeyRanges {
 /// Builds the body of one attention kernel.
 class AttentionProgram {
 public:
+  /// With `packHeads` (a single query row), the rows of a key-chunk or
+  /// combine program are query heads sharing a K/V head instead of queries.
   AttentionProgram(OpBuilder &b, Location loc, tile::AttentionOp op,
-                   const AttentionSchedule &s)
-      : b(b), loc(loc), op(op), s(s), m{b, loc} {
+                   const AttentionSchedule &s, bool packHeads = false)
+      : b(b), loc(loc), op(op), s(s), m{b, loc}, packHeads(packHeads) {
     MemRefType q = op.getOperandType(0);
     element = q.getElementType();
     headDim = q.getShape().back();
@@ -139,7 +141,9 @@ private:
   }
 
   Value headView(Value buffer, Value head, Value seqLength);
+  Value headsView(Value buffer, Value firstHead);
   Value lseView(Value buffer, Value head);
+  Value packedHeads(Value queryHeads, Value kvHeads);
   void setUpViews(ValueRange args);
   void setUpScoreTiles(ValueRange args);
   void setUpPartials(ValueRange args, Value chunks);
@@ -164,6 +168,9 @@ private:
   Type element;
   int64_t headDim;
   tile::AttentionDimPositions dims;
+  bool packHeads;
+  /// With packHeads: the query heads a program takes, as rows.
+  Value packedRows;
 
   // Set by build(). Values the loops use are defined before them, where
   // tile-promote-shared looks for the positions of loads it pipelines.
@@ -212,12 +219,37 @@ Value AttentionProgram::headView(Value buffer, Value headIndex,
   return memref::CastOp::create(b, loc, rowsType, view);
 }
 
-/// The 1-D [n_q] view of one head's log-sum-exp.
+/// The 2-D [packedRows, d] view of query 0 of heads firstHead, firstHead +
+/// 1, ... of a 4-D buffer: rows a head stride apart.
+Value AttentionProgram::headsView(Value buffer, Value firstHead) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(4, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+  offsets[dims.batch] = batch;
+  offsets[dims.heads] = firstHead;
+  sizes[dims.heads] = packedRows;
+  sizes[3] = b.getIndexAttr(headDim);
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      {ShapedType::kDynamic, headDim}, type, offsets, sizes, strides);
+  Value view = memref::SubViewOp::create(b, loc, viewType, buffer, offsets,
+                                         sizes, strides);
+  auto dynamicRows = StridedLayoutAttr::get(
+      b.getContext(), ShapedType::kDynamic, {ShapedType::kDynamic, 1});
+  auto rowsType = MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                                  element, dynamicRows, type.getMemorySpace());
+  return memref::CastOp::create(b, loc, rowsType, view);
+}
+
+/// The 1-D [n_q] view of one head's log-sum-exp; with packHeads, the
+/// [packedRows] view of query 0 of the packed heads.
 Value AttentionProgram::lseView(Value buffer, Value headIndex) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<OpFoldResult> offsets = {batch, headIndex, b.getIndexAttr(0)};
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
                                      queryLength};
+  if (packHeads)
+    sizes = {b.getIndexAttr(1), packedRows, b.getIndexAttr(1)};
   SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
       {ShapedType::kDynamic}, type, offsets, sizes, strides);
@@ -243,7 +275,9 @@ KeyRanges AttentionProgram::keyRanges() {
     return {zero, zero, wholeBlocksEnd, keyLength};
   Value one = m.constant(1);
   Value firstRowLast = m.add(firstRow, diagonalShift);
-  Value lastRowLast = m.add(firstRowLast, m.constant(s.blockM - 1));
+  // Packed heads are all query 0.
+  Value lastRowLast =
+      packHeads ? firstRowLast : m.add(firstRowLast, m.constant(s.blockM - 1));
   Value end = m.min(m.maxSigned(m.add(lastRowLast, one), zero), keyLength);
   Value wholeEnd =
       m.min(floorToBlock(m.add(firstRowLast, one)), wholeBlocksEnd);
@@ -402,10 +436,15 @@ void AttentionProgram::setUpViews(ValueRange args) {
   Value group = m.div(b.createOrFold<memref::DimOp>(loc, q, dims.heads),
                       b.createOrFold<memref::DimOp>(loc, k, dims.heads));
   Value kvHead = m.div(head, group);
-  qHead = headView(q, head, queryLength);
+  if (packHeads) {
+    qHead = headsView(q, head);
+    oHead = headsView(o, head);
+  } else {
+    qHead = headView(q, head, queryLength);
+    oHead = headView(o, head, queryLength);
+  }
   kHead = headView(k, kvHead, keyLength);
   vHead = headView(v, kvHead, keyLength);
-  oHead = headView(o, head, queryLength);
   if (op.getLse())
     lseHead = lseView(args[4], head);
 }
@@ -428,10 +467,13 @@ void AttentionProgram::setUpScoreTiles(ValueRange args) {
   RankedTensorType i32Scores = scoresType(b.getI32Type());
   Value rows = tile::RangeOp::create(
       b, loc, tileOf({s.blockM}, b.getI32Type()));
-  queryPositions = arith::AddIOp::create(
-      b, loc,
-      tile::BroadcastOp::create(b, loc, i32Scores, rows, ArrayRef<int64_t>{1}),
-      splatIndex(firstRow, i32Scores));
+  Value rowTile =
+      tile::BroadcastOp::create(b, loc, i32Scores, rows, ArrayRef<int64_t>{1});
+  // Packed rows are query 0 of heads head, head + 1, ...
+  queryPositions = packHeads ? splatIndex(zero, i32Scores)
+                             : Value(arith::AddIOp::create(
+                                   b, loc, rowTile,
+                                   splatIndex(firstRow, i32Scores)));
   Value cols = tile::RangeOp::create(
       b, loc, tileOf({s.blockN}, b.getI32Type()));
   keyOffsets =
@@ -439,7 +481,9 @@ void AttentionProgram::setUpScoreTiles(ValueRange args) {
   keyEnds = splatIndex(keyLength, i32Scores);
   if (!op.getScoreMod().empty()) {
     batchTile = splatIndex(batch, i32Scores);
-    headTile = splatIndex(head, i32Scores);
+    headTile = packHeads ? Value(arith::AddIOp::create(
+                               b, loc, rowTile, splatIndex(head, i32Scores)))
+                         : splatIndex(head, i32Scores);
   }
   if (op.getCausal()) {
     diagonalShift = m.sub(keyLength, queryLength);
@@ -508,43 +552,62 @@ void AttentionProgram::storePartials(const SoftmaxState &state, Value chunk) {
 
 /// Merges the chunks' partial states as the online softmax merges key
 /// blocks: rescaled to the running maximum (a chunk that saw no key has
-/// maximum -inf and adds nothing).
+/// maximum -inf and adds nothing). kCombineUnroll chunks a step, whose
+/// loads are independent, so that a long chain of chunks is not a chain of
+/// load latencies; chunks past the last count as having seen no key.
 SoftmaxState AttentionProgram::combinePartials(Value chunks) {
+  constexpr int64_t kCombineUnroll = 4;
   Type f32 = b.getF32Type();
   RankedTensorType rowsType = tileOf({s.blockM}, f32);
   RankedTensorType accType = tileOf({s.blockM, headDim}, f32);
+  Value noKey = floatTile(rowsType, -std::numeric_limits<double>::infinity());
   SoftmaxState init = initialState();
   auto loop = scf::ForOp::create(
-      b, loc, zero, chunks, m.constant(1),
+      b, loc, zero, chunks, m.constant(kCombineUnroll),
       ValueRange{init.acc, init.rowMax, init.rowSum},
-      [&](OpBuilder &, Location, Value chunk, ValueRange iterArgs) {
-        Value row = partialRow(chunk);
-        Value acc = tile::LoadOp::create(b, loc, accType, partialAcc,
-                                         ValueRange{row, zero});
-        Value chunkMax = tile::LoadOp::create(b, loc, rowsType, partialMax,
-                                              ValueRange{row});
-        Value chunkSum = tile::LoadOp::create(b, loc, rowsType, partialSum,
-                                              ValueRange{row});
-        Value rowMax =
-            arith::MaximumFOp::create(b, loc, iterArgs[1], chunkMax);
+      [&](OpBuilder &, Location, Value first, ValueRange iterArgs) {
+        SmallVector<SoftmaxState> parts;
+        for (int64_t i = 0; i < kCombineUnroll; ++i) {
+          Value chunk = m.add(first, m.constant(i));
+          Value row = partialRow(chunk);
+          Value exists = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, chunk, chunks);
+          Value rowMax = arith::SelectOp::create(
+              b, loc, tile::SplatOp::create(
+                          b, loc, tileOf({s.blockM}, b.getI1Type()), exists),
+              tile::LoadOp::create(b, loc, rowsType, partialMax,
+                                   ValueRange{row}),
+              noKey);
+          parts.push_back(
+              {tile::LoadOp::create(b, loc, accType, partialAcc,
+                                    ValueRange{row, zero}),
+               rowMax,
+               tile::LoadOp::create(b, loc, rowsType, partialSum,
+                                    ValueRange{row})});
+        }
+        Value rowMax = iterArgs[1];
+        for (const SoftmaxState &part : parts)
+          rowMax = arith::MaximumFOp::create(b, loc, rowMax, part.rowMax);
         Value shift = finiteOrZero(rowMax);
-        auto weight = [&](Value max) {
-          return math::Exp2Op::create(
-              b, loc, arith::SubFOp::create(b, loc, max, shift));
-        };
-        Value alpha = weight(iterArgs[1]), beta = weight(chunkMax);
-        Value rowSum = arith::AddFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, iterArgs[2], alpha),
-            arith::MulFOp::create(b, loc, chunkSum, beta));
-        auto rescale = [&](Value tile, Value rowFactor) {
-          return arith::MulFOp::create(
-              b, loc, tile,
-              tile::BroadcastOp::create(b, loc, accType, rowFactor,
+        auto rescaled = [&](const SoftmaxState &state,
+                            Value acc) -> std::pair<Value, Value> {
+          Value weight = math::Exp2Op::create(
+              b, loc, arith::SubFOp::create(b, loc, state.rowMax, shift));
+          Value sum = arith::MulFOp::create(b, loc, state.rowSum, weight);
+          Value tile = arith::MulFOp::create(
+              b, loc, acc,
+              tile::BroadcastOp::create(b, loc, accType, weight,
                                         ArrayRef<int64_t>{1}));
+          return {tile, sum};
         };
-        Value merged = arith::AddFOp::create(b, loc, rescale(iterArgs[0], alpha),
-                                             rescale(acc, beta));
-        scf::YieldOp::create(b, loc, ValueRange{merged, rowMax, rowSum});
+        auto [acc, rowSum] = rescaled(
+            {iterArgs[0], iterArgs[1], iterArgs[2]}, iterArgs[0]);
+        for (const SoftmaxState &part : parts) {
+          auto [partAcc, partSum] = rescaled(part, part.acc);
+          acc = arith::AddFOp::create(b, loc, acc, partAcc);
+          rowSum = arith::AddFOp::create(b, loc, rowSum, partSum);
+        }
+        scf::YieldOp::create(b, loc, ValueRange{acc, rowMax, rowSum});
       });
   return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
 }
@@ -557,6 +620,20 @@ KeyRanges AttentionProgram::clampToChunk(const KeyRanges &keys, Value chunk) {
   auto clamp = [&](Value x) { return m.min(m.max(x, begin), end); };
   return {clamp(keys.first), clamp(keys.wholeBegin), clamp(keys.wholeEnd),
           clamp(keys.end)};
+}
+
+/// How many query heads of one K/V head a packed program takes: all of them
+/// (heads / kv_heads) up to a block of rows, else the largest power of two
+/// dividing them, at most a block, so that packs never straddle K/V heads.
+Value AttentionProgram::packedHeads(Value queryHeads, Value kvHeads) {
+  Value group = m.div(queryHeads, kvHeads);
+  Value block = m.constant(s.blockM);
+  Value lowestBit = b.createOrFold<arith::AndIOp>(loc, group,
+                                                  m.sub(zero, group));
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, group,
+                                     block);
+  return arith::SelectOp::create(b, loc, fits, group,
+                                 m.min(lowestBit, block));
 }
 
 /// The initial online-softmax state: no key seen.
@@ -606,6 +683,18 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
                          queryBlock);
     firstRow = m.mul(queryBlock, m.constant(s.blockM));
   }
+  // Packed heads: the program whose head starts a pack takes it, the rest
+  // return at once.
+  scf::IfOp packStart;
+  if (packHeads) {
+    packedRows = packedHeads(
+        b.createOrFold<memref::DimOp>(loc, args[0], dims.heads),
+        b.createOrFold<memref::DimOp>(loc, args[1], dims.heads));
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        m.rem(head, packedRows), zero);
+    packStart = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(packStart.thenBlock());
+  }
   setUpViews(args);
   if (part == AttentionPart::whole) {
     setUpScoreTiles(args);
@@ -623,6 +712,8 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   } else {
     storeResults(combinePartials(chunks));
   }
+  if (packStart)
+    b.setInsertionPointAfter(packStart);
   tile::ReturnOp::create(b, loc);
 }
 
@@ -648,7 +739,8 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
                                            tile::AttentionOp op, StringRef name,
                                            AttentionPart part,
                                            const AttentionSchedule &s,
-                                           ArrayRef<Attribute> grid) {
+                                           ArrayRef<Attribute> grid,
+                                           bool packHeads = false) {
   Location loc = op.getLoc();
   FunctionType type = op.getFunctionType();
   if (part != AttentionPart::whole)
@@ -670,8 +762,24 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
       rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
                            SmallVector<Location>(type.getNumInputs(), loc));
   rewriter.setInsertionPointToStart(body);
-  AttentionProgram(rewriter, loc, op, s).build(body->getArguments(), part);
+  AttentionProgram(rewriter, loc, op, s, packHeads)
+      .build(body->getArguments(), part);
   return kernel;
+}
+
+/// Adds `variant` as `kernel`'s narrow variant for at most `rows` query
+/// rows.
+static void setNarrowVariant(Builder &b, tile::KernelOp kernel,
+                             tile::KernelOp variant, int64_t seqDim,
+                             int64_t rows) {
+  kernel->setAttr(
+      tile::kNarrowAttrName,
+      b.getDictionaryAttr(
+          {b.getNamedAttr("kernel",
+                          FlatSymbolRefAttr::get(variant.getNameAttr())),
+           b.getNamedAttr("operand", b.getI64IntegerAttr(0)),
+           b.getNamedAttr("dim", b.getI64IntegerAttr(seqDim)),
+           b.getNamedAttr("at_most", b.getI64IntegerAttr(rows))}));
 }
 
 FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
@@ -680,9 +788,13 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   tile::AttentionDimPositions dims =
       tile::attentionDimPositions(op.getLayout());
   MLIRContext *ctx = rewriter.getContext();
-  std::string chunkName = (op.getSymName() + "__decode").str();
-  std::string combineName = (op.getSymName() + "__combine").str();
-  for (StringRef name : {StringRef(chunkName), StringRef(combineName)})
+  auto nameWith = [&](StringRef suffix) {
+    return (op.getSymName() + suffix).str();
+  };
+  std::string names[] = {nameWith("__decode"), nameWith("__decode_combine"),
+                         nameWith("__decode_heads"),
+                         nameWith("__decode_heads_combine")};
+  for (StringRef name : names)
     if (SymbolTable::lookupNearestSymbolFrom(op, StringAttr::get(ctx, name)))
       return op.emitOpError("cannot name its kernel '")
              << name << "': the symbol exists";
@@ -695,25 +807,27 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
       rewriter, op, op.getSymName(), AttentionPart::whole, s,
       {tile::GridAttr::get(ctx, 0, dims.seq, s.blockM), heads, batches});
   // At most a block of query rows: x over chunks of K's rows, then the
-  // combine over (head, batch).
+  // combine over (head, batch); a single query row packs the query heads of
+  // a K/V head into the rows, so that each K/V head is read once.
   AttentionSchedule decode = chooseDecodeSchedule(headDim);
-  tile::KernelOp chunks = buildAttentionKernel(
-      rewriter, op, chunkName, AttentionPart::keyChunk, decode,
-      {tile::GridAttr::get(ctx, 1, dims.seq, decode.keysPerProgram), heads,
-       batches});
-  tile::KernelOp combine = buildAttentionKernel(
-      rewriter, op, combineName, AttentionPart::combine, decode,
-      {heads, batches});
-  chunks->setAttr(tile::kThenAttrName,
-                  FlatSymbolRefAttr::get(combine.getNameAttr()));
-  Builder &b = rewriter;
-  kernel->setAttr(
-      tile::kNarrowAttrName,
-      b.getDictionaryAttr(
-          {b.getNamedAttr("kernel", FlatSymbolRefAttr::get(chunks.getNameAttr())),
-           b.getNamedAttr("operand", b.getI64IntegerAttr(0)),
-           b.getNamedAttr("dim", b.getI64IntegerAttr(dims.seq)),
-           b.getNamedAttr("at_most", b.getI64IntegerAttr(decode.blockM))}));
+  tile::KernelOp wider = kernel;
+  for (int i : {0, 1}) {
+    bool packHeads = i == 1;
+    tile::KernelOp chunks = buildAttentionKernel(
+        rewriter, op, names[2 * i], AttentionPart::keyChunk, decode,
+        {tile::GridAttr::get(ctx, 1, dims.seq, decode.keysPerProgram), heads,
+         batches},
+        packHeads);
+    tile::KernelOp combine =
+        buildAttentionKernel(rewriter, op, names[2 * i + 1],
+                             AttentionPart::combine, decode, {heads, batches},
+                             packHeads);
+    chunks->setAttr(tile::kThenAttrName,
+                    FlatSymbolRefAttr::get(combine.getNameAttr()));
+    setNarrowVariant(rewriter, wider, chunks, dims.seq,
+                     packHeads ? 1 : decode.blockM);
+    wider = chunks;
+  }
   rewriter.eraseOp(op);
   return kernel;
 }
