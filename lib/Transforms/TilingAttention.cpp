@@ -570,20 +570,27 @@ SoftmaxState AttentionProgram::combinePartials(Value chunks) {
         for (int64_t i = 0; i < kCombineUnroll; ++i) {
           Value chunk = m.add(first, m.constant(i));
           Value row = partialRow(chunk);
+          // Past the last chunk lie other programs' words, or words no
+          // program wrote (the scratch is not zero-filled): replaced, as
+          // NaN times a zero weight would still be NaN.
           Value exists = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult, chunk, chunks);
-          Value rowMax = arith::SelectOp::create(
-              b, loc, tile::SplatOp::create(
-                          b, loc, tileOf({s.blockM}, b.getI1Type()), exists),
-              tile::LoadOp::create(b, loc, rowsType, partialMax,
-                                   ValueRange{row}),
-              noKey);
+          auto ifExists = [&](Value loaded, Value otherwise) {
+            auto type = cast<RankedTensorType>(loaded.getType());
+            Value mask = tile::SplatOp::create(
+                b, loc, tileOf(type.getShape(), b.getI1Type()), exists);
+            return arith::SelectOp::create(b, loc, mask, loaded, otherwise);
+          };
           parts.push_back(
-              {tile::LoadOp::create(b, loc, accType, partialAcc,
-                                    ValueRange{row, zero}),
-               rowMax,
-               tile::LoadOp::create(b, loc, rowsType, partialSum,
-                                    ValueRange{row})});
+              {ifExists(tile::LoadOp::create(b, loc, accType, partialAcc,
+                                             ValueRange{row, zero}),
+                        floatTile(accType, 0.0)),
+               ifExists(tile::LoadOp::create(b, loc, rowsType, partialMax,
+                                             ValueRange{row}),
+                        noKey),
+               ifExists(tile::LoadOp::create(b, loc, rowsType, partialSum,
+                                             ValueRange{row}),
+                        floatTile(rowsType, 0.0))});
         }
         Value rowMax = iterArgs[1];
         for (const SoftmaxState &part : parts)
@@ -752,11 +759,14 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
       rewriter.getArrayAttr(grid), s.warps);
   if (part != AttentionPart::whole) {
     int64_t headDim = op.getOperandType(0).getShape().back();
+    // Every partial result read was written first: no zero-fill.
     kernel->setAttr(tile::kScratchAttrName,
                     rewriter.getDenseI64ArrayAttr(
-                        {0, part == AttentionPart::keyChunk
-                                ? partialScratchBytes(s, headDim)
-                                : 4}));
+                        {0,
+                         part == AttentionPart::keyChunk
+                             ? partialScratchBytes(s, headDim)
+                             : 4,
+                         0}));
   }
   Block *body =
       rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),

@@ -138,13 +138,14 @@ bool parseTensorMap(std::string_view text, TensorMapInfo &map) {
   return true;
 }
 
-/// Why the words of a `scratch FIXED PER_PROGRAM` line are not valid, or ""
-/// with `scratch` set.
+/// Why the words of a `scratch FIXED PER_PROGRAM [unzeroed]` line are not
+/// valid, or "" with `scratch` set.
 std::string parseScratch(const std::vector<std::string_view> &w,
                          std::string_view line, ScratchInfo &scratch) {
-  if (w.size() != 3)
+  if (w.size() != 3 && !(w.size() == 4 && w[3] == "unzeroed"))
     return "scratch line '" + std::string(line) +
-           "' is not 'scratch FIXED PER_PROGRAM'";
+           "' is not 'scratch FIXED PER_PROGRAM [unzeroed]'";
+  scratch.zeroFilled = w.size() == 3;
   uint64_t *fields[] = {&scratch.fixedBytes, &scratch.bytesPerProgram};
   for (int i = 0; i < 2; ++i) {
     std::string word(w[i + 1]);
@@ -282,7 +283,8 @@ std::string serialize(const LaunchMetadata &meta) {
        << meta.narrow.dim << " " << meta.narrow.atMost << "\n";
   if (meta.scratch.needed())
     os << "scratch " << meta.scratch.fixedBytes << " "
-       << meta.scratch.bytesPerProgram << "\n";
+       << meta.scratch.bytesPerProgram
+       << (meta.scratch.zeroFilled ? "" : " unzeroed") << "\n";
   if (!meta.then.empty())
     os << "then " << meta.then << "\n";
   os << "block " << meta.block[0] << " " << meta.block[1] << " "

@@ -93,10 +93,10 @@ struct ScratchCache {
   }
 
   /// A buffer of at least `bytes` for `stream` whose first `bytes` are zero
-  /// once the work queued on `stream` so far is done. With `mutex` held and
-  /// the context current.
-  CUdeviceptr zeroed(CUstream stream, uint64_t bytes,
-                     const std::string &kernel);
+  /// (with `zeroFill`) once the work queued on `stream` so far is done. With
+  /// `mutex` held and the context current.
+  CUdeviceptr get(CUstream stream, uint64_t bytes, bool zeroFill,
+                  const std::string &kernel);
 
 private:
   void grow(CUstream stream, Allocation &a, uint64_t bytes,
@@ -140,11 +140,13 @@ void ScratchCache::grow(CUstream stream, Allocation &a, uint64_t bytes,
   a = {ptr, capacity};
 }
 
-CUdeviceptr ScratchCache::zeroed(CUstream stream, uint64_t bytes,
-                                 const std::string &kernel) {
+CUdeviceptr ScratchCache::get(CUstream stream, uint64_t bytes, bool zeroFill,
+                              const std::string &kernel) {
   Allocation &a = byStream[stream];
   if (a.bytes < bytes)
     grow(stream, a, bytes, kernel);
+  if (!zeroFill)
+    return a.ptr;
   // Only the words the launch may use: a large buffer left over from a
   // larger grid costs nothing to keep.
   check(driver().memsetD32Async(a.ptr, 0, scratchWords(bytes), stream),
@@ -808,7 +810,8 @@ void Kernel::launchWithScratch(const Stream &stream,
                 name_);
   module_->ctx->makeCurrent();
   std::lock_guard<std::mutex> lock(scratch_->mutex);
-  ScratchBuffer scratch{scratch_->zeroed(stream.handle(), bytes, name_),
+  ScratchBuffer scratch{scratch_->get(stream.handle(), bytes,
+                                      meta_.scratch.zeroFilled, name_),
                         detail::scratchWords(bytes)};
   PackedArgs packed = packArguments(meta_, args, scratch);
   packed.tensorMaps = std::move(tensorMaps);

@@ -213,6 +213,22 @@ TEST(LaunchMetadata, RoundTripsAThenLine) {
   EXPECT_EQ(serialize(other).find("then"), std::string::npos);
 }
 
+TEST(LaunchMetadata, RoundTripsAnUnzeroedScratchLine) {
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.scratch = {0, 8448, /*zeroFilled=*/false};
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\nscratch 0 8448 unzeroed\nblock "), std::string::npos)
+      << text;
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_FALSE(parsed->scratch.zeroFilled);
+  LaunchMetadata zeroed = m;
+  zeroed.scratch.zeroFilled = true;
+  EXPECT_FALSE(zeroed == m);
+}
+
 TEST(LaunchMetadata, ScratchTakesPartInEquality) {
   LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
   a.scratch = b.scratch = {16, 8};
@@ -478,6 +494,8 @@ INSTANTIATE_TEST_SUITE_P(
                   HEAD "block 1 1 1\ngrid - - -\nscratch 16 6\n"},
         Malformed{"scratch of no bytes",
                   HEAD "block 1 1 1\ngrid - - -\nscratch 0 0\n"},
+        Malformed{"scratch with another fourth word",
+                  HEAD "block 1 1 1\ngrid - - -\nscratch 16 4 zeroed\n"},
         Malformed{"then without a scratch line",
                   HEAD "block 1 1 1\ngrid - - -\nthen k2\n"},
         Malformed{"then without a kernel",
@@ -649,7 +667,7 @@ TEST(LaunchMetadataRejects, ScratchLinesWithTheirReason) {
   };
   EXPECT_EQ(error("scratch 16"),
             "malformed launch metadata: scratch line 'scratch 16' is not "
-            "'scratch FIXED PER_PROGRAM'");
+            "'scratch FIXED PER_PROGRAM [unzeroed]'");
   EXPECT_EQ(error("scratch 16 x"),
             "malformed launch metadata: scratch size 'x' is not a decimal "
             "byte count");

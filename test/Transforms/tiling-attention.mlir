@@ -148,3 +148,59 @@ tile.attention @scale_argument layout(bhsd)
 tile.attention @window_attribute layout(bhsd) causal window 300
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
        memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// At most 16 query rows: the narrow variant splits the keys into chunks of
+// 1024, one program each (x), and leaves unnormalised partial results in
+// the scratch buffer (16 rows of d + 2 words, no zero-fill) for its then
+// kernel, which merges them per (head, batch) four chunks a step. One query
+// row packs the query heads of a K/V head into the rows: only the program
+// that starts a pack works.
+// CHECK-LABEL: tile.kernel @decode(
+// CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @decode__decode, operand = 0 : i64}
+// CHECK-LABEL: tile.kernel @decode__decode(
+// CHECK-SAME: %{{.*}}: memref<?xf32>)
+// CHECK-SAME: grid = [#tile.grid<arg = 1, dim = 2, per_program = 1024>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
+// CHECK-SAME: tile.narrow = {at_most = 1 : i64, dim = 2 : i64, kernel = @decode__decode_heads, operand = 0 : i64}
+// CHECK-SAME: tile.scratch = array<i64: 0, 8320, 0>, tile.then = @decode__decode_combine
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 128], strides: [128, 1]
+// CHECK: %[[CHUNK:.*]] = tile.program_id x
+// CHECK: %[[BEGIN:.*]] = arith.muli %[[CHUNK]], %c1024
+// CHECK: scf.for
+// CHECK: tile.dot %{{.*}} : tensor<16x128xbf16>, tensor<128x64xbf16>, tensor<16x64xf32>
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK: tile.store %{{.*}} : tensor<16x128xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK: tile.store %{{.*}} : tensor<16xf32>, memref<?xf32, strided<[1], offset: ?>>
+// CHECK: tile.store %{{.*}} : tensor<16xf32>, memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NOT: arith.divf
+// CHECK: tile.return
+// CHECK-LABEL: tile.kernel @decode__decode_combine(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>]
+// CHECK-SAME: tile.scratch = array<i64: 0, 4, 0>
+// CHECK: scf.for %{{.*}} step %c4
+// CHECK-COUNT-4: tile.load %{{.*}} -> tensor<16x128xf32>
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK: tile.store %{{.*}} : tensor<16x128xbf16>
+// CHECK-LABEL: tile.kernel @decode__decode_heads(
+// CHECK-SAME: tile.then = @decode__decode_heads_combine
+// CHECK: %[[GROUP:.*]] = arith.divui
+// CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[GROUP]], %c16
+// CHECK: %[[ROWS:.*]] = arith.select %[[FITS]]
+// CHECK: %[[REM:.*]] = arith.remui %{{.*}}, %[[ROWS]]
+// CHECK: %[[START:.*]] = arith.cmpi eq, %[[REM]], %c0
+// CHECK: scf.if %[[START]] {
+// CHECK: memref.subview %arg0[%{{.*}}, %{{.*}}, 0, 0] [1, %[[ROWS]], 1, 128]
+// CHECK: tile.dot
+// CHECK: tile.store %{{.*}} : tensor<16x128xf32>
+// CHECK-NEXT: tile.store %{{.*}} : tensor<16xf32>
+// CHECK-NEXT: tile.store %{{.*}} : tensor<16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.return
+// CHECK-LABEL: tile.kernel @decode__decode_heads_combine(
+// CHECK: scf.if
+// CHECK: tile.store %{{.*}} : tensor<16x128xbf16>
+tile.attention @decode layout(bhsd)
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()

@@ -124,16 +124,18 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
     auto sizes = dyn_cast<DenseI64ArrayAttr>(attr);
     auto scratch = types.empty() ? MemRefType()
                                  : dyn_cast<MemRefType>(types.back());
-    if (!sizes || sizes.size() != 2 || sizes[0] < 0 || sizes[1] < 0 ||
+    if (!sizes || sizes.size() < 2 || sizes.size() > 3 || sizes[0] < 0 ||
+        sizes[1] < 0 ||
         !scratch || scratch.getRank() != 1 ||
         !(scratch.getElementType().isInteger(32) ||
           scratch.getElementType().isF32()))
       return kernel.emitError("'")
              << tile::kScratchAttrName
-             << "' must be [FIXED, PER_PROGRAM] bytes on a kernel whose last "
+             << "' must be [FIXED, PER_PROGRAM(, ZERO_FILL)] bytes on a kernel whose last "
                 "user parameter is a memref<?xi32> or memref<?xf32>";
     meta.scratch = ScratchInfo{static_cast<uint64_t>(sizes[0]),
-                               static_cast<uint64_t>(sizes[1])};
+                               static_cast<uint64_t>(sizes[1]),
+                               /*zeroFilled=*/sizes.size() == 2 || sizes[2]};
     types = types.drop_back();
   }
   if (Attribute attr = kernel->getAttr(tile::kThenAttrName)) {

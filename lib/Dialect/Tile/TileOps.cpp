@@ -153,12 +153,15 @@ LogicalResult KernelOp::verifyScratch() {
   if (!attr)
     return success();
   auto sizes = dyn_cast<DenseI64ArrayAttr>(attr);
-  if (!sizes || sizes.size() != 2 || sizes[0] < 0 || sizes[1] < 0 ||
-      sizes[0] % 4 || sizes[1] % 4 || (sizes[0] == 0 && sizes[1] == 0))
+  if (!sizes || sizes.size() < 2 || sizes.size() > 3 || sizes[0] < 0 ||
+      sizes[1] < 0 || sizes[0] % 4 || sizes[1] % 4 ||
+      (sizes[0] == 0 && sizes[1] == 0) ||
+      (sizes.size() == 3 && sizes[2] != 0 && sizes[2] != 1))
     return emitOpError("'")
            << kScratchAttrName
-           << "' must be array<i64: FIXED, PER_PROGRAM>, byte counts that "
-              "are multiples of 4, not both zero";
+           << "' must be array<i64: FIXED, PER_PROGRAM> (then 0 for no "
+              "zero-fill), byte counts that are multiples of 4, not both "
+              "zero";
   ArrayRef<Type> args = getArgumentTypes();
   auto scratch = args.empty() ? MemRefType() : dyn_cast<MemRefType>(args.back());
   // 32-bit words either way: tickets and status words, or partial results.

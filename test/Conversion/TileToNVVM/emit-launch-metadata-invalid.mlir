@@ -37,7 +37,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.scratch' must be [FIXED, PER_PROGRAM] bytes on a kernel whose last user parameter is a memref<?xi32> or memref<?xf32>}}
+  // expected-error @+1 {{'tile.scratch' must be [FIXED, PER_PROGRAM(, ZERO_FILL)] bytes on a kernel whose last user parameter is a memref<?xi32> or memref<?xf32>}}
   gpu.func @scratch_not_last(%s: memref<?xi32>, %x: memref<?xf16>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 1, dim = 0, per_program = 256>],

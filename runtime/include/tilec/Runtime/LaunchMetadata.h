@@ -24,6 +24,8 @@
 //   scratch 16 8
 //   then attn__combine
 //
+// (a scratch line may end in `unzeroed`: `scratch 0 8448 unzeroed`)
+//
 // Each tensormap entry is `ARG:BOX0xBOX1[xBOX2...]:SWIZZLE`: a TMA descriptor
 // over buffer argument ARG whose box is BOX0 x BOX1 ... elements, innermost
 // (contiguous) dimension first, with a 0 (none), 32, 64 or 128-byte swizzle.
@@ -51,6 +53,9 @@
 // per-block status words there) of scratchBytes = FIXED + PER_PROGRAM *
 // (number of blocks of the launch) bytes. FIXED and PER_PROGRAM are decimal
 // byte counts (uint64), each a multiple of 4, not both 0; at most one line.
+// `scratch FIXED PER_PROGRAM unzeroed` asks for the same buffer without the
+// zero-fill: the kernel writes every word it reads (partial results), so
+// the launch need not pay for a memset.
 // A fallback, small-grid or narrow variant is a kernel of its own: its
 // scratch line, if any, applies to its own launches.
 // `then NAME` (only with a scratch line) names a kernel of the same module,
@@ -183,11 +188,15 @@ struct NarrowVariant {
 struct ScratchInfo {
   uint64_t fixedBytes = 0;
   uint64_t bytesPerProgram = 0;
+  /// Whether the runtime zero-fills it before each launch (false:
+  /// `unzeroed`).
+  bool zeroFilled = true;
 
   /// Whether the kernel takes a scratch buffer at all.
   bool needed() const { return fixedBytes != 0 || bytesPerProgram != 0; }
   bool operator==(const ScratchInfo &o) const {
-    return fixedBytes == o.fixedBytes && bytesPerProgram == o.bytesPerProgram;
+    return fixedBytes == o.fixedBytes && bytesPerProgram == o.bytesPerProgram &&
+           zeroFilled == o.zeroFilled;
   }
 };
 

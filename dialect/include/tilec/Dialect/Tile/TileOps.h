@@ -53,7 +53,8 @@ inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
 /// kernel (same parameters) to launch instead when dimension D of buffer
 /// argument A has at most N elements (set by tile-tiling for short rows).
 inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
-/// `tile.scratch`: [FIXED, PER_PROGRAM] bytes: the kernel's last user
+/// `tile.scratch`: [FIXED, PER_PROGRAM(, 0)] bytes (a third entry 0: no
+/// zero-fill, the kernel writes what it reads): the kernel's last user
 /// argument is a memref<?xi32> (or <?xf32>) scratch buffer that the runtime provides,
 /// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
 /// tile-tiling for tilegpu.ticket and tilegpu.lookback).
