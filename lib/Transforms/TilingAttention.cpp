@@ -140,8 +140,14 @@ private:
                                    rowMax);
   }
 
-  Value headView(Value buffer, Value head, Value seqLength);
-  Value headsView(Value buffer, Value firstHead);
+  Value rowsView(Value buffer, Value firstHead, OpFoldResult heads,
+                 OpFoldResult seq);
+  Value headView(Value buffer, Value head, Value seqLength) {
+    return rowsView(buffer, head, b.getIndexAttr(1), seqLength);
+  }
+  Value headsView(Value buffer, Value firstHead) {
+    return rowsView(buffer, firstHead, packedRows, b.getIndexAttr(1));
+  }
   Value lseView(Value buffer, Value head);
   Value packedHeads(Value queryHeads, Value kvHeads);
   void setUpViews(ValueRange args);
@@ -196,39 +202,20 @@ private:
   Value partialAcc, partialMax, partialSum, chunkBase;
 };
 
-/// The 2-D [seq, d] view of one head of a 4-D buffer, with dynamic row
-/// stride and offset whatever the buffer's strides.
-Value AttentionProgram::headView(Value buffer, Value headIndex,
-                                 Value seqLength) {
-  auto type = cast<MemRefType>(buffer.getType());
-  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes(4, b.getIndexAttr(1));
-  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
-  offsets[dims.batch] = batch;
-  offsets[dims.heads] = headIndex;
-  sizes[dims.seq] = seqLength;
-  sizes[3] = b.getIndexAttr(headDim);
-  auto viewType = memref::SubViewOp::inferRankReducedResultType(
-      {ShapedType::kDynamic, headDim}, type, offsets, sizes, strides);
-  Value view = memref::SubViewOp::create(b, loc, viewType, buffer, offsets,
-                                         sizes, strides);
-  auto dynamicRows = StridedLayoutAttr::get(
-      b.getContext(), ShapedType::kDynamic, {ShapedType::kDynamic, 1});
-  auto rowsType = MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, element,
-                                  dynamicRows, type.getMemorySpace());
-  return memref::CastOp::create(b, loc, rowsType, view);
-}
-
-/// The 2-D [packedRows, d] view of query 0 of heads firstHead, firstHead +
-/// 1, ... of a 4-D buffer: rows a head stride apart.
-Value AttentionProgram::headsView(Value buffer, Value firstHead) {
+/// The 2-D [rows, d] view of a 4-D buffer at (batch, firstHead): `rows`
+/// of its sequence (`heads` 1) or, for packed heads (`seq` 1), query 0 of
+/// `heads` heads, a head stride apart; with dynamic row stride and offset
+/// whatever the buffer's strides.
+Value AttentionProgram::rowsView(Value buffer, Value firstHead,
+                                 OpFoldResult heads, OpFoldResult seq) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes(4, b.getIndexAttr(1));
   SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
   offsets[dims.batch] = batch;
   offsets[dims.heads] = firstHead;
-  sizes[dims.heads] = packedRows;
+  sizes[dims.heads] = heads;
+  sizes[dims.seq] = seq;
   sizes[3] = b.getIndexAttr(headDim);
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
       {ShapedType::kDynamic, headDim}, type, offsets, sizes, strides);

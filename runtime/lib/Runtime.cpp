@@ -637,22 +637,10 @@ void Kernel::loadNarrow() {
 void Kernel::loadThen() {
   const std::string &name = meta_.then;
   std::string prefix = "kernel '" + name_ + "': its then kernel '" + name + "' ";
-  std::shared_ptr<Kernel> then;
-  try {
-    then = std::shared_ptr<Kernel>(new Kernel(module_, name,
-                                              /*loadFallback=*/false,
-                                              /*loadSmallGrid=*/false,
-                                              /*loadNarrow=*/false));
-  } catch (const Error &e) {
-    if (isMissingKernel(e, name))
-      throw Error(prefix + "is not in the module", name_);
-    throw;
-  }
+  // Same user parameters, checked there.
+  std::shared_ptr<Kernel> then =
+      loadVariant(name, prefix, /*loadSmallGrid=*/false);
   const LaunchMetadata &other = then->metadata();
-  if (!(other.params == meta_.params))
-    throw Error(prefix + "takes " + describeParams(other.params) +
-                    ", not the kernel's " + describeParams(meta_.params),
-                name_);
   if (!other.scratch.needed())
     throw Error(prefix + "takes no scratch buffer", name_);
   if (!other.fallback.empty() || !other.smallGrid.kernel.empty() ||

@@ -64,6 +64,17 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       Rows that see no key store 0, and a log-sum-exp of -inf. Without
       hints: 64 query rows on 4 warps at d64, 128 on 8 at d128; 128 keys a
       block; 2 stages.
+      Decode: `<name>__decode` (`tile.narrow` on Q's sequence, at most 16
+      rows) takes the keys in chunks of 1024, one program each (x), 16
+      query rows on 4 warps, and leaves each chunk's unnormalised
+      accumulator, row maximum and sum in the runtime's scratch buffer
+      (`tile.scratch`, not zero-filled); its `tile.then` kernel
+      `<name>__decode_combine`, one program per (head, batch), merges the
+      chunks four at a time and stores O and the log-sum-exp. With one
+      query row, `<name>__decode_heads` (and its combine) packs the query
+      heads of a K/V head into the rows (all of them up to 16, else the
+      largest power of two dividing them), so that every K/V head is read
+      once; programs whose head does not start a pack return at once.
 
     Shapes are known only at launch, so with `small-grid-variants` a matmul
     without hints also gets a kernel `<name>__small_grid` with smaller
