@@ -114,3 +114,38 @@ tile.attention @attn_window_attribute layout(bhsd) causal window 300 lse
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?xf32>) -> ()
+
+// Ragged batches: sequences packed without padding as [tokens, heads, d]
+// (Q, K and V strided, as slices of a packed QKV tensor give them), with
+// cu_seqlens_q and cu_seqlens_k (batch + 1 offsets) and max_seqlen_q, which
+// sizes the grid; causal per sequence, the log-sum-exp [heads, tokens].
+tile.attention @attn_varlen layout(thd) causal lse
+    : (memref<?x?x128xbf16, strided<[?, 128, 1]>>,
+       memref<?x?x128xbf16, strided<[?, 128, 1]>>,
+       memref<?x?x128xbf16, strided<[?, 128, 1]>>,
+       memref<?x?x128xbf16>, memref<?x?xf32>,
+       memref<?xi32>, memref<?xi32>, i32) -> ()
+
+// Ragged f16 d64 with the scale at launch and ALiBi over each sequence's
+// own positions.
+tile.attention @attn_varlen_f16_d64 layout(thd)
+    : (memref<?x?x64xf16, strided<[?, 64, 1]>>,
+       memref<?x?x64xf16, strided<[?, 64, 1]>>,
+       memref<?x?x64xf16, strided<[?, 64, 1]>>,
+       memref<?x?x64xf16>, memref<?xi32>, memref<?xi32>, i32, f32) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %c1 = arith.constant 1 : index
+  %h1 = arith.addi %h, %c1 : index
+  %hi = arith.index_cast %h1 : index to i32
+  %hf = arith.sitofp %hi : i32 to f32
+  %half = arith.constant -0.5 : f32
+  %e = arith.mulf %hf, %half : f32
+  %slope = math.exp2 %e : f32
+  %dist = arith.subi %k, %q : index
+  %di = arith.index_cast %dist : index to i32
+  %df = arith.sitofp %di : i32 to f32
+  %bias = arith.mulf %slope, %df : f32
+  %r = arith.addf %s, %bias : f32
+  tile.yield %r : f32
+}

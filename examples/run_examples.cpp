@@ -677,6 +677,22 @@ struct AttentionProblem {
   float scale = 0;
   /// With causal, W > 0: query i sees only keys j > i + nkv - nq - W.
   int64_t window = 0;
+  /// Packed sequences (layout thd) when not empty: each sequence's (n_q,
+  /// n_kv); batch, nq and nkv are then ignored. Q, K and V are [tokens,
+  /// heads, d] with a spare head between tokens, O [tokens, heads, d], the
+  /// LSE [heads, tokens_q]; cu_seqlens_q, cu_seqlens_k and max_seqlen_q
+  /// follow the buffers.
+  std::vector<std::array<int64_t, 2>> sequences;
+};
+
+/// Where one attention row (a query of a head) reads and writes.
+struct AttentionRow {
+  int64_t b, h, i;
+  /// The lengths of its sequence, and the token of its query and of its
+  /// sequence's first key in the (packed) buffers.
+  int64_t nq, nkv, queryToken, firstKeyToken;
+  /// Its element of the LSE.
+  int64_t lseIndex;
 };
 
 /// `n` values uniform in [lo, hi] rounded to `type` (bf16 or f16): the bits
@@ -725,74 +741,56 @@ Bf16Values attentionInput(const AttentionProblem &p, int64_t heads, int64_t n,
   return uniformLowp(elements, rng, 32, 32, p.type);
 }
 
-/// Prepares `p`: buffers Q, K, V, O[, LSE] and their views as the first
-/// arguments; the output O (Compare::Attention) against two references of
-/// the same rows (a row is one query of one head: D elements; a sample of
-/// them beyond 2^31 reference steps, nkv * D * 2 a row):
-///   reference:     float64 from the low-precision inputs;
-///   referenceLowp: as a low-precision kernel would: S = Q K^T summed in
-///                  float, times scale, modified; softmax in float; P rounded
-///                  to the input type; O = P V summed in float, rounded.
-/// A row that sees no key is 0. With `lse`, the log-sum-exp of the same rows
-/// (natural log, float64; -inf for a row that sees no key).
-Workload prepareAttentionProblem(const Context &ctx, const AttentionProblem &p,
-                                 std::mt19937 &rng) {
+/// Fills `w`'s references for `p` (see prepareAttentionProblem), whose
+/// inputs are q, k, v, over `rowCount` rows of O in its memory order (rowOf
+/// gives each one's place), of about `workPerRow` reference steps each.
+template <typename RowOf>
+void attentionReference(Workload &w, const AttentionProblem &p,
+                        const Bf16Values &q, const Bf16Values &k,
+                        const Bf16Values &v, int64_t rowCount,
+                        double workPerRow, RowOf rowOf) {
   int64_t d = p.d;
   float scale = p.scale != 0 ? p.scale : float(1.0 / std::sqrt(double(d)));
-  Bf16Values q = attentionInput(p, p.heads, p.nq, p.largeLogits, rng);
-  Bf16Values k = attentionInput(p, p.kvHeads, p.nkv, p.largeLogits, rng);
-  Bf16Values v = attentionInput(p, p.kvHeads, p.nkv, false, rng);
-  Workload w;
-  w.buffers.push_back(DeviceBuffer::fromHost(ctx, q.bits));
-  w.buffers.push_back(DeviceBuffer::fromHost(ctx, k.bits));
-  w.buffers.push_back(DeviceBuffer::fromHost(ctx, v.bits));
-  int64_t outElements = p.batch * p.heads * p.nq * d;
-  w.buffers.emplace_back(ctx, size_t(outElements) * sizeof(uint16_t));
-  w.output = 3;
-  w.outputType = p.type;
-  w.args = {attentionView(w.buffers[0], p, p.heads, p.nq),
-            attentionView(w.buffers[1], p, p.kvHeads, p.nkv),
-            attentionView(w.buffers[2], p, p.kvHeads, p.nkv),
-            p.bshd ? w.buffers[3].view(p.type, {p.batch, p.nq, p.heads, d})
-                   : w.buffers[3].view(p.type, {p.batch, p.heads, p.nq, d})};
-  if (p.lse) {
-    w.buffers.emplace_back(ctx, size_t(p.batch * p.heads * p.nq) * 4);
-    w.aux = 4;
-    w.args.push_back(
-        w.buffers[4].view<float>({p.batch, p.heads, p.nq}));
-  }
-
-  // Rows in O's memory order: (b, h, i) for bhsd, (b, i, h) for bshd.
-  int64_t rowCount = p.batch * p.heads * p.nq;
   std::vector<int64_t> rows =
-      referenceRows(w, rowCount, d, double(rowCount) * p.nkv * d * 2);
+      referenceRows(w, rowCount, d, double(rowCount) * workPerRow);
   w.reference.reserve(rows.size() * d);
   w.referenceLowp.reserve(rows.size() * d);
-  std::vector<double> s(p.nkv), o(d);
-  std::vector<float> sLow(p.nkv), oLow(d);
+  std::vector<double> s, o(d);
+  std::vector<float> sLow, oLow(d);
   int64_t group = p.heads / p.kvHeads;
+  // Packed sequences are one bshd batch of all tokens.
+  AttentionProblem packed = p;
+  if (!p.sequences.empty())
+    packed.batch = 1, packed.bshd = true;
   for (int64_t r : rows) {
-    int64_t b, h, i;
-    if (p.bshd) {
-      h = r % p.heads, i = (r / p.heads) % p.nq, b = r / (p.heads * p.nq);
-    } else {
-      i = r % p.nq, h = (r / p.nq) % p.heads, b = r / (p.heads * p.nq);
-    }
+    AttentionRow row = rowOf(r);
+    int64_t b = row.b, h = row.h, i = row.i, nq = row.nq, nkv = row.nkv;
     int64_t kvh = h / group;
+    s.resize(nkv);
+    sLow.resize(nkv);
     // Keys [firstKey, keys) are seen.
-    int64_t keys = p.causal ? std::clamp<int64_t>(i + p.nkv - p.nq + 1, 0,
-                                                  p.nkv)
-                            : p.nkv;
+    int64_t keys =
+        p.causal ? std::clamp<int64_t>(i + nkv - nq + 1, 0, nkv) : nkv;
     int64_t firstKey =
-        p.window > 0 ? std::clamp<int64_t>(i + p.nkv - p.nq - p.window + 1, 0,
-                                           keys)
-                     : 0;
-    const float *qrow = &q.values[attentionIndex(p, p.heads, p.nq, b, h, i, 0)];
+        p.window > 0
+            ? std::clamp<int64_t>(i + nkv - nq - p.window + 1, 0, keys)
+            : 0;
+    // The buffers' token counts: the sequence's, or all packed tokens.
+    // (Packed: one batch, so the count does not matter.)
+    int64_t qTokens = p.sequences.empty() ? nq : 0;
+    int64_t kTokens = p.sequences.empty() ? nkv : 0;
+    int64_t bufferBatch = p.sequences.empty() ? b : 0;
+    auto keyRow = [&](const Bf16Values &x, int64_t j) {
+      return &x.values[attentionIndex(packed, p.kvHeads, kTokens, bufferBatch,
+                                      kvh, row.firstKeyToken + j, 0)];
+    };
+    const float *qrow =
+        &q.values[attentionIndex(packed, p.heads, qTokens, bufferBatch, h,
+                                 row.queryToken, 0)];
     double max = -INFINITY;
     float maxLow = -INFINITY;
     for (int64_t j = firstKey; j < keys; ++j) {
-      const float *krow =
-          &k.values[attentionIndex(p, p.kvHeads, p.nkv, b, kvh, j, 0)];
+      const float *krow = keyRow(k, j);
       double dot = 0;
       float dotLow = 0;
       for (int64_t c = 0; c < d; ++c) {
@@ -817,8 +815,7 @@ Workload prepareAttentionProblem(const Context &ctx, const AttentionProblem &p,
     std::fill(o.begin(), o.end(), 0.0);
     std::fill(oLow.begin(), oLow.end(), 0.0f);
     for (int64_t j = firstKey; j < keys && sum > 0; ++j) {
-      const float *vrow =
-          &v.values[attentionIndex(p, p.kvHeads, p.nkv, b, kvh, j, 0)];
+      const float *vrow = keyRow(v, j);
       double pr = s[j] / sum;
       float pLow = roundLowp(sLow[j] / sumLow, p.type);
       for (int64_t c = 0; c < d; ++c) {
@@ -830,11 +827,133 @@ Workload prepareAttentionProblem(const Context &ctx, const AttentionProblem &p,
     for (float x : oLow)
       w.referenceLowp.push_back(roundLowp(x, p.type));
     if (p.lse) {
-      // LSE is [batch, heads, nq] whatever O's order.
-      w.auxElements.push_back((b * p.heads + h) * p.nq + i);
+      w.auxElements.push_back(row.lseIndex);
       w.auxReference.push_back(sum > 0 ? max + std::log(sum) : -INFINITY);
     }
   }
+}
+
+/// [tokens, heads, d] over `buffer`: tokens heads + 1 heads apart (as
+/// attentionView() lays out bshd data) or, with `packed` false, contiguous.
+TensorView tokensView(const DeviceBuffer &buffer, const AttentionProblem &p,
+                      int64_t heads, int64_t tokens, bool spareHead) {
+  int64_t pitch = (heads + (spareHead ? 1 : 0)) * p.d;
+  TensorView v = buffer.view(p.type, {std::max<int64_t>(tokens * pitch, 1)});
+  v.rank = 3;
+  v.sizes = {tokens, heads, p.d};
+  v.strides = {pitch, p.d, 1};
+  return v;
+}
+
+/// prepareAttentionProblem for packed sequences (p.sequences): the inputs
+/// are one bshd batch of all tokens; then cu_seqlens_q, cu_seqlens_k and
+/// max_seqlen_q.
+Workload prepareRaggedAttention(const Context &ctx, const AttentionProblem &p,
+                                std::mt19937 &rng) {
+  int64_t d = p.d;
+  std::vector<int32_t> cuQ = {0}, cuK = {0};
+  int64_t maxQuery = 0;
+  for (auto [nq, nkv] : p.sequences) {
+    cuQ.push_back(int32_t(cuQ.back() + nq));
+    cuK.push_back(int32_t(cuK.back() + nkv));
+    maxQuery = std::max(maxQuery, nq);
+  }
+  int64_t tq = cuQ.back(), tk = cuK.back();
+  AttentionProblem packed = p;
+  packed.batch = 1, packed.bshd = true;
+  Bf16Values q = attentionInput(packed, p.heads, tq, p.largeLogits, rng);
+  Bf16Values k = attentionInput(packed, p.kvHeads, tk, p.largeLogits, rng);
+  Bf16Values v = attentionInput(packed, p.kvHeads, tk, false, rng);
+  Workload w;
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, q.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, k.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, v.bits));
+  w.buffers.emplace_back(ctx, size_t(std::max<int64_t>(tq * p.heads * d, 1)) *
+                                  sizeof(uint16_t));
+  w.output = 3;
+  w.outputType = p.type;
+  w.args = {tokensView(w.buffers[0], p, p.heads, tq, true),
+            tokensView(w.buffers[1], p, p.kvHeads, tk, true),
+            tokensView(w.buffers[2], p, p.kvHeads, tk, true),
+            tokensView(w.buffers[3], p, p.heads, tq, false)};
+  if (p.lse) {
+    w.buffers.emplace_back(ctx, size_t(std::max<int64_t>(p.heads * tq, 1)) * 4);
+    w.aux = 4;
+    w.args.push_back(w.buffers[4].view<float>({p.heads, tq}));
+  }
+  size_t cu = w.buffers.size();
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, cuQ));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, cuK));
+  w.args.push_back(w.buffers[cu].view<int32_t>({int64_t(cuQ.size())}));
+  w.args.push_back(w.buffers[cu + 1].view<int32_t>({int64_t(cuK.size())}));
+  w.args.push_back(int32_t(maxQuery));
+  // Rows in O's memory order: (token, head); the LSE is [heads, tokens].
+  double work = 0;
+  for (auto [nq, nkv] : p.sequences)
+    work += double(nq) * nkv;
+  attentionReference(
+      w, p, q, k, v, tq * p.heads,
+      tq > 0 ? work / double(tq) * d * 2 : 0, [&](int64_t r) {
+        int64_t h = r % p.heads, t = r / p.heads;
+        int64_t b =
+            std::upper_bound(cuQ.begin(), cuQ.end(), int32_t(t)) - cuQ.begin() - 1;
+        return AttentionRow{b,     h,       t - cuQ[b], cuQ[b + 1] - cuQ[b],
+                            cuK[b + 1] - cuK[b], t, cuK[b], h * tq + t};
+      });
+  return w;
+}
+
+/// Prepares `p`: buffers Q, K, V, O[, LSE] and their views as the first
+/// arguments; the output O (Compare::Attention) against two references of
+/// the same rows (a row is one query of one head: D elements; a sample of
+/// them beyond 2^31 reference steps, nkv * D * 2 a row):
+///   reference:     float64 from the low-precision inputs;
+///   referenceLowp: as a low-precision kernel would: S = Q K^T summed in
+///                  float, times scale, modified; softmax in float; P rounded
+///                  to the input type; O = P V summed in float, rounded.
+/// A row that sees no key is 0. With `lse`, the log-sum-exp of the same rows
+/// (natural log, float64; -inf for a row that sees no key).
+Workload prepareAttentionProblem(const Context &ctx, const AttentionProblem &p,
+                                 std::mt19937 &rng) {
+  if (!p.sequences.empty())
+    return prepareRaggedAttention(ctx, p, rng);
+  int64_t d = p.d;
+  Bf16Values q = attentionInput(p, p.heads, p.nq, p.largeLogits, rng);
+  Bf16Values k = attentionInput(p, p.kvHeads, p.nkv, p.largeLogits, rng);
+  Bf16Values v = attentionInput(p, p.kvHeads, p.nkv, false, rng);
+  Workload w;
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, q.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, k.bits));
+  w.buffers.push_back(DeviceBuffer::fromHost(ctx, v.bits));
+  int64_t outElements = p.batch * p.heads * p.nq * d;
+  w.buffers.emplace_back(ctx, size_t(outElements) * sizeof(uint16_t));
+  w.output = 3;
+  w.outputType = p.type;
+  w.args = {attentionView(w.buffers[0], p, p.heads, p.nq),
+            attentionView(w.buffers[1], p, p.kvHeads, p.nkv),
+            attentionView(w.buffers[2], p, p.kvHeads, p.nkv),
+            p.bshd ? w.buffers[3].view(p.type, {p.batch, p.nq, p.heads, d})
+                   : w.buffers[3].view(p.type, {p.batch, p.heads, p.nq, d})};
+  if (p.lse) {
+    w.buffers.emplace_back(ctx, size_t(p.batch * p.heads * p.nq) * 4);
+    w.aux = 4;
+    w.args.push_back(
+        w.buffers[4].view<float>({p.batch, p.heads, p.nq}));
+  }
+  // Rows in O's memory order: (b, h, i) for bhsd, (b, i, h) for bshd.
+  attentionReference(
+      w, p, q, k, v, p.batch * p.heads * p.nq, double(p.nkv) * d * 2,
+      [&](int64_t r) {
+        int64_t b, h, i;
+        if (p.bshd) {
+          h = r % p.heads, i = (r / p.heads) % p.nq, b = r / (p.heads * p.nq);
+        } else {
+          i = r % p.nq, h = (r / p.nq) % p.heads, b = r / (p.heads * p.nq);
+        }
+        // The LSE is [batch, heads, nq] whatever O's order.
+        return AttentionRow{b, h, i, p.nq, p.nkv, i, 0,
+                            (b * p.heads + h) * p.nq + i};
+      });
   return w;
 }
 
@@ -924,6 +1043,37 @@ Workload prepareAttentionForm(const Context &ctx, const Shape &shape,
   return w;
 }
 
+/// A ragged form (layout thd) on shape {Hq, Hkv, nq0, nkv0, nq1, nkv1, ...}:
+/// one sequence per pair.
+template <const AttentionForm &F>
+Workload prepareRaggedAttentionForm(const Context &ctx, const Shape &shape,
+                                    std::mt19937 &rng) {
+  if (shape.size() < 4 || shape.size() % 2 != 0 || shape[0] < 1 ||
+      shape[1] < 1 || shape[0] % shape[1] != 0)
+    throw Error("ragged attention shapes are HqxHkvxNq0xNkv0[xNq1xNkv1...], "
+                "Hkv dividing Hq");
+  AttentionProblem p;
+  p.heads = shape[0], p.kvHeads = shape[1];
+  for (size_t i = 2; i < shape.size(); i += 2)
+    p.sequences.push_back({shape[i], shape[i + 1]});
+  p.d = F.d, p.causal = F.causal, p.lse = F.lse, p.type = F.type;
+  p.scoreMod = F.scoreMod, p.scale = F.scaleArgument, p.window = F.window;
+  Workload w = prepareAttentionProblem(ctx, p, rng);
+  if (F.scaleArgument != 0)
+    w.args.push_back(F.scaleArgument);
+  return w;
+}
+
+/// 4 Hq D sum(Nq Nkv) over the sequences, half of it when causal.
+template <const AttentionForm &F>
+double raggedAttentionFlops(const Shape &shape) {
+  double pairs = 0;
+  for (size_t i = 2; i + 1 < shape.size(); i += 2)
+    pairs += double(shape[i]) * double(shape[i + 1]);
+  double flops = 4.0 * double(shape[0]) * pairs * double(F.d);
+  return F.causal ? flops / 2 : flops;
+}
+
 /// 4 B Hq Nq Nkv D, half of it when causal (the FlashAttention papers'
 /// count).
 template <const AttentionForm &F>
@@ -954,6 +1104,30 @@ constexpr AttentionForm kAttnScaleArgument = {64,    true,    true, true,
                                               kBf16, nullptr, 0.3f};
 constexpr AttentionForm kAttnWindowAttribute = {128,   true,    false, true,
                                                 kBf16, nullptr, 0,     300};
+constexpr AttentionForm kAttnVarlen = {128, true, false, true, kBf16, nullptr};
+constexpr AttentionForm kAttnVarlenF16 = {64,   false, false, false,
+                                          kF16, alibi, 0.2f};
+
+/// An examples/attention.mlir row of packed sequences.
+template <const AttentionForm &F>
+Example raggedAttentionExample(const char *name) {
+  // The lengths (1, 17, 1000, 4095) as self-attention; empty
+  // sequences, queries with no key, more queries than keys; 40 short
+  // sequences.
+  Shape many = {8, 2};
+  for (int64_t i = 0; i < 40; ++i)
+    many.insert(many.end(), {1 + i * 7 % 23, 1 + i * 11 % 29});
+  return {name,
+          {{4, 1, 1, 1, 17, 17, 1000, 1000, 4095, 4095},
+           {6, 3, 3, 0, 0, 5, 64, 64, 129, 300, 700, 50, 1, 65},
+           many,
+           {2, 2, 300, 300, 1, 1}},
+          prepareRaggedAttentionForm<F>,
+          1e-2,
+          raggedAttentionFlops<F>,
+          "attention",
+          Compare::Attention};
+}
 
 /// An examples/attention.mlir row.
 template <const AttentionForm &F>
@@ -1167,6 +1341,8 @@ const std::vector<Example> &examples() {
                                        {{1, 4, 4, 2500, 2500},
                                         {2, 4, 2, 1000, 1000},
                                         {1, 2, 1, 999, 1001}}),
+      raggedAttentionExample<kAttnVarlen>("attn_varlen"),
+      raggedAttentionExample<kAttnVarlenF16>("attn_varlen_f16_d64"),
   };
   return table;
 }

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <cmath>
@@ -141,13 +142,14 @@ private:
   }
 
   Value rowsView(Value buffer, Value firstHead, OpFoldResult heads,
-                 OpFoldResult seq);
-  Value headView(Value buffer, Value head, Value seqLength) {
-    return rowsView(buffer, head, b.getIndexAttr(1), seqLength);
+                 Value seqStart, OpFoldResult seq);
+  Value headView(Value buffer, Value head, Value seqStart, Value seqLength) {
+    return rowsView(buffer, head, b.getIndexAttr(1), seqStart, seqLength);
   }
   Value headsView(Value buffer, Value firstHead) {
-    return rowsView(buffer, firstHead, packedRows, b.getIndexAttr(1));
+    return rowsView(buffer, firstHead, packedRows, zero, b.getIndexAttr(1));
   }
+  void loadSequenceBounds(ValueRange args);
   Value lseView(Value buffer, Value head);
   Value packedHeads(Value queryHeads, Value kvHeads);
   void setUpViews(ValueRange args);
@@ -181,6 +183,9 @@ private:
   // Set by build(). Values the loops use are defined before them, where
   // tile-promote-shared looks for the positions of loads it pipelines.
   Value zero, batch, head, queryLength, keyLength, firstRow;
+  /// The first query and key token of this program's sequence: 0 but for
+  /// packed sequences.
+  Value queryStart, keyStart;
   Value qHead, kHead, vHead, oHead, lseHead;
   /// i32 positions of each score's query row, and of its key within the key
   /// block.
@@ -202,21 +207,26 @@ private:
   Value partialAcc, partialMax, partialSum, chunkBase;
 };
 
-/// The 2-D [rows, d] view of a 4-D buffer at (batch, firstHead): `rows`
-/// of its sequence (`heads` 1) or, for packed heads (`seq` 1), query 0 of
-/// `heads` heads, a head stride apart; with dynamic row stride and offset
-/// whatever the buffer's strides.
+/// The 2-D [rows, d] view of a buffer at (batch, firstHead, seqStart):
+/// `seq` rows of its sequence (`heads` 1) or, for packed heads (`seq` 1),
+/// one query of `heads` heads, a head stride apart; with dynamic row stride
+/// and offset whatever the buffer's strides.
 Value AttentionProgram::rowsView(Value buffer, Value firstHead,
-                                 OpFoldResult heads, OpFoldResult seq) {
+                                 OpFoldResult heads, Value seqStart,
+                                 OpFoldResult seq) {
   auto type = cast<MemRefType>(buffer.getType());
-  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes(4, b.getIndexAttr(1));
-  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
-  offsets[dims.batch] = batch;
+  unsigned rank = dims.rank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  if (dims.batch)
+    offsets[*dims.batch] = batch;
   offsets[dims.heads] = firstHead;
+  // A constant start folds to a static offset.
+  offsets[dims.seq] = getAsOpFoldResult(seqStart);
   sizes[dims.heads] = heads;
   sizes[dims.seq] = seq;
-  sizes[3] = b.getIndexAttr(headDim);
+  sizes[rank - 1] = b.getIndexAttr(headDim);
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
       {ShapedType::kDynamic, headDim}, type, offsets, sizes, strides);
   Value view = memref::SubViewOp::create(b, loc, viewType, buffer, offsets,
@@ -228,8 +238,9 @@ Value AttentionProgram::rowsView(Value buffer, Value firstHead,
   return memref::CastOp::create(b, loc, rowsType, view);
 }
 
-/// The 1-D [n_q] view of one head's log-sum-exp; with packHeads, the
-/// [packedRows] view of query 0 of the packed heads.
+/// The 1-D [n_q] view of one head's log-sum-exp ([batch, heads, n_q], or
+/// [heads, tokens] for packed sequences); with packHeads, the [packedRows]
+/// view of query 0 of the packed heads.
 Value AttentionProgram::lseView(Value buffer, Value headIndex) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<OpFoldResult> offsets = {batch, headIndex, b.getIndexAttr(0)};
@@ -237,7 +248,11 @@ Value AttentionProgram::lseView(Value buffer, Value headIndex) {
                                      queryLength};
   if (packHeads)
     sizes = {b.getIndexAttr(1), packedRows, b.getIndexAttr(1)};
-  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  if (op.isRagged()) {
+    offsets = {headIndex, queryStart};
+    sizes = {b.getIndexAttr(1), queryLength};
+  }
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
       {ShapedType::kDynamic}, type, offsets, sizes, strides);
   return memref::SubViewOp::create(b, loc, viewType, buffer, offsets, sizes,
@@ -417,8 +432,11 @@ void AttentionProgram::storeResults(const SoftmaxState &state) {
 /// Views of Q, K, V, O (and the LSE) for this program's (batch, head).
 void AttentionProgram::setUpViews(ValueRange args) {
   Value q = args[0], k = args[1], v = args[2], o = args[3];
-  queryLength = b.createOrFold<memref::DimOp>(loc, q, dims.seq);
-  keyLength = b.createOrFold<memref::DimOp>(loc, k, dims.seq);
+  if (!op.isRagged()) {
+    queryStart = keyStart = zero;
+    queryLength = b.createOrFold<memref::DimOp>(loc, q, dims.seq);
+    keyLength = b.createOrFold<memref::DimOp>(loc, k, dims.seq);
+  }
   // Grouped-query attention: heads / kv_heads query heads share a K/V head.
   Value group = m.div(b.createOrFold<memref::DimOp>(loc, q, dims.heads),
                       b.createOrFold<memref::DimOp>(loc, k, dims.heads));
@@ -427,13 +445,34 @@ void AttentionProgram::setUpViews(ValueRange args) {
     qHead = headsView(q, head);
     oHead = headsView(o, head);
   } else {
-    qHead = headView(q, head, queryLength);
-    oHead = headView(o, head, queryLength);
+    qHead = headView(q, head, queryStart, queryLength);
+    oHead = headView(o, head, queryStart, queryLength);
   }
-  kHead = headView(k, kvHead, keyLength);
-  vHead = headView(v, kvHead, keyLength);
+  kHead = headView(k, kvHead, keyStart, keyLength);
+  vHead = headView(v, kvHead, keyStart, keyLength);
   if (op.getLse())
     lseHead = lseView(args[4], head);
+}
+
+/// Packed sequences: this program's sequence's first tokens and lengths,
+/// from cu_seqlens_q and cu_seqlens_k. The last row of programs (batch =
+/// batch + 1 - 1) reads an empty sequence, clamped to the offsets' end.
+void AttentionProgram::loadSequenceBounds(ValueRange args) {
+  unsigned at = op.getCuSeqlensIndex();
+  Value last = m.sub(b.createOrFold<memref::DimOp>(loc, args[at], 0),
+                     m.constant(1));
+  auto offsetAt = [&](Value offsets, Value sequence) {
+    Value word = memref::LoadOp::create(b, loc, offsets,
+                                        ValueRange{m.min(sequence, last)});
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), word);
+  };
+  auto bounds = [&](Value offsets, Value &start, Value &length) {
+    start = offsetAt(offsets, batch);
+    Value end = offsetAt(offsets, m.add(batch, m.constant(1)));
+    length = m.maxSigned(m.sub(end, start), zero);
+  };
+  bounds(args[at], queryStart, queryLength);
+  bounds(args[at + 1], keyStart, keyLength);
 }
 
 /// The loop-invariant score tiles: scale, positions, mask bounds.
@@ -491,7 +530,7 @@ void AttentionProgram::setUpScoreTiles(ValueRange args) {
 void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
   Value q = args[0], scratch = args.back();
   Value heads = b.createOrFold<memref::DimOp>(loc, q, dims.heads);
-  Value batches = b.createOrFold<memref::DimOp>(loc, q, dims.batch);
+  Value batches = b.createOrFold<memref::DimOp>(loc, q, *dims.batch);
   chunkBase = m.mul(chunks, m.add(head, m.mul(heads, batch)));
   Value rows = m.mul(m.mul(m.mul(chunks, heads), batches),
                      m.constant(s.blockM));
@@ -678,21 +717,30 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
     firstRow = m.mul(queryBlock, m.constant(s.blockM));
   }
   // Packed heads: the program whose head starts a pack takes it, the rest
-  // return at once.
-  scf::IfOp packStart;
-  if (packHeads) {
+  // return at once. Packed sequences: programs past their sequence's
+  // queries return at once.
+  scf::IfOp guard;
+  if (op.isRagged()) {
+    loadSequenceBounds(args);
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         firstRow, queryLength);
+    guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guard.thenBlock());
+  } else if (packHeads) {
     packedRows = packedHeads(
         b.createOrFold<memref::DimOp>(loc, args[0], dims.heads),
         b.createOrFold<memref::DimOp>(loc, args[1], dims.heads));
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         m.rem(head, packedRows), zero);
-    packStart = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(packStart.thenBlock());
+    guard = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guard.thenBlock());
   }
   setUpViews(args);
   if (part == AttentionPart::whole) {
     setUpScoreTiles(args);
     storeResults(keyLoops(keyRanges()));
+    if (guard)
+      b.setInsertionPointAfter(guard);
     tile::ReturnOp::create(b, loc);
     return;
   }
@@ -706,8 +754,8 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   } else {
     storeResults(combinePartials(chunks));
   }
-  if (packStart)
-    b.setInsertionPointAfter(packStart);
+  if (guard)
+    b.setInsertionPointAfter(guard);
   tile::ReturnOp::create(b, loc);
 }
 
@@ -796,10 +844,22 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
       return op.emitOpError("cannot name its kernel '")
              << name << "': the symbol exists";
   auto heads = tile::GridAttr::get(ctx, 0, dims.heads, 1);
-  auto batches = tile::GridAttr::get(ctx, 0, dims.batch, 1);
+  AttentionSchedule s = chooseSchedule(op, headDim);
+  // Packed sequences: x over blocks of max_seqlen_q, y over heads, z over
+  // the entries of cu_seqlens_q (one more than the sequences). No decode
+  // variants: the query rows of all sequences decide nothing alone.
+  if (op.isRagged()) {
+    unsigned at = op.getCuSeqlensIndex();
+    tile::KernelOp kernel = buildAttentionKernel(
+        rewriter, op, op.getSymName(), AttentionPart::whole, s,
+        {tile::GridAttr::get(ctx, at + 2, std::nullopt, s.blockM), heads,
+         tile::GridAttr::get(ctx, at, 0u, 1)});
+    rewriter.eraseOp(op);
+    return kernel;
+  }
+  auto batches = tile::GridAttr::get(ctx, 0, *dims.batch, 1);
   // The whole kernel: x over Q's blocks of rows, y over heads, z over
   // batches.
-  AttentionSchedule s = chooseSchedule(op, headDim);
   tile::KernelOp kernel = buildAttentionKernel(
       rewriter, op, op.getSymName(), AttentionPart::whole, s,
       {tile::GridAttr::get(ctx, 0, dims.seq, s.blockM), heads, batches});

@@ -204,3 +204,30 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 tile.attention @decode layout(bhsd)
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// Packed sequences: x over blocks of max_seqlen_q (argument 7), y over
+// heads, z over cu_seqlens_q's entries; each program reads its sequence's
+// bounds and returns at once past its queries. No decode variants.
+// CHECK-LABEL: tile.kernel @ragged(
+// CHECK-SAME: grid = [#tile.grid<arg = 7, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 5, dim = 0, per_program = 1>]
+// CHECK-NOT: tile.narrow
+// CHECK: %[[BATCH:.*]] = tile.program_id z
+// CHECK: %[[Q0:.*]] = memref.load %arg5[%{{.*}}] : memref<?xi32>
+// CHECK: %[[Q1:.*]] = memref.load %arg5[%{{.*}}] : memref<?xi32>
+// CHECK: %[[K0:.*]] = memref.load %arg6[%{{.*}}] : memref<?xi32>
+// CHECK: %[[K1:.*]] = memref.load %arg6[%{{.*}}] : memref<?xi32>
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult
+// CHECK: scf.if %[[INSIDE]] {
+// CHECK: memref.subview %arg0[%{{.*}}, %{{.*}}, 0] [%{{.*}}, 1, 128]
+// CHECK: memref.subview %arg4[%{{.*}}, %{{.*}}] [1, %{{.*}}] [1, 1] : memref<?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK: scf.for
+// CHECK: tile.store %{{.*}} : tensor<128xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.return
+// CHECK-NOT: tile.kernel @ragged__decode
+tile.attention @ragged layout(thd) causal lse
+    : (memref<?x?x128xbf16>, memref<?x?x128xbf16>, memref<?x?x128xbf16>,
+       memref<?x?x128xbf16>, memref<?x?xf32>, memref<?xi32>, memref<?xi32>,
+       i32) -> ()

@@ -551,23 +551,55 @@ struct AttentionDims {
 AttentionDimPositions tilec::tile::attentionDimPositions(AttentionLayout layout) {
   if (layout == AttentionLayout::bhsd)
     return {0, 1, 2};
-  return {0, 2, 1};
+  if (layout == AttentionLayout::bshd)
+    return {0, 2, 1};
+  return {std::nullopt, 1, 0};
 }
 
+/// `thd` has no batch dimension: 1.
 static AttentionDims attentionDims(MemRefType type, AttentionLayout layout) {
   ArrayRef<int64_t> s = type.getShape();
   AttentionDimPositions at = attentionDimPositions(layout);
-  return {s[at.batch], s[at.heads], s[at.seq], s[3]};
+  return {at.batch ? s[*at.batch] : 1, s[at.heads], s[at.seq], s.back()};
+}
+
+/// Checks cu_seqlens_q, cu_seqlens_k and max_seqlen_q of a ragged
+/// attention.
+static LogicalResult verifyRaggedArguments(AttentionOp op) {
+  FunctionType type = op.getFunctionType();
+  unsigned at = op.getCuSeqlensIndex();
+  const char *names[] = {"cu_seqlens_q", "cu_seqlens_k"};
+  SmallVector<int64_t> extents;
+  for (unsigned i = 0; i < 2; ++i) {
+    auto offsets = dyn_cast<MemRefType>(type.getInput(at + i));
+    if (!offsets || offsets.getRank() != 1 ||
+        !offsets.getElementType().isInteger(32) || !offsets.isStrided())
+      return op.emitOpError(names[i])
+             << " must be a strided 1-D i32 memref [batch + 1], got "
+             << type.getInput(at + i);
+    extents.push_back(offsets.getDimSize(0));
+  }
+  if (failed(checkExtent(op, "batch + 1", extents[0], "cu_seqlens_q",
+                         extents[1], "cu_seqlens_k")))
+    return failure();
+  if (!type.getInput(at + 2).isInteger(32))
+    return op.emitOpError("max_seqlen_q must be an i32, got ")
+           << type.getInput(at + 2);
+  return success();
 }
 
 LogicalResult AttentionOp::verify() {
   FunctionType type = getFunctionType();
-  unsigned buffers = getLse() ? 5 : 4;
+  bool ragged = isRagged();
+  unsigned rank = ragged ? 3 : 4;
+  unsigned arguments = getCuSeqlensIndex() + (ragged ? 3 : 0);
   bool scaleArgument = getScaleArgumentIndex().has_value();
-  if ((type.getNumInputs() != buffers && !scaleArgument) ||
+  if ((type.getNumInputs() != arguments && !scaleArgument) ||
       type.getNumResults() != 0)
     return emitOpError("expects the type (Q, K, V, O")
-           << (getLse() ? ", LSE" : "") << "[, scale: f32]) -> ()";
+           << (getLse() ? ", LSE" : "")
+           << (ragged ? ", cu_seqlens_q, cu_seqlens_k, max_seqlen_q: i32" : "")
+           << "[, scale: f32]) -> ()";
   if (std::optional<int64_t> window = getWindow()) {
     if (!getCausal())
       return emitOpError("window needs causal: it bounds the keys a query "
@@ -582,9 +614,10 @@ LogicalResult AttentionOp::verify() {
   SmallVector<AttentionDims> dims;
   for (unsigned i = 0; i < 4; ++i) {
     auto buffer = dyn_cast<MemRefType>(type.getInput(i));
-    if (!buffer || buffer.getRank() != 4 || !buffer.isStrided())
+    if (!buffer || buffer.getRank() != rank || !buffer.isStrided())
       return emitOpError(names[i])
-             << " must be a strided 4-D memref, got " << type.getInput(i);
+             << " must be a strided " << rank << "-D memref, got "
+             << type.getInput(i);
     Type element = buffer.getElementType();
     if (!element.isF16() && !element.isBF16())
       return emitOpError(names[i])
@@ -605,6 +638,8 @@ LogicalResult AttentionOp::verify() {
       return emitOpError(names[i])
              << "'s head dim must be contiguous (stride 1), got " << buffer;
   }
+  if (ragged && failed(verifyRaggedArguments(*this)))
+    return failure();
   int64_t d = dims[0].dim;
   if (d != 64 && d != 128)
     return emitOpError("head dim ")
@@ -625,7 +660,18 @@ LogicalResult AttentionOp::verify() {
       q.heads % k.heads != 0)
     return emitOpError("K/V heads (")
            << k.heads << ") must divide the query heads (" << q.heads << ")";
-  if (getLse()) {
+  if (getLse() && ragged) {
+    auto lse = dyn_cast<MemRefType>(type.getInput(4));
+    if (!lse || lse.getRank() != 2 || !lse.getElementType().isF32() ||
+        !lse.isStrided())
+      return emitOpError("LSE must be a strided 2-D f32 memref ")
+             << "[heads, tokens_q], got " << type.getInput(4);
+    if (failed(checkExtent(*this, "heads", q.heads, "Q", lse.getDimSize(0),
+                           "LSE")) ||
+        failed(checkExtent(*this, "tokens_q", q.seq, "Q", lse.getDimSize(1),
+                           "LSE")))
+      return failure();
+  } else if (getLse()) {
     auto lse = dyn_cast<MemRefType>(type.getInput(4));
     if (!lse || lse.getRank() != 3 || !lse.getElementType().isF32() ||
         !lse.isStrided())
@@ -672,7 +718,7 @@ LogicalResult AttentionOp::verifyRegions() {
 }
 
 std::optional<unsigned> AttentionOp::getScaleArgumentIndex() {
-  unsigned index = getLse() ? 5 : 4;
+  unsigned index = getCuSeqlensIndex() + (isRagged() ? 3 : 0);
   FunctionType type = getFunctionType();
   if (type.getNumInputs() == index + 1 && type.getInput(index).isF32())
     return index;

@@ -206,3 +206,54 @@ tile.attention @a layout(bhsd) window 128
 tile.attention @a layout(bhsd) causal window 0
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
        memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: i32[, scale: f32]) -> ()}}
+tile.attention @a layout(thd)
+    : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op Q must be a strided 3-D memref, got 'memref<?x?x?x64xbf16>'}}
+tile.attention @a layout(thd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>, memref<?xi32>, memref<?xi32>, i32) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op cu_seqlens_k must be a strided 1-D i32 memref [batch + 1], got 'memref<?xi64>'}}
+tile.attention @a layout(thd)
+    : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>, memref<?xi32>, memref<?xi64>, i32) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op batch + 1 is 5 in cu_seqlens_q but 4 in cu_seqlens_k}}
+tile.attention @a layout(thd)
+    : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>, memref<5xi32>, memref<4xi32>, i32) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op max_seqlen_q must be an i32, got 'i64'}}
+tile.attention @a layout(thd)
+    : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>, memref<?xi32>, memref<?xi32>, i64) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op LSE must be a strided 2-D f32 memref [heads, tokens_q], got 'memref<?x?x?xf32>'}}
+tile.attention @a layout(thd) lse
+    : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>, memref<?x?x?xf32>, memref<?xi32>, memref<?xi32>,
+       i32) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op tokens_q is 100 in Q but 99 in LSE}}
+tile.attention @a layout(thd) lse
+    : (memref<100x8x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<100x8x64xbf16>, memref<8x99xf32>, memref<?xi32>, memref<?xi32>,
+       i32) -> ()

@@ -52,7 +52,8 @@ def Tile_GridAttr : Tile_Attr<"Grid", "grid"> {
 
 def Tile_AttentionLayout : I32EnumAttr<"AttentionLayout",
     "the order of an attention operand's dimensions", [
-    I32EnumAttrCase<"bhsd", 0>, I32EnumAttrCase<"bshd", 1>
+    I32EnumAttrCase<"bhsd", 0>, I32EnumAttrCase<"bshd", 1>,
+    I32EnumAttrCase<"thd", 2>
   ]> {
   let cppNamespace = "::tilec::tile";
 }

@@ -109,10 +109,14 @@ private:
   mlir::Region *region;
 };
 
-/// Where batch, heads and sequence sit in tile.attention's 4-D buffers (the
-/// head dim is last in both orders).
+/// Where batch, heads and sequence sit in tile.attention's buffers (the
+/// head dim is last in every order). `thd` buffers are 3-D [tokens, heads,
+/// d] of packed sequences: no batch dimension.
 struct AttentionDimPositions {
-  unsigned batch, heads, seq;
+  std::optional<unsigned> batch;
+  unsigned heads, seq;
+  /// The buffers' rank.
+  unsigned rank() const { return batch ? 4 : 3; }
 };
 AttentionDimPositions attentionDimPositions(AttentionLayout layout);
 
