@@ -34,6 +34,12 @@ export TILEC_CACHE_DIR=/tmp/tilec-cache
 chmod +x "$D/tilec-run-examples-aot"
 AOT=("$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot)
 RAGGED=2x8x2x113x203,1x4x1x239x17,1x8x2x5x1537,1x24x1x1x2049
+# Packed-sequence (layout thd) descriptions take HqxHkvxNq0xNkv0x... shapes.
+descriptions() { grep -o 'tile.attention @[a-z0-9_]*' examples/attention.mlir |
+  sed 's/tile.attention @//' | grep "$@" varlen | paste -sd, -; }
+PADDED_KERNELS=$(descriptions -v)
+PACKED_KERNELS=$(descriptions)
+PACKED=4x1x1x1x17x17x300x300x64x0,6x3x3x0x0x5x129x300x1x65
 
 # Benchmark shapes, BxHqxHkvxNqxNkv.
 PREFILL=""
@@ -49,6 +55,13 @@ jit() {
     chmod +x /tmp/tilec-run-examples &&
     /tmp/tilec-run-examples --source-dir examples --mode jit --only attention \
       --max-gflop 2 --json "$OUT/jit.json"
+}
+# compute-sanitizer's $1 tool over every description at ragged shapes.
+sanitize() {
+  compute-sanitizer --tool "$1" --error-exitcode 9 \
+    "${AOT[@]}" --only "$PADDED_KERNELS" --shapes "$RAGGED" &&
+  compute-sanitizer --tool "$1" --error-exitcode 9 \
+    "${AOT[@]}" --only "$PACKED_KERNELS" --shapes "$PACKED"
 }
 # ATTENTION_TIMED="decode ..." times only those groups.
 TIMED="${ATTENTION_TIMED:-prefill gqa decode}"
@@ -75,10 +88,7 @@ for k in $STEPS; do
     check) step check "${AOT[@]}" --only attention,attention_block \
         --json "$OUT/check.json" ;;
     jit) step jit jit ;;
-    memcheck) step memcheck compute-sanitizer --tool memcheck --error-exitcode 9 \
-        "${AOT[@]}" --only attention --shapes "$RAGGED" ;;
-    racecheck) step racecheck compute-sanitizer --tool racecheck --error-exitcode 9 \
-        "${AOT[@]}" --only attention --shapes "$RAGGED" ;;
+    memcheck|racecheck) step "$k" sanitize "$k" ;;
     tilec) step tilec timed ;;
     peers) step peers python3 bench/attention/peers.py --json "$OUT/peers.json" ;;
     *) echo "unknown step $k"; status[$k]="FAIL(unknown)" ;;
