@@ -75,6 +75,11 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       heads of a K/V head into the rows (all of them up to 16, else the
       largest power of two dividing them), so that every K/V head is read
       once; programs whose head does not start a pack return at once.
+      Packed sequences (`layout(thd)`): grid x over blocks of the
+      `max_seqlen_q` argument, y over heads, z over the entries of
+      `cu_seqlens_q`; a program loads its sequence's token offsets and
+      lengths, returns at once past its queries, and runs the same loops
+      over views of its sequence (no decode variants).
 
     Shapes are known only at launch, so with `small-grid-variants` a matmul
     without hints also gets a kernel `<name>__small_grid` with smaller
