@@ -154,9 +154,9 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // At most 16 query rows: the narrow variant splits the keys into chunks of
 // 1024, one program each (x), and leaves unnormalised partial results in
 // the scratch buffer (16 rows of d + 2 words, no zero-fill) for its then
-// kernel, which merges them per (head, batch) four chunks a step. One query
-// row packs the query heads of a K/V head into the rows: only the program
-// that starts a pack works.
+// kernel, which merges them per (head, batch, 32 columns) eight chunks a
+// step. One query row packs the query heads of a K/V head into the rows:
+// only the program that starts a pack works.
 // CHECK-LABEL: tile.kernel @decode(
 // CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @decode__decode, operand = 0 : i64}
 // CHECK-LABEL: tile.kernel @decode__decode(
@@ -176,13 +176,15 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-NOT: arith.divf
 // CHECK: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_combine(
-// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>]
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>, #tile.grid<arg = 0, dim = 3, per_program = 32>]
 // CHECK-SAME: tile.scratch = array<i64: 0, 4, 0>
-// CHECK: scf.for %{{.*}} step %c4
-// CHECK-COUNT-4: tile.load %{{.*}} -> tensor<16x128xf32>
+// CHECK: %[[GROUP:.*]] = tile.program_id z
+// CHECK: %[[COLUMN:.*]] = arith.muli %[[GROUP]], %c32
+// CHECK: scf.for %{{.*}} step %c8
+// CHECK-COUNT-8: tile.load %{{.*}}[%{{.*}}, %[[COLUMN]]] {{.*}} -> tensor<16x32xf32>
 // CHECK: scf.yield
 // CHECK: arith.divf
-// CHECK: tile.store %{{.*}} : tensor<16x128xbf16>
+// CHECK: tile.store %{{.*}}[%{{.*}}, %[[COLUMN]]] : tensor<16x32xbf16>
 // CHECK-LABEL: tile.kernel @decode__decode_heads(
 // CHECK-SAME: tile.then = @decode__decode_heads_combine
 // CHECK: %[[GROUP:.*]] = arith.divui
@@ -200,7 +202,7 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-NEXT: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_heads_combine(
 // CHECK: scf.if
-// CHECK: tile.store %{{.*}} : tensor<16x128xbf16>
+// CHECK: tile.store %{{.*}} : tensor<16x32xbf16>
 tile.attention @decode layout(bhsd)
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
