@@ -596,10 +596,11 @@ void AttentionProgram::storePartials(const SoftmaxState &state, Value chunk) {
 /// blocks: rescaled to the running maximum (a chunk that saw no key has
 /// maximum -inf and adds nothing). kCombineUnroll chunks a step, whose
 /// loads are independent, so that a long chain of chunks is not a chain of
-/// load latencies (a step holds 8 [16, 32] f32 tiles: 32 registers on 4
-/// warps); chunks past the last count as having seen no key.
+/// load latencies; chunks past the last count as having seen no key. (8 a
+/// step measured faster at 64 chunks and slower at 4, where half its loads
+/// are masked: bench/results/2026-11-24-h200-attention-decode.)
 SoftmaxState AttentionProgram::combinePartials(Value chunks) {
-  constexpr int64_t kCombineUnroll = 8;
+  constexpr int64_t kCombineUnroll = 4;
   Type f32 = b.getF32Type();
   RankedTensorType rowsType = tileOf({s.blockM}, f32);
   RankedTensorType accType = tileOf({s.blockM, columns}, f32);

@@ -154,7 +154,7 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // At most 16 query rows: the narrow variant splits the keys into chunks of
 // 1024, one program each (x), and leaves unnormalised partial results in
 // the scratch buffer (16 rows of d + 2 words, no zero-fill) for its then
-// kernel, which merges them per (head, batch, 32 columns) eight chunks a
+// kernel, which merges them per (head, batch, 32 columns) four chunks a
 // step. One query row packs the query heads of a K/V head into the rows:
 // only the program that starts a pack works.
 // CHECK-LABEL: tile.kernel @decode(
@@ -180,8 +180,8 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-SAME: tile.scratch = array<i64: 0, 4, 0>
 // CHECK: %[[GROUP:.*]] = tile.program_id z
 // CHECK: %[[COLUMN:.*]] = arith.muli %[[GROUP]], %c32
-// CHECK: scf.for %{{.*}} step %c8
-// CHECK-COUNT-8: tile.load %{{.*}}[%{{.*}}, %[[COLUMN]]] {{.*}} -> tensor<16x32xf32>
+// CHECK: scf.for %{{.*}} step %c4
+// CHECK-COUNT-4: tile.load %{{.*}}[%{{.*}}, %[[COLUMN]]] {{.*}} -> tensor<16x32xf32>
 // CHECK: scf.yield
 // CHECK: arith.divf
 // CHECK: tile.store %{{.*}}[%{{.*}}, %[[COLUMN]]] : tensor<16x32xbf16>
