@@ -471,8 +471,9 @@ void AttentionProgram::setUpViews(ValueRange args) {
 }
 
 /// Packed sequences: this program's sequence's first tokens and lengths,
-/// from cu_seqlens_q and cu_seqlens_k. The last row of programs (batch =
-/// batch + 1 - 1) reads an empty sequence, clamped to the offsets' end.
+/// from cu_seqlens_q and cu_seqlens_k. Grid z has one program per offset,
+/// one more than the sequences: the last reads both bounds at the last
+/// offset (clamped), an empty sequence.
 void AttentionProgram::loadSequenceBounds(ValueRange args) {
   unsigned at = op.getCuSeqlensIndex();
   Value last = m.sub(b.createOrFold<memref::DimOp>(loc, args[at], 0),
