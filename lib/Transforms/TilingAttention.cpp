@@ -790,14 +790,6 @@ static int64_t partialScratchBytes(const AttentionSchedule &s,
   return s.blockM * (headDim + 2) * 4;
 }
 
-/// The user's kernel type with the runtime's scratch buffer after it.
-static FunctionType withScratchArgument(FunctionType type) {
-  SmallVector<Type> inputs(type.getInputs());
-  inputs.push_back(MemRefType::get({ShapedType::kDynamic},
-                                   Float32Type::get(type.getContext())));
-  return FunctionType::get(type.getContext(), inputs, {});
-}
-
 /// Builds the kernel `name` computing `part` of `op` with `s` over `grid`,
 /// before `op`.
 static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
@@ -809,7 +801,7 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
   Location loc = op.getLoc();
   FunctionType type = op.getFunctionType();
   if (part != AttentionPart::whole)
-    type = withScratchArgument(type);
+    type = tile::withScratchArgument(type, rewriter.getF32Type());
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   auto kernel = tile::KernelOp::create(
@@ -833,21 +825,6 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
   AttentionProgram(rewriter, loc, op, s, packHeads)
       .build(body->getArguments(), part);
   return kernel;
-}
-
-/// Adds `variant` as `kernel`'s narrow variant for at most `rows` query
-/// rows.
-static void setNarrowVariant(Builder &b, tile::KernelOp kernel,
-                             tile::KernelOp variant, int64_t seqDim,
-                             int64_t rows) {
-  kernel->setAttr(
-      tile::kNarrowAttrName,
-      b.getDictionaryAttr(
-          {b.getNamedAttr("kernel",
-                          FlatSymbolRefAttr::get(variant.getNameAttr())),
-           b.getNamedAttr("operand", b.getI64IntegerAttr(0)),
-           b.getNamedAttr("dim", b.getI64IntegerAttr(seqDim)),
-           b.getNamedAttr("at_most", b.getI64IntegerAttr(rows))}));
 }
 
 FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
@@ -906,8 +883,8 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
         packHeads);
     chunks->setAttr(tile::kThenAttrName,
                     FlatSymbolRefAttr::get(combine.getNameAttr()));
-    setNarrowVariant(rewriter, wider, chunks, dims.seq,
-                     packHeads ? 1 : decode.blockM);
+    tile::setNarrowVariant(wider, chunks, /*operand=*/0, dims.seq,
+                           packHeads ? 1 : decode.blockM);
     wider = chunks;
   }
   rewriter.eraseOp(op);

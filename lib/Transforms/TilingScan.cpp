@@ -519,15 +519,6 @@ static int64_t columnPieceRows(const ScanSchedule &schedule) {
   return std::max<int64_t>(schedule.piece / columnStripWidth(schedule), 1);
 }
 
-/// A single pass's kernel type: the runtime's zero-filled scratch buffer
-/// (tickets and the look-back's status words) follows the buffers.
-static FunctionType withScratchArgument(FunctionType type) {
-  SmallVector<Type> inputs(type.getInputs());
-  inputs.push_back(MemRefType::get({ShapedType::kDynamic},
-                                   IntegerType::get(type.getContext(), 32)));
-  return FunctionType::get(type.getContext(), inputs, {});
-}
-
 /// Rows a short-row program scans at once for rows of `width`.
 static int64_t shortRowsPerProgram(tile::ScanOp op, int64_t width) {
   int64_t piece = kShortRowsPiece / llvm::bit_ceil(op.getNumScanned());
@@ -560,14 +551,14 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
       schedule.warps = kColumnSplitWarps;
     if (!op.getBlock())
       schedule.piece = kColumnSplitPiece / llvm::bit_ceil(op.getNumScanned());
-    type = withScratchArgument(type);
+    type = tile::withScratchArgument(type, rewriter.getI32Type());
     // x: the programs down a strip, y: the strips.
     grid.push_back(tile::GridAttr::get(
         ctx, 0, 0u, columnPieceRows(schedule) * kColumnPiecesPerProgram));
     grid.push_back(
         tile::GridAttr::get(ctx, 0, 1u, columnStripWidth(schedule)));
   } else {
-    type = withScratchArgument(type);
+    type = tile::withScratchArgument(type, rewriter.getI32Type());
     // x: the pieces of a row (or of the vector), y: the rows.
     grid.push_back(tile::GridAttr::get(ctx, 0, isRow ? 1u : 0u,
                                        schedule.piece));
@@ -674,14 +665,7 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
   for (int64_t width : llvm::reverse(kShortRowWidths)) {
     tile::KernelOp narrow = buildScanKernel(
         rewriter, op, rungName(width), ScanStrategy::shortRows, width);
-    wider->setAttr(
-        tile::kNarrowAttrName,
-        b.getDictionaryAttr(
-            {b.getNamedAttr("kernel",
-                            FlatSymbolRefAttr::get(narrow.getNameAttr())),
-             b.getNamedAttr("operand", b.getI64IntegerAttr(0)),
-             b.getNamedAttr("dim", b.getI64IntegerAttr(1)),
-             b.getNamedAttr("at_most", b.getI64IntegerAttr(width))}));
+    tile::setNarrowVariant(wider, narrow, /*operand=*/0, /*dim=*/1, width);
     wider = narrow;
   }
   rewriter.eraseOp(op);

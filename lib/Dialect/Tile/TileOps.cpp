@@ -138,6 +138,26 @@ LogicalResult KernelOp::verify() {
   return verifyScratch();
 }
 
+void tilec::tile::setNarrowVariant(KernelOp kernel, KernelOp variant,
+                                   int64_t operand, int64_t dim,
+                                   int64_t atMost) {
+  Builder b(kernel.getContext());
+  kernel->setAttr(
+      kNarrowAttrName,
+      b.getDictionaryAttr(
+          {b.getNamedAttr("kernel",
+                          FlatSymbolRefAttr::get(variant.getNameAttr())),
+           b.getNamedAttr("operand", b.getI64IntegerAttr(operand)),
+           b.getNamedAttr("dim", b.getI64IntegerAttr(dim)),
+           b.getNamedAttr("at_most", b.getI64IntegerAttr(atMost))}));
+}
+
+FunctionType tilec::tile::withScratchArgument(FunctionType type, Type word) {
+  SmallVector<Type> inputs(type.getInputs());
+  inputs.push_back(MemRefType::get({ShapedType::kDynamic}, word));
+  return FunctionType::get(type.getContext(), inputs, {});
+}
+
 /// `tile.scratch = array<i64: FIXED, PER_PROGRAM>` names the last argument
 /// as the runtime's scratch buffer (see kScratchAttrName); `tile.then`
 /// hands it on.

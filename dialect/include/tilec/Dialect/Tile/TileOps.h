@@ -71,6 +71,16 @@ inline constexpr llvm::StringLiteral kThenAttrName = "tile.then";
 inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
     "tile.min_blocks_per_sm";
 
+/// Names `variant` as `kernel`'s narrow variant (kNarrowAttrName): taken
+/// when dimension `dim` of buffer argument `operand` has at most `atMost`
+/// elements.
+void setNarrowVariant(KernelOp kernel, KernelOp variant, int64_t operand,
+                      int64_t dim, int64_t atMost);
+/// `type` with the runtime's scratch buffer, a memref<?x`word`> (i32 or
+/// f32), after its inputs (see kScratchAttrName).
+mlir::FunctionType withScratchArgument(mlir::FunctionType type,
+                                       mlir::Type word);
+
 /// Checks that `type` can be a tile: statically shaped, rank >= 1, every
 /// dimension a power of two, no encoding but a layout that fits the shape. On failure, emits an error through `emitError`
 /// naming `what` (e.g. "result").
