@@ -75,6 +75,11 @@ timed() {
           --json "$OUT/tilec-gqa.json" || rc=1 ;;
       decode) "${AOT[@]}" --only attn_d128 --shapes "$DECODE" \
           --json "$OUT/tilec-decode.json" || rc=1 ;;
+      # The prefill kernels built with the serial_softmax hint (see
+      # bench/attention/overlap-run.sh), against the default above.
+      serial) "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins-serial" \
+          --mode aot --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
+          --shapes "$PREFILL,$GQA" --json "$OUT/tilec-serial.json" || rc=1 ;;
       *) echo "unknown timing group $g"; rc=1 ;;
     esac
   done
@@ -90,7 +95,8 @@ for k in $STEPS; do
     jit) step jit jit ;;
     memcheck|racecheck) step "$k" sanitize "$k" ;;
     tilec) step tilec timed ;;
-    peers) step peers python3 bench/attention/peers.py --json "$OUT/peers.json" ;;
+    peers) step peers python3 bench/attention/peers.py \
+        --preset "${ATTENTION_PEERS:-prefill,gqa,decode}" --json "$OUT/peers.json" ;;
     *) echo "unknown step $k"; status[$k]="FAIL(unknown)" ;;
   esac
 done

@@ -135,7 +135,8 @@ private:
 } // namespace
 
 /// Whether `dot`'s result reaches, through element-wise ops (casts, scales)
-/// and loop-carried values, the lhs of a dot that takes it from registers.
+/// and loop-carried values (into later iterations and later loops), the lhs
+/// of a dot that takes it from registers.
 static bool feedsRegisterLhs(tile::DotOp dot) {
   SmallVector<Value> worklist = {dot.getResult()};
   llvm::SmallPtrSet<Value, 8> seen;
@@ -151,9 +152,17 @@ static bool feedsRegisterLhs(tile::DotOp dot) {
       } else if (isElementwise(user)) {
         llvm::append_range(worklist, user->getResults());
       } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        unsigned n = use.getOperandNumber();
         if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
+          worklist.push_back(yield->getParentOp()->getResult(n));
+        // Round the loop, to the next iteration.
+        if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
+          worklist.push_back(loop.getRegionIterArgs()[n]);
+      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        unsigned n = use.getOperandNumber();
+        if (n >= loop.getNumControlOperands())
           worklist.push_back(
-              yield->getParentOp()->getResult(use.getOperandNumber()));
+              loop.getRegionIterArgs()[n - loop.getNumControlOperands()]);
       }
     }
   }

@@ -34,6 +34,9 @@ struct IndexMath {
   mlir::Value div(mlir::Value x, mlir::Value y) {
     return b.createOrFold<mlir::arith::DivUIOp>(loc, x, y);
   }
+  mlir::Value ceilDiv(mlir::Value x, mlir::Value y) {
+    return b.createOrFold<mlir::arith::CeilDivUIOp>(loc, x, y);
+  }
   mlir::Value rem(mlir::Value x, mlir::Value y) {
     return b.createOrFold<mlir::arith::RemUIOp>(loc, x, y);
   }

@@ -205,6 +205,11 @@ std::optional<StagedDot> matchStagedDot(tile::DotOp op, DotLayout::Kind kind,
   return StagedDot{*layout, *lhs, *rhs};
 }
 
+/// A warpgroup dot: what WarpgroupDotLowering matches.
+static bool isWarpgroupDot(tile::DotOp dot) {
+  return matchStagedDot(dot, DotLayout::Kind::Mma, true).has_value();
+}
+
 struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -366,12 +371,54 @@ SmallVector<Value> inlinePtxOnF32(OpBuilder &b, Location loc, StringRef ptx,
 /// wgmma.wait_group `group` as the op that defines the f32 `values` their
 /// users read after it. Nothing else ties the registers of an in-flight
 /// wgmma to the wait intrinsic, so the code generator could hoist their
-/// reads above it (and ptxas then serializes every wgmma).
+/// reads above it (and ptxas then serializes every wgmma). The wait also
+/// reads the i32 `inUse` (A registers of the awaited wgmmas), so that
+/// they live, unchanged, until it.
 SmallVector<Value> waitGroupDefining(OpBuilder &b, Location loc,
-                                     int64_t group, ArrayRef<Value> values) {
+                                     int64_t group, ArrayRef<Value> values,
+                                     ArrayRef<Value> inUse = {}) {
+  std::string constraints;
+  for (size_t i = 0; i < inUse.size(); ++i)
+    constraints += ",r";
   return inlinePtxOnF32(
       b, loc, "wgmma.wait_group.sync.aligned " + std::to_string(group) + ";",
-      values, {}, "");
+      values, inUse, constraints);
+}
+
+/// Where the wait for an `overlap` dot goes: before `reader`, the first op
+/// of its block that reads its result, leaving the `laterGroups` groups of
+/// the warpgroup dots issued between them in flight.
+struct OverlapWait {
+  Operation *reader;
+  int64_t laterGroups;
+};
+
+/// The wait of `op`, an `overlap` dot; nullopt (wait at once) when nothing
+/// in its block reads it, or when an op between holds a dot in a region,
+/// whose groups might or might not be issued.
+std::optional<OverlapWait> overlapWait(tile::DotOp op) {
+  Block *block = op->getBlock();
+  Operation *reader = nullptr;
+  for (Operation *user : op->getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (inBlock && (!reader || inBlock->isBeforeInBlock(reader)))
+      reader = inBlock;
+  }
+  if (!reader)
+    return std::nullopt;
+  int64_t laterGroups = 0;
+  for (Operation *it = op->getNextNode(); it != reader; it = it->getNextNode()) {
+    if (auto dot = dyn_cast<tile::DotOp>(it)) {
+      laterGroups += dot.getOverlap() && isWarpgroupDot(dot);
+      continue;
+    }
+    bool nestedDot = false;
+    for (Region &region : it->getRegions())
+      region.walk([&](tile::DotOp) { nestedDot = true; });
+    if (nestedDot)
+      return std::nullopt;
+  }
+  return OverlapWait{reader, laterGroups};
 }
 
 /// wgmma's register-A form: D = A B + D on one warpgroup, A as four 32-bit
@@ -387,6 +434,8 @@ SmallVector<Value> warpgroupMmaRegisterA(OpBuilder &b, Location loc,
                                          Value bDescriptor, int64_t n,
                                          Type elementType, bool transposeB,
                                          bool readAcc) {
+  assert(llvm::all_of(aRegisters,
+                      [](Value r) { return r.getType().isInteger(32); }));
   int64_t count = acc.size();
   std::string ptx;
   llvm::raw_string_ostream os(ptx);
@@ -398,12 +447,7 @@ SmallVector<Value> warpgroupMmaRegisterA(OpBuilder &b, Location loc,
      << count + 3 << "}, $" << count + 4
      << ", " << (readAcc ? 1 : 0) << ", 1, 1, " << (transposeB ? 1 : 0)
      << ";";
-  SmallVector<Value> inputs;
-  for (Value reg : aRegisters)
-    inputs.push_back(reg.getType().isInteger(32)
-                         ? reg
-                         : LLVM::BitcastOp::create(b, loc, b.getI32Type(), reg)
-                               .getResult());
+  SmallVector<Value> inputs(aRegisters);
   inputs.push_back(bDescriptor);
   return inlinePtxOnF32(b, loc, ptx, acc, inputs, ",r,r,r,r,l");
 }
@@ -496,23 +540,43 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
                       LLVM::PoisonOp::create(rewriter, loc, rewriter.getF32Type()))
                 : unpack(rewriter, loc, adaptor.getAcc(), perThread);
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    if (dot->lhsInRegisters) {
-      // The A registers must not change until the group completes, and
-      // the results are only valid after: wait for it at once, the wait
-      // defining the accumulator its users read.
-      SmallVector<Value> lhsRegisters =
-          unpack(rewriter, loc, adaptor.getLhs(), 16 * k / 32);
-      for (int64_t kk = 0; kk < k; kk += 16)
-        acc = warpgroupMmaRegisterA(
-            rewriter, loc, acc,
-            registerFragment(rewriter, loc, lhsRegisters, (kk / 16) * 8,
-                             elementType),
-            descriptorAt(b, kk), n, elementType,
-            /*transposeB=*/!b.kContiguous, /*readAcc=*/kk > 0 || !zeroAcc);
-      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-      acc = waitGroupDefining(rewriter, loc, /*group=*/0, acc);
+    // The results are only valid once the group completes: the wait
+    // defines the accumulator its users read. It comes at once, or for an
+    // `overlap` dot just before the first op that reads the result.
+    std::optional<OverlapWait> deferred;
+    if (op.getOverlap())
+      deferred = overlapWait(op);
+    auto waitAndReplace = [&](ArrayRef<Value> inUse) {
+      if (deferred)
+        rewriter.setInsertionPoint(deferred->reader);
+      acc = waitGroupDefining(rewriter, loc,
+                              deferred ? deferred->laterGroups : 0, acc, inUse);
       replaceDot(rewriter, op, *getTypeConverter(), acc, *lhs, *rhs);
       return success();
+    };
+    if (dot->lhsInRegisters) {
+      // The A registers must not change until the group completes: the
+      // wait reads them.
+      SmallVector<Value> lhsRegisters =
+          unpack(rewriter, loc, adaptor.getLhs(), 16 * k / 32);
+      SmallVector<Value> aRegisters;
+      for (int64_t kk = 0; kk < k; kk += 16) {
+        SmallVector<Value> fragment;
+        for (Value reg : registerFragment(rewriter, loc, lhsRegisters,
+                                          (kk / 16) * 8, elementType))
+          fragment.push_back(
+              reg.getType().isInteger(32)
+                  ? reg
+                  : LLVM::BitcastOp::create(rewriter, loc,
+                                            rewriter.getI32Type(), reg));
+        acc = warpgroupMmaRegisterA(
+            rewriter, loc, acc, fragment, descriptorAt(b, kk), n, elementType,
+            /*transposeB=*/!b.kContiguous, /*readAcc=*/kk > 0 || !zeroAcc);
+        llvm::append_range(aRegisters, fragment);
+      }
+      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+      return waitAndReplace(deferred ? ArrayRef<Value>(aRegisters)
+                                     : ArrayRef<Value>());
     }
 
     // The accumulator as the struct wgmma reads and writes.
@@ -545,6 +609,12 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
           /*satfinite=*/nullptr);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    if (deferred) {
+      for (int64_t i = 0; i < perThread; ++i)
+        acc[i] = LLVM::ExtractValueOp::create(rewriter, loc, accStruct,
+                                              ArrayRef<int64_t>{i});
+      return waitAndReplace({});
+    }
     // The registers are only valid, and the operand slots only free, once
     // the group has completed. A dot that only feeds the next iteration's
     // dot may stay in flight (its slots allowing): the next wgmma on the

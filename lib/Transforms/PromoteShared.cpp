@@ -12,6 +12,7 @@
 #include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tilec {
@@ -51,15 +52,35 @@ static bool padsWithZeros(tile::LoadOp load) {
          matchPattern(*padding, m_AnyZeroFloat());
 }
 
+/// Whether `index` is `loop`'s induction variable, or it plus or minus a
+/// loop invariant (or a constant).
+static bool followsInductionVar(scf::ForOp loop, Value index) {
+  Value iv = loop.getInductionVar();
+  if (index == iv)
+    return true;
+  Operation *def = index.getDefiningOp();
+  if (!def || def->getBlock() != loop.getBody() ||
+      !isa<arith::AddIOp, arith::SubIOp>(def))
+    return false;
+  Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+  if (isa<arith::AddIOp>(def) && rhs == iv)
+    std::swap(lhs, rhs);
+  return lhs == iv &&
+         (loop.isDefinedOutsideOfLoop(rhs) || matchPattern(rhs, m_Constant()));
+}
+
 /// A load can be issued iterations ahead if its position depends on nothing
-/// computed in the loop but the induction variable, and it pads with zeros.
+/// computed in the loop but the induction variable (plus or minus an
+/// invariant, as attention reads the previous key block's values), and it
+/// pads with zeros.
 static bool canPipeline(scf::ForOp loop, tile::LoadOp load) {
   if (load->getBlock() != loop.getBody() ||
       !isGlobal(load.getBuffer().getType()) ||
       !loop.isDefinedOutsideOfLoop(load.getBuffer()) || !padsWithZeros(load))
     return false;
   return llvm::all_of(load.getIndices(), [&](Value index) {
-    return index == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(index);
+    return loop.isDefinedOutsideOfLoop(index) ||
+           followsInductionVar(loop, index);
   });
 }
 
@@ -81,7 +102,8 @@ static bool isLoopInvariantOperand(scf::ForOp loop, tile::LoadOp load) {
 /// result is read in the loop, as attention rescales its accumulator, must
 /// complete in its iteration.)
 static bool canStayInFlight(scf::ForOp loop, tile::DotOp dot) {
-  if (!dot->hasOneUse())
+  // An `overlap` dot completes before its first reader in the iteration.
+  if (dot.getOverlap() || !dot->hasOneUse())
     return false;
   OpOperand &use = *dot->getUses().begin();
   if (use.getOwner() != loop.getBody()->getTerminator())
@@ -188,8 +210,24 @@ struct StagedTile {
   void copyInto(OpBuilder &b, Location loc, Value inductionVar, Value iv,
                 Value slot, Value barriers = nullptr) const {
     SmallVector<Value> indices;
-    for (Value index : load.getIndices())
-      indices.push_back(index == inductionVar ? iv : index);
+    IRMapping atIteration;
+    if (inductionVar)
+      atIteration.map(inductionVar, iv);
+    for (Value index : load.getIndices()) {
+      // The induction variable plus or minus an invariant: recomputed from
+      // `iv` (see canPipeline).
+      Operation *def = index.getDefiningOp();
+      if (inductionVar && def &&
+          llvm::is_contained(def->getOperands(), inductionVar)) {
+        // Its constant may sit in the loop body: copy it too.
+        for (Value operand : def->getOperands())
+          if (Operation *constant = operand.getDefiningOp();
+              constant && constant->hasTrait<OpTrait::ConstantLike>())
+            atIteration.map(operand, b.clone(*constant)->getResult(0));
+        index = b.clone(*def, atIteration)->getResult(0);
+      }
+      indices.push_back(atIteration.lookupOrDefault(index));
+    }
     if (barriers) {
       tilegpu::CopyBulkOp::create(b, loc, load.getBuffer(), indices,
                                   slotView(b, loc, slot), barriers, slot,
@@ -524,6 +562,53 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   return static_cast<unsigned>(pipeline.tiles.size());
 }
 
+/// A dot outside any loop whose lhs is computed in registers and whose rhs
+/// is a load of global memory (the last P V of pipelined attention): the
+/// rhs to stage, swizzled when the dot fits warpgroup MMA as in a loop.
+/// (Other dots outside loops keep their operands where they are.)
+static SmallVector<PromotableLoad> straightLineLoads(tile::DotOp dot,
+                                                     bool swizzle,
+                                                     int64_t threads) {
+  if (dot->getParentOfType<scf::ForOp>() || operandLoad(dot.getLhs()))
+    return {};
+  tile::LoadOp rhs = operandLoad(dot.getRhs());
+  if (!rhs || !isGlobal(rhs.getBuffer().getType()) || !padsWithZeros(rhs))
+    return {};
+  bool swizzled =
+      swizzle && fitsWarpgroupMma(dot, threads, /*lhsInRegisters=*/true);
+  return {{rhs, swizzled, /*invariant=*/true}};
+}
+
+FailureOr<unsigned> tilec::promoteStraightLineDot(RewriterBase &rewriter,
+                                                  tile::DotOp dot,
+                                                  Value sharedBase,
+                                                  int64_t &sharedBytes,
+                                                  bool swizzle,
+                                                  int64_t threads) {
+  SmallVector<PromotableLoad> loads = straightLineLoads(dot, swizzle, threads);
+  if (loads.empty())
+    return 0u;
+  Location loc = dot.getLoc();
+  rewriter.setInsertionPoint(dot);
+  Value alignedShift;
+  if (llvm::any_of(loads, [](const PromotableLoad &p) { return p.swizzled; }))
+    alignedShift = atomAlignmentShift(rewriter, loc, sharedBase);
+  SmallVector<StagedTile> tiles;
+  for (const PromotableLoad &load : loads)
+    tiles.push_back(allocateSlots(rewriter, loc, load, /*stages=*/1,
+                                  sharedBase, alignedShift, sharedBytes));
+  if (alignedShift)
+    sharedBytes += kSwizzleAtomBytes;
+  Value slot = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  for (const StagedTile &t : tiles)
+    t.copyInto(rewriter, loc, Value(), Value(), slot);
+  tilegpu::AsyncCommitOp::create(rewriter, loc);
+  tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
+  for (const StagedTile &t : tiles)
+    replaceByRead(rewriter, t.load, t.read(rewriter, loc, slot));
+  return static_cast<unsigned>(tiles.size());
+}
+
 /// The pipeline depth of `loop`.
 static int64_t loopStages(scf::ForOp loop, int64_t defaultStages) {
   if (auto attr = loop->getAttrOfType<IntegerAttr>("tile.stages"))
@@ -558,14 +643,19 @@ struct TilePromoteSharedPass
 
   void runOnOperation() override {
     gpu::GPUFuncOp func = getOperation();
-    SmallVector<scf::ForOp> loops;
-    func.walk([&](scf::ForOp loop) {
-      if (!promotableLoads(loop).empty())
-        loops.push_back(loop);
-    });
-    if (loops.empty())
-      return;
     int64_t threads = knownThreads(func);
+    // Loops with dots, and dots outside loops, in program order.
+    SmallVector<Operation *> stagings;
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto loop = dyn_cast<scf::ForOp>(op);
+          loop && !promotableLoads(loop).empty())
+        stagings.push_back(loop);
+      if (auto dot = dyn_cast<tile::DotOp>(op);
+          dot && !straightLineLoads(dot, swizzle, threads).empty())
+        stagings.push_back(dot);
+    });
+    if (stagings.empty())
+      return;
 
     IRRewriter rewriter(&getContext());
     rewriter.setInsertionPointToStart(&func.getBody().front());
@@ -579,18 +669,19 @@ struct TilePromoteSharedPass
     if (auto existing =
             func->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes"))
       firstFree = existing.getInt();
-    // Loops that run one after the other (neither inside the other) reuse
-    // the same memory; a block barrier before the later one's first copies
-    // waits for every thread's last reads of the earlier one.
+    // Loops (and dots outside loops) that run one after the other (neither
+    // inside the other) reuse the same memory; a block barrier before the
+    // later one's first copies waits for every thread's last reads of the
+    // earlier one.
     struct Region {
-      scf::ForOp loop;
+      Operation *op;
       int64_t begin, end;
     };
     SmallVector<Region> regions;
     int64_t totalBytes = firstFree;
-    for (scf::ForOp loop : loops) {
+    for (Operation *op : stagings) {
       auto nested = [&](const Region &r) {
-        return r.loop->isAncestor(loop) || loop->isAncestor(r.loop);
+        return r.op->isAncestor(op) || op->isAncestor(r.op);
       };
       int64_t begin = firstFree;
       for (const Region &r : regions)
@@ -599,18 +690,23 @@ struct TilePromoteSharedPass
       if (llvm::any_of(regions, [&](const Region &r) {
             return !nested(r) && r.end > begin;
           })) {
-        rewriter.setInsertionPoint(loop);
-        gpu::BarrierOp::create(rewriter, loop.getLoc());
+        rewriter.setInsertionPoint(op);
+        gpu::BarrierOp::create(rewriter, op->getLoc());
       }
       int64_t sharedBytes = begin;
-      int64_t stages = loopStages(loop, defaultStages);
-      FailureOr<unsigned> promoted = promoteDotOperands(
-          rewriter, loop, stages, base, sharedBytes, swizzle, threads,
-          bulkCopies && !func->hasAttr(kNoBulkCopiesAttr));
+      FailureOr<unsigned> promoted;
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        promoted = promoteDotOperands(
+            rewriter, loop, loopStages(loop, defaultStages), base,
+            sharedBytes, swizzle, threads,
+            bulkCopies && !func->hasAttr(kNoBulkCopiesAttr));
+      else
+        promoted = promoteStraightLineDot(rewriter, cast<tile::DotOp>(op),
+                                          base, sharedBytes, swizzle, threads);
       if (failed(promoted))
         return signalPassFailure();
       numPromotedTiles += *promoted;
-      regions.push_back({loop, begin, sharedBytes});
+      regions.push_back({op, begin, sharedBytes});
       totalBytes = std::max(totalBytes, sharedBytes);
     }
     numSharedBytes = totalBytes;

@@ -47,6 +47,9 @@ struct AttentionSchedule {
   int64_t keysPerProgram = 0;
   /// Columns of the head dim a program of the combine kernel takes.
   int64_t combineColumns = 0;
+  /// Each key block's softmax overlaps the previous block's P V
+  /// (AttentionProgram::pipelinedStep).
+  bool overlapSoftmax = false;
 };
 
 /// What one kernel of an attention computes.
@@ -77,6 +80,10 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
     s.warps = *warps;
   if (std::optional<int64_t> stages = op.getStages())
     s.stages = *stages;
+  // Only warpgroup MMA (64 rows on 4 warps) runs a dot while the warps
+  // compute; mma.sync would pay the extra loop for nothing.
+  s.overlapSoftmax = !op.getSerialSoftmax() && s.blockM >= 64 &&
+                     s.warps % 4 == 0 && s.blockM == 16 * s.warps;
   return s;
 }
 
@@ -90,9 +97,19 @@ AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
 }
 
 /// The online-softmax state a key loop carries: the output accumulator, the
-/// running row maximum (log2 domain) and the running row sum.
+/// running row maximum (log2 domain) and the running row sum; pipelined,
+/// also the probabilities of the last key block, whose P V the accumulator
+/// does not hold yet.
 struct SoftmaxState {
   Value acc, rowMax, rowSum;
+  Value pending = nullptr;
+};
+
+/// One softmax step's results: the block's probabilities, the factor that
+/// rescales the accumulator to the new row maximum, and the new maximum
+/// and sum.
+struct Probabilities {
+  Value p, alpha, rowMax, rowSum;
 };
 
 /// See AttentionProgram::keyRanges().
@@ -163,9 +180,16 @@ private:
   SoftmaxState initialState();
   KeyRanges keyRanges();
   KeyRanges clampToChunk(const KeyRanges &keys, Value chunk);
-  SoftmaxState keyLoops(const KeyRanges &keys);
-  Value scores(Value q, Value keyBlock, bool masked);
-  SoftmaxState step(const SoftmaxState &state, Value scores, Value keyBlock);
+  SoftmaxState keyLoops(const KeyRanges &keys, bool pipelined);
+  Value scoreDot(Value q, Value keyBlock, bool overlap);
+  Value scores(Value dot, Value keyBlock, bool masked);
+  Probabilities softmax(const SoftmaxState &state, Value scores);
+  Value valueDot(Value p, Value valueBlock, Value acc, bool overlap);
+  SoftmaxState step(const SoftmaxState &state, Value q, Value keyBlock,
+                    bool masked);
+  SoftmaxState pipelinedStep(const SoftmaxState &state, Value q,
+                             Value keyBlock, bool masked);
+  SoftmaxState drainPending(const SoftmaxState &state, Value end);
   SoftmaxState keyLoop(Value lower, Value upper, const SoftmaxState &init,
                        bool masked);
   void storeResults(const SoftmaxState &state);
@@ -306,20 +330,25 @@ KeyRanges AttentionProgram::keyRanges() {
   return {first, wholeBegin, m.min(m.max(wholeEnd, wholeBegin), end), end};
 }
 
-/// The scores of the key block at `keyBlock`, scaled into the log2 domain:
-/// scale * log2(e) * Q K^T, through the score modification (which sees
-/// scale * Q K^T) when there is one; with `masked`, keys past the end and
-/// (causal) past the diagonal are -inf.
-Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
-  Type f32 = b.getF32Type();
-  RankedTensorType f32Scores = scoresType(f32);
-  RankedTensorType i32Scores = scoresType(b.getI32Type());
+/// Q K^T for the key block at `keyBlock`.
+Value AttentionProgram::scoreDot(Value q, Value keyBlock, bool overlap) {
+  RankedTensorType f32Scores = scoresType(b.getF32Type());
   Value k = tile::LoadOp::create(b, loc, tileOf({s.blockN, headDim}, element),
                                  kHead, ValueRange{keyBlock, zero});
   Value kT = tile::TransposeOp::create(
       b, loc, tileOf({headDim, s.blockN}, element), k);
-  Value dot = tile::DotOp::create(b, loc, f32Scores, q, kT,
-                                  floatTile(f32Scores, 0.0));
+  return tile::DotOp::create(b, loc, f32Scores, q, kT,
+                             floatTile(f32Scores, 0.0), overlap);
+}
+
+/// The scores of the key block at `keyBlock` from its `dot`, scaled into
+/// the log2 domain: scale * log2(e) * Q K^T, through the score modification
+/// (which sees scale * Q K^T) when there is one; with `masked`, keys past
+/// the end and (causal) past the diagonal are -inf.
+Value AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
+  Type f32 = b.getF32Type();
+  RankedTensorType f32Scores = scoresType(f32);
+  RankedTensorType i32Scores = scoresType(b.getI32Type());
   Value keyPositions;
   auto keys = [&]() {
     if (!keyPositions)
@@ -357,12 +386,12 @@ Value AttentionProgram::scores(Value q, Value keyBlock, bool masked) {
       floatTile(f32Scores, -std::numeric_limits<double>::infinity()));
 }
 
-/// One online-softmax step over the scores of the key block at `keyBlock`.
-SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value scores,
-                                    Value keyBlock) {
+/// The online softmax of one key block's scores against the running row
+/// maximum and sum of `state`.
+Probabilities AttentionProgram::softmax(const SoftmaxState &state,
+                                        Value scores) {
   Type f32 = b.getF32Type();
   RankedTensorType rowsType = tileOf({s.blockM}, f32);
-  RankedTensorType accType = tileOf({s.blockM, headDim}, f32);
   Value blockMax = tile::ReduceOp::create(b, loc, rowsType,
                                           tile::ReduceKind::max, scores, 1);
   Value rowMax = arith::MaximumFOp::create(b, loc, state.rowMax, blockMax);
@@ -377,14 +406,52 @@ SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value scores,
                                           tile::ReduceKind::add, p, 1);
   Value rowSum = arith::AddFOp::create(
       b, loc, arith::MulFOp::create(b, loc, state.rowSum, alpha), blockSum);
-  Value alphaTile = tile::BroadcastOp::create(b, loc, accType, alpha,
-                                              ArrayRef<int64_t>{1});
-  Value rescaled = arith::MulFOp::create(b, loc, state.acc, alphaTile);
-  Value pLow = arith::TruncFOp::create(b, loc, scoresType(element), p);
+  return {p, alpha, rowMax, rowSum};
+}
+
+/// acc + P V for the value block at `valueBlock`, P in the input type.
+Value AttentionProgram::valueDot(Value p, Value valueBlock, Value acc,
+                                 bool overlap) {
   Value v = tile::LoadOp::create(b, loc, tileOf({s.blockN, headDim}, element),
-                                 vHead, ValueRange{keyBlock, zero});
-  Value acc = tile::DotOp::create(b, loc, accType, pLow, v, rescaled);
-  return {acc, rowMax, rowSum};
+                                 vHead, ValueRange{valueBlock, zero});
+  return tile::DotOp::create(b, loc, acc.getType(), p, v, acc, overlap);
+}
+
+/// acc scaled row by row by `alpha`.
+static Value rescale(OpBuilder &b, Location loc, Value acc, Value alpha) {
+  Value alphaTile = tile::BroadcastOp::create(b, loc, acc.getType(), alpha,
+                                              ArrayRef<int64_t>{1});
+  return arith::MulFOp::create(b, loc, acc, alphaTile);
+}
+
+/// One online-softmax step over the key block at `keyBlock`, in order:
+/// scores, softmax, rescale, P V.
+SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value q,
+                                    Value keyBlock, bool masked) {
+  Probabilities next = softmax(
+      state, scores(scoreDot(q, keyBlock, /*overlap=*/false), keyBlock,
+                    masked));
+  Value pLow = arith::TruncFOp::create(b, loc, scoresType(element), next.p);
+  Value acc = valueDot(pLow, keyBlock, rescale(b, loc, state.acc, next.alpha),
+                       /*overlap=*/false);
+  return {acc, next.rowMax, next.rowSum};
+}
+
+/// The same step with the softmax in the shadow of the tensor cores: issue
+/// this block's Q K^T, then the previous block's P V (`state.pending`),
+/// compute this block's softmax while P V runs, and leave its P pending.
+/// (FlashAttention-3's intra-warpgroup overlap.) The first step's pending P
+/// is zero, so the value block before the first it reads (zero-filled
+/// before key 0) adds nothing.
+SoftmaxState AttentionProgram::pipelinedStep(const SoftmaxState &state,
+                                             Value q, Value keyBlock,
+                                             bool masked) {
+  Value dot = scoreDot(q, keyBlock, /*overlap=*/true);
+  Value previous = m.sub(keyBlock, m.constant(s.blockN));
+  Value acc = valueDot(state.pending, previous, state.acc, /*overlap=*/true);
+  Probabilities next = softmax(state, scores(dot, keyBlock, masked));
+  return {rescale(b, loc, acc, next.alpha), next.rowMax, next.rowSum,
+          arith::TruncFOp::create(b, loc, scoresType(element), next.p)};
 }
 
 /// The loop over the key blocks in [lower, upper), with Q loaded before it.
@@ -392,18 +459,40 @@ SoftmaxState AttentionProgram::keyLoop(Value lower, Value upper,
                                        const SoftmaxState &init, bool masked) {
   Value q = tile::LoadOp::create(b, loc, tileOf({s.blockM, headDim}, element),
                                  qHead, ValueRange{firstRow, zero});
+  SmallVector<Value> inits = {init.acc, init.rowMax, init.rowSum};
+  if (init.pending)
+    inits.push_back(init.pending);
   auto loop = scf::ForOp::create(
-      b, loc, lower, upper, m.constant(s.blockN),
-      ValueRange{init.acc, init.rowMax, init.rowSum},
+      b, loc, lower, upper, m.constant(s.blockN), inits,
       [&](OpBuilder &, Location, Value keyBlock, ValueRange iterArgs) {
-        SoftmaxState next =
-            step({iterArgs[0], iterArgs[1], iterArgs[2]},
-                 scores(q, keyBlock, masked), keyBlock);
-        scf::YieldOp::create(b, loc,
-                             ValueRange{next.acc, next.rowMax, next.rowSum});
+        SoftmaxState state{iterArgs[0], iterArgs[1], iterArgs[2]};
+        SoftmaxState next;
+        if (init.pending) {
+          state.pending = iterArgs[3];
+          next = pipelinedStep(state, q, keyBlock, masked);
+        } else {
+          next = step(state, q, keyBlock, masked);
+        }
+        SmallVector<Value> results = {next.acc, next.rowMax, next.rowSum};
+        if (next.pending)
+          results.push_back(next.pending);
+        scf::YieldOp::create(b, loc, results);
       });
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
-  return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
+  SoftmaxState result{loop.getResult(0), loop.getResult(1), loop.getResult(2)};
+  if (init.pending)
+    result.pending = loop.getResult(3);
+  return result;
+}
+
+/// Adds the pending P V of the last key block before `end` (the blocks
+/// start at multiples of blockN; with none, P is zero).
+SoftmaxState AttentionProgram::drainPending(const SoftmaxState &state,
+                                            Value end) {
+  Value blockN = m.constant(s.blockN);
+  Value last = m.sub(m.mul(m.ceilDiv(end, blockN), blockN), blockN);
+  return {valueDot(state.pending, last, state.acc, /*overlap=*/false),
+          state.rowMax, state.rowSum};
 }
 
 /// O = acc / rowSum (0 for a row that saw no key), and the log-sum-exp
@@ -698,12 +787,16 @@ SoftmaxState AttentionProgram::initialState() {
 }
 
 /// The loops over the key blocks in `keys`, from no key seen.
-SoftmaxState AttentionProgram::keyLoops(const KeyRanges &keys) {
+SoftmaxState AttentionProgram::keyLoops(const KeyRanges &keys,
+                                        bool pipelined) {
   SoftmaxState state = initialState();
+  if (pipelined)
+    state.pending = floatTile(scoresType(element), 0.0);
   if (op.getWindow())
     state = keyLoop(keys.first, keys.wholeBegin, state, /*masked=*/true);
   state = keyLoop(keys.wholeBegin, keys.wholeEnd, state, /*masked=*/false);
-  return keyLoop(keys.wholeEnd, keys.end, state, /*masked=*/true);
+  state = keyLoop(keys.wholeEnd, keys.end, state, /*masked=*/true);
+  return pipelined ? drainPending(state, keys.end) : state;
 }
 
 void AttentionProgram::build(ValueRange args, AttentionPart part) {
@@ -757,7 +850,7 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   setUpViews(args);
   if (part == AttentionPart::whole) {
     setUpScoreTiles(args);
-    storeResults(keyLoops(keyRanges()));
+    storeResults(keyLoops(keyRanges(), s.overlapSoftmax));
     if (guard)
       b.setInsertionPointAfter(guard);
     tile::ReturnOp::create(b, loc);
@@ -769,7 +862,8 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   if (part == AttentionPart::keyChunk) {
     Value chunk = programId(tile::ProgramDim::x);
     setUpScoreTiles(args);
-    storePartials(keyLoops(clampToChunk(keyRanges(), chunk)), chunk);
+    storePartials(keyLoops(clampToChunk(keyRanges(), chunk), s.overlapSoftmax),
+                  chunk);
   } else {
     // z: the program's group of columns.
     columns = s.combineColumns;

@@ -3,6 +3,9 @@
 // d128 without hints: 128 query rows on 8 warps, keys in blocks of 128; the
 // first loop (no mask) over the blocks the first row sees whole, the second
 // masked to n_kv and to the diagonal aligned to the bottom-right corner.
+// Each step issues its block's Q K^T, then the previous block's P V (P
+// carried from the last step, zero at first), both `overlap`, and computes
+// the softmax after them; the last block's P V follows the loops.
 // CHECK-LABEL: tile.kernel @causal(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 2, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 8
 // Causal blocks are taken from the last (the longest) down.
@@ -14,25 +17,63 @@
 // CHECK-DAG: %[[NKV:.*]] = memref.dim %arg1, %c2
 // CHECK: %[[SHIFT:.*]] = arith.subi %[[NKV]], %[[NQ]] : index
 // CHECK: %[[END:.*]] = arith.minui %{{.*}}, %[[NKV]] : index
+// CHECK: %[[PZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xbf16>
 // CHECK: %[[Q:.*]] = tile.load {{.*}} -> tensor<128x128xbf16>
-// CHECK: %[[WHOLE:.*]]:3 = scf.for %{{.*}} = %c0{{.*}} to %[[FULL:[^ ]+]] step %c128{{.*}}
-// CHECK:   tile.dot %[[Q]], %{{.*}} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+// CHECK: %[[WHOLE:.*]]:4 = scf.for %[[KB:.*]] = %c0{{.*}} to %[[FULL:[^ ]+]] step %c128{{.*}} iter_args(%[[ACC:[^ ]+]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[P:[^ ]+]] = %[[PZERO]])
+// CHECK:   %[[S:.*]] = tile.dot %[[Q]], %{{.*}} overlap : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+// CHECK:   %[[PREV:.*]] = arith.subi %[[KB]], %c128
+// CHECK:   %[[V:.*]] = tile.load %{{.*}}[%[[PREV]], %c0]
+// CHECK:   %[[O:.*]] = tile.dot %[[P]], %[[V]], %[[ACC]] overlap
+// CHECK:   arith.mulf %[[S]]
 // CHECK-NOT: arith.select %{{.*}} : tensor<128x128xi1>
 // CHECK:   tile.reduce max
 // CHECK:   math.exp2
 // CHECK:   tile.reduce add
-// CHECK:   arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
-// CHECK:   tile.dot
+// CHECK:   %[[RESCALED:.*]] = arith.mulf %[[O]], %{{.*}} : tensor<128x128xf32>
+// CHECK:   %[[PNEXT:.*]] = arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
+// CHECK:   scf.yield %[[RESCALED]], %{{.*}}, %{{.*}}, %[[PNEXT]]
 // CHECK: } {tile.stages = 2 : i64}
-// CHECK: scf.for %{{.*}} = %[[FULL]] to %[[END]] step %c128{{.*}} iter_args(%{{.*}} = %[[WHOLE]]#0, %{{.*}} = %[[WHOLE]]#1, %{{.*}} = %[[WHOLE]]#2)
+// CHECK: %[[MASKED:.*]]:4 = scf.for %{{.*}} = %[[FULL]] to %[[END]] step %c128{{.*}} iter_args(%{{.*}} = %[[WHOLE]]#0, %{{.*}} = %[[WHOLE]]#1, %{{.*}} = %[[WHOLE]]#2, %{{.*}} = %[[WHOLE]]#3)
+// CHECK:   tile.dot {{.*}} overlap
+// CHECK:   tile.dot {{.*}} overlap
 // CHECK:   arith.cmpi slt
 // CHECK:   arith.cmpi sle
 // CHECK:   arith.andi
 // CHECK:   arith.select %{{.*}} : tensor<128x128xi1>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 2 : i64}
-// CHECK: arith.divf
+// The last block's P V: the block before END rounded up to a whole block.
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %[[END]], %c128
+// CHECK: %[[AFTER:.*]] = arith.muli %[[BLOCKS]], %c128
+// CHECK: %[[LAST:.*]] = arith.subi %[[AFTER]], %c128
+// CHECK: %[[VLAST:.*]] = tile.load %{{.*}}[%[[LAST]], %c0]
+// CHECK: %[[OUT:.*]] = tile.dot %[[MASKED]]#3, %[[VLAST]], %[[MASKED]]#0 :
+// CHECK: arith.divf %[[OUT]]
 // CHECK: tile.store %{{.*}} : tensor<128x128xbf16>
 tile.attention @causal layout(bhsd) causal
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// serial_softmax: each step's softmax between its block's two dots, in
+// order, nothing left pending.
+// CHECK-LABEL: tile.kernel @serial(
+// CHECK: %[[Q:.*]] = tile.load {{.*}} -> tensor<128x128xbf16>
+// CHECK: %[[WHOLE:.*]]:3 = scf.for %[[KB:.*]] = %c0{{.*}} to %[[FULL:[^ ]+]] step %c128{{.*}}
+// CHECK:   tile.dot %[[Q]], %{{.*}} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+// CHECK:   tile.reduce max
+// CHECK:   math.exp2
+// CHECK:   tile.reduce add
+// CHECK:   %[[P:.*]] = arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
+// CHECK:   %[[RESCALED:.*]] = arith.mulf %{{.*}} : tensor<128x128xf32>
+// CHECK:   %[[V:.*]] = tile.load %{{.*}}[%[[KB]], %c0]
+// CHECK:   tile.dot %[[P]], %[[V]], %[[RESCALED]] :
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK: %[[MASKED:.*]]:3 = scf.for
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK-NOT: tile.dot
+// CHECK: arith.divf
+tile.attention @serial layout(bhsd) causal serial_softmax
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
 

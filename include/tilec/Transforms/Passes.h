@@ -33,6 +33,7 @@ class AttentionOp;
 class MatmulOp;
 class ScanOp;
 class KernelOp;
+class DotOp;
 } // namespace tile
 
 /// Set by tile-promote-shared on a tile.dot whose operand slots stay
@@ -78,6 +79,15 @@ promoteDotOperands(mlir::RewriterBase &rewriter, mlir::scf::ForOp loop,
                    int64_t stages, mlir::Value sharedBase,
                    int64_t &sharedBytes, bool swizzle = false,
                    int64_t threads = 0, bool bulkCopies = false);
+
+/// Stages the rhs of `dot`, a dot outside any loop whose lhs is in
+/// registers and whose rhs reads global memory, in one slot: copied,
+/// awaited and read where the dot is (swizzled as for loops). Returns the
+/// number of promoted loads.
+mlir::FailureOr<unsigned>
+promoteStraightLineDot(mlir::RewriterBase &rewriter, tile::DotOp dot,
+                       mlir::Value sharedBase, int64_t &sharedBytes,
+                       bool swizzle, int64_t threads);
 
 /// Whether tile-promote-shared{swizzle bulk-copies} would stage some
 /// operands of `kernel` with bulk copies, loops without a tile.stages

@@ -116,8 +116,11 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
 
     `block` ([rows of queries, keys] a program takes at a time, powers of
     two from 16 to 256), `warps` and `stages` are optional schedule hints;
-    `tile-tiling` picks them by head dim when absent. The head dim must be
-    contiguous (stride 1) in all four buffers.
+    `tile-tiling` picks them by head dim when absent. On blocks of 64 rows
+    or more (warpgroup MMA), each key block's softmax runs while the tensor
+    cores compute the previous block's P x V; the `serial_softmax` hint
+    keeps the softmax between its block's two dots instead. The head dim
+    must be contiguous (stride 1) in all four buffers.
 
     ```mlir
     tile.attention @fwd layout(bhsd) causal
@@ -146,12 +149,14 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
                        UnitAttr:$lse,
                        OptionalAttr<DenseI64ArrayAttr>:$block,
                        OptionalAttr<I64Attr>:$warps,
-                       OptionalAttr<I64Attr>:$stages);
+                       OptionalAttr<I64Attr>:$stages,
+                       UnitAttr:$serial_softmax);
   let regions = (region MaxSizedRegion<1>:$score_mod);
   let assemblyFormat = [{
     $sym_name `layout` `(` $layout `)` (`causal` $causal^)?
     (`window` $window^)? (`scale` $scale^)? (`lse` $lse^)? (`block` $block^)? (`warps` $warps^)?
-    (`stages` $stages^)? attr-dict `:` $function_type
+    (`stages` $stages^)? (`serial_softmax` $serial_softmax^)? attr-dict `:`
+    $function_type
     ($score_mod^)?
   }];
   let hasVerifier = 1;
@@ -575,12 +580,30 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     %d = tile.dot %a, %b, %c
         : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
     ```
+
+    With `overlap`, the ops between the dot and the first op of its block
+    that reads its result run while it computes. On warpgroup MMA the dot
+    is issued there and waited for just before that reader, leaving in
+    flight the `overlap` dots issued after it; other lowerings complete it
+    at once. The order of the block is the schedule: attention issues the
+    next key block's scores, then the previous block's P x V, and computes
+    the softmax of the scores while P x V runs.
+
+    ```mlir
+    %s = tile.dot %q, %kt, %zero overlap
+        : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+    %o = tile.dot %p, %v, %acc overlap
+        : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+    // Waits for %s; %o stays in flight.
+    %m = tile.reduce max %s along 1 : tensor<128x128xf32> -> tensor<128xf32>
+    ```
   }];
-  let arguments = (ins Tile_Tile:$lhs, Tile_Tile:$rhs, Tile_Tile:$acc);
+  let arguments = (ins Tile_Tile:$lhs, Tile_Tile:$rhs, Tile_Tile:$acc,
+                       UnitAttr:$overlap);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,`
-    type($acc)
+    $lhs `,` $rhs `,` $acc (`overlap` $overlap^)? attr-dict `:` type($lhs)
+    `,` type($rhs) `,` type($acc)
   }];
   let hasVerifier = 1;
 }
