@@ -75,11 +75,11 @@ timed() {
           --json "$OUT/tilec-gqa.json" || rc=1 ;;
       decode) "${AOT[@]}" --only attn_d128 --shapes "$DECODE" \
           --json "$OUT/tilec-decode.json" || rc=1 ;;
-      # The prefill kernels built with the serial_softmax hint (see
+      # The prefill kernels built with the overlap_softmax hint (see
       # bench/attention/overlap-run.sh), against the default above.
-      serial) "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins-serial" \
+      overlap) "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins-overlap" \
           --mode aot --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
-          --shapes "$PREFILL,$GQA" --json "$OUT/tilec-serial.json" || rc=1 ;;
+          --shapes "$PREFILL,$GQA" --json "$OUT/tilec-overlap.json" || rc=1 ;;
       *) echo "unknown timing group $g"; rc=1 ;;
     esac
   done

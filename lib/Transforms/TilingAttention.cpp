@@ -81,8 +81,11 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
   if (std::optional<int64_t> stages = op.getStages())
     s.stages = *stages;
   // Only warpgroup MMA (64 rows on 4 warps) runs a dot while the warps
-  // compute; mma.sync would pay the extra loop for nothing.
-  s.overlapSoftmax = !op.getSerialSoftmax() && s.blockM >= 64 &&
+  // compute. Not the default: ptxas packs each block's P into the
+  // registers the previous P V still reads, so it moves that dot's wait up
+  // to the row maximum, and the exponentials run after it anyway (measured
+  // 0.82-1.02x the serial order, bench/results/2026-11-24-h200-overlap).
+  s.overlapSoftmax = op.getOverlapSoftmax() && s.blockM >= 64 &&
                      s.warps % 4 == 0 && s.blockM == 16 * s.warps;
   return s;
 }
@@ -176,6 +179,7 @@ private:
   Value packedHeads(Value queryHeads, Value kvHeads);
   void setUpViews(ValueRange args);
   void setUpScoreTiles(ValueRange args);
+  Value positions(unsigned along, Value start);
   void setUpPartials(ValueRange args, Value chunks);
   SoftmaxState initialState();
   KeyRanges keyRanges();
@@ -219,20 +223,10 @@ private:
   Value firstColumn;
   int64_t columns;
   Value qHead, kHead, vHead, oHead, lseHead;
-  /// i32 positions of each score's query row, and of its key within the key
-  /// block.
-  Value queryPositions, keyOffsets;
-  /// With a score modification: the batch and head as i32 score tiles,
-  /// made once before the loops.
-  Value batchTile, headTile;
   /// The scale, and the scale times log2(e), as f32 score tiles.
   Value scaleTile, log2ScaleTile;
-  /// i32 tiles of n_kv, and (causal) of the last key each score's row sees:
-  /// its query position + n_kv - n_q (the diagonal shift).
-  Value keyEnds, diagonalShift, lastSeenKeys;
-  /// With a window W: of the first key each score's row sees (the last - W
-  /// + 1).
-  Value firstSeenKeys;
+  /// Causal: n_kv - n_q, the key a query row sees last minus its position.
+  Value diagonalShift;
   /// Key-chunk and combine kernels: views of the scratch buffer's partial
   /// results, and the partial index of this (batch, head)'s chunk 0 (see
   /// setUpPartials).
@@ -349,19 +343,31 @@ Value AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
   Type f32 = b.getF32Type();
   RankedTensorType f32Scores = scoresType(f32);
   RankedTensorType i32Scores = scoresType(b.getI32Type());
-  Value keyPositions;
+  // Position tiles are built where they are used (in the loop that needs
+  // them) rather than once before the loops: held across the unmasked
+  // loop, they took registers its softmax needs.
+  Value keyPositions, queryPositions;
   auto keys = [&]() {
     if (!keyPositions)
-      keyPositions = arith::AddIOp::create(b, loc, keyOffsets,
-                                           splatIndex(keyBlock, i32Scores));
+      keyPositions = positions(1, keyBlock);
     return keyPositions;
+  };
+  // Packed rows are query 0 of heads head, head + 1, ...
+  auto queries = [&]() {
+    if (!queryPositions)
+      queryPositions = packHeads ? splatIndex(zero, i32Scores)
+                                 : positions(0, firstRow);
+    return queryPositions;
   };
   Value scaled;
   if (Region &mod = op.getScoreMod(); !mod.empty()) {
     Value scores = arith::MulFOp::create(b, loc, dot, scaleTile);
+    Value batches = splatIndex(batch, i32Scores);
+    Value heads = packHeads ? positions(0, head) : splatIndex(head, i32Scores);
+    Value queryTile = queries();
+    Value keyTile = keys();
     SmallVector<Value> modified = tile::applyElementwiseBody(
-        b, loc, mod.front(),
-        {scores, batchTile, headTile, queryPositions, keys()});
+        b, loc, mod.front(), {scores, batches, heads, queryTile, keyTile});
     scaled = arith::MulFOp::create(b, loc, modified.front(),
                                    floatTile(f32Scores, M_LOG2E));
   } else {
@@ -370,15 +376,22 @@ Value AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
   if (!masked)
     return scaled;
   Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, keys(),
-                                      keyEnds);
-  if (lastSeenKeys) {
+                                      splatIndex(keyLength, i32Scores));
+  // Causal: row i sees keys up to its position + the diagonal shift; with
+  // a window W, from W - 1 before that.
+  if (op.getCausal()) {
+    Value lastSeen = arith::AddIOp::create(
+        b, loc, queries(), splatIndex(diagonalShift, i32Scores));
     Value seen = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
-                                       keys(), lastSeenKeys);
+                                       keys(), lastSeen);
     valid = arith::AndIOp::create(b, loc, valid, seen);
   }
-  if (firstSeenKeys) {
+  if (std::optional<int64_t> window = op.getWindow()) {
+    Value firstSeen = arith::AddIOp::create(
+        b, loc, queries(),
+        splatIndex(m.sub(diagonalShift, m.constant(*window - 1)), i32Scores));
     Value seen = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                       keys(), firstSeenKeys);
+                                       keys(), firstSeen);
     valid = arith::AndIOp::create(b, loc, valid, seen);
   }
   return arith::SelectOp::create(
@@ -581,7 +594,7 @@ void AttentionProgram::loadSequenceBounds(ValueRange args) {
   bounds(args[at + 1], keyStart, keyLength);
 }
 
-/// The loop-invariant score tiles: scale, positions, mask bounds.
+/// The scale as score tiles, and (causal) the diagonal shift.
 void AttentionProgram::setUpScoreTiles(ValueRange args) {
   RankedTensorType f32Scores = scoresType(b.getF32Type());
   if (std::optional<unsigned> index = op.getScaleArgumentIndex()) {
@@ -596,36 +609,19 @@ void AttentionProgram::setUpScoreTiles(ValueRange args) {
     scaleTile = floatTile(f32Scores, scale);
     log2ScaleTile = floatTile(f32Scores, scale * M_LOG2E);
   }
-  RankedTensorType i32Scores = scoresType(b.getI32Type());
-  Value rows = tile::RangeOp::create(
-      b, loc, tileOf({s.blockM}, b.getI32Type()));
-  Value rowTile =
-      tile::BroadcastOp::create(b, loc, i32Scores, rows, ArrayRef<int64_t>{1});
-  // Packed rows are query 0 of heads head, head + 1, ...
-  queryPositions = packHeads ? splatIndex(zero, i32Scores)
-                             : Value(arith::AddIOp::create(
-                                   b, loc, rowTile,
-                                   splatIndex(firstRow, i32Scores)));
-  Value cols = tile::RangeOp::create(
-      b, loc, tileOf({s.blockN}, b.getI32Type()));
-  keyOffsets =
-      tile::BroadcastOp::create(b, loc, i32Scores, cols, ArrayRef<int64_t>{0});
-  keyEnds = splatIndex(keyLength, i32Scores);
-  if (!op.getScoreMod().empty()) {
-    batchTile = splatIndex(batch, i32Scores);
-    headTile = packHeads ? Value(arith::AddIOp::create(
-                               b, loc, rowTile, splatIndex(head, i32Scores)))
-                         : splatIndex(head, i32Scores);
-  }
-  if (op.getCausal()) {
+  if (op.getCausal())
     diagonalShift = m.sub(keyLength, queryLength);
-    lastSeenKeys = arith::AddIOp::create(b, loc, queryPositions,
-                                         splatIndex(diagonalShift, i32Scores));
-  }
-  if (std::optional<int64_t> window = op.getWindow())
-    firstSeenKeys = arith::AddIOp::create(
-        b, loc, queryPositions,
-        splatIndex(m.sub(diagonalShift, m.constant(*window - 1)), i32Scores));
+}
+
+/// An i32 score tile whose element (i, j) is `start` + i (along 0) or
+/// `start` + j (along 1).
+Value AttentionProgram::positions(unsigned along, Value start) {
+  RankedTensorType i32Scores = scoresType(b.getI32Type());
+  Value range = tile::RangeOp::create(
+      b, loc, tileOf({i32Scores.getDimSize(along)}, b.getI32Type()));
+  Value tile = tile::BroadcastOp::create(b, loc, i32Scores, range,
+                                         ArrayRef<int64_t>{1 - int64_t(along)});
+  return arith::AddIOp::create(b, loc, tile, splatIndex(start, i32Scores));
 }
 
 /// The scratch buffer of the key-chunk and combine kernels holds, for each

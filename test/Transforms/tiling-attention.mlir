@@ -3,10 +3,46 @@
 // d128 without hints: 128 query rows on 8 warps, keys in blocks of 128; the
 // first loop (no mask) over the blocks the first row sees whole, the second
 // masked to n_kv and to the diagonal aligned to the bottom-right corner.
-// Each step issues its block's Q K^T, then the previous block's P V (P
-// carried from the last step, zero at first), both `overlap`, and computes
-// the softmax after them; the last block's P V follows the loops.
 // CHECK-LABEL: tile.kernel @causal(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 2, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 8
+// Causal blocks are taken from the last (the longest) down.
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK: %[[NUM:.*]] = tile.num_programs x
+// CHECK: %[[LASTPID:.*]] = arith.subi %[[NUM]], %c1
+// CHECK: %[[BLOCK:.*]] = arith.subi %[[LASTPID]], %[[PID]]
+// CHECK-DAG: %[[NQ:.*]] = memref.dim %arg0, %c2
+// CHECK-DAG: %[[NKV:.*]] = memref.dim %arg1, %c2
+// CHECK: %[[SHIFT:.*]] = arith.subi %[[NKV]], %[[NQ]] : index
+// CHECK: %[[END:.*]] = arith.minui %{{.*}}, %[[NKV]] : index
+// CHECK: %[[Q:.*]] = tile.load {{.*}} -> tensor<128x128xbf16>
+// CHECK: %[[WHOLE:.*]]:3 = scf.for %{{.*}} = %c0{{.*}} to %[[FULL:[^ ]+]] step %c128{{.*}}
+// CHECK:   tile.dot %[[Q]], %{{.*}} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+// CHECK-NOT: arith.select %{{.*}} : tensor<128x128xi1>
+// CHECK:   tile.reduce max
+// CHECK:   math.exp2
+// CHECK:   tile.reduce add
+// CHECK:   arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
+// CHECK:   tile.dot
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK: scf.for %{{.*}} = %[[FULL]] to %[[END]] step %c128{{.*}} iter_args(%{{.*}} = %[[WHOLE]]#0, %{{.*}} = %[[WHOLE]]#1, %{{.*}} = %[[WHOLE]]#2)
+// CHECK:   arith.cmpi slt
+// CHECK:   arith.cmpi sle
+// CHECK:   arith.andi
+// CHECK:   arith.select %{{.*}} : tensor<128x128xi1>, tensor<128x128xf32>
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK: arith.divf
+// CHECK: tile.store %{{.*}} : tensor<128x128xbf16>
+tile.attention @causal layout(bhsd) causal
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// overlap_softmax: each step issues its block's Q K^T, then the previous
+// block's P V (P carried from the last step, zero at first), both
+// `overlap`, and computes the softmax after them; the last block's P V
+// follows the loops.
+// CHECK-LABEL: tile.kernel @overlapped(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 2, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 8
 // Causal blocks are taken from the last (the longest) down.
 // CHECK: %[[PID:.*]] = tile.program_id x
@@ -49,31 +85,7 @@
 // CHECK: %[[OUT:.*]] = tile.dot %[[MASKED]]#3, %[[VLAST]], %[[MASKED]]#0 :
 // CHECK: arith.divf %[[OUT]]
 // CHECK: tile.store %{{.*}} : tensor<128x128xbf16>
-tile.attention @causal layout(bhsd) causal
-    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
-       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
-
-// -----
-
-// serial_softmax: each step's softmax between its block's two dots, in
-// order, nothing left pending.
-// CHECK-LABEL: tile.kernel @serial(
-// CHECK: %[[Q:.*]] = tile.load {{.*}} -> tensor<128x128xbf16>
-// CHECK: %[[WHOLE:.*]]:3 = scf.for %[[KB:.*]] = %c0{{.*}} to %[[FULL:[^ ]+]] step %c128{{.*}}
-// CHECK:   tile.dot %[[Q]], %{{.*}} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
-// CHECK:   tile.reduce max
-// CHECK:   math.exp2
-// CHECK:   tile.reduce add
-// CHECK:   %[[P:.*]] = arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
-// CHECK:   %[[RESCALED:.*]] = arith.mulf %{{.*}} : tensor<128x128xf32>
-// CHECK:   %[[V:.*]] = tile.load %{{.*}}[%[[KB]], %c0]
-// CHECK:   tile.dot %[[P]], %[[V]], %[[RESCALED]] :
-// CHECK: } {tile.stages = 2 : i64}
-// CHECK: %[[MASKED:.*]]:3 = scf.for
-// CHECK: } {tile.stages = 2 : i64}
-// CHECK-NOT: tile.dot
-// CHECK: arith.divf
-tile.attention @serial layout(bhsd) causal serial_softmax
+tile.attention @overlapped layout(bhsd) causal overlap_softmax
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
 
@@ -119,8 +131,9 @@ tile.attention @lse layout(bhsd) lse
 // CHECK-LABEL: tile.kernel @window(
 // CHECK: scf.for
 // CHECK:   %[[SCORES:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<64x128xf32>
+// CHECK:   %[[QUERIES:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<64x128xi32>
 // CHECK:   %[[KEYS:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<64x128xi32>
-// CHECK:   %[[D:.*]] = arith.subi %{{.*}}, %[[KEYS]] : tensor<64x128xi32>
+// CHECK:   %[[D:.*]] = arith.subi %[[QUERIES]], %[[KEYS]] : tensor<64x128xi32>
 // CHECK:   %[[IN:.*]] = arith.cmpi slt, %[[D]], %{{.*}} : tensor<64x128xi32>
 // CHECK:   %[[MOD:.*]] = arith.select %[[IN]], %[[SCORES]], %{{.*}} : tensor<64x128xi1>, tensor<64x128xf32>
 // CHECK:   arith.mulf %[[MOD]], %{{.*}} : tensor<64x128xf32>

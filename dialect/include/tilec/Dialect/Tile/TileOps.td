@@ -116,11 +116,11 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
 
     `block` ([rows of queries, keys] a program takes at a time, powers of
     two from 16 to 256), `warps` and `stages` are optional schedule hints;
-    `tile-tiling` picks them by head dim when absent. On blocks of 64 rows
-    or more (warpgroup MMA), each key block's softmax runs while the tensor
-    cores compute the previous block's P x V; the `serial_softmax` hint
-    keeps the softmax between its block's two dots instead. The head dim
-    must be contiguous (stride 1) in all four buffers.
+    `tile-tiling` picks them by head dim when absent. The `overlap_softmax`
+    hint asks, on blocks of 64 rows or more (warpgroup MMA), for each key
+    block's softmax to be issued while the tensor cores compute the previous
+    block's P x V; by default the softmax sits between its block's two dots.
+    The head dim must be contiguous (stride 1) in all four buffers.
 
     ```mlir
     tile.attention @fwd layout(bhsd) causal
@@ -150,12 +150,12 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
                        OptionalAttr<DenseI64ArrayAttr>:$block,
                        OptionalAttr<I64Attr>:$warps,
                        OptionalAttr<I64Attr>:$stages,
-                       UnitAttr:$serial_softmax);
+                       UnitAttr:$overlap_softmax);
   let regions = (region MaxSizedRegion<1>:$score_mod);
   let assemblyFormat = [{
     $sym_name `layout` `(` $layout `)` (`causal` $causal^)?
     (`window` $window^)? (`scale` $scale^)? (`lse` $lse^)? (`block` $block^)? (`warps` $warps^)?
-    (`stages` $stages^)? (`serial_softmax` $serial_softmax^)? attr-dict `:`
+    (`stages` $stages^)? (`overlap_softmax` $overlap_softmax^)? attr-dict `:`
     $function_type
     ($score_mod^)?
   }];
