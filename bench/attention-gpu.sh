@@ -76,7 +76,7 @@ timed() {
       decode) "${AOT[@]}" --only attn_d128 --shapes "$DECODE" \
           --json "$OUT/tilec-decode.json" || rc=1 ;;
       # The prefill kernels built with the overlap_softmax hint (see
-      # bench/attention/overlap-run.sh), against the default above.
+      # bench/attention/prefill-run.sh), against the default above.
       overlap) "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins-overlap" \
           --mode aot --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
           --shapes "$PREFILL,$GQA" --json "$OUT/tilec-overlap.json" || rc=1 ;;

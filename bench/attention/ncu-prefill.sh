@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where the prefill kernel's time goes: Nsight Compute sections for
 # attn_d128 at 4x16x16x4096x4096 from the default cubin and from the
-# overlap_softmax one (bench/attention/overlap-run.sh builds it), and the
+# overlap_softmax one (bench/attention/prefill-run.sh builds it), and the
 # SASS of both kernels' key loops (wgmma issue/wait and barrier positions).
 #   there: bash bench/attention/ncu-prefill.sh
 set -uo pipefail

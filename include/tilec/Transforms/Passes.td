@@ -134,7 +134,8 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
   let summary = "Stage the operand tiles of tile.dot through shared memory";
   let description = [{
     In every `scf.for` that loads the operands of a `tile.dot` from global
-    buffers at loop-invariant positions or at the induction variable, the
+    buffers at loop-invariant positions or at the induction variable (plus
+    or minus an invariant: a value block one step behind its key block), the
     loads become a software pipeline of `stages` slots in dynamic workgroup
     memory (the loop's `tile.stages` attribute, else the pass option; at
     least 2): the prologue starts the copies of the first `stages - 1`
@@ -158,7 +159,10 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     lhs not loaded in the loop stays in registers (wgmma's register-A
     form); a tile loaded before the loop and read only by the dot in it (an
     attention kernel's query block) is copied once, before the loop, into a
-    single slot. A dot whose result only goes round the loop into its own
+    single slot. A dot outside any loop whose lhs is in registers and whose
+    rhs is a global load (the last P x V after a pipelined key loop) gets
+    that rhs copied, awaited and read in place from one slot. A dot
+    (without `overlap`) whose result only goes round the loop into its own
     accumulator may stay in flight for one more iteration
     (`tile.in_flight = 1`), so its slot is refilled one iteration later:
     copies run `stages - 2` ahead and are issued after the dot.

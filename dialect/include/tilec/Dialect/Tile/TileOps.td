@@ -585,9 +585,10 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     that reads its result run while it computes. On warpgroup MMA the dot
     is issued there and waited for just before that reader, leaving in
     flight the `overlap` dots issued after it; other lowerings complete it
-    at once. The order of the block is the schedule: attention issues the
-    next key block's scores, then the previous block's P x V, and computes
-    the softmax of the scores while P x V runs.
+    at once. The order of the block is the schedule: attention with the
+    `overlap_softmax` hint issues the next key block's scores, then the
+    previous block's P x V, and computes the softmax of the scores while
+    P x V runs.
 
     ```mlir
     %s = tile.dot %q, %kt, %zero overlap

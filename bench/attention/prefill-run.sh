@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Device calls for prefill work on the attention tiling. Each writes at most
+# 8 files under $OUT (what a device call brings back).
+#   PREFILL_CALL=ab      the attention checks and memcheck, and the prefill
+#                        kernels timed against the same descriptions built
+#                        with the overlap_softmax hint, in one call;
+#   PREFILL_CALL=checks  every example AOT (all.json), memcheck at ragged
+#                        attention shapes, the JIT;
+#   PREFILL_CALL=peers   tilec's prefill and GQA rows and their peers in one
+#                        call (the ratios), and racecheck.
+#   here:  bash scripts/package-device.sh
+#          mkdir -p .device/cubins-overlap      # for PREFILL_CALL=ab
+#          sed '/^tile.attention/ s/$/ overlap_softmax/' examples/attention.mlir \
+#            > /tmp/attention-overlap.mlir
+#          build/bin/tilec /tmp/attention-overlap.mlir \
+#            -o .device/cubins-overlap/attention.cubin
+#   there: PREFILL_CALL=checks bash bench/attention/prefill-run.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT="${OUT:-/tmp/tilec-attention}"
+mkdir -p "$OUT"
+case "${PREFILL_CALL:-ab}" in
+  ab) ATTENTION_STEPS="check memcheck tilec" \
+        ATTENTION_TIMED="prefill gqa overlap" bash bench/attention-gpu.sh ;;
+  checks)
+    chmod +x .device/tilec-run-examples-aot
+    .device/tilec-run-examples-aot --cubin-dir .device/cubins --mode aot \
+      --json "$OUT/all.json" > /tmp/all.log 2>&1
+    echo "all examples AOT rc=$?"; tail -4 /tmp/all.log
+    ATTENTION_STEPS="memcheck jit" bash bench/attention-gpu.sh ;;
+  peers) ATTENTION_STEPS="tilec peers racecheck" ATTENTION_PEERS=prefill,gqa \
+        ATTENTION_TIMED="prefill gqa" bash bench/attention-gpu.sh ;;
+esac
