@@ -75,3 +75,53 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// `overlap` dots: S = Q K^T and P V (P carried from the last iteration, V
+// a block behind) are issued back to back, each group committed without a
+// wait. The scores are waited for before their first reader with P V left
+// in flight (wait_group 1, tied to the scores' 32 registers); P V before
+// its own reader, after the exponentials (wait_group 0, tied to its 32
+// accumulator registers and reading the 16 A registers, so that they live
+// until then).
+// CHECK-LABEL: gpu.func @overlapped_loop(
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wait
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.mma_async.sync.aligned.m64n64k16
+// CHECK-NOT: wait_group
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 1;", "=f,{{(=f,)+}}=f,0,
+// CHECK: math.exp2
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "=f,{{(=f,)+}}=f,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,0,
+// CHECK: arith.mulf
+// CHECK: scf.yield
+gpu.module @m {
+  gpu.func @overlapped_loop(%q: memref<?x?xbf16>, %k: memref<?x?xbf16>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %m0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = memref.dim %k, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %pzero = arith.constant dense<0.0> : tensor<64x64xbf16>
+    %qt = tile.load %q[%m0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %r:2 = scf.for %kb = %c0 to %n step %c64 iter_args(%acc = %zero, %p = %pzero) -> (tensor<64x64xf32>, tensor<64x64xbf16>) {
+      %kt = tile.load %k[%kb, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %ktt = tile.transpose %kt : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %s = tile.dot %qt, %ktt, %zero overlap : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %prev = arith.subi %kb, %c64 : index
+      %vt = tile.load %v[%prev, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %d = tile.dot %p, %vt, %acc overlap : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %e = math.exp2 %s : tensor<64x64xf32>
+      %pn = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xbf16>
+      %scaled = arith.mulf %d, %d : tensor<64x64xf32>
+      scf.yield %scaled, %pn : tensor<64x64xf32>, tensor<64x64xbf16>
+    } {tile.stages = 2 : i64}
+    tile.store %r#0, %o[%m0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}

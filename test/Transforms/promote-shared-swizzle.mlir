@@ -155,3 +155,73 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A value block one step behind the key block (attention's overlapped
+// schedule reads V at iv - 64) is pipelined too: the prologue copies block
+// lb - 64 and each iteration the block behind the next key block, the
+// offset recomputed from the iteration's induction variable.
+// CHECK-LABEL: gpu.func @block_behind(
+// CHECK: tilegpu.copy_async %arg1[%c0, %c0]
+// CHECK: %[[FIRST:.*]] = arith.subi %c0, %{{.*}} : index
+// CHECK: tilegpu.copy_async %arg2[%[[FIRST]], %c0]
+// CHECK: tilegpu.async_commit
+// CHECK: scf.for %[[IV:.*]] = %c0 to
+// CHECK:   %[[NEXT:.*]] = arith.addi %[[IV]], %c64 : index
+// CHECK:   tilegpu.copy_async %arg1[%[[NEXT]], %c0]
+// CHECK:   %[[BEHIND:.*]] = arith.subi %[[NEXT]], %{{.*}} : index
+// CHECK:   tilegpu.copy_async %arg2[%[[BEHIND]], %c0]
+// CHECK:   tile.dot {{.*}} overlap
+// CHECK:   tile.dot %{{.*}}, %{{.*}}, %{{.*}} overlap : tensor<64x64xbf16>, tensor<64x64xbf16, #tilegpu.shared
+gpu.module @m {
+  gpu.func @block_behind(%q: memref<?x?xbf16>, %k: memref<?x?xbf16>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %m0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = memref.dim %k, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %pzero = arith.constant dense<0.0> : tensor<64x64xbf16>
+    %qt = tile.load %q[%m0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %r:2 = scf.for %kb = %c0 to %n step %c64 iter_args(%acc = %zero, %p = %pzero) -> (tensor<64x64xf32>, tensor<64x64xbf16>) {
+      %kt = tile.load %k[%kb, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %ktt = tile.transpose %kt : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %s = tile.dot %qt, %ktt, %zero overlap : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %prev = arith.subi %kb, %c64 : index
+      %vt = tile.load %v[%prev, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %d = tile.dot %p, %vt, %acc overlap : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %e = math.exp2 %s : tensor<64x64xf32>
+      %pn = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xbf16>
+      scf.yield %d, %pn : tensor<64x64xf32>, tensor<64x64xbf16>
+    } {tile.stages = 2 : i64}
+    tile.store %r#0, %o[%m0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A dot outside any loop whose lhs is in registers (the last P V after
+// attention's key loops) has its global rhs copied into one swizzled slot,
+// awaited and read where the dot is; the global load is gone.
+// CHECK-LABEL: gpu.func @straight_line(
+// CHECK: tilegpu.copy_async %arg1[%arg3, %c0], %{{.*}} {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
+// CHECK-NEXT: tilegpu.async_commit
+// CHECK-NEXT: tilegpu.async_wait 0
+// CHECK: %[[V:.*]] = tile.load %{{.*}}[] : memref<1x64x64xbf16, {{.*}}#gpu.address_space<workgroup>> -> tensor<64x64xbf16, #tilegpu.shared
+// CHECK: tile.dot %{{.*}}, %[[V]], %{{.*}} :
+// CHECK-NOT: tile.load %arg1
+gpu.module @m {
+  gpu.func @straight_line(%p: memref<?x?xbf16>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %k0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %pf = tile.load %p[%c0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %pe = arith.extf %pf : tensor<64x64xbf16> to tensor<64x64xf32>
+    %pt = arith.truncf %pe : tensor<64x64xf32> to tensor<64x64xbf16>
+    %vt = tile.load %v[%k0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.dot %pt, %vt, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %o[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
