@@ -343,9 +343,8 @@ Value AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
   Type f32 = b.getF32Type();
   RankedTensorType f32Scores = scoresType(f32);
   RankedTensorType i32Scores = scoresType(b.getI32Type());
-  // Position tiles are built where they are used (in the loop that needs
-  // them) rather than once before the loops: held across the unmasked
-  // loop, they took registers its softmax needs.
+  // Position tiles are built where they are used, in the loops that read
+  // them, so that none is live across a loop that does not.
   Value keyPositions, queryPositions;
   auto keys = [&]() {
     if (!keyPositions)
