@@ -68,10 +68,14 @@ enum class AttentionPart {
 /// through both dots; 64 rows on 4 warps at d64 and 128 on 8 at d128, keys
 /// in blocks of 128, two stages (the hand-written block programs these
 /// match ran at 0.95x and 1.0x torch SDPA's flash backend at 4x16x4096 on
-/// the H200, bench/results/2026-11-24-h200-placements).
+/// the H200, bench/results/2026-11-24-h200-placements). Causal d64 takes
+/// keys in blocks of 64: its diagonal blocks mask half as much, which at
+/// 512-1024 tokens is 1.27-1.34x faster, at 4096-16384 0.92-0.96x
+/// (bench/results/2026-11-24-h200-overlap/bn64).
 AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
-  AttentionSchedule s = headDim <= 64 ? AttentionSchedule{64, 128, 4, 2}
-                                      : AttentionSchedule{128, 128, 8, 2};
+  AttentionSchedule s = headDim > 64      ? AttentionSchedule{128, 128, 8, 2}
+                        : op.getCausal() ? AttentionSchedule{64, 64, 4, 2}
+                                         : AttentionSchedule{64, 128, 4, 2};
   if (std::optional<ArrayRef<int64_t>> block = op.getBlock()) {
     s.blockM = (*block)[0];
     s.blockN = (*block)[1];

@@ -287,3 +287,15 @@ tile.attention @ragged layout(thd) causal lse
     : (memref<?x?x128xbf16>, memref<?x?x128xbf16>, memref<?x?x128xbf16>,
        memref<?x?x128xbf16>, memref<?x?xf32>, memref<?xi32>, memref<?xi32>,
        i32) -> ()
+
+// -----
+
+// Causal d64 without hints: 64 query rows on 4 warps, keys in blocks of 64
+// (non-causal d64 takes blocks of 128).
+// CHECK-LABEL: tile.kernel @causal_d64(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 2, per_program = 64>, {{.*}}], num_warps = 4
+// CHECK: scf.for %{{.*}} step %c64
+// CHECK:   tile.dot %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+tile.attention @causal_d64 layout(bhsd) causal
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) -> ()
