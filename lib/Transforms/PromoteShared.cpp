@@ -356,6 +356,25 @@ Value atomAlignmentShift(OpBuilder &b, Location loc, Value base) {
 } // namespace
 
 namespace {
+/// Carves the slots of every load in `loads` (`stages` each) from
+/// `sharedBytes` on, with room for the run-time alignment shift when any
+/// is swizzled.
+SmallVector<StagedTile> allocateAll(OpBuilder &b, Location loc,
+                                    ArrayRef<PromotableLoad> loads,
+                                    int64_t stages, Value sharedBase,
+                                    int64_t &sharedBytes) {
+  Value alignedShift;
+  if (llvm::any_of(loads, [](const PromotableLoad &p) { return p.swizzled; }))
+    alignedShift = atomAlignmentShift(b, loc, sharedBase);
+  SmallVector<StagedTile> tiles;
+  for (const PromotableLoad &load : loads)
+    tiles.push_back(allocateSlots(b, loc, load, stages, sharedBase,
+                                  alignedShift, sharedBytes));
+  if (alignedShift)
+    sharedBytes += kSwizzleAtomBytes;
+  return tiles;
+}
+
 /// The loop being pipelined, its staged tiles and the index arithmetic both
 /// pipelines share.
 struct Pipeline {
@@ -540,17 +559,10 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
     loads = promotableLoads(loop, /*swizzle=*/false, threads);
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  Value alignedShift;
-  if (llvm::any_of(loads, [](const PromotableLoad &p) { return p.swizzled; }))
-    alignedShift = atomAlignmentShift(rewriter, loc, sharedBase);
-  Pipeline pipeline{loop, {}, stages};
-  for (const PromotableLoad &load : loads)
-    pipeline.tiles.push_back(allocateSlots(rewriter, loc, load, stages,
-                                           sharedBase, alignedShift,
-                                           sharedBytes));
-  // Room for the run-time alignment shift.
-  if (alignedShift)
-    sharedBytes += kSwizzleAtomBytes;
+  Pipeline pipeline{loop,
+                    allocateAll(rewriter, loc, loads, stages, sharedBase,
+                                sharedBytes),
+                    stages};
 
   if (bulkCopies) {
     Value barriers =
@@ -566,17 +578,16 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
 /// is a load of global memory (the last P V of pipelined attention): the
 /// rhs to stage, swizzled when the dot fits warpgroup MMA as in a loop.
 /// (Other dots outside loops keep their operands where they are.)
-static SmallVector<PromotableLoad> straightLineLoads(tile::DotOp dot,
-                                                     bool swizzle,
-                                                     int64_t threads) {
+static std::optional<PromotableLoad>
+straightLineLoad(tile::DotOp dot, bool swizzle, int64_t threads) {
   if (dot->getParentOfType<scf::ForOp>() || operandLoad(dot.getLhs()))
-    return {};
+    return std::nullopt;
   tile::LoadOp rhs = operandLoad(dot.getRhs());
   if (!rhs || !isGlobal(rhs.getBuffer().getType()) || !padsWithZeros(rhs))
-    return {};
+    return std::nullopt;
   bool swizzled =
       swizzle && fitsWarpgroupMma(dot, threads, /*lhsInRegisters=*/true);
-  return {{rhs, swizzled, /*invariant=*/true}};
+  return PromotableLoad{rhs, swizzled, /*invariant=*/true};
 }
 
 FailureOr<unsigned> tilec::promoteStraightLineDot(RewriterBase &rewriter,
@@ -585,28 +596,20 @@ FailureOr<unsigned> tilec::promoteStraightLineDot(RewriterBase &rewriter,
                                                   int64_t &sharedBytes,
                                                   bool swizzle,
                                                   int64_t threads) {
-  SmallVector<PromotableLoad> loads = straightLineLoads(dot, swizzle, threads);
-  if (loads.empty())
+  std::optional<PromotableLoad> load = straightLineLoad(dot, swizzle, threads);
+  if (!load)
     return 0u;
   Location loc = dot.getLoc();
   rewriter.setInsertionPoint(dot);
-  Value alignedShift;
-  if (llvm::any_of(loads, [](const PromotableLoad &p) { return p.swizzled; }))
-    alignedShift = atomAlignmentShift(rewriter, loc, sharedBase);
-  SmallVector<StagedTile> tiles;
-  for (const PromotableLoad &load : loads)
-    tiles.push_back(allocateSlots(rewriter, loc, load, /*stages=*/1,
-                                  sharedBase, alignedShift, sharedBytes));
-  if (alignedShift)
-    sharedBytes += kSwizzleAtomBytes;
+  StagedTile staged =
+      allocateAll(rewriter, loc, *load, /*stages=*/1, sharedBase, sharedBytes)
+          .front();
   Value slot = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  for (const StagedTile &t : tiles)
-    t.copyInto(rewriter, loc, Value(), Value(), slot);
+  staged.copyInto(rewriter, loc, Value(), Value(), slot);
   tilegpu::AsyncCommitOp::create(rewriter, loc);
   tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
-  for (const StagedTile &t : tiles)
-    replaceByRead(rewriter, t.load, t.read(rewriter, loc, slot));
-  return static_cast<unsigned>(tiles.size());
+  replaceByRead(rewriter, staged.load, staged.read(rewriter, loc, slot));
+  return 1u;
 }
 
 /// The pipeline depth of `loop`.
@@ -651,7 +654,7 @@ struct TilePromoteSharedPass
           loop && !promotableLoads(loop).empty())
         stagings.push_back(loop);
       if (auto dot = dyn_cast<tile::DotOp>(op);
-          dot && !straightLineLoads(dot, swizzle, threads).empty())
+          dot && straightLineLoad(dot, swizzle, threads))
         stagings.push_back(dot);
     });
     if (stagings.empty())
