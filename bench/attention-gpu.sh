@@ -71,6 +71,8 @@ timed() {
     case "$g" in
       prefill) "${AOT[@]}" --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
           --shapes "$PREFILL" --json "$OUT/tilec-prefill.json" || rc=1 ;;
+      prefill256) "${AOT[@]}" --only attn_d256 --shapes "$PREFILL" \
+          --json "$OUT/tilec-prefill256.json" || rc=1 ;;
       gqa) "${AOT[@]}" --only attn_d128,attn_d128_causal --shapes "$GQA" \
           --json "$OUT/tilec-gqa.json" || rc=1 ;;
       decode) "${AOT[@]}" --only attn_d128 --shapes "$DECODE" \

@@ -34,6 +34,17 @@ tile.attention @attn_bshd_f16_d128_causal layout(bshd) causal lse
        memref<?x?x?x128xf16, strided<[?, ?, 128, 1]>>,
        memref<?x?x?x128xf16>, memref<?x?x?xf32>) -> ()
 
+// Head dim 256 (Gemma's), in both orders.
+tile.attention @attn_d256 layout(bhsd) lse
+    : (memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>,
+       memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>,
+       memref<?x?x?xf32>) -> ()
+tile.attention @attn_bshd_f16_d256_causal layout(bshd) causal
+    : (memref<?x?x?x256xf16, strided<[?, ?, 256, 1]>>,
+       memref<?x?x?x256xf16, strided<[?, ?, 256, 1]>>,
+       memref<?x?x?x256xf16, strided<[?, ?, 256, 1]>>,
+       memref<?x?x?x256xf16>) -> ()
+
 // Logit soft-capping at 30 (Gemma 2): 30 * tanh(s / 30).
 tile.attention @attn_softcap layout(bhsd) lse
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
@@ -107,9 +118,9 @@ tile.attention @attn_scale_argument layout(bshd) causal lse
        memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>,
        memref<?x?x?x64xbf16>, memref<?x?x?xf32>, f32) -> ()
 
-// A causal sliding window of 300 keys as an attribute: the same mask as a
-// region would give, and the key blocks left of every row's window are
-// skipped (the region form above visits them and masks them out).
+// A causal sliding window of 300 keys as an attribute, aligned to the
+// bottom-right diagonal like causal; the key blocks left of every row's
+// window are skipped.
 tile.attention @attn_window_attribute layout(bhsd) causal window 300 lse
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,

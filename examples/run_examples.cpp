@@ -1090,6 +1090,9 @@ constexpr AttentionForm kAttnD64Causal = {64, true, false, true, kBf16,
 constexpr AttentionForm kAttnD128 = {128, false, false, true, kBf16, nullptr};
 constexpr AttentionForm kAttnD128Causal = {128, true, false, false, kBf16,
                                            nullptr};
+constexpr AttentionForm kAttnD256 = {256, false, false, true, kBf16, nullptr};
+constexpr AttentionForm kAttnBshdD256Causal = {256, true, true, false, kF16,
+                                               nullptr};
 constexpr AttentionForm kAttnBshdD64 = {64, false, true, true, kF16, nullptr};
 constexpr AttentionForm kAttnBshdD128Causal = {128, true, true, true, kF16,
                                                nullptr};
@@ -1329,6 +1332,9 @@ const std::vector<Example> &examples() {
       attentionExample<kAttnBshdD64>("attn_bshd_f16_d64",
                                      attentionFormShapes()),
       attentionExample<kAttnBshdD128Causal>("attn_bshd_f16_d128_causal",
+                                            attentionFormShapes()),
+      attentionExample<kAttnD256>("attn_d256", withTimingShape()),
+      attentionExample<kAttnBshdD256Causal>("attn_bshd_f16_d256_causal",
                                             attentionFormShapes()),
       attentionExample<kAttnSoftcap>("attn_softcap", attentionFormShapes()),
       attentionExample<kAttnAlibi>("attn_alibi", attentionFormShapes()),

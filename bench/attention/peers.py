@@ -19,6 +19,7 @@ scale = 1/sqrt(D), layout [B, H, N, D] contiguous. The implementations:
 Presets (--preset, comma-separated; default all three):
   prefill  D 64 and 128, causal 0 and 1, N in 512 .. 16384 (powers of two),
            batch 16384 // N, Hq = Hkv = 16, Nq = Nkv = N
+  prefill256  D 256, not causal, the prefill lengths and batches
   gqa      B 4, Hq 32, Hkv 8, Nq = Nkv = 4096, D 128, causal 0 and 1
   decode   Nq 1, not causal, D 128, Hq 32, Hkv 8, (B, Nkv) in (64, 4096),
            (32, 8192), (16, 16384), (8, 32768), (8, 65536), (1, 16384); and
@@ -83,6 +84,9 @@ def preset_shapes(name):
         return [(16384 // n, 16, 16, n, n, d, causal)
                 for d in (64, 128) for causal in (False, True)
                 for n in (512, 1024, 2048, 4096, 8192, 16384)]
+    if name == "prefill256":
+        return [(16384 // n, 16, 16, n, n, 256, False)
+                for n in (512, 1024, 2048, 4096, 8192, 16384)]
     if name == "gqa":
         return [(4, 32, 8, 4096, 4096, 128, causal)
                 for causal in (False, True)]
@@ -92,7 +96,8 @@ def preset_shapes(name):
                                       (16, 32, 8, 16384), (8, 32, 8, 32768),
                                       (8, 32, 8, 65536), (1, 32, 8, 16384),
                                       (1, 16, 16, 65536))]
-    raise ValueError(f"unknown preset {name!r} (prefill, gqa, decode)")
+    raise ValueError(f"unknown preset {name!r} "
+                     "(prefill, prefill256, gqa, decode)")
 
 
 def parse_shapes(text):

@@ -7,7 +7,10 @@
 #   PREFILL_CALL=checks  every example AOT (all.json), memcheck at ragged
 #                        attention shapes, the JIT;
 #   PREFILL_CALL=peers   tilec's prefill and GQA rows and their peers in one
-#                        call (the ratios), and racecheck.
+#                        call (the ratios), and racecheck;
+#   PREFILL_CALL=d256    d256 prefill (tilec and peers) and the checks of
+#                        every attention description with memcheck, racecheck
+#                        left out.
 #   here:  bash scripts/package-device.sh
 #          mkdir -p .device/cubins-overlap      # for PREFILL_CALL=ab
 #          sed '/^tile.attention/ s/$/ overlap_softmax/' examples/attention.mlir \
@@ -28,6 +31,8 @@ case "${PREFILL_CALL:-ab}" in
       --json "$OUT/all.json" > /tmp/all.log 2>&1
     echo "all examples AOT rc=$?"; tail -4 /tmp/all.log
     ATTENTION_STEPS="memcheck jit" bash bench/attention-gpu.sh ;;
+  d256) ATTENTION_STEPS="check memcheck tilec peers" ATTENTION_PEERS=prefill256 \
+        ATTENTION_TIMED="prefill256" bash bench/attention-gpu.sh ;;
   peers) ATTENTION_STEPS="tilec peers racecheck" ATTENTION_PEERS=prefill,gqa \
         ATTENTION_TIMED="prefill gqa" bash bench/attention-gpu.sh ;;
 esac

@@ -25,6 +25,7 @@
 #include "tilec/Transforms/Passes.h"
 
 #include "IndexMath.h"
+#include "ScoreModBounds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -71,9 +72,13 @@ enum class AttentionPart {
 /// the H200, bench/results/2026-11-24-h200-placements). Causal d64 takes
 /// keys in blocks of 64: its diagonal blocks mask half as much, which at
 /// 512-1024 tokens is 1.27-1.34x faster, at 4096-16384 0.92-0.96x
-/// (bench/results/2026-11-24-h200-overlap/bn64).
+/// (bench/results/2026-11-24-h200-overlap/bn64). d256 takes 64 rows and
+/// 64 keys on 4 warps: its 64x256 f32 accumulator is half of a thread's
+/// registers, and Q plus two stages of K and V fill 160 KiB of shared
+/// memory (128x128 would need 320 KiB).
 AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
-  AttentionSchedule s = headDim > 64      ? AttentionSchedule{128, 128, 8, 2}
+  AttentionSchedule s = headDim > 128     ? AttentionSchedule{64, 64, 4, 2}
+                        : headDim > 64   ? AttentionSchedule{128, 128, 8, 2}
                         : op.getCausal() ? AttentionSchedule{64, 64, 4, 2}
                                          : AttentionSchedule{64, 128, 4, 2};
   if (std::optional<ArrayRef<int64_t>> block = op.getBlock()) {
@@ -137,6 +142,7 @@ public:
     headDim = q.getShape().back();
     columns = headDim;
     dims = tile::attentionDimPositions(op.getLayout());
+    modBounds = analyzeScoreModMask(op.getScoreMod());
   }
 
   void build(ValueRange args, AttentionPart part);
@@ -186,6 +192,16 @@ private:
   Value positions(unsigned along, Value start);
   void setUpPartials(ValueRange args, Value chunks);
   SoftmaxState initialState();
+  Value floorToBlock(Value x) {
+    Value blockN = m.constant(s.blockN);
+    return m.mul(m.div(m.maxSigned(x, zero), blockN), blockN);
+  }
+  /// The position of the program's last query row (packed heads are all
+  /// query 0).
+  Value lastRow() {
+    return packHeads ? firstRow : m.add(firstRow, m.constant(s.blockM - 1));
+  }
+  KeyRanges builtinKeyRanges();
   KeyRanges keyRanges();
   KeyRanges clampToChunk(const KeyRanges &keys, Value chunk);
   SoftmaxState keyLoops(const KeyRanges &keys, bool pipelined);
@@ -214,6 +230,8 @@ private:
   int64_t headDim;
   tile::AttentionDimPositions dims;
   bool packHeads;
+  /// The keys the score modification masks whatever the score.
+  KeyDistanceBounds modBounds;
   /// With packHeads: the query heads a program takes, as rows.
   Value packedRows;
 
@@ -297,19 +315,14 @@ Value AttentionProgram::lseView(Value buffer, Value headIndex) {
 /// j <= i + n_kv - n_q - W, so the first row bounds the first block and the
 /// last row the whole ones on the left. Bounds are clamped to the keys there
 /// are, and signed, as the diagonal may start left of key 0.
-KeyRanges AttentionProgram::keyRanges() {
-  Value blockN = m.constant(s.blockN);
-  auto floorToBlock = [&](Value x) {
-    return m.mul(m.div(m.maxSigned(x, zero), blockN), blockN);
-  };
+KeyRanges AttentionProgram::builtinKeyRanges() {
   Value wholeBlocksEnd = floorToBlock(keyLength);
   if (!op.getCausal())
     return {zero, zero, wholeBlocksEnd, keyLength};
   Value one = m.constant(1);
   Value firstRowLast = m.add(firstRow, diagonalShift);
   // Packed heads are all query 0.
-  Value lastRowLast =
-      packHeads ? firstRowLast : m.add(firstRowLast, m.constant(s.blockM - 1));
+  Value lastRowLast = m.add(lastRow(), diagonalShift);
   Value end = m.min(m.maxSigned(m.add(lastRowLast, one), zero), keyLength);
   Value wholeEnd =
       m.min(floorToBlock(m.add(firstRowLast, one)), wholeBlocksEnd);
@@ -326,6 +339,27 @@ KeyRanges AttentionProgram::keyRanges() {
             first),
       end);
   return {first, wholeBegin, m.min(m.max(wholeEnd, wholeBegin), end), end};
+}
+
+/// The built-in ranges narrowed to the keys the score modification leaves
+/// (modBounds): row i sees keys i - max .. i - min at most, so the first
+/// row bounds the first block and the last row the end. The narrowed
+/// ranges keep their masks; the region masks every block it is applied to,
+/// so a whole range that now ends inside a block stays correct.
+KeyRanges AttentionProgram::keyRanges() {
+  KeyRanges keys = builtinKeyRanges();
+  if (!modBounds.min && !modBounds.max)
+    return keys;
+  Value end = keys.end, first = keys.first;
+  if (modBounds.min)
+    end = m.min(end, m.maxSigned(m.sub(lastRow(), m.constant(*modBounds.min - 1)),
+                                 zero));
+  if (modBounds.max)
+    first = m.max(first, floorToBlock(m.sub(firstRow, m.constant(*modBounds.max))));
+  first = m.min(first, end);
+  Value wholeBegin = m.min(m.max(keys.wholeBegin, first), end);
+  Value wholeEnd = m.min(m.max(keys.wholeEnd, wholeBegin), end);
+  return {first, wholeBegin, wholeEnd, end};
 }
 
 /// Q K^T for the key block at `keyBlock`.

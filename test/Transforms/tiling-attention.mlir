@@ -128,7 +128,13 @@ tile.attention @lse layout(bhsd) lse
 // The score modification runs on whole score tiles, after the scale and
 // before the mask; its index arguments are i32 tiles (the query and key
 // positions, splats of the batch and head), index casts to i32 fold away.
+// Its mask keeps keys with query - key <= 255, so the loop starts at the
+// block holding the first row's first key, first row - 255.
 // CHECK-LABEL: tile.kernel @window(
+// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c64 : index
+// CHECK: %[[W:.*]] = arith.constant 255 : index
+// CHECK: %[[FIRSTKEY:.*]] = arith.subi %[[ROW]], %[[W]] : index
+// CHECK: arith.maxsi %[[FIRSTKEY]], %c0 : index
 // CHECK: scf.for
 // CHECK:   %[[SCORES:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<64x128xf32>
 // CHECK:   %[[QUERIES:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<64x128xi32>

@@ -661,9 +661,11 @@ LogicalResult AttentionOp::verify() {
   if (ragged && failed(verifyRaggedArguments(*this)))
     return failure();
   int64_t d = dims[0].dim;
-  if (d != 64 && d != 128)
+  // Tiles are powers of two, and 32 columns make no 16x16 warp tile of the
+  // decode kernels' P V.
+  if (d != 64 && d != 128 && d != 256)
     return emitOpError("head dim ")
-           << d << " is not supported; it must be 64 or 128";
+           << d << " is not supported; it must be 64, 128 or 256";
   const AttentionDims &q = dims[0], &k = dims[1], &v = dims[2], &o = dims[3];
   for (unsigned i = 1; i < 4; ++i)
     if (failed(checkExtent(*this, "batch", q.batch, "Q",

@@ -48,10 +48,10 @@ tile.attention @a layout(bhsd)
 
 // -----
 
-// expected-error @+1 {{'tile.attention' op head dim 256 is not supported; it must be 64 or 128}}
+// expected-error @+1 {{'tile.attention' op head dim 96 is not supported; it must be 64, 128 or 256}}
 tile.attention @a layout(bhsd)
-    : (memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>,
-       memref<?x?x?x256xbf16>) -> ()
+    : (memref<?x?x?x96xbf16>, memref<?x?x?x96xbf16>, memref<?x?x?x96xbf16>,
+       memref<?x?x?x96xbf16>) -> ()
 
 // -----
 

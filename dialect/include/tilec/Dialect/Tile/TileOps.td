@@ -93,8 +93,8 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     API does; longer sequences are not computed past it) and the LSE is
     [heads, tokens_q]; masks, the window and the score modification's
     indices are per sequence. Elements are f16 or bf16
-    (all four alike), accumulated in f32. The head dim d is static, 64 or
-    128; n_q, n_kv (any sizes >= 1), batch and heads may be dynamic.
+    (all four alike), accumulated in f32. The head dim d is static: 64, 128
+    or 256; n_q, n_kv (any sizes >= 1), batch and heads may be dynamic.
     `kv_heads` divides `heads` (grouped-query attention; 1 for multi-query):
     query head h reads K/V head h / (heads / kv_heads).
 
@@ -112,7 +112,10 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
 
     The optional region modifies each score before the softmax: it takes
     the scaled score and its (batch, head, query, key) indices and yields
-    the new score (-inf masks the key).
+    the new score (-inf masks the key). Where it masks with
+    `arith.select` against -inf on comparisons of query - key with a
+    constant (a sliding window, a band), the tiling skips the key blocks
+    outside that band, as it does for `window`.
 
     `block` ([rows of queries, keys] a program takes at a time, powers of
     two from 16 to 256), `warps` and `stages` are optional schedule hints;
