@@ -21,8 +21,11 @@
 #   peers      the peers at the same shapes: torch SDPA (flash, cuDNN,
 #              efficient) and a Triton fused-attention kernel
 #              (bench/attention/peers.py)
-# ATTENTION_STEPS="check tilec ..." runs only those steps, and
-# ATTENTION_TIMED="prefill gqa decode" the tilec step's groups.
+# ATTENTION_STEPS="check tilec ..." runs only those steps,
+# ATTENTION_TIMED="prefill gqa decode" the tilec step's groups (also
+# prefill256, variants, varlen, overlap), ATTENTION_PEERS the peers' presets and
+# ATTENTION_PEER_SHAPES ("B,Hq,Hkv,Nq,Nkv,D,causal;...") their shapes
+# instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/tilec-attention}"
@@ -47,6 +50,10 @@ for n in 512 1024 2048 4096 8192 16384; do
   PREFILL="$PREFILL${PREFILL:+,}$((16384 / n))x16x16x${n}x${n}"
 done
 GQA=4x32x8x4096x4096
+# Packed sequences, HqxHkv then NqxNkv per sequence: peers.py's varlen preset.
+repeat() { local out="" i; for ((i = 0; i < $1; i++)); do out="${out}x$2x$2"; done; echo "$out"; }
+VARLEN="16x16x1x1x17x17x1000x1000x4095x4095x2048x2048x4096x4096x3000x3000x1223x1223"
+VARLEN="$VARLEN,16x16$(repeat 4 4096),16x16$(repeat 16 1024),16x16$(repeat 32 512)"
 DECODE=64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536,1x32x8x1x16384,1x16x16x1x65536
 
 source bench/steps.sh  # step, summary (the working directory is the root)
@@ -77,6 +84,18 @@ timed() {
           --json "$OUT/tilec-gqa.json" || rc=1 ;;
       decode) "${AOT[@]}" --only attn_d128 --shapes "$DECODE" \
           --json "$OUT/tilec-decode.json" || rc=1 ;;
+      # Kernels built with other schedules (.device/cubins-var-*, from
+      # bench/attention/make-variants.sh) beside the default build:
+      # ATTENTION_VARIANT_KERNELS at ATTENTION_VARIANT_SHAPES.
+      variants)
+        for dir in "$D"/cubins "$D"/cubins-var-*; do
+          "$D/tilec-run-examples-aot" --cubin-dir "$dir" --mode aot \
+            --only "${ATTENTION_VARIANT_KERNELS:-attn_d128,attn_d128_causal}" \
+            --shapes "${ATTENTION_VARIANT_SHAPES:-$PREFILL}" \
+            --json "$OUT/tilec-$(basename "$dir").json" || rc=1
+        done ;;
+      varlen) "${AOT[@]}" --only attn_varlen --shapes "$VARLEN" \
+          --json "$OUT/tilec-varlen.json" || rc=1 ;;
       # The prefill kernels built with the overlap_softmax hint (see
       # bench/attention/prefill-run.sh), against the default above.
       overlap) "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins-overlap" \
@@ -97,8 +116,13 @@ for k in $STEPS; do
     jit) step jit jit ;;
     memcheck|racecheck) step "$k" sanitize "$k" ;;
     tilec) step tilec timed ;;
-    peers) step peers python3 bench/attention/peers.py \
-        --preset "${ATTENTION_PEERS:-prefill,gqa,decode}" --json "$OUT/peers.json" ;;
+    peers) if [ -n "${ATTENTION_PEER_SHAPES:-}" ]; then
+          step peers python3 bench/attention/peers.py \
+            --shapes "$ATTENTION_PEER_SHAPES" --json "$OUT/peers.json"
+        else
+          step peers python3 bench/attention/peers.py \
+            --preset "${ATTENTION_PEERS:-prefill,gqa,decode}" --json "$OUT/peers.json"
+        fi ;;
     *) echo "unknown step $k"; status[$k]="FAIL(unknown)" ;;
   esac
 done

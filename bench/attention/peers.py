@@ -24,7 +24,35 @@ Presets (--preset, comma-separated; default all three):
   decode   Nq 1, not causal, D 128, Hq 32, Hkv 8, (B, Nkv) in (64, 4096),
            (32, 8192), (16, 16384), (8, 32768), (8, 65536), (1, 16384); and
            one sequence of 65536 keys with 16 heads (MHA)
+  varlen   packed sequences (layout thd, the peer of tilec's attn_varlen):
+           bf16, Hq = Hkv = 16, D 128, causal, Nq = Nkv per sequence; the
+           sequence lengths of each row:
+             mixed      1, 17, 1000, 4095, 2048, 4096, 3000, 1223
+             uniform4k  4 x 4096
+             uniform1k  16 x 1024
+             short      32 x 512
+           Not in the default; only the SDPA impls (no Triton row).
 --shapes replaces the presets (rows get preset "custom").
+
+The varlen preset: Q, K and V are packed [tokens, 16, 128] (normal, seeded
+with its own generator, so adding it leaves the other presets' inputs as
+they were), viewed as jagged nested tensors (B, j, H, D) with
+torch.nested.nested_tensor_from_jagged over the cumulative offsets (one
+offsets tensor shared by the three, min/max length given so that no call
+syncs to compute them) and transposed to (B, H, j, D); SDPA (is_causal=True,
+per sequence, top-left = bottom-right as Nq = Nkv) then runs the backends'
+varlen kernels. Rows: impl "torch-sdpa-{flash,efficient,cudnn}-varlen",
+preset "varlen", shape "HqxHkvxNq0xNkv0xNq1xNkv1..." (tilec-run-examples'
+form for packed shapes, e.g. "16x16x512x512x512x512..."), name (mixed, ...),
+seq_lens, tokens; batch is the number of sequences and n_q = n_kv the
+packed token count (not a per-sequence length). TFLOP/s = sum over the
+sequences of 4 Hq n^2 D / 2, over the same time as the other rows; the time
+includes the nested-tensor bookkeeping of each call (offsets to int32), so
+the rows also carry us_queued / tflops_queued: the mean of 20 calls queued
+behind a GPU sleep, that is without host time. Reference: per sequence, the
+float32 reference below on [1, H, n, D]; a sequence with Hq n^2 over
+--ref-limit is checked on its last rows only (as many as fit: they see all
+the keys), and the row's note says so.
 
 Causal, when Nq != Nkv, is aligned to the bottom-right corner as in
 FlashAttention-2: query i sees keys j <= i + Nkv - Nq (a query that sees no
@@ -97,7 +125,37 @@ def preset_shapes(name):
                                       (8, 32, 8, 65536), (1, 32, 8, 16384),
                                       (1, 16, 16, 65536))]
     raise ValueError(f"unknown preset {name!r} "
-                     "(prefill, prefill256, gqa, decode)")
+                     "(prefill, prefill256, gqa, decode, varlen)")
+
+
+# The varlen preset: (name, sequence lengths) per row; Hq = Hkv, causal.
+VARLEN = (("mixed", (1, 17, 1000, 4095, 2048, 4096, 3000, 1223)),
+          ("uniform4k", (4096,) * 4),
+          ("uniform1k", (1024,) * 16),
+          ("short", (512,) * 32))
+VARLEN_HEADS, VARLEN_DIM = 16, 128
+VARLEN_IMPLS = ("flash", "cudnn", "efficient")  # no Triton varlen kernel
+VARLEN_SEED = 20261125
+
+
+def varlen_shape_string(hq, hkv, lens):
+    """tilec-run-examples' packed shape: HqxHkvxNq0xNkv0xNq1xNkv1... (here
+    Nq = Nkv per sequence)."""
+    return "x".join(str(x) for x in
+                    [hq, hkv] + [n for n in lens for _ in (0, 1)])
+
+
+def varlen_offsets(lens):
+    """The cumulative offsets [0, n0, n0 + n1, ..., tokens]."""
+    out = [0]
+    for n in lens:
+        out.append(out[-1] + n)
+    return out
+
+
+def varlen_flops(hq, lens, d):
+    """Causal: sum over the sequences of 4 Hq n^2 D / 2."""
+    return sum(4.0 * hq * n * n * d / 2 for n in lens)
 
 
 def parse_shapes(text):
@@ -428,6 +486,194 @@ def triton_row(preset, shape, q, k, v, ref):
     return finish(row, out, ref)
 
 
+# ---------------------------------------------------------------------------
+# Packed sequences (the varlen preset)
+# ---------------------------------------------------------------------------
+
+def queued_us(fn, runs=20, sleep_cycles=20_000_000):
+    """The mean time of `runs` calls queued behind a GPU sleep (about 10 ms
+    at 2 GHz), so that the host's time between calls does not count. If
+    the first call had already started when the host finished queueing
+    them all (the sleep was too short), again with a longer sleep."""
+    fn()
+    torch.cuda.synchronize()
+    for _ in range(4):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(sleep_cycles)
+        start.record()
+        for _ in range(runs):
+            fn()
+        end.record()
+        queued = not start.query()  # the GPU still sleeps: all are queued
+        end.synchronize()
+        if queued:
+            return start.elapsed_time(end) * 1000.0 / runs
+        sleep_cycles *= 4
+    raise RuntimeError("the host could not queue the calls within the sleep "
+                       "(does the call sync with the GPU?)")
+
+
+def varlen_jagged(values, offsets, lens):
+    """The packed values [tokens, H, D] as a jagged nested tensor
+    (B, j, H, D) over `offsets`, transposed to (B, H, j, D)."""
+    nested = torch.nested.nested_tensor_from_jagged
+    try:  # given, torch need not compute them (a sync) on each call
+        nt = nested(values, offsets, min_seqlen=min(lens),
+                    max_seqlen=max(lens))
+    except TypeError:  # a torch without min_seqlen / max_seqlen
+        nt = nested(values, offsets)
+    return nt.transpose(1, 2)
+
+
+def varlen_inputs(lens):
+    """Packed q, k, v [tokens, 16, 128] bf16 (normal, own generator) and
+    their jagged (B, H, j, D) views, one offsets tensor for the three."""
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(VARLEN_SEED)
+    shape = (sum(lens), VARLEN_HEADS, VARLEN_DIM)
+    packed = [torch.randn(shape, generator=gen, device="cuda",
+                          dtype=torch.bfloat16) for _ in range(3)]
+    offsets = torch.tensor(varlen_offsets(lens), device="cuda",
+                           dtype=torch.int64)
+    return packed, [varlen_jagged(t, offsets, lens) for t in packed]
+
+
+def varlen_reference(q, k, v, lens, ref_limit):
+    """[(first token, float32 reference [m, H, D])] per checked sequence and
+    the number of sequences checked on part of their rows only: sequence i
+    on its last m rows, m = n where Hq n^2 fits ref_limit, else as many as
+    fit (bottom-right causal on [1, H, m, n]: the last m rows of the n x n
+    causal problem)."""
+    hq = q.shape[1]
+    refs, partial = [], 0
+    for lo, n in zip(varlen_offsets(lens), lens):
+        m = n if hq * n * n <= ref_limit else ref_limit // (hq * n)
+        if m < n:
+            partial += 1
+        if m < 1:
+            continue
+        qs = q[lo + n - m:lo + n].transpose(0, 1).unsqueeze(0)
+        ks = k[lo:lo + n].transpose(0, 1).unsqueeze(0)
+        vs = v[lo:lo + n].transpose(0, 1).unsqueeze(0)
+        refs.append((lo + n - m, reference(qs, ks, vs, True)[0]
+                     .transpose(0, 1)))
+    return refs, partial
+
+
+def varlen_packed_output(out, tokens):
+    """SDPA's nested (B, H, j, D) output as packed [tokens, H, D]."""
+    values = out.transpose(1, 2).values()
+    want = (tokens, VARLEN_HEADS, VARLEN_DIM)
+    if tuple(values.shape) != want:
+        raise RuntimeError(f"output values {tuple(values.shape)}, want {want}")
+    return values
+
+
+def varlen_max_abs_error(out, refs):
+    if not refs:
+        return None
+    worst = 0.0
+    for lo, ref in refs:
+        err = (out[lo:lo + ref.shape[0]].float() - ref).abs().max().item()
+        if not math.isfinite(err):
+            return None
+        worst = max(worst, err)
+    return worst
+
+
+def new_varlen_row(backend, name, lens):
+    hq = hkv = VARLEN_HEADS
+    tokens = sum(lens)
+    row = new_row(f"torch-sdpa-{backend}-varlen", "varlen",
+                  (len(lens), hq, hkv, tokens, tokens, VARLEN_DIM, True))
+    row["shape"] = varlen_shape_string(hq, hkv, lens)
+    row.update(name=name, seq_lens=list(lens), tokens=tokens,
+               us_queued=None, tflops_queued=None)
+    return row
+
+
+def varlen_sdpa_row(row, backend, qn, kn, vn, refs, partial):
+    lens, tokens, d = row["seq_lens"], row["tokens"], row["dim"]
+    notes = []
+
+    def measure():
+        def call():
+            return F.scaled_dot_product_attention(qn, kn, vn, is_causal=True,
+                                                  scale=d ** -0.5)
+        with sdpa_kernel(BACKENDS[backend]):
+            out = call()
+            us = median_us(call)
+            queued, error = guarded(queued_us, call)
+            if queued is None:
+                notes.append(f"us_queued: {error}")
+            return out, us, queued
+
+    result, error = guarded(measure)
+    if result is None:
+        row["error"] = error
+        return row
+    out, us, queued = result
+    flops = varlen_flops(row["heads"], lens, d)
+    row["us"] = us
+    row["tflops"] = flops / us * 1e-6
+    row["kv_gbps"] = 2.0 * row["kv_heads"] * tokens * d * 2 / us * 1e-3
+    if queued is not None:
+        row["us_queued"] = queued
+        row["tflops_queued"] = flops / queued * 1e-6
+    if refs is not None:
+        packed, error = guarded(varlen_packed_output, out, tokens)
+        if packed is None:
+            notes.append(f"no check: {error}")
+        else:
+            row["max_abs_error"] = varlen_max_abs_error(packed, refs)
+            if row["max_abs_error"] is None and refs:
+                notes.append("non-finite output")
+        if partial:
+            notes.append(f"{partial} sequences checked on their last rows "
+                         "only (--ref-limit)")
+    if notes:
+        row["note"] = "; ".join(notes)
+    return row
+
+
+def varlen_rows(name, lens, impls, ref_limit):
+    """The rows of one varlen shape, one per SDPA backend in impls, as they
+    are measured."""
+    backends = [b for b in impls if b in VARLEN_IMPLS]
+    if not backends:
+        return
+    built, error = guarded(varlen_inputs, lens)
+    if built is None:
+        for backend in backends:
+            row = new_varlen_row(backend, name, lens)
+            row["error"] = f"nested tensors: {error}"
+            yield row
+        return
+    (q, k, v), (qn, kn, vn) = built
+    del built
+    refs, partial = None, 0
+    result, error = guarded(varlen_reference, q, k, v, lens, ref_limit)
+    if result is None:
+        print(f"no reference for varlen {name}: {error}", flush=True)
+    else:
+        refs, partial = result
+    del result
+    for backend in backends:
+        yield varlen_sdpa_row(new_varlen_row(backend, name, lens), backend,
+                              qn, kn, vn, refs, partial)
+        torch.cuda.empty_cache()
+
+
+def print_varlen_row(r):
+    """print_row with the name for the shape and the queued time as note."""
+    shown = dict(r, shape=f"{r['name']} B={r['batch']}")
+    if r["us_queued"] is not None:
+        shown["config"] = (f"queued {r['us_queued']:.1f} us "
+                           f"{r['tflops_queued']:.1f} TFLOP/s")
+    print_row(shown)
+
+
 def print_header():
     print(f"{'impl':<20} {'shape BxHqxHkvxNqxNkv':<22} {'D':>3} {'causal':<6} "
           f"{'time_us':>9} {'TFLOP/s':>8} {'KV GB/s':>8} {'max_abs':>9}  note",
@@ -450,7 +696,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--json", help="write the rows here")
     p.add_argument("--preset", default="prefill,gqa,decode",
-                   help="comma-separated: prefill, gqa, decode")
+                   help="comma-separated: prefill, prefill256, gqa, decode, "
+                        "varlen")
     p.add_argument("--shapes", help='"B,Hq,Hkv,Nq,Nkv,D,causal;..." '
                    "(replaces --preset)")
     p.add_argument("--impls", default=",".join(IMPLS),
@@ -467,8 +714,10 @@ def main():
         if args.shapes:
             work = [("custom", s) for s in parse_shapes(args.shapes)]
         else:
-            work = [(name, s) for name in args.preset.split(",") if name
-                    for s in preset_shapes(name.strip())]
+            work = [("varlen", s) if name.strip() == "varlen" else (name, s)
+                    for name in args.preset.split(",") if name
+                    for s in (VARLEN if name.strip() == "varlen"
+                              else preset_shapes(name.strip()))]
     except ValueError as e:
         p.error(str(e))
 
@@ -495,6 +744,17 @@ def main():
 
     print_header()
     for preset, shape in work:
+        if preset == "varlen":
+            name, lens = shape
+            print(f"varlen {name}: {len(lens)} sequences, {sum(lens)} tokens, "
+                  f"{varlen_shape_string(VARLEN_HEADS, VARLEN_HEADS, lens)}",
+                  flush=True)
+            for row in varlen_rows(name, lens, impls, args.ref_limit):
+                rows.append(row)
+                print_varlen_row(row)
+            torch.cuda.empty_cache()
+            write_json()
+            continue
         b, hq, hkv, nq, nkv, d, causal = shape
         q = torch.empty((b, hq, nq, d), device="cuda", dtype=torch.bfloat16)
         k = torch.empty((b, hkv, nkv, d), device="cuda", dtype=torch.bfloat16)

@@ -8,9 +8,12 @@
 #                        attention shapes, the JIT;
 #   PREFILL_CALL=peers   tilec's prefill and GQA rows and their peers in one
 #                        call (the ratios), and racecheck;
-#   PREFILL_CALL=d256    d256 prefill (tilec and peers) and the checks of
-#                        every attention description with memcheck, racecheck
-#                        left out.
+#   PREFILL_CALL=d256    the attention checks and memcheck; d256 prefill
+#                        and the variants group (tilec) and their peers;
+#   PREFILL_CALL=schedules  the variants group (see
+#                        bench/attention/make-variants.sh) at the prefill
+#                        shapes, attn_varlen at packed shapes, and the
+#                        peers (prefill, prefill256, varlen presets).
 #   here:  bash scripts/package-device.sh
 #          mkdir -p .device/cubins-overlap      # for PREFILL_CALL=ab
 #          sed '/^tile.attention/ s/$/ overlap_softmax/' examples/attention.mlir \
@@ -32,7 +35,10 @@ case "${PREFILL_CALL:-ab}" in
     echo "all examples AOT rc=$?"; tail -4 /tmp/all.log
     ATTENTION_STEPS="memcheck jit" bash bench/attention-gpu.sh ;;
   d256) ATTENTION_STEPS="check memcheck tilec peers" ATTENTION_PEERS=prefill256 \
-        ATTENTION_TIMED="prefill256" bash bench/attention-gpu.sh ;;
+        ATTENTION_TIMED="prefill256 variants" bash bench/attention-gpu.sh ;;
+  schedules) ATTENTION_STEPS="tilec peers" \
+      ATTENTION_PEERS="${ATTENTION_PEERS:-prefill,prefill256,varlen}" \
+      ATTENTION_TIMED="variants varlen" bash bench/attention-gpu.sh ;;
   peers) ATTENTION_STEPS="tilec peers racecheck" ATTENTION_PEERS=prefill,gqa \
         ATTENTION_TIMED="prefill gqa" bash bench/attention-gpu.sh ;;
 esac

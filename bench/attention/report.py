@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """tilec's attention kernels beside their peers: merges the JSON of tilec's
 runner (tilec-run-examples --json) with that of peers.py and writes a
-markdown report, the merged rows as JSON and, where matplotlib imports, a
-chart. Plain python3 (standard library; matplotlib optional), no torch.
+markdown report, the merged rows as JSON and a chart in SVG. Plain python3
+(standard library; matplotlib optional, for a PNG besides), no torch.
 
   python3 bench/attention/report.py --tilec tilec.json [--tilec more.json ...]
                                     --peers peers.json --out DIR
 
-Writes DIR/attention.md, DIR/attention-merged.json and DIR/attention.png.
+Writes DIR/attention.md, DIR/attention-merged.json and DIR/attention.svg
+(always: plain SVG written here), and DIR/attention.png where matplotlib
+imports. The SVG has a panel per prefill head dim and causality (full,
+causal): TFLOP/s against the sequence length n_q = n_kv on a log2 axis, a
+line per implementation (tilec, flash, cudnn, efficient, triton), a gap
+where one failed; and a panel of GB/s against n_kv per decode family where
+decode rows exist. gqa rows are in the table only. Its figures are the
+merged rows' own, those of the table; a marker's tooltip gives the figure.
 
-tilec rows used: mode "aot" with a time, of kernels whose name holds d64 or
-d128 (the head dim) and "causal" when causal (attn_d64, attn_d128_causal,
-...), with dims [B, Hq, Hkv, Nq, Nkv]; other rows are left out. A row is
+tilec rows used: mode "aot" with a time, of kernels whose name holds d64,
+d128 or d256 (the head dim) and "causal" when causal (attn_d64,
+attn_d128_causal, ...), with dims [B, Hq, Hkv, Nq, Nkv]; other rows are left out. A row is
 keyed on (B, Hq, Hkv, Nq, Nkv, D, causal) and matched to the peers' rows of
 the same key; where several rows share a key (several --tilec files, a
 repeated run), the fastest is taken.
@@ -26,15 +33,17 @@ SDPA backends that ran. A peer that failed shows "-" and its error in the
 notes under the table."""
 import argparse
 import json
+import math
 import os
 import re
 import sys
+from xml.sax.saxutils import escape
 
 PEERS = ("flash", "cudnn", "efficient", "triton")
 SDPA = ("flash", "cudnn", "efficient")
 PEER_IMPL = {"torch-sdpa-flash": "flash", "torch-sdpa-cudnn": "cudnn",
              "torch-sdpa-efficient": "efficient", "triton": "triton"}
-GROUP_ORDER = ("prefill d64", "prefill d128", "gqa", "decode")
+GROUP_ORDER = ("prefill d64", "prefill d128", "prefill d256", "gqa", "decode")
 
 
 # ---------------------------------------------------------------------------
@@ -52,7 +61,7 @@ def load(path):
 def kernel_traits(name):
     """(head dim, causal) from a tilec kernel name, or None when the name
     names no head dim."""
-    m = re.search(r"(?:^|[^0-9a-z])d(64|128)(?![0-9])", name.lower())
+    m = re.search(r"(?:^|[^0-9a-z])d(64|128|256)(?![0-9])", name.lower())
     if not m:
         return None
     return int(m.group(1)), "causal" in name.lower()
@@ -298,6 +307,238 @@ def markdown(rows, tilec_info, peer_devices):
 # Chart
 # ---------------------------------------------------------------------------
 
+IMPLS = ("tilec",) + PEERS
+# (colour, marker, line width, legend label) per implementation.
+SVG_STYLE = {
+    "tilec": ("#1f77b4", "circle", 2.6, "tilec"),
+    "flash": ("#d62728", "square", 1.6, "flash (FlashAttention-2, torch SDPA)"),
+    "cudnn": ("#2ca02c", "up", 1.6, "cudnn (torch SDPA)"),
+    "efficient": ("#9467bd", "down", 1.6, "efficient (torch SDPA)"),
+    "triton": ("#ff7f0e", "diamond", 1.6, "triton"),
+}
+
+
+def nice_ceiling(top, ticks=8):
+    """(ceiling, step): a step of 1, 2, 2.5 or 5 times a power of ten that
+    cuts 0..top into about `ticks` parts, and top rounded up to it."""
+    if not top or top <= 0:
+        return 1.0, 0.2
+    raw = top / ticks
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    ceiling = math.ceil(top / step - 1e-9) * step
+    return ceiling, step
+
+
+def chart_panels(rows):
+    """The chart's panels: (title, unit, x label, {x: row}) for each prefill
+    group and causality (square shapes, n_q == n_kv; x = n_q), then each
+    decode family (x = n_kv). gqa is left out (one length only)."""
+    panels = []
+    prefill = [r for r in rows if r["group"].startswith("prefill")
+               and r["n_q"] == r["n_kv"]]
+    for group in sorted({r["group"] for r in prefill}, key=group_key):
+        for causal in (False, True):
+            mine = [r for r in prefill
+                    if r["group"] == group and r["causal"] == causal]
+            if mine:
+                panels.append((f"{group}, {'causal' if causal else 'full'}",
+                               "TFLOP/s", "sequence length N (n_q = n_kv)",
+                               mine, "n_q"))
+    decode = [r for r in rows if r["group"] == "decode"]
+    for fam in sorted({(r["dim"], r["heads"], r["kv_heads"], r["batch"],
+                        r["causal"]) for r in decode}):
+        d, hq, hkv, b, causal = fam
+        mine = [r for r in decode if (r["dim"], r["heads"], r["kv_heads"],
+                                      r["batch"], r["causal"]) == fam]
+        panels.append((f"decode d{d}, {hq}:{hkv} heads, batch {b}"
+                       + (", causal" if causal else ""),
+                       "GB/s", "K/V length n_kv (n_q = 1)", mine, "n_kv"))
+    out = []
+    for title, unit, xlabel, mine, xkey in panels:
+        by_x = {}
+        for r in sorted(mine, key=lambda r: (r[xkey], r["batch"])):
+            if r[xkey] in by_x:
+                print(f"chart: {title}: several rows at {xkey} {r[xkey]}, "
+                      f"{by_x[r[xkey]]['shape']} drawn, {r['shape']} not",
+                      file=sys.stderr)
+                continue
+            by_x[r[xkey]] = r
+        out.append((title, unit, xlabel, by_x))
+    return out
+
+
+def chart_value(row, impl, unit):
+    """The figure the table shows for an implementation in a row (the same
+    field of the merged row), or None where it failed or was not run."""
+    src = row["tilec"] if impl == "tilec" else row["peers"].get(impl)
+    if src is None:
+        return None
+    value = src.get("kv_gbps" if unit == "GB/s" else "tflops")
+    return value if is_number(value) else None
+
+
+def svg_marker(kind, x, y, color, tip):
+    r = 4.0
+    if kind == "circle":
+        shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}"'
+    elif kind == "square":
+        shape = (f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
+                 f'height="{2 * r:.1f}"')
+    else:
+        k = r * 1.25
+        pts = {"up": [(0, -k), (k, k * 0.8), (-k, k * 0.8)],
+               "down": [(0, k), (k, -k * 0.8), (-k, -k * 0.8)],
+               "diamond": [(0, -k), (k, 0), (0, k), (-k, 0)]}[kind]
+        shape = '<polygon points="%s"' % " ".join(
+            f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in pts)
+    return (f'{shape} fill="{color}" stroke="white" stroke-width="0.8">'
+            f'<title>{escape(tip)}</title></{shape.split()[0][1:]}>')
+
+
+def plot_svg(rows, path, devices=()):
+    """Writes an SVG chart of the merged rows (standard library only): a
+    panel per prefill group and causality, TFLOP/s against the sequence
+    length on a log2 axis, a line per implementation, and a panel per decode
+    family in GB/s where decode rows exist. The figures are the merged rows'
+    own (those of the table); a missing one leaves a gap. False when there
+    is nothing to draw."""
+    panels = chart_panels(rows)
+    if not panels:
+        print("chart skipped: no prefill or decode rows")
+        return False
+    # One y scale per unit, shared by its panels.
+    scale = {}
+    for title, unit, xlabel, by_x in panels:
+        for r in by_x.values():
+            for impl in IMPLS:
+                v = chart_value(r, impl, unit)
+                if v is not None:
+                    scale[unit] = max(scale.get(unit, 0.0), v)
+    scale = {unit: nice_ceiling(top) for unit, top in scale.items()}
+
+    cols = 2 if len(panels) > 1 else 1
+    nrows = (len(panels) + cols - 1) // cols
+    pw, ph = 520, 330                      # a panel
+    ml, mr, mt, mb = 64, 18, 34, 50        # its plot area's margins
+    head, legend_h, foot = 58, 30 * ((len(IMPLS) + 2) // 3), 48
+    width = cols * pw + 20
+    height = head + legend_h + nrows * ph + foot
+    devs = list(dict.fromkeys(d for d in devices if d))
+    units = sorted(scale, key=lambda u: u != "TFLOP/s")
+    title = (f"Attention on {', '.join(devs) or 'an unnamed GPU'}: "
+             f"{' and '.join(units)} by sequence length (higher is better)")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+           f'height="{height}" viewBox="0 0 {width} {height}" '
+           'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">',
+           f'<title>{escape(title)}</title>',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{width / 2:.1f}" y="30" font-size="17" '
+           f'font-weight="bold" text-anchor="middle">{escape(title)}</text>']
+
+    # Legend, three entries a line.
+    for i, impl in enumerate(IMPLS):
+        color, marker, lw, label = SVG_STYLE[impl]
+        x = 30 + (i % 3) * ((width - 60) / 3)
+        y = head + 12 + 28 * (i // 3)
+        out.append(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 34:.1f}" '
+                   f'y2="{y:.1f}" stroke="{color}" stroke-width="{lw}"/>')
+        out.append(svg_marker(marker, x + 17, y, color, label))
+        out.append(f'<text x="{x + 42:.1f}" y="{y + 4.5:.1f}" '
+                   f'font-size="13">{escape(label)}</text>')
+
+    for n, (ptitle, unit, xlabel, by_x) in enumerate(panels):
+        ox = 10 + (n % cols) * pw
+        oy = head + legend_h + (n // cols) * ph
+        x0, x1 = ox + ml, ox + pw - mr
+        y0, y1 = oy + mt, oy + ph - mb      # top and bottom of the plot area
+        top, step = scale.get(unit, (1.0, 0.2))
+        xs = sorted(by_x)
+        lo, hi = math.log2(xs[0]), math.log2(xs[-1])
+        pad = 0.35 if hi > lo else 1.0
+
+        def px(v):
+            return x0 + (math.log2(v) - lo + pad) / (hi - lo + 2 * pad) * (x1 - x0)
+
+        def py(v):
+            return y1 - v / top * (y1 - y0)
+
+        out.append(f'<g><text x="{(x0 + x1) / 2:.1f}" y="{oy + 20:.1f}" '
+                   f'font-size="14" font-weight="bold" text-anchor="middle">'
+                   f'{escape(ptitle)}</text>')
+        # y gridlines and labels
+        k = 0
+        while k * step <= top + 1e-9:
+            v = k * step
+            y = py(v)
+            out.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x1}" y2="{y:.1f}" '
+                       f'stroke="{"#888" if k == 0 else "#ddd"}" '
+                       'stroke-width="1"/>')
+            out.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" font-size="11" '
+                       f'text-anchor="end">{v:g}</text>')
+            k += 1
+        # x ticks at the lengths present
+        for v in xs:
+            x = px(v)
+            out.append(f'<line x1="{x:.1f}" y1="{y0}" x2="{x:.1f}" y2="{y1}" '
+                       'stroke="#eee" stroke-width="1"/>')
+            out.append(f'<line x1="{x:.1f}" y1="{y1}" x2="{x:.1f}" '
+                       f'y2="{y1 + 5}" stroke="#888" stroke-width="1"/>')
+            out.append(f'<text x="{x:.1f}" y="{y1 + 18}" font-size="11" '
+                       f'text-anchor="middle">{v}</text>')
+        out.append(f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" '
+                   f'height="{y1 - y0}" fill="none" stroke="#888"/>')
+        out.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{y1 + 38}" '
+                   f'font-size="12" text-anchor="middle">{escape(xlabel)}'
+                   '</text>')
+        cy = (y0 + y1) / 2
+        out.append(f'<text x="{ox + 16}" y="{cy:.1f}" font-size="12" '
+                   f'text-anchor="middle" transform="rotate(-90 {ox + 16} '
+                   f'{cy:.1f})">{escape(unit)}</text>')
+        # a line per implementation, broken where a figure is missing
+        for impl in IMPLS:
+            color, marker, lw, label = SVG_STYLE[impl]
+            runs, run, points = [], [], []
+            for v in xs:
+                value = chart_value(by_x[v], impl, unit)
+                if value is None:
+                    if run:
+                        runs.append(run)
+                    run = []
+                    continue
+                run.append((px(v), py(value)))
+                spec = ".0f" if unit == "GB/s" else ".1f"
+                points.append((px(v), py(value),
+                               f"{impl}, {ptitle}, {by_x[v]['shape']}: "
+                               f"{fmt(value, spec)} {unit}"))
+            if run:
+                runs.append(run)
+            out.append(f'<g class="{impl}">')
+            for seg in runs:
+                if len(seg) > 1:
+                    out.append('<polyline fill="none" stroke="%s" '
+                               'stroke-width="%s" stroke-linejoin="round" '
+                               'points="%s"/>' % (color, lw, " ".join(
+                                   f"{x:.1f},{y:.1f}" for x, y in seg)))
+            for x, y, tip in points:
+                out.append(svg_marker(marker, x, y, color, tip))
+            out.append('</g>')
+        out.append('</g>')
+
+    notes = ("Figures as in attention.md: TFLOP/s = 4 B Hq Nq Nkv D / time "
+             "(half when causal), decode GB/s = 2 B Hkv Nkv D * 2 bytes / "
+             "time, recomputed from the times.",
+             "A gap in a line: that implementation failed or was not run. "
+             "gqa rows: attention.md only.")
+    for i, note in enumerate(notes):
+        out.append(f'<text x="20" y="{height - 26 + 15 * i}" font-size="11" '
+                   f'fill="#444">{escape(note)}</text>')
+    out.append('</svg>')
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return True
+
+
 def plot(rows, path):
     """TFLOP/s against the sequence length of the prefill rows, one panel
     per (d, causal), a line per implementation. False when matplotlib does
@@ -307,7 +548,8 @@ def plot(rows, path):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except Exception as e:
-        print(f"plot skipped: matplotlib does not import ({e})")
+        print(f"attention.png skipped: matplotlib does not import ({e}); "
+              "attention.svg is written without it")
         return False
     prefill = [r for r in rows if r["group"].startswith("prefill")
                and r["n_q"] == r["n_kv"]]
@@ -377,12 +619,15 @@ def main():
     print(md)
     print(f"wrote {md_path}")
     print(f"wrote {json_path}")
+    svg_path = os.path.join(args.out, "attention.svg")
+    if plot_svg(rows, svg_path, tilec_info["devices"] + peer_devices):
+        print(f"wrote {svg_path}")
     png_path = os.path.join(args.out, "attention.png")
     if plot(rows, png_path):
         print(f"wrote {png_path}")
     if not tilec:
         print("warning: no usable tilec rows (mode aot, a time, a kernel "
-              "named with d64/d128, five dims)", file=sys.stderr)
+              "named with d64/d128/d256, five dims)", file=sys.stderr)
     return 0
 
 

@@ -72,12 +72,14 @@ enum class AttentionPart {
 /// the H200, bench/results/2026-11-24-h200-placements). Causal d64 takes
 /// keys in blocks of 64: its diagonal blocks mask half as much, which at
 /// 512-1024 tokens is 1.27-1.34x faster, at 4096-16384 0.92-0.96x
-/// (bench/results/2026-11-24-h200-overlap/bn64). d256 takes 64 rows and
-/// 64 keys on 4 warps: its 64x256 f32 accumulator is half of a thread's
-/// registers, and Q plus two stages of K and V fill 160 KiB of shared
-/// memory (128x128 would need 320 KiB).
+/// (bench/results/2026-11-24-h200-overlap/bn64). d256 takes 128 rows on 8
+/// warps and keys in blocks of 64: Q and two stages of K and V fill 192 KiB
+/// of shared memory (128x128 would need 320 KiB), and the 64x256 f32
+/// accumulator of each warpgroup is half of a thread's registers. Measured
+/// 1.4-1.7x 64 rows on 4 warps, which spills and leaves one warpgroup an SM
+/// (bench/results/2026-11-24-h200-d256).
 AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
-  AttentionSchedule s = headDim > 128     ? AttentionSchedule{64, 64, 4, 2}
+  AttentionSchedule s = headDim > 128     ? AttentionSchedule{128, 64, 8, 2}
                         : headDim > 64   ? AttentionSchedule{128, 128, 8, 2}
                         : op.getCausal() ? AttentionSchedule{64, 64, 4, 2}
                                          : AttentionSchedule{64, 128, 4, 2};

@@ -159,6 +159,21 @@ tile.attention @window layout(bhsd)
 
 // -----
 
+// d256 without hints: 128 query rows on 8 warps, keys in blocks of 64.
+// CHECK-LABEL: tile.kernel @d256(
+// CHECK-SAME: per_program = 128>
+// CHECK-SAME: num_warps = 8
+// CHECK: tile.load {{.*}} -> tensor<128x256xbf16>
+// CHECK: scf.for %{{.*}} step %c64{{.*}}
+// CHECK: tile.load {{.*}} -> tensor<64x256xbf16>
+// CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+// CHECK: } {tile.stages = 2 : i64}
+tile.attention @d256 layout(bhsd)
+    : (memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>,
+       memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>) -> ()
+
+// -----
+
 // Schedule hints replace the defaults.
 // CHECK-LABEL: tile.kernel @hinted(
 // CHECK-SAME: per_program = 32>
