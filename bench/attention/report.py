@@ -13,8 +13,9 @@ imports. The SVG has a panel per prefill head dim and causality (full,
 causal): TFLOP/s against the sequence length n_q = n_kv on a log2 axis, a
 line per implementation (tilec, flash, cudnn, efficient, triton), a gap
 where one failed; and a panel of GB/s against n_kv per decode family where
-decode rows exist. gqa rows are in the table only. Its figures are the
-merged rows' own, those of the table; a marker's tooltip gives the figure.
+decode rows exist. gqa and varlen rows are in the tables only. Its figures
+are the merged rows' own, those of the table; a marker's tooltip gives the
+figure.
 
 tilec rows used: mode "aot" with a time, of kernels whose name holds d64,
 d128 or d256 (the head dim) and "causal" when causal (attn_d64,
@@ -30,7 +31,26 @@ time for tilec and its peers alike); decode compares GB/s of K and V read
 once, 2 * B Hkv Nkv D * 2 bytes / time. A ratio tilec/X is tilec's figure
 over X's (> 1: tilec is faster); best-SDPA is the fastest of the three torch
 SDPA backends that ran. A peer that failed shows "-" and its error in the
-notes under the table."""
+notes under the table.
+
+varlen (packed sequences, layout thd), a table of its own after the
+others: tilec rows of kernel attn_varlen (bf16, D 128, causal per
+sequence: VARLEN_KERNELS, as kAttnVarlen in examples/run_examples.cpp),
+mode "aot" with a time, dims (or shape) HqxHkvxNq0xNkv0xNq1xNkv1...; peer
+rows of impl torch-sdpa-{flash,cudnn,efficient}-varlen (peers.py --preset
+varlen) with the same shape string. Keyed on (Hq, Hkv, ((nq, nkv), ...),
+D, causal), the fastest per key as above. TFLOP/s = sum over the sequences
+of 4 Hq nq nkv D / time, half when causal (peers.py's varlen_flops, the
+runner's raggedAttentionFlops: a tilec row whose runner flops differ gets a
+warning). The peers' us includes the host's nested-tensor bookkeeping
+(about 2 ms a call), so they are compared on us_queued (calls queued behind
+a GPU sleep) where the row has one, else on us with a mark. best-SDPA there
+is the fastest of flash and efficient: cudnn's varlen calls ran at a few
+TFLOP/s (a fallback), shown but left out. Its merged rows: group "varlen",
+shape, name (the peers'), batch = the number of sequences, n_q / n_kv = the
+packed token counts, seq_lens_q / seq_lens_kv, flops; a peer's tflops is
+the compared figure, tflops_us / tflops_queued those of us / us_queued,
+timing "queued" or "us"."""
 import argparse
 import json
 import math
@@ -43,7 +63,18 @@ PEERS = ("flash", "cudnn", "efficient", "triton")
 SDPA = ("flash", "cudnn", "efficient")
 PEER_IMPL = {"torch-sdpa-flash": "flash", "torch-sdpa-cudnn": "cudnn",
              "torch-sdpa-efficient": "efficient", "triton": "triton"}
-GROUP_ORDER = ("prefill d64", "prefill d128", "prefill d256", "gqa", "decode")
+GROUP_ORDER = ("prefill d64", "prefill d128", "prefill d256", "gqa", "decode",
+               "varlen")
+# Packed sequences: peers.py's varlen rows, and tilec's varlen kernels with
+# their (head dim, causal) (examples/run_examples.cpp: kAttnVarlen is bf16,
+# D 128, causal per sequence; attn_varlen_f16_d64 has an ALiBi score mod and
+# a scale argument, no peer).
+VARLEN_PEER_IMPL = {"torch-sdpa-flash-varlen": "flash",
+                    "torch-sdpa-cudnn-varlen": "cudnn",
+                    "torch-sdpa-efficient-varlen": "efficient"}
+VARLEN_KERNELS = {"attn_varlen": (128, True)}
+# Shown in the varlen table, not in its best-SDPA (see varlen_table).
+VARLEN_NOT_BEST = ("cudnn",)
 
 
 # ---------------------------------------------------------------------------
@@ -118,14 +149,115 @@ def tilec_rows(paths):
     return best, {"read": seen, "used": used, "devices": devices}
 
 
+def parse_varlen_shape(values):
+    """(Hq, Hkv, ((nq0, nkv0), (nq1, nkv1), ...)) of a packed shape, given
+    as "HqxHkvxNq0xNkv0x..." or as its list of numbers; None when it is
+    not one."""
+    try:
+        if isinstance(values, str):
+            values = values.split("x")
+        values = [int(x) for x in values]
+    except (TypeError, ValueError):
+        return None
+    if len(values) < 4 or len(values) % 2 or min(values[:2]) < 1:
+        return None
+    return (values[0], values[1],
+            tuple(zip(values[2::2], values[3::2])))
+
+
+def varlen_shape_string(hq, hkv, pairs):
+    return "x".join(str(x) for x in [hq, hkv] + [n for p in pairs for n in p])
+
+
+def varlen_flops(key):
+    """Sum over the sequences of 4 Hq nq nkv D, half of it when causal
+    (peers.py's varlen_flops for nq = nkv; the runner's
+    raggedAttentionFlops)."""
+    hq, _, pairs, d, causal = key
+    return sum(4.0 * hq * nq * nkv * d for nq, nkv in pairs) / (
+        2 if causal else 1)
+
+
+def tilec_varlen_rows(paths):
+    """{key: row} of the usable tilec rows of packed sequences (kernels in
+    VARLEN_KERNELS, mode aot, a time; the fastest per key), keyed on
+    (Hq, Hkv, ((nq, nkv), ...), D, causal), and the number used."""
+    best, used = {}, 0
+    for path in paths:
+        for r in load(path).get("results", []):
+            name = r.get("kernel") or r.get("example") or ""
+            traits = VARLEN_KERNELS.get(name)
+            shape = parse_varlen_shape(r.get("dims") or r.get("shape") or "")
+            time_us = r.get("time_us")
+            if (r.get("mode") != "aot" or traits is None or shape is None
+                    or not is_number(time_us) or time_us <= 0):
+                continue
+            used += 1
+            key = shape + traits
+            flops = varlen_flops(key)
+            if (is_number(r.get("flops")) and r["flops"] > 0
+                    and abs(r["flops"] / flops - 1) > 1e-6):
+                print(f"warning: {name} {varlen_shape_string(*shape)}: the "
+                      f"runner counts {r['flops']:.6g} flops, "
+                      f"{flops:.6g} here (D {traits[0]}, causal "
+                      f"{traits[1]})", file=sys.stderr)
+            row = {"kernel": name, "time_us": float(time_us),
+                   "tflops_runner": r.get("tflops"),
+                   "status": r.get("status", ""), "error": r.get("error", ""),
+                   "source": path}
+            if key not in best or row["time_us"] < best[key]["time_us"]:
+                best[key] = row
+    return best, used
+
+
+def varlen_peer_row(r, path):
+    """(key, peer row) of one of peers.py's varlen rows, or None."""
+    shape = parse_varlen_shape(r.get("shape") or "")
+    if shape is None and r.get("seq_lens"):
+        shape = (int(r["heads"]), int(r["kv_heads"]),
+                 tuple((int(n), int(n)) for n in r["seq_lens"]))
+    if shape is None:
+        return None
+    key = shape + (int(r["dim"]), bool(r["causal"]))
+    us = r.get("us") if is_number(r.get("us")) and r["us"] > 0 else None
+    queued = (r.get("us_queued") if us is not None
+              and is_number(r.get("us_queued")) and r["us_queued"] > 0
+              else None)
+    return key, {"us": us, "us_queued": queued,
+                 "error": "" if us is not None else (r.get("error")
+                                                     or "no time"),
+                 "note": r.get("note", ""), "name": r.get("name"),
+                 "max_abs_error": r.get("max_abs_error"),
+                 "preset": r.get("preset"), "source": path}
+
+
+def varlen_time(p):
+    """The time a varlen peer is compared on: us_queued where there is one
+    (no host time), else us; None where it failed."""
+    return p["us_queued"] if p["us_queued"] is not None else p["us"]
+
+
 def peer_rows(paths):
     """{key: {peer: row}}: a key's row per peer; a timed row wins over a
-    failed one, and the faster of two timed ones."""
-    out, devices = {}, []
+    failed one, and the faster of two timed ones. Also the varlen rows,
+    {varlen key: {peer: row}} (compared on varlen_time)."""
+    out, varlen, devices = {}, {}, []
     for path in paths:
         data = load(path)
         devices.append(data.get("device", "?"))
         for r in data.get("results", []):
+            if r.get("impl") in VARLEN_PEER_IMPL:
+                got = varlen_peer_row(r, path)
+                if got is None:
+                    continue
+                key, row = got
+                peer = VARLEN_PEER_IMPL[r["impl"]]
+                old = varlen.setdefault(key, {}).get(peer)
+                new_t, old_t = varlen_time(row), old and varlen_time(old)
+                if (old is None or (old_t is None and new_t is not None)
+                        or (new_t is not None and new_t < old_t)):
+                    varlen[key][peer] = row
+                continue
             peer = PEER_IMPL.get(r.get("impl"))
             if peer is None:
                 continue
@@ -144,7 +276,7 @@ def peer_rows(paths):
             if (old is None or (old["us"] is None and us is not None)
                     or (us is not None and us < old["us"])):
                 out[key][peer] = row
-    return out, devices
+    return out, varlen, devices
 
 
 # ---------------------------------------------------------------------------
@@ -203,6 +335,63 @@ def merge(tilec, peers):
 
 def metric_tflops(key, us):
     return None if us is None else flops(key) / us * 1e-6
+
+
+def merge_varlen(tilec, peers):
+    """The varlen group's rows: one per packed shape, the peers' shapes
+    first (in their order), then tilec's others. TFLOP/s recomputed from
+    the times; a peer's "tflops" (the figure shown and compared) is that of
+    varlen_time, "tflops_us" and "tflops_queued" are those of us and
+    us_queued."""
+    rows = []
+    for key in dict.fromkeys(list(peers) + list(tilec)):
+        hq, hkv, pairs, d, causal = key
+        t = tilec.get(key)
+        ps = peers.get(key, {})
+        total = varlen_flops(key)
+
+        def tf(us):
+            return None if us is None else total / us * 1e-6
+
+        names = [p["name"] for p in ps.values() if p.get("name")]
+        tokens_q = sum(nq for nq, _ in pairs)
+        tokens_kv = sum(nkv for _, nkv in pairs)
+        row = {"group": "varlen", "shape": varlen_shape_string(hq, hkv, pairs),
+               "name": names[0] if names else None,
+               "batch": len(pairs), "heads": hq, "kv_heads": hkv,
+               "n_q": tokens_q, "n_kv": tokens_kv, "dim": d, "causal": causal,
+               "seq_lens_q": [nq for nq, _ in pairs],
+               "seq_lens_kv": [nkv for _, nkv in pairs], "flops": total,
+               "metric": "tflops", "matched": bool(t and ps), "tilec": None,
+               "peers": {}, "ratios": {}}
+        value = tf(t["time_us"]) if t else None
+        if t:
+            row["tilec"] = dict(t, tflops=value)
+        for peer in SDPA:
+            p = ps.get(peer)
+            if p is None:
+                continue
+            pv = tf(varlen_time(p))
+            row["peers"][peer] = dict(
+                p, tflops=pv, tflops_us=tf(p["us"]),
+                tflops_queued=tf(p["us_queued"]),
+                timing=(None if p["us"] is None else
+                        "queued" if p["us_queued"] is not None else "us"))
+            row["ratios"][peer] = (value / pv if value is not None and pv
+                                   else None)
+        best = [(row["peers"][s]["tflops"], s) for s in SDPA
+                if s in row["peers"] and s not in VARLEN_NOT_BEST
+                and row["peers"][s]["tflops"] is not None]
+        if best:
+            best_value, name = max(best)
+            row["best_sdpa"] = name
+            row["ratios"]["best_sdpa"] = (value / best_value
+                                          if value is not None else None)
+        else:
+            row["best_sdpa"] = None
+            row["ratios"]["best_sdpa"] = None
+        rows.append(row)
+    return rows
 
 
 # ---------------------------------------------------------------------------
@@ -279,6 +468,105 @@ def table(name, rows):
     return lines
 
 
+def varlen_lengths(row, limit=10):
+    """The sequence lengths, briefly: runs of equal ones as "count x n",
+    "nq:nkv" where they differ."""
+    items = []
+    for nq, nkv in zip(row["seq_lens_q"], row["seq_lens_kv"]):
+        text = str(nq) if nq == nkv else f"{nq}:{nkv}"
+        if items and items[-1][0] == text:
+            items[-1][1] += 1
+        else:
+            items.append([text, 1])
+    parts = [text if n == 1 else f"{n} x {text}" for text, n in items]
+    if len(parts) > limit:
+        parts = parts[:limit] + ["..."]
+    return ", ".join(parts)
+
+
+def span(values, spec):
+    """"a-b" of the numbers (one figure when they round alike)."""
+    lo, hi = format(min(values), spec), format(max(values), spec)
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def varlen_table(rows):
+    """The varlen group: one row per packed shape; the peers compared on
+    their queued time where they have one (see the notes it writes)."""
+    notes = {}  # (peer, text) -> number
+
+    def note(peer, text):
+        return notes.setdefault((peer, text), len(notes) + 1)
+
+    head = (["name", "sequences", "tokens", "lengths", "causal",
+             "tilec TFLOP/s"] + [f"{p} TFLOP/s" for p in SDPA]
+            + [f"tilec/{p}" for p in SDPA] + ["tilec/best-SDPA"])
+    lines = ["### varlen", "", "| " + " | ".join(head) + " |",
+             "|---|---:|---:|---|---|" + "---:|" * (len(head) - 5)]
+    host = False
+    for r in rows:
+        t = r["tilec"]
+        tilec = "-" if t is None else fmt(t["tflops"], ".1f")
+        if t is not None and t.get("status") not in ("PASS", "", None):
+            tilec += f" ({t['status']})"
+        tokens = (str(r["n_q"]) if r["n_q"] == r["n_kv"]
+                  else f"{r['n_q']}:{r['n_kv']}")
+        cells = [r["name"] or "-", str(r["batch"]), tokens,
+                 varlen_lengths(r), "yes" if r["causal"] else "no", tilec]
+        for peer in SDPA:
+            p = r["peers"].get(peer)
+            if p is None:
+                cells.append("-")
+            elif p["us"] is None:
+                cells.append(f"- [{note(peer, clean(p['error']))}]")
+            else:
+                cell = fmt(p["tflops"], ".1f")
+                if p["timing"] != "queued":
+                    host = True
+                    why = clean(p.get("note") or "no us_queued in the row")
+                    cell += f"\u2020 [{note(peer, why)}]"
+                cells.append(cell)
+        for peer in SDPA:
+            cells.append(fmt(r["ratios"].get(peer), ".2f"))
+        best = r["ratios"].get("best_sdpa")
+        cells.append("-" if best is None else
+                     f"{best:.2f} ({r['best_sdpa']})")
+        lines.append("| " + " | ".join(cells) + " |")
+    timed = [p for r in rows for p in r["peers"].values()
+             if p["us"] is not None and p["us_queued"] is not None]
+    overhead = (f" (us - us_queued here: "
+                f"{span([(p['us'] - p['us_queued']) / 1000 for p in timed], '.1f')}"
+                f" ms a call)" if timed else "")
+    lines += ["", "Packed sequences (layout thd): shapes "
+              "HqxHkvxNq0xNkv0xNq1xNkv1...; sequences, tokens (Nq:Nkv where "
+              "they differ) and lengths are those of the packed shape; the "
+              "name is the peers' (peers.py --preset varlen). TFLOP/s = sum "
+              "over the sequences of 4 Hq Nq_i Nkv_i D / time, half when "
+              "causal (peers.py's varlen_flops), recomputed from the times. "
+              "tilec: attn_varlen (bf16, D 128, causal per sequence).", "",
+              "The peers (torch SDPA on jagged nested tensors) are compared "
+              "on us_queued, the mean time of 20 calls queued behind a GPU "
+              "sleep: their us (the median of event-timed calls) includes "
+              f"the nested-tensor bookkeeping on the host{overhead}. tilec's "
+              "time (the median of 20 event-timed launches) has none."]
+    if host:
+        lines += ["", "\u2020 No us_queued: the figure is from us, host "
+                  "time included."]
+    shown = [p["tflops_us"] for r in rows for s, p in r["peers"].items()
+             if s in VARLEN_NOT_BEST and p["tflops_us"] is not None]
+    excluded = ", ".join(VARLEN_NOT_BEST)
+    lines += ["", f"best-SDPA: the fastest of "
+              f"{', '.join(s for s in SDPA if s not in VARLEN_NOT_BEST)}; "
+              f"{excluded} is shown but left out of it: its varlen calls "
+              "take a fallback path, not a fused varlen kernel"
+              + (f" ({span(shown, '.1f')} TFLOP/s from us here)"
+                 if shown else "") + "."]
+    if notes:
+        lines += [""] + [f"- [{n}] {peer}: {text}"
+                         for (peer, text), n in notes.items()]
+    return lines
+
+
 def markdown(rows, tilec_info, peer_devices):
     lines = ["# Attention: tilec and its peers", ""]
     lines.append(f"tilec: {', '.join(dict.fromkeys(tilec_info['devices']))}; "
@@ -299,7 +587,8 @@ def markdown(rows, tilec_info, peer_devices):
     for r in rows:
         groups.setdefault(r["group"], []).append(r)
     for name in sorted(groups, key=group_key):
-        lines += table(name, groups[name]) + [""]
+        lines += (varlen_table(groups[name]) if name == "varlen"
+                  else table(name, groups[name])) + [""]
     return "\n".join(lines)
 
 
@@ -603,8 +892,10 @@ def main():
     p.add_argument("--out", required=True, help="folder for the report")
     args = p.parse_args()
     tilec, tilec_info = tilec_rows(args.tilec)
-    peers, peer_devices = peer_rows(args.peers)
-    rows = merge(tilec, peers)
+    tilec_varlen, used = tilec_varlen_rows(args.tilec)
+    tilec_info["used"] += used
+    peers, peers_varlen, peer_devices = peer_rows(args.peers)
+    rows = merge(tilec, peers) + merge_varlen(tilec_varlen, peers_varlen)
     os.makedirs(args.out, exist_ok=True)
     md = markdown(rows, tilec_info, peer_devices)
     md_path = os.path.join(args.out, "attention.md")
@@ -625,9 +916,10 @@ def main():
     png_path = os.path.join(args.out, "attention.png")
     if plot(rows, png_path):
         print(f"wrote {png_path}")
-    if not tilec:
+    if not tilec and not tilec_varlen:
         print("warning: no usable tilec rows (mode aot, a time, a kernel "
-              "named with d64/d128/d256, five dims)", file=sys.stderr)
+              "named with d64/d128/d256 and five dims, or attn_varlen)",
+              file=sys.stderr)
     return 0
 
 
