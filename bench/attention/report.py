@@ -319,18 +319,24 @@ def merge(tilec, peers):
             pv = metric(key, p["us"])
             row["ratios"][peer] = (value / pv if value is not None and pv
                                    else None)
-        sdpa = [(metric(key, ps[s]["us"]), s) for s in SDPA
-                if s in ps and ps[s]["us"] is not None]
-        if sdpa:
-            best_value, best = max(sdpa)
-            row["best_sdpa"] = best
-            row["ratios"]["best_sdpa"] = (value / best_value
-                                          if value is not None else None)
-        else:
-            row["best_sdpa"] = None
-            row["ratios"]["best_sdpa"] = None
+        set_best_sdpa(row, value,
+                      [(metric(key, ps[s]["us"]), s) for s in SDPA
+                       if s in ps and ps[s]["us"] is not None])
         rows.append(row)
     return rows
+
+
+def set_best_sdpa(row, value, candidates):
+    """Records the fastest of `candidates` ((figure, backend) pairs) as
+    the row's best SDPA backend, and tilec's ratio to it."""
+    if candidates:
+        best_value, best = max(candidates)
+        row["best_sdpa"] = best
+        row["ratios"]["best_sdpa"] = (value / best_value
+                                      if value is not None else None)
+    else:
+        row["best_sdpa"] = None
+        row["ratios"]["best_sdpa"] = None
 
 
 def metric_tflops(key, us):
@@ -379,17 +385,10 @@ def merge_varlen(tilec, peers):
                         "queued" if p["us_queued"] is not None else "us"))
             row["ratios"][peer] = (value / pv if value is not None and pv
                                    else None)
-        best = [(row["peers"][s]["tflops"], s) for s in SDPA
-                if s in row["peers"] and s not in VARLEN_NOT_BEST
-                and row["peers"][s]["tflops"] is not None]
-        if best:
-            best_value, name = max(best)
-            row["best_sdpa"] = name
-            row["ratios"]["best_sdpa"] = (value / best_value
-                                          if value is not None else None)
-        else:
-            row["best_sdpa"] = None
-            row["ratios"]["best_sdpa"] = None
+        set_best_sdpa(row, value,
+                      [(row["peers"][s]["tflops"], s) for s in SDPA
+                       if s in row["peers"] and s not in VARLEN_NOT_BEST
+                       and row["peers"][s]["tflops"] is not None])
         rows.append(row)
     return rows
 
