@@ -93,6 +93,24 @@ tile.attention @attn_window layout(bhsd) causal lse
   tile.yield %r : f32
 }
 
+// A band of 128 keys in the region alone (no causal attribute): query q
+// sees keys q-127..q. The tiling reads both bounds from the mask: key
+// blocks left of the band and right of the diagonal are skipped.
+tile.attention @attn_band layout(bhsd) lse
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, memref<?x?x?xf32>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %w = arith.constant 128 : index
+  %seen = arith.cmpi sle, %k, %q : index
+  %d = arith.subi %q, %k : index
+  %near = arith.cmpi slt, %d, %w : index
+  %in = arith.andi %seen, %near : i1
+  %ninf = arith.constant 0xFF800000 : f32
+  %r = arith.select %in, %s, %ninf : f32
+  tile.yield %r : f32
+}
+
 // Document masking for sequences packed without padding, here documents of
 // 1000 tokens each: a query sees only the keys of its own document.
 tile.attention @attn_documents layout(bhsd) lse

@@ -1006,6 +1006,10 @@ double alibi(double s, int64_t, int64_t h, int64_t i, int64_t j) {
 double window256(double s, int64_t, int64_t, int64_t i, int64_t j) {
   return i - j < 256 ? s : -INFINITY;
 }
+/// A band of 128 keys: key j from query i when i - 127 <= j <= i.
+double band128(double s, int64_t, int64_t, int64_t i, int64_t j) {
+  return j <= i && i - j < 128 ? s : -INFINITY;
+}
 /// Documents of 1000 tokens packed one after another: a query sees the keys
 /// of its own document.
 double documents1000(double s, int64_t, int64_t, int64_t i, int64_t j) {
@@ -1101,6 +1105,7 @@ constexpr AttentionForm kAttnSoftcap = {64, false, false, true, kBf16,
 constexpr AttentionForm kAttnAlibi = {128, true, false, false, kBf16, alibi};
 constexpr AttentionForm kAttnWindow = {64, true, false, true, kBf16,
                                        window256};
+constexpr AttentionForm kAttnBand = {64, false, false, true, kBf16, band128};
 constexpr AttentionForm kAttnDocuments = {128, false, false, true, kBf16,
                                           documents1000};
 constexpr AttentionForm kAttnScaleArgument = {64,    true,    true, true,
@@ -1339,6 +1344,7 @@ const std::vector<Example> &examples() {
       attentionExample<kAttnSoftcap>("attn_softcap", attentionFormShapes()),
       attentionExample<kAttnAlibi>("attn_alibi", attentionFormShapes()),
       attentionExample<kAttnWindow>("attn_window", attentionFormShapes()),
+      attentionExample<kAttnBand>("attn_band", attentionFormShapes()),
       attentionExample<kAttnWindowAttribute>("attn_window_attribute",
                                              attentionFormShapes()),
       attentionExample<kAttnScaleArgument>("attn_scale_argument",

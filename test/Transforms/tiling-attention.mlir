@@ -159,6 +159,34 @@ tile.attention @window layout(bhsd)
 
 // -----
 
+// A band in the region alone (keys q-127..q): the loops start at the block
+// holding the first row's first key (row - 127) and end after the last
+// row's diagonal (row + 63 + 1), clamped to the keys there are.
+// CHECK-LABEL: tile.kernel @band(
+// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c64 : index
+// CHECK: %[[LAST:.*]] = arith.addi %[[ROW]], %c63 : index
+// CHECK: %[[PAST:.*]] = arith.subi %[[LAST]], %c-1 : index
+// CHECK: %[[CLAMPED:.*]] = arith.maxsi %[[PAST]], %c0 : index
+// CHECK: %[[END:.*]] = arith.minui %{{.*}}, %[[CLAMPED]] : index
+// CHECK: arith.subi %[[ROW]], %c127 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[END]] step
+tile.attention @band layout(bhsd)
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %w = arith.constant 128 : index
+  %seen = arith.cmpi sle, %k, %q : index
+  %d = arith.subi %q, %k : index
+  %near = arith.cmpi slt, %d, %w : index
+  %in = arith.andi %seen, %near : i1
+  %ninf = arith.constant 0xFF800000 : f32
+  %r = arith.select %in, %s, %ninf : f32
+  tile.yield %r : f32
+}
+
+// -----
+
 // d256 without hints: 128 query rows on 8 warps, keys in blocks of 64.
 // CHECK-LABEL: tile.kernel @d256(
 // CHECK-SAME: per_program = 128>
