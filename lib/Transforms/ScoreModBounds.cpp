@@ -24,6 +24,9 @@ namespace {
 constexpr unsigned kQueryArgument = 3, kKeyArgument = 4;
 /// Deeper expressions than this prove nothing (and bound the recursion).
 constexpr unsigned kMaxDepth = 32;
+/// Bounds further from 0 than this are dropped: no sequence is that long,
+/// and the tiling's index arithmetic on them must not wrap.
+constexpr int64_t kMaxDistance = int64_t(1) << 40;
 
 /// query * q + key * k + constant.
 struct Linear {
@@ -135,7 +138,7 @@ KeyDistanceBounds whereCompares(arith::CmpIPredicate pred, Value lhs,
   }
   // (query - key) + c pred 0, i.e. query - key pred -c.
   std::optional<int64_t> limit = llvm::checkedMul(diff->constant, int64_t(-1));
-  if (!limit)
+  if (!limit || *limit > kMaxDistance || *limit < -kMaxDistance)
     return {};
   auto below = [&](int64_t x) { return llvm::checkedSub(x, int64_t(1)); };
   auto above = [&](int64_t x) { return llvm::checkedAdd(x, int64_t(1)); };

@@ -353,11 +353,14 @@ KeyRanges AttentionProgram::keyRanges() {
   if (!modBounds.min && !modBounds.max)
     return keys;
   Value end = keys.end, first = keys.first;
-  if (modBounds.min)
-    end = m.min(end, m.maxSigned(m.sub(lastRow(), m.constant(*modBounds.min - 1)),
-                                 zero));
-  if (modBounds.max)
-    first = m.max(first, floorToBlock(m.sub(firstRow, m.constant(*modBounds.max))));
+  if (modBounds.min) {
+    Value lastRowEnd = m.sub(lastRow(), m.constant(*modBounds.min - 1));
+    end = m.min(end, m.maxSigned(lastRowEnd, zero));
+  }
+  if (modBounds.max) {
+    Value firstRowFirst = m.sub(firstRow, m.constant(*modBounds.max));
+    first = m.max(first, floorToBlock(firstRowFirst));
+  }
   first = m.min(first, end);
   Value wholeBegin = m.min(m.max(keys.wholeBegin, first), end);
   Value wholeEnd = m.min(m.max(keys.wholeEnd, wholeBegin), end);

@@ -148,6 +148,14 @@ const Case kCases[] = {
   %r = arith.select %in, %s, %ninf : f32)",
      std::nullopt, std::nullopt,
      [](int64_t q, int64_t k) { return q >= k && q - k < 16; }},
+    // A bound past any sequence length is dropped rather than risk index
+    // arithmetic that wraps.
+    {"huge", R"(
+  %w = arith.constant 4611686018427387904 : index
+  %d = arith.subi %q, %k : index
+  %in = arith.cmpi slt, %d, %w : index
+  %r = arith.select %in, %s, %ninf : f32)",
+     std::nullopt, std::nullopt, [](int64_t, int64_t) { return true; }},
     // Documents: q / 1000 == k / 1000 bounds nothing linear.
     {"documents", R"(
   %len = arith.constant 1000 : index
