@@ -14,8 +14,8 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tilec", "tilec-opt"],
-                                   [config.tilec_tools_dir])
+llvm_config.add_tool_substitutions(
+    ["tilec", "tilec-opt", "tilec-cubin-info"], [config.tilec_tools_dir])
 
 # Tests that run ptxas (the cubin stage) need the CUDA toolkit.
 cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")

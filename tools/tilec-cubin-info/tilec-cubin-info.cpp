@@ -1,6 +1,6 @@
 //===- tilec-cubin-info.cpp - What is in a cubin --------------------------===//
 //
-//   tilec-cubin-info a.cubin [b.cubin ...]
+//   tilec-cubin-info a.cubin [b.cubin ...]   (--help, --version)
 //
 // Lists each kernel with its registers, static shared memory and whether it
 // carries tilec launch metadata, read from the ELF file alone (no GPU, no
@@ -15,10 +15,36 @@
 #include <cstdio>
 #include <string>
 
+static const char kUsage[] =
+    "usage: tilec-cubin-info FILE.cubin...\n"
+    "\n"
+    "Lists each kernel of the cubins with its registers, static shared\n"
+    "memory and, where tilec compiled it, its launch rule (block size and\n"
+    "grid terms), read from the ELF file alone: no GPU or driver needed.\n"
+    "\n"
+    "  -h, --help     this text\n"
+    "  --version      tilec's version\n";
+
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: tilec-cubin-info FILE.cubin...\n");
+    std::fputs(kUsage, stderr);
     return 1;
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (arg == "--version") {
+      std::printf("tilec-cubin-info (tilec " TILEC_VERSION ")\n");
+      return 0;
+    }
+    if (arg.size() > 1 && arg[0] == '-') {
+      std::fprintf(stderr, "tilec-cubin-info: error: unknown option '%s'\n%s",
+                   arg.c_str(), kUsage);
+      return 1;
+    }
   }
   int status = 0;
   std::printf("%-24s %-12s %9s %13s  %s\n", "cubin", "kernel", "registers",

@@ -9,8 +9,14 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  // --version adds tilec's version after LLVM's.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tilec " TILEC_VERSION " (MLIR " TILEC_MLIR_VERSION ")\n";
+  });
   tilec::registerPasses();
   mlir::DialectRegistry registry;
   tilec::registerDialects(registry);
