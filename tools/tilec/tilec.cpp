@@ -155,6 +155,11 @@ int main(int argc, char **argv) {
     os << tilec::versionString() << "\n";
   });
   cl::HideUnrelatedOptions({&tilecCategory});
+  // The MLIR debugging flags the overview mentions stay out of --help but
+  // are listed by --help-hidden; the rest of LLVM's are not listed.
+  for (auto &entry : cl::getRegisteredOptions())
+    if (entry.first.starts_with("mlir-"))
+      entry.second->setHiddenFlag(cl::Hidden);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tilec: compiles tile kernels to cubins for NVIDIA GPUs\n\n"
