@@ -14,5 +14,5 @@
 // BAD: tilec-cubin-info: error: unknown option '--bogus'
 // BAD-NEXT: usage: tilec-cubin-info
 // The MLIR flags tilec's overview mentions: in --help-hidden, not --help.
-// HIDDEN-DAG: --mlir-print-ir-after-all {{ +}}- Print IR after each pass
-// HIDDEN-DAG: --mlir-timing {{ +}}- Display execution times
+// HIDDEN-DAG: --mlir-print-ir-after-all - Print IR after each pass
+// HIDDEN-DAG: --mlir-timing - Display execution times
