@@ -397,6 +397,16 @@ def merge_varlen(tilec, peers):
 # Markdown
 # ---------------------------------------------------------------------------
 
+def tilec_cell(t, value_of, spec):
+    """tilec's table cell: its figure, and its status where it did not pass."""
+    if t is None:
+        return "-"
+    cell = fmt(value_of(t), spec)
+    if t.get("status") not in ("PASS", "", None):
+        cell += f" ({t['status']})"
+    return cell
+
+
 def fmt(value, spec):
     return "-" if value is None else format(value, spec)
 
@@ -435,9 +445,7 @@ def table(name, rows):
     expanded = False
     for r in sorted(rows, key=order):
         t = r["tilec"]
-        tilec = "-" if t is None else fmt(value_of(t), ".0f" if decode else ".1f")
-        if t is not None and t.get("status") not in ("PASS", "", None):
-            tilec += f" ({t['status']})"
+        tilec = tilec_cell(t, value_of, ".0f" if decode else ".1f")
         cells = [r["shape"]] + ([str(r["dim"])] if mixed_d else [])
         cells += ["yes" if r["causal"] else "no", tilec]
         for peer in PEERS:
@@ -505,9 +513,7 @@ def varlen_table(rows):
     host = False
     for r in rows:
         t = r["tilec"]
-        tilec = "-" if t is None else fmt(t["tflops"], ".1f")
-        if t is not None and t.get("status") not in ("PASS", "", None):
-            tilec += f" ({t['status']})"
+        tilec = tilec_cell(t, lambda row: row["tflops"], ".1f")
         tokens = (str(r["n_q"]) if r["n_q"] == r["n_kv"]
                   else f"{r['n_q']}:{r['n_kv']}")
         cells = [r["name"] or "-", str(r["batch"]), tokens,
