@@ -96,6 +96,8 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   lowerPM.addPass(createSCFToControlFlowPass());
   // nvgpu first: it lowers memref operands the GPU conversion would change.
   lowerPM.addPass(createConvertNVGPUToNVVMPass());
+  // Before the GPU conversion, which would send them to libdevice.
+  lowerPM.addPass(createTileApproxMathToNVVM());
   lowerPM.addPass(createConvertGpuOpsToNVVMOps());
   lowerPM.addPass(createTileTensorMapParams());
   // wgmma and proxy fences have no LLVM intrinsic: they become inline PTX.

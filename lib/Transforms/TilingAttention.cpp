@@ -126,6 +126,16 @@ struct Probabilities {
   Value p, alpha, rowMax, rowSum;
 };
 
+/// One key block's scores: in the log2 domain, or, with `log2Scale` (a
+/// positive constant), raw Q K^T still to be multiplied by it. The softmax
+/// folds a pending scale into its row maximum (max(s) c = max(s c) for
+/// c > 0) and into its exponent, fma(s, c, -max): one instruction an
+/// element instead of a multiply and a subtraction.
+struct Scores {
+  Value tile;
+  std::optional<double> log2Scale;
+};
+
 /// See AttentionProgram::keyRanges().
 struct KeyRanges {
   Value first, wholeBegin, wholeEnd, end;
@@ -208,8 +218,12 @@ private:
   KeyRanges clampToChunk(const KeyRanges &keys, Value chunk);
   SoftmaxState keyLoops(const KeyRanges &keys, bool pipelined);
   Value scoreDot(Value q, Value keyBlock, bool overlap);
-  Value scores(Value dot, Value keyBlock, bool masked);
-  Probabilities softmax(const SoftmaxState &state, Value scores);
+  Scores scores(Value dot, Value keyBlock, bool masked);
+  Probabilities softmax(const SoftmaxState &state, const Scores &scores);
+  /// 2^x, which may be approximate and flush subnormal results to 0.
+  Value exp2(Value x) {
+    return math::Exp2Op::create(b, loc, x, arith::FastMathFlags::afn);
+  }
   Value valueDot(Value p, Value valueBlock, Value acc, bool overlap);
   SoftmaxState step(const SoftmaxState &state, Value q, Value keyBlock,
                     bool masked);
@@ -249,6 +263,9 @@ private:
   Value qHead, kHead, vHead, oHead, lseHead;
   /// The scale, and the scale times log2(e), as f32 score tiles.
   Value scaleTile, log2ScaleTile;
+  /// The scale times log2(e) where the softmax can fold it (see Scores):
+  /// a positive constant and no score modification.
+  std::optional<double> foldableLog2Scale;
   /// Causal: n_kv - n_q, the key a query row sees last minus its position.
   Value diagonalShift;
   /// Key-chunk and combine kernels: views of the scratch buffer's partial
@@ -380,9 +397,10 @@ Value AttentionProgram::scoreDot(Value q, Value keyBlock, bool overlap) {
 
 /// The scores of the key block at `keyBlock` from its `dot`, scaled into
 /// the log2 domain: scale * log2(e) * Q K^T, through the score modification
-/// (which sees scale * Q K^T) when there is one; with `masked`, keys past
-/// the end and (causal) past the diagonal are -inf.
-Value AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
+/// (which sees scale * Q K^T) when there is one, or left to the softmax to
+/// scale (foldableLog2Scale); with `masked`, keys past the end and (causal)
+/// past the diagonal are -inf.
+Scores AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
   Type f32 = b.getF32Type();
   RankedTensorType f32Scores = scoresType(f32);
   RankedTensorType i32Scores = scoresType(b.getI32Type());
@@ -412,11 +430,13 @@ Value AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
         b, loc, mod.front(), {scores, batches, heads, queryTile, keyTile});
     scaled = arith::MulFOp::create(b, loc, modified.front(),
                                    floatTile(f32Scores, M_LOG2E));
+  } else if (foldableLog2Scale) {
+    scaled = dot;
   } else {
     scaled = arith::MulFOp::create(b, loc, dot, log2ScaleTile);
   }
   if (!masked)
-    return scaled;
+    return {scaled, foldableLog2Scale};
   Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, keys(),
                                       splatIndex(keyLength, i32Scores));
   // Causal: row i sees keys up to its position + the diagonal shift; with
@@ -436,27 +456,42 @@ Value AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
                                        keys(), firstSeen);
     valid = arith::AndIOp::create(b, loc, valid, seen);
   }
-  return arith::SelectOp::create(
-      b, loc, valid, scaled,
-      floatTile(f32Scores, -std::numeric_limits<double>::infinity()));
+  return {arith::SelectOp::create(
+              b, loc, valid, scaled,
+              floatTile(f32Scores, -std::numeric_limits<double>::infinity())),
+          foldableLog2Scale};
 }
 
 /// The online softmax of one key block's scores against the running row
 /// maximum and sum of `state`.
 Probabilities AttentionProgram::softmax(const SoftmaxState &state,
-                                        Value scores) {
+                                        const Scores &scores) {
   Type f32 = b.getF32Type();
   RankedTensorType rowsType = tileOf({s.blockM}, f32);
-  Value blockMax = tile::ReduceOp::create(b, loc, rowsType,
-                                          tile::ReduceKind::max, scores, 1);
+  Value blockMax = tile::ReduceOp::create(
+      b, loc, rowsType, tile::ReduceKind::max, scores.tile, 1);
+  if (scores.log2Scale)
+    blockMax = arith::MulFOp::create(b, loc, blockMax,
+                                     floatTile(rowsType, *scores.log2Scale));
   Value rowMax = arith::MaximumFOp::create(b, loc, state.rowMax, blockMax);
   Value shift = finiteOrZero(rowMax);
-  Value alpha = math::Exp2Op::create(
-      b, loc, arith::SubFOp::create(b, loc, state.rowMax, shift));
-  Value shiftTile = tile::BroadcastOp::create(b, loc, scoresType(f32), shift,
-                                              ArrayRef<int64_t>{1});
-  Value p = math::Exp2Op::create(
-      b, loc, arith::SubFOp::create(b, loc, scores, shiftTile));
+  Value alpha = exp2(arith::SubFOp::create(b, loc, state.rowMax, shift));
+  Value exponent;
+  if (scores.log2Scale) {
+    // The rows negated before the broadcast: one negation a row, not an
+    // element.
+    Value negShift = tile::BroadcastOp::create(
+        b, loc, scoresType(f32), arith::NegFOp::create(b, loc, shift),
+        ArrayRef<int64_t>{1});
+    exponent = math::FmaOp::create(
+        b, loc, scores.tile, floatTile(scoresType(f32), *scores.log2Scale),
+        negShift);
+  } else {
+    Value shiftTile = tile::BroadcastOp::create(b, loc, scoresType(f32), shift,
+                                                ArrayRef<int64_t>{1});
+    exponent = arith::SubFOp::create(b, loc, scores.tile, shiftTile);
+  }
+  Value p = exp2(exponent);
   Value blockSum = tile::ReduceOp::create(b, loc, rowsType,
                                           tile::ReduceKind::add, p, 1);
   Value rowSum = arith::AddFOp::create(
@@ -561,9 +596,14 @@ void AttentionProgram::storeResults(const SoftmaxState &state) {
   Value divisor = arith::SelectOp::create(b, loc, noKey,
                                           floatTile(rowsType, 1.0),
                                           state.rowSum);
-  Value out = arith::DivFOp::create(
+  // One division a row, then a multiply an element: an IEEE division of
+  // each element costs a dozen instructions, which at 512 keys is a
+  // tenth of a program's softmax work.
+  Value reciprocal =
+      arith::DivFOp::create(b, loc, floatTile(rowsType, 1.0), divisor);
+  Value out = arith::MulFOp::create(
       b, loc, state.acc,
-      tile::BroadcastOp::create(b, loc, accType, divisor,
+      tile::BroadcastOp::create(b, loc, accType, reciprocal,
                                 ArrayRef<int64_t>{1}));
   Value outLow = arith::TruncFOp::create(
       b, loc, tileOf({s.blockM, columns}, element), out);
@@ -650,6 +690,8 @@ void AttentionProgram::setUpScoreTiles(ValueRange args) {
     double scale = op.getScaleOrDefault();
     scaleTile = floatTile(f32Scores, scale);
     log2ScaleTile = floatTile(f32Scores, scale * M_LOG2E);
+    if (scale > 0 && op.getScoreMod().empty())
+      foldableLog2Scale = scale * M_LOG2E;
   }
   if (op.getCausal())
     diagonalShift = m.sub(keyLength, queryLength);
@@ -770,8 +812,8 @@ SoftmaxState AttentionProgram::combinePartials(Value chunks) {
         Value shift = finiteOrZero(rowMax);
         auto rescaled = [&](const SoftmaxState &state,
                             Value acc) -> std::pair<Value, Value> {
-          Value weight = math::Exp2Op::create(
-              b, loc, arith::SubFOp::create(b, loc, state.rowMax, shift));
+          Value weight =
+              exp2(arith::SubFOp::create(b, loc, state.rowMax, shift));
           Value sum = arith::MulFOp::create(b, loc, state.rowSum, weight);
           Value tile = arith::MulFOp::create(
               b, loc, acc,

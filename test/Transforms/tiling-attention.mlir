@@ -16,10 +16,15 @@
 // CHECK: %[[END:.*]] = arith.minui %{{.*}}, %[[NKV]] : index
 // CHECK: %[[Q:.*]] = tile.load {{.*}} -> tensor<128x128xbf16>
 // CHECK: %[[WHOLE:.*]]:3 = scf.for %{{.*}} = %c0{{.*}} to %[[FULL:[^ ]+]] step %c128{{.*}}
-// CHECK:   tile.dot %[[Q]], %{{.*}} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+// CHECK:   %[[S:.*]] = tile.dot %[[Q]], %{{.*}} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
 // CHECK-NOT: arith.select %{{.*}} : tensor<128x128xi1>
-// CHECK:   tile.reduce max
-// CHECK:   math.exp2
+// A constant scale folds into the row maximum and the exponent: one fma a
+// score, no multiply; the exponentials may be approximate.
+// CHECK-NOT: arith.mulf %[[S]]
+// CHECK:   %[[RAWMAX:.*]] = tile.reduce max %[[S]] along 1
+// CHECK:   arith.mulf %[[RAWMAX]], %{{.*}} : tensor<128xf32>
+// CHECK:   %[[EXPONENT:.*]] = math.fma %[[S]], %{{.*}}, %{{.*}} : tensor<128x128xf32>
+// CHECK:   math.exp2 %[[EXPONENT]] fastmath<afn> : tensor<128x128xf32>
 // CHECK:   tile.reduce add
 // CHECK:   arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
 // CHECK:   tile.dot
@@ -30,7 +35,10 @@
 // CHECK:   arith.andi
 // CHECK:   arith.select %{{.*}} : tensor<128x128xi1>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 2 : i64}
-// CHECK: arith.divf
+// One division a row, then a multiply an element.
+// CHECK: %[[RECIPROCAL:.*]] = arith.divf %{{.*}} : tensor<128xf32>
+// CHECK: %[[RECIPROCALS:.*]] = tile.broadcast %[[RECIPROCAL]] dims [1]
+// CHECK: arith.mulf %{{.*}}, %[[RECIPROCALS]] : tensor<128x128xf32>
 // CHECK: tile.store %{{.*}} : tensor<128x128xbf16>
 tile.attention @causal layout(bhsd) causal
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
@@ -60,9 +68,9 @@ tile.attention @causal layout(bhsd) causal
 // CHECK:   %[[PREV:.*]] = arith.subi %[[KB]], %c128
 // CHECK:   %[[V:.*]] = tile.load %{{.*}}[%[[PREV]], %c0]
 // CHECK:   %[[O:.*]] = tile.dot %[[P]], %[[V]], %[[ACC]] overlap
-// CHECK:   arith.mulf %[[S]]
 // CHECK-NOT: arith.select %{{.*}} : tensor<128x128xi1>
-// CHECK:   tile.reduce max
+// CHECK:   tile.reduce max %[[S]]
+// CHECK:   math.fma %[[S]]
 // CHECK:   math.exp2
 // CHECK:   tile.reduce add
 // CHECK:   %[[RESCALED:.*]] = arith.mulf %[[O]], %{{.*}} : tensor<128x128xf32>
@@ -83,7 +91,8 @@ tile.attention @causal layout(bhsd) causal
 // CHECK: %[[LAST:.*]] = arith.subi %[[AFTER]], %c128
 // CHECK: %[[VLAST:.*]] = tile.load %{{.*}}[%[[LAST]], %c0]
 // CHECK: %[[OUT:.*]] = tile.dot %[[MASKED]]#3, %[[VLAST]], %[[MASKED]]#0 :
-// CHECK: arith.divf %[[OUT]]
+// CHECK: arith.divf %{{.*}} : tensor<128xf32>
+// CHECK: arith.mulf %[[OUT]]
 // CHECK: tile.store %{{.*}} : tensor<128x128xbf16>
 tile.attention @overlapped layout(bhsd) causal overlap_softmax
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,

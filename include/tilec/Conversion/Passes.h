@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -26,6 +27,10 @@ mlir::LogicalResult emitLaunchMetadata(mlir::gpu::GPUFuncOp kernel);
 /// Makes the tensor-map parameters that `kernel`'s tile.tensor_maps lists
 /// 128-byte by-value grid constants; returns how many.
 unsigned passTensorMapsByValue(mlir::LLVM::LLVMFuncOp kernel);
+
+/// Patterns rewriting math ops marked `afn` into NVIDIA's approximate
+/// instructions (tile-approx-math-to-nvvm).
+void populateApproxMathToNVVMPatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "tilec/Conversion/Passes.h.inc"

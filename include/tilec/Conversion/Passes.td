@@ -77,6 +77,34 @@ def TileOccupancyHints : Pass<"tile-occupancy-hints",
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def TileApproxMathToNVVM : Pass<"tile-approx-math-to-nvvm",
+                                "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower math ops that allow approximation to NVIDIA's fast instructions";
+  let description = [{
+    Runs before the GPU to NVVM conversion, which would call libdevice.
+    `math.exp2` on f32 with the `afn` fast-math flag becomes
+    `ex2.approx.ftz.f32` (the intrinsic `llvm.nvvm.ex2.approx.ftz.f32`),
+    one MUFU.EX2 in SASS. libdevice's `__nv_exp2f` is the same
+    approximation but without flushing subnormals, which ptxas pays for
+    with a compare and two predicated multiplies around each MUFU.EX2.
+    Flushing loses only results below 2^-126: an online softmax, whose
+    exponents are at most 0 and whose sums start at 1, cannot tell.
+    Vectors are unrolled; ops without `afn` are left to libdevice.
+
+    ```mlir
+    // Before
+    %e = math.exp2 %x fastmath<afn> : f32
+    // After
+    %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%x) : (f32) -> f32
+    ```
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "num-rewritten", "Math ops made approximate">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TileTensorMapParams : Pass<"tile-tensor-map-params",
                                "::mlir::gpu::GPUModuleOp"> {
   let summary = "Pass kernels' tensor-map descriptors by value in parameter space";
