@@ -14,6 +14,9 @@
 #                        bench/attention/make-variants.sh) at the prefill
 #                        shapes, attn_varlen at packed shapes, and the
 #                        peers (prefill, prefill256, varlen presets).
+#   PREFILL_CALL=softmax  tilec's prefill and GQA rows, decode built with
+#                        each schedule in .device/cubins-var-* (beside the
+#                        default), and the prefill, GQA and decode peers.
 #   here:  bash scripts/package-device.sh
 #          mkdir -p .device/cubins-overlap      # for PREFILL_CALL=ab
 #          sed '/^tile.attention/ s/$/ overlap_softmax/' examples/attention.mlir \
@@ -39,6 +42,10 @@ case "${PREFILL_CALL:-ab}" in
   schedules) ATTENTION_STEPS="tilec peers" \
       ATTENTION_PEERS="${ATTENTION_PEERS:-prefill,prefill256,varlen}" \
       ATTENTION_TIMED="variants varlen" bash bench/attention-gpu.sh ;;
+  softmax) ATTENTION_STEPS="tilec peers" ATTENTION_PEERS=prefill,gqa,decode \
+      ATTENTION_TIMED="prefill gqa variants" ATTENTION_VARIANT_KERNELS=attn_d128 \
+      ATTENTION_VARIANT_SHAPES=64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536,1x32x8x1x16384,1x16x16x1x65536 \
+      bash bench/attention-gpu.sh ;;
   peers) ATTENTION_STEPS="tilec peers racecheck" ATTENTION_PEERS=prefill,gqa \
         ATTENTION_TIMED="prefill gqa" bash bench/attention-gpu.sh ;;
 esac

@@ -28,8 +28,8 @@ static constexpr int32_t kTryWaitTicks = 10000000;
 
 LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
                                         MapWarpsState &state) {
-  // One descriptor per source buffer and box shape.
-  std::map<std::array<int64_t, 3>, Value> descriptors;
+  // One descriptor per source buffer and box.
+  std::map<std::pair<unsigned, SmallVector<int64_t>>, Value> descriptors;
   SmallVector<Attribute> described;
   MLIRContext *ctx = func.getContext();
   WalkResult result = func.walk([&](tilegpu::CopyBulkOp copy) {
@@ -40,18 +40,23 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
       return WalkResult::interrupt();
     }
     MemRefType dst = copy.getDst().getType();
-    std::array<int64_t, 3> key = {src.getArgNumber(), dst.getDimSize(2),
-                                  dst.getDimSize(1)};
-    Value &descriptor = descriptors[key];
+    // The box, innermost first: a panel's columns, its rows along
+    // rows_dim, one element in every other dimension.
+    int64_t rank = copy.getSrc().getType().getRank();
+    SmallVector<int64_t> box(rank, 1);
+    box[0] = dst.getDimSize(2);
+    box[rank - 1 - copy.getRowsDimension()] = dst.getDimSize(1);
+    Value &descriptor = descriptors[{src.getArgNumber(), box}];
     if (!descriptor) {
       unsigned index = func.getNumArguments();
       (void)func.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
                                 DictionaryAttr::get(ctx), copy.getLoc());
       descriptor = func.getArgument(index);
-      described.push_back(DenseI64ArrayAttr::get(
-          ctx, {key[0], key[1], key[2],
-                *copy.getLayout().getHardwareSwizzleBytes(
-                    dst.getElementType())}));
+      SmallVector<int64_t> entry = {src.getArgNumber()};
+      llvm::append_range(entry, box);
+      entry.push_back(
+          *copy.getLayout().getHardwareSwizzleBytes(dst.getElementType()));
+      described.push_back(DenseI64ArrayAttr::get(ctx, entry));
     }
     state.tensorMaps[copy] = descriptor;
     return WalkResult::advance();
@@ -137,18 +142,21 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
       auto toI32 = [&](Value index) {
         return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
       };
-      Value row = toI32(adaptor.getIndices()[0]);
+      ValueRange indices = adaptor.getIndices();
       for (int64_t p = 0; p < panels; ++p) {
         Value address = b.createOrFold<arith::AddIOp>(
             loc, base,
             arith::ConstantIntOp::create(b, loc, p * panelBytes, 64));
         Value dstPointer = LLVM::AddrSpaceCastOp::create(
             b, loc, clusterPointer, sharedPointer(b, loc, address));
-        // Coordinates are innermost first: column, then row.
-        Value column = toI32(b.createOrFold<arith::AddIOp>(
-            loc, adaptor.getIndices()[1], indexConstant(b, loc, p * width)));
+        // Coordinates are innermost first: the panel's first column, then
+        // the row and any outer indices.
+        SmallVector<Value> coordinates = {toI32(b.createOrFold<arith::AddIOp>(
+            loc, indices.back(), indexConstant(b, loc, p * width)))};
+        for (Value index : llvm::reverse(indices.drop_back()))
+          coordinates.push_back(toI32(index));
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, loc, dstPointer, descriptor, ValueRange{column, row}, barrier,
+            b, loc, dstPointer, descriptor, coordinates, barrier,
             /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/nullptr,
             /*l2CacheHint=*/nullptr,
             NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),

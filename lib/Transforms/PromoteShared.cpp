@@ -52,6 +52,71 @@ static bool padsWithZeros(tile::LoadOp load) {
          matchPattern(*padding, m_AnyZeroFloat());
 }
 
+namespace {
+/// Where the copy engine reads the tile a load reads: a kernel argument
+/// (the runtime describes those), indexed as the load is, or a
+/// rank-reducing unit-stride subview of one that keeps the argument's last
+/// dimension and one other, each whole from 0, indexed by the subview's
+/// offsets in the others. (Whole, so that the engine's zeros past the
+/// argument's end are the view's; one (batch, head) of a 4-D attention
+/// buffer is such a view.)
+struct BulkSource {
+  BlockArgument arg;
+  /// The subview's offsets, one per dimension of `arg`; empty when the
+  /// load reads `arg` itself.
+  SmallVector<OpFoldResult> offsets;
+  /// The dimension of `arg` the tile's rows run along.
+  unsigned rowsDim = 0;
+};
+} // namespace
+
+static BlockArgument kernelArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
+             ? arg
+             : BlockArgument();
+}
+
+/// Whether `size` is the whole of dimension `dim` of `source`.
+static bool isWholeDimension(OpFoldResult size, Value source, unsigned dim) {
+  auto type = cast<MemRefType>(source.getType());
+  if (std::optional<int64_t> constant = getConstantIntValue(size))
+    return !type.isDynamicDim(dim) && *constant == type.getDimSize(dim);
+  auto dimOp = cast<Value>(size).getDefiningOp<memref::DimOp>();
+  return dimOp && dimOp.getSource() == source &&
+         dimOp.getConstantIndex() == static_cast<int64_t>(dim);
+}
+
+static std::optional<BulkSource> bulkSource(tile::LoadOp load) {
+  Value buffer = load.getBuffer();
+
+  if (cast<MemRefType>(buffer.getType()).getRank() != 2)
+    return std::nullopt;
+  while (auto cast = buffer.getDefiningOp<memref::CastOp>())
+    buffer = cast.getSource();
+  if (BlockArgument arg = kernelArgument(buffer))
+    return BulkSource{arg, {}, 0};
+  auto subview = buffer.getDefiningOp<memref::SubViewOp>();
+  BlockArgument arg = subview ? kernelArgument(subview.getSource()) : nullptr;
+  // The copy engine describes 2 to 5 dimensions.
+  if (!arg || subview.getSourceType().getRank() > 5 ||
+      !llvm::all_of(subview.getMixedStrides(), isOneInteger))
+    return std::nullopt;
+  unsigned rank = subview.getSourceType().getRank();
+  llvm::SmallBitVector dropped = subview.getDroppedDims();
+  SmallVector<unsigned> kept;
+  for (unsigned d = 0; d < rank; ++d)
+    if (!dropped[d])
+      kept.push_back(d);
+  if (kept.size() != 2 || kept[1] != rank - 1)
+    return std::nullopt;
+  for (unsigned d : kept)
+    if (!isZeroInteger(subview.getMixedOffsets()[d]) ||
+        !isWholeDimension(subview.getMixedSizes()[d], subview.getSource(), d))
+      return std::nullopt;
+  return BulkSource{arg, subview.getMixedOffsets(), kept[0]};
+}
+
 /// Whether `index` is `loop`'s induction variable, or it plus or minus a
 /// loop invariant (or a constant).
 static bool followsInductionVar(scf::ForOp loop, Value index) {
@@ -229,9 +294,26 @@ struct StagedTile {
       indices.push_back(atIteration.lookupOrDefault(index));
     }
     if (barriers) {
-      tilegpu::CopyBulkOp::create(b, loc, load.getBuffer(), indices,
+      // canBulkCopy checked that there is a source.
+      BulkSource source = *bulkSource(load);
+      IntegerAttr rowsDim;
+      if (!source.offsets.empty()) {
+        // The tile's row and column indices in its two dimensions (whole
+        // from 0), the subview's offsets in the others.
+        SmallVector<Value> tileIndices = indices;
+        indices.clear();
+        for (auto [d, offset] : llvm::enumerate(source.offsets))
+          indices.push_back(
+              d == source.rowsDim ? tileIndices[0]
+              : d + 1 == source.offsets.size()
+                  ? tileIndices[1]
+                  : getValueOrCreateConstantIndexOp(b, loc, offset));
+        if (source.rowsDim + 2 != source.offsets.size())
+          rowsDim = b.getI64IntegerAttr(source.rowsDim);
+      }
+      tilegpu::CopyBulkOp::create(b, loc, source.arg, indices,
                                   slotView(b, loc, slot), barriers, slot,
-                                  placement());
+                                  placement(), rowsDim);
       return;
     }
     tilegpu::CopyAsyncOp::create(b, loc, load.getBuffer(), indices,
@@ -325,19 +407,18 @@ Value allocateBarriers(OpBuilder &b, Location loc, int64_t stages, Value base,
                                 ValueRange{});
 }
 
-/// Whether `load` reads a kernel argument, which the runtime can describe
-/// to a copy engine.
-bool readsKernelArgument(tile::LoadOp load) {
-  auto arg = dyn_cast<BlockArgument>(load.getBuffer());
-  return arg && isa<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
-}
-
 /// Bulk copies fill whole swizzled panels from buffers the runtime
-/// describes: every staged load must be of that kind.
+/// describes: every load staged each iteration must be of that kind (the
+/// loop-invariant ones are copied once by the threads).
 bool canBulkCopy(ArrayRef<PromotableLoad> loads) {
-  return llvm::all_of(loads, [](const PromotableLoad &p) {
-    return p.swizzled && !p.invariant && readsKernelArgument(p.load);
-  });
+  return llvm::all_of(loads,
+                      [](const PromotableLoad &p) { return p.swizzled; }) &&
+         llvm::any_of(loads, [](const PromotableLoad &p) {
+           return !p.invariant && bulkSource(p.load);
+         }) &&
+         llvm::all_of(loads, [](const PromotableLoad &p) {
+           return p.invariant || bulkSource(p.load);
+         });
 }
 
 /// The bytes from `base` to the next swizzle-atom boundary: the atoms
@@ -510,8 +591,10 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
 void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
                         Value barriers) {
   Location loc = p.loop.getLoc();
-  tilegpu::BarrierInitOp::create(rewriter, loc, barriers,
-                                 static_cast<int64_t>(p.tiles.size()));
+  // One arrival per tile copied each iteration.
+  tilegpu::BarrierInitOp::create(
+      rewriter, loc, barriers,
+      llvm::count_if(p.tiles, [](const StagedTile &t) { return !t.invariant; }));
   auto copyIfInRange = [&](Value iv, Value slot) {
     Value inRange = rewriter.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::slt, iv, p.loop.getUpperBound());
@@ -524,6 +607,13 @@ void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
   for (int64_t j = 0; j < distance; ++j)
     copyIfInRange(p.ivAhead(rewriter, p.loop.getLowerBound(), j),
                   p.constant(rewriter, j));
+  // Loop-invariant tiles (attention's Q) by the threads, while the first
+  // bulk copies are in flight; the wait's barrier publishes them.
+  if (llvm::any_of(p.tiles, [](const StagedTile &t) { return t.invariant; })) {
+    p.copyInvariants(rewriter);
+    tilegpu::AsyncCommitOp::create(rewriter, loc);
+    tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
+  }
 
   rewriter.setInsertionPointToStart(p.loop.getBody());
   Value iteration = p.iteration(rewriter);

@@ -649,7 +649,12 @@ void AttentionProgram::setUpViews(ValueRange args) {
     oHead = headView(o, head, queryStart, queryLength);
   }
   kHead = headView(k, kvHead, keyStart, keyLength);
-  vHead = headView(v, kvHead, keyStart, keyLength);
+  // V's rows are K's; viewed by its own length, each view is its whole
+  // buffer's sequence, which the copy engine can stage (tile-promote-shared).
+  vHead = headView(v, kvHead, keyStart,
+                   op.isRagged()
+                       ? keyLength
+                       : b.createOrFold<memref::DimOp>(loc, v, dims.seq));
   if (op.getLse())
     lseHead = lseView(args[4], head);
 }

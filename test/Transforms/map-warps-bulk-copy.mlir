@@ -17,9 +17,9 @@
 // CHECK: gpu.barrier
 // CHECK: scf.if
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c32768_i32 : !llvm.ptr<3>, i32
-// CHECK: %[[ROW:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK: %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
 // CHECK: %[[COL:.*]] = arith.index_cast %[[N0]] : index to i32
+// CHECK: %[[ROW:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP]], %[[BAR]], box[%[[COL]], %[[ROW]]]
 // CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %[[MAP]],
 // CHECK: %[[PARITY:.*]] = arith.andi %{{.*}}, %c1_i32
@@ -61,6 +61,38 @@ gpu.module @m {
     tilegpu.copy_bulk %b[%k, %c0], %p64, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
     tilegpu.copy_bulk %b[%k, %c1], %p64, %bars[%c1] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
     tilegpu.copy_bulk %b[%k, %c0], %p128, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x128x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A 4-D source ([batch, seq, heads, d]): rows along dimension 1, one
+// element thick in the others. The box lists a panel's 64 columns, 1 head,
+// 128 rows and 1 batch (innermost first), and so do the coordinates.
+// CHECK-LABEL: gpu.func @bshd(
+// CHECK-SAME: %[[B:[^:]*]]: memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>, %[[BATCH:[^:]*]]: index, %[[HEAD:[^:]*]]: index, %[[KEY:[^:]*]]: index, %[[MAP:[^:]*]]: !llvm.ptr)
+// CHECK-SAME: tile.tensor_maps = [array<i64: 0, 64, 1, 128, 1, 128>]
+// CHECK: nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c16384_i32
+// CHECK-DAG: %[[COL:.*]] = arith.index_cast %c0 : index to i32
+// CHECK-DAG: %[[H:.*]] = arith.index_cast %[[HEAD]] : index to i32
+// CHECK-DAG: %[[ROW:.*]] = arith.index_cast %[[KEY]] : index to i32
+// CHECK-DAG: %[[BB:.*]] = arith.index_cast %[[BATCH]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %[[BAR]], box[%[[COL]], %[[H]], %[[ROW]], %[[BB]]]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+gpu.module @m {
+  gpu.func @bshd(%k: memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>, %batch: index, %head: index, %key: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c1024 = arith.constant 1024 : index
+    %c33792 = arith.constant 33792 : index
+    %panels = memref.view %base[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1x128x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c33792][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_init %bars arrivals 1 : memref<2xi64, #gpu.address_space<workgroup>>
+    %slot0 = memref.subview %panels[%c0, 0, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1] : memref<2x1x128x64xbf16, #gpu.address_space<workgroup>> to memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %k[%batch, %key, %head, %c0], %slot0, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, rows_dim = 1 : i64} : memref<?x?x?x64xbf16, strided<[?, ?, 64, 1]>>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_wait %bars[%c0], %c0 : memref<2xi64, #gpu.address_space<workgroup>>
     gpu.return
   }
 }

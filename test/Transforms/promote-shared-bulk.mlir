@@ -108,3 +108,83 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A tile of one (batch, head) of a 4-D argument, through the rank-reducing
+// subview that keeps its sequence and head dim whole from 0: copied from
+// the argument itself, with the subview's batch and head as indices and
+// the rows along dimension 1 ([batch, seq, heads, d]). The loop-invariant
+// Q is copied once by the threads and waited for before the loop; only K
+// arrives on the barriers.
+// CHECK-LABEL: gpu.func @head_of_4d(
+// CHECK-SAME: %[[Q:[^:]*]]: memref<?x?x?x64xbf16>, %[[K:[^:]*]]: memref<?x?x?x64xbf16>
+// CHECK-SAME: %[[B:[^:]*]]: index, %[[H:[^:]*]]: index
+// CHECK: %[[KV:.*]] = memref.subview %[[K]]
+// CHECK: tilegpu.barrier_init %{{.*}} arrivals 1
+// CHECK: scf.if
+// CHECK: tilegpu.copy_bulk %[[K]][%[[B]], %c0{{.*}}, %[[H]], %c0{{.*}}], {{.*}} rows_dim = 1 : i64} : memref<?x?x?x64xbf16>,
+// CHECK: tilegpu.copy_async %{{.*}}[%c0{{.*}}, %c0{{.*}}], {{.*}} : memref<?x?xbf16, strided<[?, 1], offset: ?>>
+// CHECK-NEXT: tilegpu.async_commit
+// CHECK-NEXT: tilegpu.async_wait 0
+// CHECK: scf.for
+// CHECK: tilegpu.barrier_wait
+// CHECK: tilegpu.copy_bulk %[[K]]
+// CHECK-NOT: tilegpu.copy_async
+gpu.module @m {
+  gpu.func @head_of_4d(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: memref<64x128xf32>, %b: index, %h: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %nq = memref.dim %q, %c1 : memref<?x?x?x64xbf16>
+    %nk = memref.dim %k, %c1 : memref<?x?x?x64xbf16>
+    %qv = memref.subview %q[%b, 0, %h, 0] [1, %nq, 1, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[?, 1], offset: ?>>
+    %qc = memref.cast %qv : memref<?x64xbf16, strided<[?, 1], offset: ?>> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    %kv = memref.subview %k[%b, 0, %h, 0] [1, %nk, 1, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[?, 1], offset: ?>>
+    %kc = memref.cast %kv : memref<?x64xbf16, strided<[?, 1], offset: ?>> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+    %tq = tile.load %qc[%c0, %c0] : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<64x64xbf16>
+    %r = scf.for %kk = %c0 to %nk step %c128 iter_args(%acc = %zero) -> (tensor<64x128xf32>) {
+      %tk = tile.load %kc[%kk, %c0] : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<128x64xbf16>
+      %kt = tile.transpose %tk : tensor<128x64xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %tq, %kt, %acc : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+      scf.yield %d : tensor<64x128xf32>
+    } {tile.stages = 2 : i64}
+    tile.store %r, %o[%c0, %c0] : tensor<64x128xf32>, memref<64x128xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A view of part of a sequence (its length a plain argument, not the
+// buffer's whole dimension) is staged by the threads: past the view the
+// copy engine would read the buffer's next rows instead of zeros.
+// CHECK-LABEL: gpu.func @part_of_4d(
+// CHECK-NOT: tilegpu.copy_bulk
+// CHECK: scf.for
+// CHECK: tilegpu.copy_async
+gpu.module @m {
+  gpu.func @part_of_4d(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: memref<64x128xf32>, %b: index, %h: index, %nk: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %nq = memref.dim %q, %c1 : memref<?x?x?x64xbf16>
+    %qv = memref.subview %q[%b, 0, %h, 0] [1, %nq, 1, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[?, 1], offset: ?>>
+    %qc = memref.cast %qv : memref<?x64xbf16, strided<[?, 1], offset: ?>> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    %kv = memref.subview %k[%b, 0, %h, 0] [1, %nk, 1, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[?, 1], offset: ?>>
+    %kc = memref.cast %kv : memref<?x64xbf16, strided<[?, 1], offset: ?>> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+    %tq = tile.load %qc[%c0, %c0] : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<64x64xbf16>
+    %r = scf.for %kk = %c0 to %nk step %c128 iter_args(%acc = %zero) -> (tensor<64x128xf32>) {
+      %tk = tile.load %kc[%kk, %c0] : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<128x64xbf16>
+      %kt = tile.transpose %tk : tensor<128x64xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %tq, %kt, %acc : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+      scf.yield %d : tensor<64x128xf32>
+    } {tile.stages = 2 : i64}
+    tile.store %r, %o[%c0, %c0] : tensor<64x128xf32>, memref<64x128xf32>
+    gpu.return
+  }
+}

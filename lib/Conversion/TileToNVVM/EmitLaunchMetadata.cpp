@@ -79,17 +79,28 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
       return kernel.emitError("kernel has fewer parameters than tensor maps");
     types = types.drop_back(maps.size());
     for (Attribute attr : maps) {
+      // [buffer argument, box extents innermost first (one per dimension
+      // of the buffer), swizzle].
       auto entry = dyn_cast<DenseI64ArrayAttr>(attr);
-      if (!entry || entry.size() != 4 || entry[0] >= int64_t(types.size()) ||
-          !isa<MemRefType>(types[entry[0]]))
+      auto buffer = entry && entry.size() >= 3 && entry[0] >= 0 &&
+                            entry[0] < int64_t(types.size())
+                        ? dyn_cast<MemRefType>(types[entry[0]])
+                        : MemRefType();
+      if (!buffer || int64_t(entry.size()) != buffer.getRank() + 2 ||
+          llvm::any_of(entry.asArrayRef().slice(1, buffer.getRank()),
+                       [](int64_t extent) {
+                         return extent < 1 || extent > TensorMapInfo::kMaxBox;
+                       }))
         return kernel.emitError("'")
                << tile::kTensorMapsAttrName
-               << "' entries must be [buffer argument, box columns, box rows, "
-                  "swizzle]";
-      meta.tensorMaps.push_back(TensorMapInfo{
-          static_cast<unsigned>(entry[0]),
-          {static_cast<unsigned>(entry[1]), static_cast<unsigned>(entry[2])},
-          static_cast<unsigned>(entry[3])});
+               << "' entries must be [buffer argument, a box extent per "
+                  "dimension of the buffer (innermost first), swizzle]";
+      TensorMapInfo map;
+      map.arg = static_cast<unsigned>(entry[0]);
+      for (int64_t extent : entry.asArrayRef().slice(1, buffer.getRank()))
+        map.box.push_back(static_cast<unsigned>(extent));
+      map.swizzleBytes = static_cast<unsigned>(entry.asArrayRef().back());
+      meta.tensorMaps.push_back(map);
     }
   }
   if (auto fallback =

@@ -183,8 +183,15 @@ LogicalResult BarrierWaitOp::verify() {
 
 LogicalResult CopyBulkOp::verify() {
   MemRefType src = getSrc().getType(), dst = getDst().getType();
-  if (src.getRank() != 2 || getIndices().size() != 2)
-    return emitOpError("needs a 2-D source and 2 indices, got ") << src;
+  // TMA describes at most 5 dimensions.
+  if (src.getRank() < 2 || src.getRank() > 5 ||
+      static_cast<int64_t>(getIndices().size()) != src.getRank())
+    return emitOpError("needs a source of rank 2 to 5 and one index per "
+                       "dimension, got ")
+           << getIndices().size() << " indices into " << src;
+  if (getRowsDim() && (*getRowsDim() < 0 || *getRowsDim() >= src.getRank() - 1))
+    return emitOpError("rows_dim must name a dimension before the last, got ")
+           << *getRowsDim();
   if (src.getMemorySpace())
     return emitOpError("source must be in global memory");
   if (!isa<BlockArgument>(getSrc()))

@@ -25,11 +25,35 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, box columns, box rows, swizzle]}}
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle]}}
   gpu.func @scalar_map(%x: memref<?xf32>, %n: i32, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
                   tile.tensor_maps = [array<i64: 1, 64, 64, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle]}}
+  gpu.func @box_rank(%x: memref<?x?x?x64xbf16>, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle]}}
+  gpu.func @box_too_tall(%x: memref<?x?xbf16>, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.tensor_maps = [array<i64: 0, 64, 512, 128>]} {
     gpu.return
   }
 }

@@ -41,3 +41,17 @@ gpu.module @tilec_kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A 4-D buffer's map has a box extent per dimension, innermost first: 64
+// columns of one head's 128 rows ([batch, heads, seq, d] order).
+// CHECK: @__tilec_launch_attn("tilec-launch 1\0Akernel attn\0Aparams buffer:bf16:4\0Atensormaps 0:64x128x1x1:128\0Ablock 256 1 1\0Agrid 0.2/128 - -\0Ashared 0\0A\00")
+gpu.module @tilec_kernels {
+  gpu.func @attn(%k: memref<?x?x?x128xbf16>, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 2, per_program = 128>],
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 1, 1, 128>]} {
+    gpu.return
+  }
+}

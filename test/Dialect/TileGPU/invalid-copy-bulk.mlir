@@ -105,8 +105,30 @@ gpu.module @m {
 !bars = memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @three_d(%b: memref<?x?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
-    // expected-error @+1 {{'tilegpu.copy_bulk' op needs a 2-D source and 2 indices}}
-    tilegpu.copy_bulk %b[%i, %i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    // expected-error @+1 {{'tilegpu.copy_bulk' op needs a source of rank 2 to 5 and one index per dimension, got 2 indices into 'memref<?x?x?xbf16>'}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    gpu.return
+  }
+}
+
+// -----
+
+!bars = memref<4xi64, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @six_d(%b: memref<?x?x?x?x?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
+    // expected-error @+1 {{'tilegpu.copy_bulk' op needs a source of rank 2 to 5 and one index per dimension, got 6 indices into 'memref<?x?x?x?x?x?xbf16>'}}
+    tilegpu.copy_bulk %b[%i, %i, %i, %i, %i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?x?x?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    gpu.return
+  }
+}
+
+// -----
+
+!bars = memref<4xi64, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @rows_along_columns(%b: memref<?x?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
+    // expected-error @+1 {{'tilegpu.copy_bulk' op rows_dim must name a dimension before the last, got 2}}
+    tilegpu.copy_bulk %b[%i, %i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, rows_dim = 2 : i64} : memref<?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
     gpu.return
   }
 }

@@ -261,6 +261,12 @@ def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
     landed. The runtime describes `src` to the hardware, so `src` must be a
     kernel argument.
 
+    A source of higher rank (up to 5) takes one index per dimension: the
+    tile's columns run along the last dimension, its rows along `rows_dim`
+    (by default the one before), and it is one element thick in every
+    other. This is how a tile of one (batch, head) of a 4-D attention
+    buffer is copied without a view the runtime could not describe.
+
     ```mlir
     tilegpu.copy_bulk %b[%k, %n0], %panels, %bars[%slot]
         {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
@@ -269,10 +275,16 @@ def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
   }];
   let arguments = (ins TileGPU_Buffer:$src, Variadic<Index>:$indices,
                        TileGPU_Buffer:$dst, TileGPU_Barriers:$barriers,
-                       Index:$barrier, TileGPU_SharedLayoutAttr:$layout);
+                       Index:$barrier, TileGPU_SharedLayoutAttr:$layout,
+                       OptionalAttr<I64Attr>:$rows_dim);
   let extraClassDeclaration = [{
     /// The logical [rows, cols] of the copied tile.
     ::llvm::SmallVector<int64_t> getTileShape();
+    /// The source dimension the tile's rows run along.
+    unsigned getRowsDimension() {
+      return getRowsDim() ? static_cast<unsigned>(*getRowsDim())
+                          : getSrc().getType().getRank() - 2;
+    }
   }];
   let assemblyFormat = [{
     $src `[` $indices `]` `,` $dst `,` $barriers `[` $barrier `]` attr-dict
