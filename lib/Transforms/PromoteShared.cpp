@@ -583,11 +583,13 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
 
 /// Bulk copies (TMA): slot s has barrier s, which completes a phase when
 /// all of the slot's tiles have landed; the n-th use of a slot waits for
-/// phase parity n mod 2. The warpgroup dot stays in flight, and a block
-/// barrier after it guarantees that every thread's dot of the previous
-/// iteration is done, so that iteration's slot is refilled: copies run
-/// `stages - 1` ahead. Only copies of iterations that exist are issued, so
-/// none is in flight when the loop ends.
+/// phase parity n mod 2. Copies run `stages - 1` ahead, each refilling the
+/// slot of the iteration before once a block barrier shows every thread
+/// past it: where a warpgroup dot stays in flight, after this iteration's
+/// dot (which completes the previous one's); otherwise first thing in the
+/// iteration, so that the copy overlaps all of its work (with two stages,
+/// the only overlap there is). Only copies of iterations that exist are
+/// issued, so none is in flight when the loop ends.
 void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
                         Value barriers) {
   Location loc = p.loop.getLoc();
@@ -620,11 +622,19 @@ void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
   Value slot = p.slot(rewriter, iteration, 0);
   Value phase = rewriter.createOrFold<arith::DivUIOp>(
       loc, iteration, p.constant(rewriter, p.stages));
+  auto refill = [&] {
+    gpu::BarrierOp::create(rewriter, loc);
+    copyIfInRange(p.ivAhead(rewriter, p.loop.getInductionVar(), distance),
+                  p.slot(rewriter, iteration, distance));
+  };
+  bool dotInFlight = anyDotStaysInFlight(p.loop);
+  if (!dotInFlight)
+    refill();
   tilegpu::BarrierWaitOp::create(rewriter, loc, barriers, slot, phase);
-  rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
-  gpu::BarrierOp::create(rewriter, loc);
-  copyIfInRange(p.ivAhead(rewriter, p.loop.getInductionVar(), distance),
-                p.slot(rewriter, iteration, distance));
+  if (dotInFlight) {
+    rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
+    refill();
+  }
   p.readSlots(rewriter, slot);
   p.markDotsInFlight(rewriter);
 }

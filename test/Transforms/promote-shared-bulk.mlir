@@ -188,3 +188,47 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A dot whose result is used within its iteration does not stay in
+// flight: the slot of the iteration before is refilled first thing, after
+// a block barrier, so that the copy overlaps the whole iteration, then the
+// iteration waits for its own slot.
+// CHECK-LABEL: gpu.func @refill_first(
+// CHECK: scf.for
+// CHECK-NOT: tile.dot
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: tilegpu.copy_bulk
+// CHECK: tilegpu.barrier_wait
+// CHECK: tile.dot
+// CHECK-NOT: tile.in_flight
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.yield
+gpu.module @m {
+  gpu.func @refill_first(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: memref<64x128xf32>, %b: index, %h: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %nq = memref.dim %q, %c1 : memref<?x?x?x64xbf16>
+    %nk = memref.dim %k, %c1 : memref<?x?x?x64xbf16>
+    %qv = memref.subview %q[%b, 0, %h, 0] [1, %nq, 1, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[?, 1], offset: ?>>
+    %qc = memref.cast %qv : memref<?x64xbf16, strided<[?, 1], offset: ?>> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    %kv = memref.subview %k[%b, 0, %h, 0] [1, %nk, 1, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[?, 1], offset: ?>>
+    %kc = memref.cast %kv : memref<?x64xbf16, strided<[?, 1], offset: ?>> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+    %tq = tile.load %qc[%c0, %c0] : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<64x64xbf16>
+    %r = scf.for %kk = %c0 to %nk step %c128 iter_args(%acc = %zero) -> (tensor<64x128xf32>) {
+      %tk = tile.load %kc[%kk, %c0] : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> tensor<128x64xbf16>
+      %kt = tile.transpose %tk : tensor<128x64xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %tq, %kt, %zero : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+      %e = math.exp2 %d : tensor<64x128xf32>
+      %s = arith.addf %acc, %e : tensor<64x128xf32>
+      scf.yield %s : tensor<64x128xf32>
+    } {tile.stages = 2 : i64}
+    tile.store %r, %o[%c0, %c0] : tensor<64x128xf32>, memref<64x128xf32>
+    gpu.return
+  }
+}
