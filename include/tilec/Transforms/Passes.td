@@ -168,13 +168,19 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     copies run `stages - 2` ahead and are issued after the dot.
 
     With `bulk-copies` as well, swizzled panels read from kernel arguments
-    are filled by `tilegpu.copy_bulk` (TMA on Hopper) instead of the threads:
-    slot s has transaction barrier s (`tilegpu.barrier_init`), which each
-    iteration waits on (`tilegpu.barrier_wait`, phase parity = use count mod
-    2); a block barrier after the in-flight dot frees the previous
-    iteration's slot, so copies run `stages - 1` ahead, and only copies of
-    iterations that exist are issued. Kernels marked `tile.no_bulk_copies`
-    (fallbacks made by `tile-bulk-copy-fallback`) keep per-thread copies.
+    are filled by `tilegpu.copy_bulk` (TMA on Hopper) instead of the threads,
+    and so are those read through a rank-reducing unit-stride subview of one
+    that keeps its last dimension and one other whole from 0 (one (batch,
+    head) of a 4-D attention buffer: the copy indexes the argument with the
+    subview's offsets). Slot s has transaction barrier s
+    (`tilegpu.barrier_init`), which each iteration waits on
+    (`tilegpu.barrier_wait`, phase parity = use count mod 2); a block
+    barrier frees the previous iteration's slot, after the in-flight dot
+    where one stays in flight, else first thing in the iteration, so copies
+    run `stages - 1` ahead, and only copies of iterations that exist are
+    issued. Loop-invariant tiles are copied once by the threads. Kernels
+    marked `tile.no_bulk_copies` (fallbacks made by
+    `tile-bulk-copy-fallback`) keep per-thread copies.
 
     ```mlir
     // Before
