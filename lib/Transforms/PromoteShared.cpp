@@ -89,7 +89,6 @@ static bool isWholeDimension(OpFoldResult size, Value source, unsigned dim) {
 
 static std::optional<BulkSource> bulkSource(tile::LoadOp load) {
   Value buffer = load.getBuffer();
-
   if (cast<MemRefType>(buffer.getType()).getRank() != 2)
     return std::nullopt;
   while (auto cast = buffer.getDefiningOp<memref::CastOp>())
@@ -411,14 +410,13 @@ Value allocateBarriers(OpBuilder &b, Location loc, int64_t stages, Value base,
 /// describes: every load staged each iteration must be of that kind (the
 /// loop-invariant ones are copied once by the threads).
 bool canBulkCopy(ArrayRef<PromotableLoad> loads) {
-  return llvm::all_of(loads,
-                      [](const PromotableLoad &p) { return p.swizzled; }) &&
-         llvm::any_of(loads, [](const PromotableLoad &p) {
-           return !p.invariant && bulkSource(p.load);
-         }) &&
-         llvm::all_of(loads, [](const PromotableLoad &p) {
-           return p.invariant || bulkSource(p.load);
-         });
+  bool anyPipelined = false;
+  for (const PromotableLoad &p : loads) {
+    if (!p.swizzled || (!p.invariant && !bulkSource(p.load)))
+      return false;
+    anyPipelined |= !p.invariant;
+  }
+  return anyPipelined;
 }
 
 /// The bytes from `base` to the next swizzle-atom boundary: the atoms
