@@ -189,9 +189,13 @@ LogicalResult CopyBulkOp::verify() {
     return emitOpError("needs a source of rank 2 to 5 and one index per "
                        "dimension, got ")
            << getIndices().size() << " indices into " << src;
-  if (getRowsDim() && (*getRowsDim() < 0 || *getRowsDim() >= src.getRank() - 1))
-    return emitOpError("rows_dim must name a dimension before the last, got ")
-           << *getRowsDim();
+  // The attribute is read back unsigned: a negative one wraps.
+  if (std::optional<uint64_t> rowsDim = getRowsDim()) {
+    int64_t dim = static_cast<int64_t>(*rowsDim);
+    if (dim < 0 || dim >= src.getRank() - 1)
+      return emitOpError("rows_dim must name a dimension before the last, got ")
+             << dim;
+  }
   if (src.getMemorySpace())
     return emitOpError("source must be in global memory");
   if (!isa<BlockArgument>(getSrc()))

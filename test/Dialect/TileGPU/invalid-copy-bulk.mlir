@@ -132,3 +132,14 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+!bars = memref<4xi64, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @negative_rows_dim(%b: memref<?x?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
+    // expected-error @+1 {{'tilegpu.copy_bulk' op rows_dim must name a dimension before the last, got -1}}
+    tilegpu.copy_bulk %b[%i, %i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, rows_dim = -1 : i64} : memref<?x?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    gpu.return
+  }
+}
