@@ -74,7 +74,7 @@ static LogicalResult checkCompilable(ModuleOp module) {
   if (gpuModules == 0 && !tileOps)
     return module.emitError("nothing to compile: expected tile kernels or "
                             "descriptions (tile.kernel, tile.matmul, "
-                            "tile.scan) or one gpu.module");
+                            "tile.scan, tile.attention) or one gpu.module");
   if (gpuModules > 1)
     return module.emitError("expected at most one gpu.module, got ")
            << gpuModules << "; tilec makes one binary a file";

@@ -11,4 +11,4 @@ tile.kernel @k(%x: memref<?xf32>)
   tile.return
 }
 
-// EMPTY: error: nothing to compile: expected tile kernels or descriptions
+// EMPTY: error: nothing to compile: expected tile kernels or descriptions (tile.kernel, tile.matmul, tile.scan, tile.attention) or one gpu.module
