@@ -450,16 +450,13 @@ def table(name, rows):
         cells += ["yes" if r["causal"] else "no", tilec]
         for peer in PEERS:
             p = r["peers"].get(peer)
-            if p is None:
-                cells.append("-")
-            elif p["us"] is None:
-                cells.append(f"- [{note(peer, clean(p['error']))}]")
-            else:
+            cell = missing_peer_cell(peer, p, note)
+            if cell is None:
                 cell = fmt(value_of(p), ".0f" if decode else ".1f")
                 if p["kv_expanded"]:
                     cell += "*"
                     expanded = True
-                cells.append(cell)
+            cells.append(cell)
         for peer in PEERS:
             cells.append(fmt(r["ratios"].get(peer), ".2f"))
         best = r["ratios"].get("best_sdpa")
@@ -473,6 +470,16 @@ def table(name, rows):
         lines += [""] + [f"- [{n}] {peer}: {error}"
                          for (peer, error), n in notes.items()]
     return lines
+
+
+def missing_peer_cell(peer, p, note):
+    """The cell of a peer that did not run ("-") or failed ("- [n]", its
+    error as note n); None when it ran."""
+    if p is None:
+        return "-"
+    if p["us"] is None:
+        return f"- [{note(peer, clean(p['error']))}]"
+    return None
 
 
 def varlen_lengths(row, limit=10):
@@ -520,17 +527,14 @@ def varlen_table(rows):
                  varlen_lengths(r), "yes" if r["causal"] else "no", tilec]
         for peer in SDPA:
             p = r["peers"].get(peer)
-            if p is None:
-                cells.append("-")
-            elif p["us"] is None:
-                cells.append(f"- [{note(peer, clean(p['error']))}]")
-            else:
+            cell = missing_peer_cell(peer, p, note)
+            if cell is None:
                 cell = fmt(p["tflops"], ".1f")
                 if p["timing"] != "queued":
                     host = True
                     why = clean(p.get("note") or "no us_queued in the row")
                     cell += f"\u2020 [{note(peer, why)}]"
-                cells.append(cell)
+            cells.append(cell)
         for peer in SDPA:
             cells.append(fmt(r["ratios"].get(peer), ".2f"))
         best = r["ratios"].get("best_sdpa")

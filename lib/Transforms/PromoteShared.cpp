@@ -297,17 +297,13 @@ struct StagedTile {
       BulkSource source = *bulkSource(load);
       IntegerAttr rowsDim;
       if (!source.offsets.empty()) {
-        // The tile's row and column indices in its two dimensions (whole
-        // from 0), the subview's offsets in the others.
-        SmallVector<Value> tileIndices = indices;
-        indices.clear();
-        for (auto [d, offset] : llvm::enumerate(source.offsets))
-          indices.push_back(
-              d == source.rowsDim ? tileIndices[0]
-              : d + 1 == source.offsets.size()
-                  ? tileIndices[1]
-                  : getValueOrCreateConstantIndexOp(b, loc, offset));
-        if (source.rowsDim + 2 != source.offsets.size())
+        // The subview's offsets, with the tile's row and column indices in
+        // its two dimensions (whole from 0).
+        SmallVector<Value> tileIndices = std::move(indices);
+        indices = getValueOrCreateConstantIndexOp(b, loc, source.offsets);
+        indices[source.rowsDim] = tileIndices[0];
+        indices.back() = tileIndices[1];
+        if (source.rowsDim + 2 != indices.size())
           rowsDim = b.getI64IntegerAttr(source.rowsDim);
       }
       tilegpu::CopyBulkOp::create(b, loc, source.arg, indices,

@@ -126,16 +126,6 @@ struct Probabilities {
   Value p, alpha, rowMax, rowSum;
 };
 
-/// One key block's scores: in the log2 domain, or, with `log2Scale` (a
-/// positive constant), raw Q K^T still to be multiplied by it. The softmax
-/// folds a pending scale into its row maximum (max(s) c = max(s c) for
-/// c > 0) and into its exponent, fma(s, c, -max): one instruction an
-/// element instead of a multiply and a subtraction.
-struct Scores {
-  Value tile;
-  std::optional<double> log2Scale;
-};
-
 /// See AttentionProgram::keyRanges().
 struct KeyRanges {
   Value first, wholeBegin, wholeEnd, end;
@@ -218,8 +208,8 @@ private:
   KeyRanges clampToChunk(const KeyRanges &keys, Value chunk);
   SoftmaxState keyLoops(const KeyRanges &keys, bool pipelined);
   Value scoreDot(Value q, Value keyBlock, bool overlap);
-  Scores scores(Value dot, Value keyBlock, bool masked);
-  Probabilities softmax(const SoftmaxState &state, const Scores &scores);
+  Value scores(Value dot, Value keyBlock, bool masked);
+  Probabilities softmax(const SoftmaxState &state, Value scores);
   /// 2^x, which may be approximate and flush subnormal results to 0.
   Value exp2(Value x) {
     return math::Exp2Op::create(b, loc, x, arith::FastMathFlags::afn);
@@ -263,8 +253,11 @@ private:
   Value qHead, kHead, vHead, oHead, lseHead;
   /// The scale, and the scale times log2(e), as f32 score tiles.
   Value scaleTile, log2ScaleTile;
-  /// The scale times log2(e) where the softmax can fold it (see Scores):
-  /// a positive constant and no score modification.
+  /// The scale times log2(e) where the softmax folds it: a positive
+  /// constant and no score modification. scores() then leaves Q K^T
+  /// unscaled, and the softmax scales its row maximum (max(s) c = max(s c)
+  /// for c > 0) and takes fma(s, c, -max) as the exponent: one instruction
+  /// an element instead of a multiply and a subtraction.
   std::optional<double> foldableLog2Scale;
   /// Causal: n_kv - n_q, the key a query row sees last minus its position.
   Value diagonalShift;
@@ -400,7 +393,7 @@ Value AttentionProgram::scoreDot(Value q, Value keyBlock, bool overlap) {
 /// (which sees scale * Q K^T) when there is one, or left to the softmax to
 /// scale (foldableLog2Scale); with `masked`, keys past the end and (causal)
 /// past the diagonal are -inf.
-Scores AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
+Value AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
   Type f32 = b.getF32Type();
   RankedTensorType f32Scores = scoresType(f32);
   RankedTensorType i32Scores = scoresType(b.getI32Type());
@@ -436,7 +429,7 @@ Scores AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
     scaled = arith::MulFOp::create(b, loc, dot, log2ScaleTile);
   }
   if (!masked)
-    return {scaled, foldableLog2Scale};
+    return scaled;
   Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, keys(),
                                       splatIndex(keyLength, i32Scores));
   // Causal: row i sees keys up to its position + the diagonal shift; with
@@ -456,40 +449,39 @@ Scores AttentionProgram::scores(Value dot, Value keyBlock, bool masked) {
                                        keys(), firstSeen);
     valid = arith::AndIOp::create(b, loc, valid, seen);
   }
-  return {arith::SelectOp::create(
-              b, loc, valid, scaled,
-              floatTile(f32Scores, -std::numeric_limits<double>::infinity())),
-          foldableLog2Scale};
+  return arith::SelectOp::create(
+      b, loc, valid, scaled,
+      floatTile(f32Scores, -std::numeric_limits<double>::infinity()));
 }
 
 /// The online softmax of one key block's scores against the running row
 /// maximum and sum of `state`.
 Probabilities AttentionProgram::softmax(const SoftmaxState &state,
-                                        const Scores &scores) {
+                                        Value scores) {
   Type f32 = b.getF32Type();
   RankedTensorType rowsType = tileOf({s.blockM}, f32);
   Value blockMax = tile::ReduceOp::create(
-      b, loc, rowsType, tile::ReduceKind::max, scores.tile, 1);
-  if (scores.log2Scale)
+      b, loc, rowsType, tile::ReduceKind::max, scores, 1);
+  if (foldableLog2Scale)
     blockMax = arith::MulFOp::create(b, loc, blockMax,
-                                     floatTile(rowsType, *scores.log2Scale));
+                                     floatTile(rowsType, *foldableLog2Scale));
   Value rowMax = arith::MaximumFOp::create(b, loc, state.rowMax, blockMax);
   Value shift = finiteOrZero(rowMax);
   Value alpha = exp2(arith::SubFOp::create(b, loc, state.rowMax, shift));
   Value exponent;
-  if (scores.log2Scale) {
+  if (foldableLog2Scale) {
     // The rows negated before the broadcast: one negation a row, not an
     // element.
     Value negShift = tile::BroadcastOp::create(
         b, loc, scoresType(f32), arith::NegFOp::create(b, loc, shift),
         ArrayRef<int64_t>{1});
     exponent = math::FmaOp::create(
-        b, loc, scores.tile, floatTile(scoresType(f32), *scores.log2Scale),
+        b, loc, scores, floatTile(scoresType(f32), *foldableLog2Scale),
         negShift);
   } else {
     Value shiftTile = tile::BroadcastOp::create(b, loc, scoresType(f32), shift,
                                                 ArrayRef<int64_t>{1});
-    exponent = arith::SubFOp::create(b, loc, scores.tile, shiftTile);
+    exponent = arith::SubFOp::create(b, loc, scores, shiftTile);
   }
   Value p = exp2(exponent);
   Value blockSum = tile::ReduceOp::create(b, loc, rowsType,

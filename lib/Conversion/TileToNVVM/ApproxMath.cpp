@@ -22,6 +22,12 @@ namespace tilec {
 using namespace mlir;
 using namespace tilec;
 
+/// Whether `op` may be rewritten: it allows approximation, on f32.
+static bool isApproximableExp2(math::Exp2Op op) {
+  return bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn) &&
+         getElementTypeOrSelf(op.getType()).isF32();
+}
+
 namespace {
 
 /// math.exp2 {afn} on f32 (or a vector of f32, element by element) as
@@ -31,8 +37,7 @@ struct Exp2ToApproxFtz : OpRewritePattern<math::Exp2Op> {
 
   LogicalResult matchAndRewrite(math::Exp2Op op,
                                 PatternRewriter &rewriter) const override {
-    if (!bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn) ||
-        !getElementTypeOrSelf(op.getType()).isF32())
+    if (!isApproximableExp2(op))
       return failure();
     Location loc = op.getLoc();
     auto exp2 = [&](Value x) -> Value {
@@ -64,8 +69,7 @@ struct TileApproxMathToNVVMPass
   void runOnOperation() override {
     // Counted first: the rewrite removes the marks.
     getOperation().walk([&](math::Exp2Op op) {
-      if (bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn) &&
-          getElementTypeOrSelf(op.getType()).isF32())
+      if (isApproximableExp2(op))
         ++numRewritten;
     });
     RewritePatternSet patterns(&getContext());
