@@ -140,13 +140,19 @@ def tilec_rows(paths):
             used += 1
             d, causal = traits
             key = tuple(int(x) for x in dims) + (d, causal)
-            row = {"kernel": name, "time_us": float(time_us),
-                   "tflops_runner": r.get("tflops"),
-                   "status": r.get("status", ""), "error": r.get("error", ""),
-                   "source": path}
-            if key not in best or row["time_us"] < best[key]["time_us"]:
-                best[key] = row
+            keep_fastest(best, key, name, r, path)
     return best, {"read": seen, "used": used, "devices": devices}
+
+
+def keep_fastest(best, key, name, r, path):
+    """Records runner row `r` of kernel `name` (from `path`) under `key` in
+    `best` unless a faster one is there."""
+    row = {"kernel": name, "time_us": float(r["time_us"]),
+           "tflops_runner": r.get("tflops"),
+           "status": r.get("status", ""), "error": r.get("error", ""),
+           "source": path}
+    if key not in best or row["time_us"] < best[key]["time_us"]:
+        best[key] = row
 
 
 def parse_varlen_shape(values):
@@ -201,12 +207,7 @@ def tilec_varlen_rows(paths):
                       f"runner counts {r['flops']:.6g} flops, "
                       f"{flops:.6g} here (D {traits[0]}, causal "
                       f"{traits[1]})", file=sys.stderr)
-            row = {"kernel": name, "time_us": float(time_us),
-                   "tflops_runner": r.get("tflops"),
-                   "status": r.get("status", ""), "error": r.get("error", ""),
-                   "source": path}
-            if key not in best or row["time_us"] < best[key]["time_us"]:
-                best[key] = row
+            keep_fastest(best, key, name, r, path)
     return best, used
 
 
@@ -457,11 +458,7 @@ def table(name, rows):
                     cell += "*"
                     expanded = True
             cells.append(cell)
-        for peer in PEERS:
-            cells.append(fmt(r["ratios"].get(peer), ".2f"))
-        best = r["ratios"].get("best_sdpa")
-        cells.append("-" if best is None else
-                     f"{best:.2f} ({r['best_sdpa']})")
+        cells += ratio_cells(r, PEERS)
         lines.append("| " + " | ".join(cells) + " |")
     if expanded:
         lines += ["", "\\* K and V expanded with repeat_interleave before the "
@@ -480,6 +477,13 @@ def missing_peer_cell(peer, p, note):
     if p["us"] is None:
         return f"- [{note(peer, clean(p['error']))}]"
     return None
+
+
+def ratio_cells(row, peers):
+    """tilec/peer for each of `peers`, then tilec/best-SDPA naming it."""
+    best = row["ratios"].get("best_sdpa")
+    return ([fmt(row["ratios"].get(peer), ".2f") for peer in peers] +
+            ["-" if best is None else f"{best:.2f} ({row['best_sdpa']})"])
 
 
 def varlen_lengths(row, limit=10):
@@ -535,11 +539,7 @@ def varlen_table(rows):
                     why = clean(p.get("note") or "no us_queued in the row")
                     cell += f"\u2020 [{note(peer, why)}]"
             cells.append(cell)
-        for peer in SDPA:
-            cells.append(fmt(r["ratios"].get(peer), ".2f"))
-        best = r["ratios"].get("best_sdpa")
-        cells.append("-" if best is None else
-                     f"{best:.2f} ({r['best_sdpa']})")
+        cells += ratio_cells(r, SDPA)
         lines.append("| " + " | ".join(cells) + " |")
     timed = [p for r in rows for p in r["peers"].values()
              if p["us"] is not None and p["us_queued"] is not None]
