@@ -48,6 +48,9 @@ struct AttentionSchedule {
   int64_t keysPerProgram = 0;
   /// Columns of the head dim a program of the combine kernel takes.
   int64_t combineColumns = 0;
+  /// Query rows (or packed heads) of the key-chunk and combine kernels: the
+  /// rows of partial results a key-chunk program leaves, at most blockM.
+  int64_t partialRows = 0;
   /// Each key block's softmax overlaps the previous block's P V
   /// (AttentionProgram::pipelinedStep).
   bool overlapSoftmax = false;
@@ -101,13 +104,23 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
   return s;
 }
 
-/// The key-chunk and combine kernels' schedule: 16 query rows (one mma
-/// row block) on 4 warps, chunks of 1024 keys, so that a single sequence
-/// of 8192 keys and 16 heads still makes 128 programs; the combine in
-/// groups of 32 columns, so that its chain of dependent steps runs on 2
-/// to 4 times the programs with a quarter to a half of the bytes a step.
+/// The key-chunk kernel's schedule: 64 rows on 4 warps, of which at most
+/// 16 (partialRows) are queries or packed heads and the rest pad, so that
+/// the dots are warpgroup MMAs from swizzled slots that TMA fills and each
+/// warp owns whole rows (16 rows on 4 warps split the keys of S over the
+/// warps: two exchanges through workgroup memory a key block, 74-82% of
+/// DRAM bandwidth); chunks of 1024 keys, so that a single sequence of 8192
+/// keys and 16 heads still makes 128 programs; the combine in groups of 32
+/// columns, so that its chain of dependent steps runs on 2 to 4 times the
+/// programs with a quarter to a half of the bytes a step.
 AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
-  return {16, headDim <= 64 ? 128 : 64, 4, 2, 1024, 32};
+  return {64, headDim <= 64 ? 128 : 64, 4, 2, 1024, 32, 16};
+}
+
+/// The combine kernel's schedule: one row a partial row.
+AttentionSchedule combineSchedule(AttentionSchedule decode) {
+  decode.blockM = decode.partialRows;
+  return decode;
 }
 
 /// The online-softmax state a key loop carries: the output accumulator, the
@@ -193,6 +206,8 @@ private:
   void setUpScoreTiles(ValueRange args);
   Value positions(unsigned along, Value start);
   void setUpPartials(ValueRange args, Value chunks);
+  Value partialView(Value row, Value rows, Value statsWords = nullptr,
+                    bool broadcast = false);
   SoftmaxState initialState();
   Value floorToBlock(Value x) {
     Value blockN = m.constant(s.blockN);
@@ -201,8 +216,12 @@ private:
   /// The position of the program's last query row (packed heads are all
   /// query 0).
   Value lastRow() {
-    return packHeads ? firstRow : m.add(firstRow, m.constant(s.blockM - 1));
+    return packHeads ? firstRow
+                     : m.add(firstRow, m.constant(queryRows() - 1));
   }
+  /// The query rows a program answers for: fewer than its block's rows in
+  /// the key-chunk kernel.
+  int64_t queryRows() const { return s.partialRows ? s.partialRows : s.blockM; }
   KeyRanges builtinKeyRanges();
   KeyRanges keyRanges();
   KeyRanges clampToChunk(const KeyRanges &keys, Value chunk);
@@ -264,7 +283,7 @@ private:
   /// Key-chunk and combine kernels: views of the scratch buffer's partial
   /// results, and the partial index of this (batch, head)'s chunk 0 (see
   /// setUpPartials).
-  Value partialAcc, partialMax, partialSum, chunkBase;
+  Value scratch, chunkBase, maxWords, sumWords, usedPartialRows;
 };
 
 /// The 2-D [rows, d] view of a buffer at (batch, firstHead, seqStart):
@@ -707,127 +726,151 @@ Value AttentionProgram::positions(unsigned along, Value start) {
 
 /// The scratch buffer of the key-chunk and combine kernels holds, for each
 /// of the P = chunks * heads * batch key-chunk programs, p = chunk +
-/// chunks * (head + heads * batch), BM rows of partial results: the f32
-/// accumulators [P * BM, d], then the row maxima (log2 domain) [P * BM],
-/// then the row sums [P * BM]; partialScratchBytes() per program.
+/// chunks * (head + heads * batch), partialRows rows of partial results:
+/// the f32 accumulators [P * partialRows, d], then the row maxima (log2
+/// domain) [P * partialRows], then the row sums [P * partialRows];
+/// partialScratchBytes() per program. A program uses the first
+/// usedPartialRows of its rows.
 void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
-  Value q = args[0], scratch = args.back();
+  Value q = args[0];
+  scratch = args.back();
   Value heads = b.createOrFold<memref::DimOp>(loc, q, dims.heads);
   Value batches = b.createOrFold<memref::DimOp>(loc, q, *dims.batch);
   chunkBase = m.mul(chunks, m.add(head, m.mul(heads, batch)));
   Value rows = m.mul(m.mul(m.mul(chunks, heads), batches),
-                     m.constant(s.blockM));
-  Type f32 = b.getF32Type();
-  // [rows, d] row-major, cast to the dynamic strides the tile ops take.
-  auto accType = MemRefType::get(
-      {ShapedType::kDynamic, headDim}, f32,
-      StridedLayoutAttr::get(b.getContext(), 0, {headDim, 1}));
-  Value acc = memref::ReinterpretCastOp::create(
-      b, loc, accType, scratch, b.getIndexAttr(0),
-      ArrayRef<OpFoldResult>{rows, b.getIndexAttr(headDim)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(headDim), b.getIndexAttr(1)});
-  auto dynamicRows = StridedLayoutAttr::get(
-      b.getContext(), ShapedType::kDynamic, {ShapedType::kDynamic, 1});
-  partialAcc = memref::CastOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, f32,
-                      dynamicRows),
-      acc);
-  auto rowsView = [&](Value offset) {
-    auto type = MemRefType::get(
-        {ShapedType::kDynamic}, f32,
-        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
-    return memref::SubViewOp::create(
-        b, loc, type, scratch, ArrayRef<OpFoldResult>{offset},
-        ArrayRef<OpFoldResult>{rows}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-  };
-  Value accWords = m.mul(rows, m.constant(headDim));
-  partialMax = rowsView(accWords);
-  partialSum = rowsView(m.add(accWords, rows));
+                     m.constant(s.partialRows));
+  maxWords = m.mul(rows, m.constant(headDim));
+  sumWords = m.add(maxWords, rows);
+  // Rows past the queries (or the packed heads) pad the block: neither
+  // written nor read.
+  usedPartialRows = packHeads ? packedRows
+                              : m.min(queryLength, m.constant(s.partialRows));
 }
 
 /// The first row of chunk `chunk`'s partial results.
 Value AttentionProgram::partialRow(Value chunk) {
-  return m.mul(m.add(chunkBase, chunk), m.constant(s.blockM));
+  return m.mul(m.add(chunkBase, chunk), m.constant(s.partialRows));
+}
+
+/// The [rows, d] accumulator rows from `row` on, or, with `statsWords`,
+/// the [rows] statistics there (broadcast: viewed [rows, columns] with
+/// column stride 0, each row's word in every column), with the dynamic
+/// sizes and strides the tile ops take.
+Value AttentionProgram::partialView(Value row, Value rows, Value statsWords,
+                                    bool broadcast) {
+  MLIRContext *ctx = b.getContext();
+  int64_t dynamic = ShapedType::kDynamic;
+  Type f32 = b.getF32Type();
+  if (!statsWords) {
+    auto type = MemRefType::get({dynamic, dynamic}, f32,
+                                StridedLayoutAttr::get(ctx, dynamic,
+                                                       {dynamic, 1}));
+    return memref::ReinterpretCastOp::create(
+        b, loc, type, scratch, m.mul(row, m.constant(headDim)),
+        ArrayRef<OpFoldResult>{rows, b.getIndexAttr(headDim)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(headDim), b.getIndexAttr(1)});
+  }
+  Value offset = m.add(statsWords, row);
+  if (!broadcast)
+    return memref::ReinterpretCastOp::create(
+        b, loc,
+        MemRefType::get({dynamic}, f32,
+                        StridedLayoutAttr::get(ctx, dynamic, {1})),
+        scratch, offset, ArrayRef<OpFoldResult>{rows},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  return memref::ReinterpretCastOp::create(
+      b, loc,
+      MemRefType::get({dynamic, dynamic}, f32,
+                      StridedLayoutAttr::get(ctx, dynamic, {dynamic, dynamic})),
+      scratch, offset,
+      ArrayRef<OpFoldResult>{rows, b.getIndexAttr(columns)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(0)});
 }
 
 /// Leaves this chunk's state, unnormalised, in the scratch buffer.
 void AttentionProgram::storePartials(const SoftmaxState &state, Value chunk) {
   Value row = partialRow(chunk);
-  tile::StoreOp::create(b, loc, state.acc, partialAcc, ValueRange{row, zero});
-  tile::StoreOp::create(b, loc, state.rowMax, partialMax, ValueRange{row});
-  tile::StoreOp::create(b, loc, state.rowSum, partialSum, ValueRange{row});
+  Value rows = usedPartialRows;
+  tile::StoreOp::create(b, loc, state.acc, partialView(row, rows),
+                        ValueRange{zero, zero});
+  tile::StoreOp::create(b, loc, state.rowMax,
+                        partialView(row, rows, maxWords), ValueRange{zero});
+  tile::StoreOp::create(b, loc, state.rowSum,
+                        partialView(row, rows, sumWords), ValueRange{zero});
 }
 
 /// Merges the chunks' partial states as the online softmax merges key
 /// blocks: rescaled to the running maximum (a chunk that saw no key has
-/// maximum -inf and adds nothing). kCombineUnroll chunks a step, whose
-/// loads are independent, so that a long chain of chunks is not a chain of
-/// load latencies; chunks past the last count as having seen no key. (8 a
-/// step measured faster at 64 chunks and slower at 4, where half its loads
-/// are masked: bench/results/2026-11-24-h200-attention-decode.)
+/// maximum -inf and adds nothing). The row maxima and sums are read
+/// broadcast over the columns, so that every step is elementwise in the
+/// accumulator's layout: broadcasting row vectors instead costs a layout
+/// conversion, with its barriers, a step. kCombineUnroll chunks a step,
+/// whose loads are independent, so that a long chain of chunks is not a
+/// chain of load latencies. Rows past usedPartialRows, and chunks past the
+/// last, are not read: they pad as rows that saw no key.
 SoftmaxState AttentionProgram::combinePartials(Value chunks) {
-  constexpr int64_t kCombineUnroll = 4;
+  constexpr int64_t kCombineUnroll = 8;
   Type f32 = b.getF32Type();
-  RankedTensorType rowsType = tileOf({s.blockM}, f32);
   RankedTensorType accType = tileOf({s.blockM, columns}, f32);
-  Value noKey = floatTile(rowsType, -std::numeric_limits<double>::infinity());
-  SoftmaxState init = initialState();
+  Value noKey = floatTile(accType, -std::numeric_limits<double>::infinity());
+  Value zeros = floatTile(accType, 0.0);
   auto loop = scf::ForOp::create(
       b, loc, zero, chunks, m.constant(kCombineUnroll),
-      ValueRange{init.acc, init.rowMax, init.rowSum},
+      ValueRange{zeros, noKey, zeros},
       [&](OpBuilder &, Location, Value first, ValueRange iterArgs) {
         SmallVector<SoftmaxState> parts;
         for (int64_t i = 0; i < kCombineUnroll; ++i) {
           Value chunk = m.add(first, m.constant(i));
           Value row = partialRow(chunk);
-          // Past the last chunk lie other programs' words, or words no
-          // program wrote (the scratch is not zero-filled): replaced, as
-          // NaN times a zero weight would still be NaN.
+          // Past the last chunk lie other programs' words, words no
+          // program wrote (the scratch is not zero-filled) or the end of
+          // the scratch: no rows there, all padding.
           Value exists = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult, chunk, chunks);
-          auto ifExists = [&](Value loaded, Value otherwise) {
-            auto type = cast<RankedTensorType>(loaded.getType());
-            Value mask = tile::SplatOp::create(
-                b, loc, tileOf(type.getShape(), b.getI1Type()), exists);
-            return arith::SelectOp::create(b, loc, mask, loaded, otherwise);
+          Value rows = arith::SelectOp::create(b, loc, exists,
+                                               usedPartialRows, zero);
+          auto load = [&](Value view, Value column, double padding) {
+            return tile::LoadOp::create(b, loc, accType, view,
+                                        ValueRange{zero, column},
+                                        b.getF32FloatAttr(padding))
+                .getResult();
           };
           parts.push_back(
-              {ifExists(tile::LoadOp::create(b, loc, accType, partialAcc,
-                                             ValueRange{row, firstColumn}),
-                        floatTile(accType, 0.0)),
-               ifExists(tile::LoadOp::create(b, loc, rowsType, partialMax,
-                                             ValueRange{row}),
-                        noKey),
-               ifExists(tile::LoadOp::create(b, loc, rowsType, partialSum,
-                                             ValueRange{row}),
-                        floatTile(rowsType, 0.0))});
+              {load(partialView(row, rows), firstColumn, 0.0),
+               load(partialView(row, rows, maxWords, /*broadcast=*/true),
+                    zero, -std::numeric_limits<double>::infinity()),
+               load(partialView(row, rows, sumWords, /*broadcast=*/true),
+                    zero, 0.0)});
         }
         Value rowMax = iterArgs[1];
         for (const SoftmaxState &part : parts)
           rowMax = arith::MaximumFOp::create(b, loc, rowMax, part.rowMax);
         Value shift = finiteOrZero(rowMax);
-        auto rescaled = [&](const SoftmaxState &state,
-                            Value acc) -> std::pair<Value, Value> {
+        auto rescaled = [&](const SoftmaxState &state) {
           Value weight =
               exp2(arith::SubFOp::create(b, loc, state.rowMax, shift));
-          Value sum = arith::MulFOp::create(b, loc, state.rowSum, weight);
-          Value tile = arith::MulFOp::create(
-              b, loc, acc,
-              tile::BroadcastOp::create(b, loc, accType, weight,
-                                        ArrayRef<int64_t>{1}));
-          return {tile, sum};
+          return std::make_pair(
+              arith::MulFOp::create(b, loc, state.acc, weight).getResult(),
+              arith::MulFOp::create(b, loc, state.rowSum, weight).getResult());
         };
-        auto [acc, rowSum] = rescaled(
-            {iterArgs[0], iterArgs[1], iterArgs[2]}, iterArgs[0]);
+        auto [acc, rowSum] =
+            rescaled({iterArgs[0], iterArgs[1], iterArgs[2]});
         for (const SoftmaxState &part : parts) {
-          auto [partAcc, partSum] = rescaled(part, part.acc);
+          auto [partAcc, partSum] = rescaled(part);
           acc = arith::AddFOp::create(b, loc, acc, partAcc);
           rowSum = arith::AddFOp::create(b, loc, rowSum, partSum);
         }
         scf::YieldOp::create(b, loc, ValueRange{acc, rowMax, rowSum});
       });
-  return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
+  // Every column holds its row's statistics: any one is the row's.
+  RankedTensorType rowsType = tileOf({s.blockM}, f32);
+  auto perRow = [&](Value tile) {
+    return tile::ReduceOp::create(b, loc, rowsType, tile::ReduceKind::max,
+                                  tile, 1)
+        .getResult();
+  };
+  return {loop.getResult(0), perRow(loop.getResult(1)),
+          perRow(loop.getResult(2))};
 }
 
 /// Narrows the key ranges to the keys of chunk `chunk`; every bound stays a
@@ -845,7 +888,7 @@ KeyRanges AttentionProgram::clampToChunk(const KeyRanges &keys, Value chunk) {
 /// dividing them, at most a block, so that packs never straddle K/V heads.
 Value AttentionProgram::packedHeads(Value queryHeads, Value kvHeads) {
   Value group = m.div(queryHeads, kvHeads);
-  Value block = m.constant(s.blockM);
+  Value block = m.constant(queryRows());
   Value lowestBit = b.createOrFold<arith::AndIOp>(loc, group,
                                                   m.sub(zero, group));
   Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, group,
@@ -935,8 +978,8 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   }
   Value chunks = m.div(m.add(keyLength, m.constant(s.keysPerProgram - 1)),
                        m.constant(s.keysPerProgram));
-  setUpPartials(args, chunks);
   if (part == AttentionPart::keyChunk) {
+    setUpPartials(args, chunks);
     Value chunk = programId(tile::ProgramDim::x);
     setUpScoreTiles(args);
     storePartials(keyLoops(clampToChunk(keyRanges(), chunk), s.overlapSoftmax),
@@ -946,6 +989,7 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
     columns = s.combineColumns;
     firstColumn =
         m.mul(programId(tile::ProgramDim::z), m.constant(columns));
+    setUpPartials(args, chunks);
     storeResults(combinePartials(chunks));
   }
   if (guard)
@@ -958,7 +1002,7 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
 /// Bytes of partial results a key-chunk program leaves (see setUpPartials).
 static int64_t partialScratchBytes(const AttentionSchedule &s,
                                    int64_t headDim) {
-  return s.blockM * (headDim + 2) * 4;
+  return s.partialRows * (headDim + 2) * 4;
 }
 
 /// Builds the kernel `name` computing `part` of `op` with `s` over `grid`,
@@ -1048,14 +1092,15 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
         packHeads);
     // z over groups of columns of the head dim (Q's last dimension).
     tile::KernelOp combine = buildAttentionKernel(
-        rewriter, op, names[2 * i + 1], AttentionPart::combine, decode,
+        rewriter, op, names[2 * i + 1], AttentionPart::combine,
+        combineSchedule(decode),
         {heads, batches,
          tile::GridAttr::get(ctx, 0, 3u, decode.combineColumns)},
         packHeads);
     chunks->setAttr(tile::kThenAttrName,
                     FlatSymbolRefAttr::get(combine.getNameAttr()));
     tile::setNarrowVariant(wider, chunks, /*operand=*/0, dims.seq,
-                           packHeads ? 1 : decode.blockM);
+                           packHeads ? 1 : decode.partialRows);
     wider = chunks;
   }
   rewriter.eraseOp(op);

@@ -264,11 +264,15 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // -----
 
 // At most 16 query rows: the narrow variant splits the keys into chunks of
-// 1024, one program each (x), and leaves unnormalised partial results in
-// the scratch buffer (16 rows of d + 2 words, no zero-fill) for its then
-// kernel, which merges them per (head, batch, 32 columns) four chunks a
-// step. One query row packs the query heads of a K/V head into the rows:
-// only the program that starts a pack works.
+// 1024, one program each (x), 64 rows on 4 warps (a warpgroup MMA; the
+// rows past the queries pad it), and leaves the first 16 rows of its
+// unnormalised partial results in the scratch buffer (16 rows of d + 2
+// words, no zero-fill; rows past the queries neither written nor read) for
+// its then kernel, which merges them per (head, batch, 32 columns) eight
+// chunks a step, the row statistics read broadcast over the columns
+// (column stride 0). One query row packs the
+// query heads of a K/V head into the rows: only the program that starts a
+// pack works.
 // CHECK-LABEL: tile.kernel @decode(
 // CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @decode__decode, operand = 0 : i64}
 // CHECK-LABEL: tile.kernel @decode__decode(
@@ -276,15 +280,19 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-SAME: grid = [#tile.grid<arg = 1, dim = 2, per_program = 1024>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
 // CHECK-SAME: tile.narrow = {at_most = 1 : i64, dim = 2 : i64, kernel = @decode__decode_heads, operand = 0 : i64}
 // CHECK-SAME: tile.scratch = array<i64: 0, 8320, 0>, tile.then = @decode__decode_combine
-// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 128], strides: [128, 1]
 // CHECK: %[[CHUNK:.*]] = tile.program_id x
 // CHECK: %[[BEGIN:.*]] = arith.muli %[[CHUNK]], %c1024
 // CHECK: scf.for
-// CHECK: tile.dot %{{.*}} : tensor<16x128xbf16>, tensor<128x64xbf16>, tensor<16x64xf32>
+// CHECK: tile.dot %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
 // CHECK: } {tile.stages = 2 : i64}
-// CHECK: tile.store %{{.*}} : tensor<16x128xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>
-// CHECK: tile.store %{{.*}} : tensor<16xf32>, memref<?xf32, strided<[1], offset: ?>>
-// CHECK: tile.store %{{.*}} : tensor<16xf32>, memref<?xf32, strided<[1], offset: ?>>
+// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c16
+// CHECK: %[[ACC_WORD:.*]] = arith.muli %[[ROW]], %c128
+// CHECK: %[[ACC:.*]] = memref.reinterpret_cast %arg4 to offset: [%[[ACC_WORD]]], sizes: [%[[USED:.*]], 128], strides: [128, 1]
+// CHECK: tile.store %{{.*}}, %[[ACC]][%c0, %c0] : tensor<64x128xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%[[USED]]], strides: [1]
+// CHECK: tile.store %{{.*}} : tensor<64xf32>, memref<?xf32, strided<[1], offset: ?>>
+// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%[[USED]]], strides: [1]
+// CHECK: tile.store %{{.*}} : tensor<64xf32>, memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NOT: arith.divf
 // CHECK: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_combine(
@@ -292,9 +300,16 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-SAME: tile.scratch = array<i64: 0, 4, 0>
 // CHECK: %[[GROUP:.*]] = tile.program_id z
 // CHECK: %[[COLUMN:.*]] = arith.muli %[[GROUP]], %c32
-// CHECK: scf.for %{{.*}} step %c4
-// CHECK-COUNT-4: tile.load %{{.*}}[%{{.*}}, %[[COLUMN]]] {{.*}} -> tensor<16x32xf32>
+// CHECK: scf.for %{{.*}} step %c8
+// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%{{.*}}, 128], strides: [128, 1]
+// CHECK: tile.load %{{.*}}[%c0{{.*}}, %[[COLUMN]]] {padding = 0.000000e+00 : f32} {{.*}} -> tensor<16x32xf32>
+// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%{{.*}}, 32], strides: [1, 0]
+// CHECK: tile.load {{.*}} {padding = 0xFF800000 : f32} {{.*}} -> tensor<16x32xf32>
+// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%{{.*}}, 32], strides: [1, 0]
+// CHECK: tile.load {{.*}} {padding = 0.000000e+00 : f32} {{.*}} -> tensor<16x32xf32>
+// CHECK-COUNT-7: tile.load %{{.*}}[%c0{{.*}}, %[[COLUMN]]] {{.*}} -> tensor<16x32xf32>
 // CHECK: scf.yield
+// CHECK: tile.reduce max %{{.*}} along 1 : tensor<16x32xf32> -> tensor<16xf32>
 // CHECK: arith.divf
 // CHECK: tile.store %{{.*}}[%{{.*}}, %[[COLUMN]]] : tensor<16x32xbf16>
 // CHECK-LABEL: tile.kernel @decode__decode_heads(
@@ -307,9 +322,9 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK: scf.if %[[START]] {
 // CHECK: memref.subview %arg0[%{{.*}}, %{{.*}}, 0, 0] [1, %[[ROWS]], 1, 128]
 // CHECK: tile.dot
-// CHECK: tile.store %{{.*}} : tensor<16x128xf32>
-// CHECK-NEXT: tile.store %{{.*}} : tensor<16xf32>
-// CHECK-NEXT: tile.store %{{.*}} : tensor<16xf32>
+// CHECK: tile.store %{{.*}} : tensor<64x128xf32>
+// CHECK: tile.store %{{.*}} : tensor<64xf32>
+// CHECK: tile.store %{{.*}} : tensor<64xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_heads_combine(
