@@ -42,7 +42,7 @@ descriptions() { grep -o 'tile.attention @[a-z0-9_]*' examples/attention.mlir |
   sed 's/tile.attention @//' | grep "$@" varlen | paste -sd, -; }
 PADDED_KERNELS=$(descriptions -v)
 PACKED_KERNELS=$(descriptions)
-PACKED=4x1x1x1x17x17x300x300x64x0,6x3x3x0x0x5x129x300x1x65
+PACKED=4x1x1x1x17x17x300x300x64x0,6x3x3x0x0x5x129x300x1x65,8x2x1x2049x0x7x1x0,4x4x3x1025x7x1x1x0
 
 # Benchmark shapes, BxHqxHkvxNqxNkv.
 PREFILL=""

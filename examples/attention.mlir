@@ -146,14 +146,16 @@ tile.attention @attn_window_attribute layout(bhsd) causal window 300 lse
 
 // Ragged batches: sequences packed without padding as [tokens, heads, d]
 // (Q, K and V strided, as slices of a packed QKV tensor give them), with
-// cu_seqlens_q and cu_seqlens_k (batch + 1 offsets) and max_seqlen_q, which
-// sizes the grid; causal per sequence, the log-sum-exp [heads, tokens].
+// cu_seqlens_q and cu_seqlens_k (batch + 1 offsets), max_seqlen_q, which
+// sizes the grid, and max_seqlen_k, which sizes the decode variants' (at
+// most 16 queries a sequence: the keys split over programs); causal per
+// sequence, the log-sum-exp [heads, tokens].
 tile.attention @attn_varlen layout(thd) causal lse
     : (memref<?x?x128xbf16, strided<[?, 128, 1]>>,
        memref<?x?x128xbf16, strided<[?, 128, 1]>>,
        memref<?x?x128xbf16, strided<[?, 128, 1]>>,
        memref<?x?x128xbf16>, memref<?x?xf32>,
-       memref<?xi32>, memref<?xi32>, i32) -> ()
+       memref<?xi32>, memref<?xi32>, i32, i32) -> ()
 
 // Ragged f16 d64 with the scale at launch and ALiBi over each sequence's
 // own positions.

@@ -681,8 +681,9 @@ struct AttentionProblem {
   /// n_kv); batch, nq and nkv are then ignored. Q, K and V are [tokens,
   /// heads, d] with a spare head between tokens, O [tokens, heads, d], the
   /// LSE [heads, tokens_q]; cu_seqlens_q, cu_seqlens_k and max_seqlen_q
-  /// follow the buffers.
+  /// follow the buffers, then max_seqlen_k with `maxSeqlenK`.
   std::vector<std::array<int64_t, 2>> sequences;
+  bool maxSeqlenK = false;
 };
 
 /// Where one attention row (a query of a head) reads and writes.
@@ -846,17 +847,18 @@ TensorView tokensView(const DeviceBuffer &buffer, const AttentionProblem &p,
 }
 
 /// prepareAttentionProblem for packed sequences (p.sequences): the inputs
-/// are one bshd batch of all tokens; then cu_seqlens_q, cu_seqlens_k and
-/// max_seqlen_q.
+/// are one bshd batch of all tokens; then cu_seqlens_q, cu_seqlens_k,
+/// max_seqlen_q and (p.maxSeqlenK) max_seqlen_k.
 Workload prepareRaggedAttention(const Context &ctx, const AttentionProblem &p,
                                 std::mt19937 &rng) {
   int64_t d = p.d;
   std::vector<int32_t> cuQ = {0}, cuK = {0};
-  int64_t maxQuery = 0;
+  int64_t maxQuery = 0, maxKey = 0;
   for (auto [nq, nkv] : p.sequences) {
     cuQ.push_back(int32_t(cuQ.back() + nq));
     cuK.push_back(int32_t(cuK.back() + nkv));
     maxQuery = std::max(maxQuery, nq);
+    maxKey = std::max(maxKey, nkv);
   }
   int64_t tq = cuQ.back(), tk = cuK.back();
   AttentionProblem packed = p;
@@ -887,6 +889,8 @@ Workload prepareRaggedAttention(const Context &ctx, const AttentionProblem &p,
   w.args.push_back(w.buffers[cu].view<int32_t>({int64_t(cuQ.size())}));
   w.args.push_back(w.buffers[cu + 1].view<int32_t>({int64_t(cuK.size())}));
   w.args.push_back(int32_t(maxQuery));
+  if (p.maxSeqlenK)
+    w.args.push_back(int32_t(maxKey));
   // Rows in O's memory order: (token, head); the LSE is [heads, tokens].
   double work = 0;
   for (auto [nq, nkv] : p.sequences)
@@ -1025,6 +1029,8 @@ struct AttentionForm {
   /// it.
   float scaleArgument = 0;
   int64_t window = 0;
+  /// Packed sequences: the kernel takes max_seqlen_k after max_seqlen_q.
+  bool maxSeqlenK = false;
 };
 
 template <const AttentionForm &F>
@@ -1062,6 +1068,7 @@ Workload prepareRaggedAttentionForm(const Context &ctx, const Shape &shape,
     p.sequences.push_back({shape[i], shape[i + 1]});
   p.d = F.d, p.causal = F.causal, p.lse = F.lse, p.type = F.type;
   p.scoreMod = F.scoreMod, p.scale = F.scaleArgument, p.window = F.window;
+  p.maxSeqlenK = F.maxSeqlenK;
   Workload w = prepareAttentionProblem(ctx, p, rng);
   if (F.scaleArgument != 0)
     w.args.push_back(F.scaleArgument);
@@ -1112,7 +1119,8 @@ constexpr AttentionForm kAttnScaleArgument = {64,    true,    true, true,
                                               kBf16, nullptr, 0.3f};
 constexpr AttentionForm kAttnWindowAttribute = {128,   true,    false, true,
                                                 kBf16, nullptr, 0,     300};
-constexpr AttentionForm kAttnVarlen = {128, true, false, true, kBf16, nullptr};
+constexpr AttentionForm kAttnVarlen = {128,   true,    false, true, kBf16,
+                                       nullptr, 0,       0,     true};
 constexpr AttentionForm kAttnVarlenF16 = {64,   false, false, false,
                                           kF16, alibi, 0.2f};
 
@@ -1125,11 +1133,18 @@ Example raggedAttentionExample(const char *name) {
   Shape many = {8, 2};
   for (int64_t i = 0; i < 40; ++i)
     many.insert(many.end(), {1 + i * 7 % 23, 1 + i * 11 % 29});
+  // Decode (descriptions with max_seqlen_k split the keys when every
+  // sequence has at most 16 queries, and pack the query heads of a K/V
+  // head when each has one): 1 to 16 queries against the key
+  // lengths and chunk edges (1024 keys), sequences with no query or no key.
   return {name,
           {{4, 1, 1, 1, 17, 17, 1000, 1000, 4095, 4095},
            {6, 3, 3, 0, 0, 5, 64, 64, 129, 300, 700, 50, 1, 65},
            many,
-           {2, 2, 300, 300, 1, 1}},
+           {2, 2, 300, 300, 1, 1},
+           {4, 4, 16, 3000, 3, 1025, 7, 1, 0, 500, 1, 4095, 5, 0},
+           {8, 2, 1, 1, 1, 17, 1, 1000, 1, 4095, 1, 2049, 0, 7, 1, 0},
+           {24, 1, 1, 3000, 1, 1024}},
           prepareRaggedAttentionForm<F>,
           1e-2,
           raggedAttentionFlops<F>,

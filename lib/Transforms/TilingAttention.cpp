@@ -197,7 +197,8 @@ private:
     return rowsView(buffer, head, b.getIndexAttr(1), seqStart, seqLength);
   }
   Value headsView(Value buffer, Value firstHead) {
-    return rowsView(buffer, firstHead, packedRows, zero, b.getIndexAttr(1));
+    return rowsView(buffer, firstHead, packedRows, queryStart,
+                    b.getIndexAttr(1));
   }
   void loadSequenceBounds(ValueRange args);
   Value lseView(Value buffer, Value head);
@@ -330,6 +331,8 @@ Value AttentionProgram::lseView(Value buffer, Value headIndex) {
   if (op.isRagged()) {
     offsets = {headIndex, queryStart};
     sizes = {b.getIndexAttr(1), queryLength};
+    if (packHeads)
+      sizes = {packedRows, b.getIndexAttr(1)};
   }
   SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
@@ -730,12 +733,19 @@ Value AttentionProgram::positions(unsigned along, Value start) {
 /// the f32 accumulators [P * partialRows, d], then the row maxima (log2
 /// domain) [P * partialRows], then the row sums [P * partialRows];
 /// partialScratchBytes() per program. A program uses the first
-/// usedPartialRows of its rows.
+/// usedPartialRows of its rows. `chunks` is the grid's: with packed
+/// sequences, that of max_seqlen_k, of which a sequence uses the first
+/// ceil(n_kv / keysPerProgram).
 void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
   Value q = args[0];
   scratch = args.back();
   Value heads = b.createOrFold<memref::DimOp>(loc, q, dims.heads);
-  Value batches = b.createOrFold<memref::DimOp>(loc, q, *dims.batch);
+  // Packed sequences: z runs over cu_seqlens_q's entries.
+  Value batches =
+      op.isRagged()
+          ? b.createOrFold<memref::DimOp>(loc, args[op.getCuSeqlensIndex()],
+                                          0)
+          : b.createOrFold<memref::DimOp>(loc, q, *dims.batch);
   chunkBase = m.mul(chunks, m.add(head, m.mul(heads, batch)));
   Value rows = m.mul(m.mul(m.mul(chunks, heads), batches),
                      m.constant(s.partialRows));
@@ -950,21 +960,33 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   }
   // Packed heads: the program whose head starts a pack takes it, the rest
   // return at once. Packed sequences: programs past their sequence's
-  // queries return at once.
-  scf::IfOp guard;
+  // queries (or, splitting keys, keys) return at once.
+  SmallVector<Value> takesPart;
+  auto isLess = [&](Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  };
   if (op.isRagged()) {
     loadSequenceBounds(args);
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         firstRow, queryLength);
-    guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(guard.thenBlock());
-  } else if (packHeads) {
+    takesPart.push_back(isLess(firstRow, queryLength));
+    if (part == AttentionPart::keyChunk)
+      takesPart.push_back(
+          isLess(m.mul(programId(tile::ProgramDim::x),
+                       m.constant(s.keysPerProgram)),
+                 keyLength));
+  }
+  if (packHeads) {
     packedRows = packedHeads(
         b.createOrFold<memref::DimOp>(loc, args[0], dims.heads),
         b.createOrFold<memref::DimOp>(loc, args[1], dims.heads));
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        m.rem(head, packedRows), zero);
-    guard = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    takesPart.push_back(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, m.rem(head, packedRows), zero));
+  }
+  scf::IfOp guard;
+  if (!takesPart.empty()) {
+    Value condition = takesPart.front();
+    for (Value next : ArrayRef<Value>(takesPart).drop_front())
+      condition = arith::AndIOp::create(b, loc, condition, next);
+    guard = scf::IfOp::create(b, loc, condition, /*withElseRegion=*/false);
     b.setInsertionPointToStart(guard.thenBlock());
   }
   setUpViews(args);
@@ -976,10 +998,21 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
     tile::ReturnOp::create(b, loc);
     return;
   }
-  Value chunks = m.div(m.add(keyLength, m.constant(s.keysPerProgram - 1)),
-                       m.constant(s.keysPerProgram));
+  // The grid's chunks a (batch, head) has, and those its keys fill: fewer
+  // for a packed sequence shorter than max_seqlen_k.
+  auto chunksOf = [&](Value keys) {
+    return m.div(m.add(keys, m.constant(s.keysPerProgram - 1)),
+                 m.constant(s.keysPerProgram));
+  };
+  Value chunks = chunksOf(keyLength), gridChunks = chunks;
+  if (std::optional<unsigned> maxKeys = op.getMaxSeqlenKIndex()) {
+    Value bound = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                             args[*maxKeys]);
+    gridChunks = chunksOf(m.maxSigned(bound, zero));
+    chunks = m.min(chunks, gridChunks);
+  }
+  setUpPartials(args, gridChunks);
   if (part == AttentionPart::keyChunk) {
-    setUpPartials(args, chunks);
     Value chunk = programId(tile::ProgramDim::x);
     setUpScoreTiles(args);
     storePartials(keyLoops(clampToChunk(keyRanges(), chunk), s.overlapSoftmax),
@@ -989,7 +1022,6 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
     columns = s.combineColumns;
     firstColumn =
         m.mul(programId(tile::ProgramDim::z), m.constant(columns));
-    setUpPartials(args, chunks);
     storeResults(combinePartials(chunks));
   }
   if (guard)
@@ -1060,46 +1092,56 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
              << name << "': the symbol exists";
   auto heads = tile::GridAttr::get(ctx, 0, dims.heads, 1);
   AttentionSchedule s = chooseSchedule(op, headDim);
-  // Packed sequences: x over blocks of max_seqlen_q, y over heads, z over
-  // the entries of cu_seqlens_q (one more than the sequences). No decode
-  // variants: the query rows of all sequences decide nothing alone.
-  if (op.isRagged()) {
-    unsigned at = op.getCuSeqlensIndex();
-    tile::KernelOp kernel = buildAttentionKernel(
-        rewriter, op, op.getSymName(), AttentionPart::whole, s,
-        {tile::GridAttr::get(ctx, at + 2, std::nullopt, s.blockM), heads,
-         tile::GridAttr::get(ctx, at, 0u, 1)});
+  // The whole kernel: x over Q's blocks of rows, y over heads, z over
+  // batches. Packed sequences: x over blocks of max_seqlen_q, z over the
+  // entries of cu_seqlens_q (one more than the sequences).
+  unsigned at = op.getCuSeqlensIndex();
+  tile::GridAttr batches =
+      op.isRagged() ? tile::GridAttr::get(ctx, at, 0u, 1)
+                    : tile::GridAttr::get(ctx, 0, *dims.batch, 1);
+  tile::GridAttr queryBlocks =
+      op.isRagged() ? tile::GridAttr::get(ctx, at + 2, std::nullopt, s.blockM)
+                    : tile::GridAttr::get(ctx, 0, dims.seq, s.blockM);
+  tile::KernelOp kernel =
+      buildAttentionKernel(rewriter, op, op.getSymName(), AttentionPart::whole,
+                           s, {queryBlocks, heads, batches});
+  // Packed sequences without max_seqlen_k have no decode variants: the
+  // grid could not be sized by the longest sequence's keys.
+  std::optional<unsigned> maxKeys = op.getMaxSeqlenKIndex();
+  if (op.isRagged() && !maxKeys) {
     rewriter.eraseOp(op);
     return kernel;
   }
-  auto batches = tile::GridAttr::get(ctx, 0, *dims.batch, 1);
-  // The whole kernel: x over Q's blocks of rows, y over heads, z over
-  // batches.
-  tile::KernelOp kernel = buildAttentionKernel(
-      rewriter, op, op.getSymName(), AttentionPart::whole, s,
-      {tile::GridAttr::get(ctx, 0, dims.seq, s.blockM), heads, batches});
-  // At most a block of query rows: x over chunks of K's rows, then the
-  // combine over (head, batch); a single query row packs the query heads of
-  // a K/V head into the rows, so that each K/V head is read once.
+  // At most a block of query rows (max_seqlen_q for packed sequences): x
+  // over chunks of K's rows (of max_seqlen_k), then the combine over
+  // (head, batch); a single query row packs the query heads of a K/V head
+  // into the rows, so that each K/V head is read once.
   AttentionSchedule decode = chooseDecodeSchedule(headDim);
+  tile::GridAttr keyChunks =
+      op.isRagged()
+          ? tile::GridAttr::get(ctx, *maxKeys, std::nullopt,
+                                decode.keysPerProgram)
+          : tile::GridAttr::get(ctx, 1, dims.seq, decode.keysPerProgram);
+  // The narrow rule reads the query rows where the grid does.
+  unsigned rowsOperand = op.isRagged() ? at + 2 : 0;
+  std::optional<unsigned> rowsDim =
+      op.isRagged() ? std::nullopt : std::optional<unsigned>(dims.seq);
   tile::KernelOp wider = kernel;
   for (int i : {0, 1}) {
     bool packHeads = i == 1;
     tile::KernelOp chunks = buildAttentionKernel(
         rewriter, op, names[2 * i], AttentionPart::keyChunk, decode,
-        {tile::GridAttr::get(ctx, 1, dims.seq, decode.keysPerProgram), heads,
-         batches},
-        packHeads);
+        {keyChunks, heads, batches}, packHeads);
     // z over groups of columns of the head dim (Q's last dimension).
     tile::KernelOp combine = buildAttentionKernel(
         rewriter, op, names[2 * i + 1], AttentionPart::combine,
         combineSchedule(decode),
         {heads, batches,
-         tile::GridAttr::get(ctx, 0, 3u, decode.combineColumns)},
+         tile::GridAttr::get(ctx, 0, dims.rank() - 1, decode.combineColumns)},
         packHeads);
     chunks->setAttr(tile::kThenAttrName,
                     FlatSymbolRefAttr::get(combine.getNameAttr()));
-    tile::setNarrowVariant(wider, chunks, /*operand=*/0, dims.seq,
+    tile::setNarrowVariant(wider, chunks, rowsOperand, rowsDim,
                            packHeads ? 1 : decode.partialRows);
     wider = chunks;
   }

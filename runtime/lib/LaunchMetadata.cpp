@@ -161,18 +161,24 @@ std::string parseScratch(const std::vector<std::string_view> &w,
   return {};
 }
 
-/// Why the words of a `narrow KERNEL ARG.DIM MAX` line are not valid, or ""
-/// with `narrow` set. checkNarrow judges ARG.DIM against the parameters.
+/// Why the words of a `narrow KERNEL ARG[.DIM] MAX` line are not valid, or
+/// "" with `narrow` set. checkNarrow judges ARG[.DIM] against the parameters.
 std::string parseNarrow(const std::vector<std::string_view> &w,
                         std::string_view line, NarrowVariant &narrow) {
   if (w.size() != 4)
     return "narrow line '" + std::string(line) +
-           "' is not 'narrow KERNEL ARG.DIM MAX'";
+           "' is not 'narrow KERNEL ARG[.DIM] MAX'";
   narrow.kernel = std::string(w[1]);
+  // ARG.DIM: a buffer dimension; ARG alone: an integer scalar's value.
   std::vector<std::string_view> source = splitOn(w[2], '.');
-  if (source.size() != 2 || !parseInt(source[0], narrow.arg) ||
-      !parseInt(source[1], narrow.dim))
-    return "narrow dimension '" + std::string(w[2]) + "' is not 'ARG.DIM'";
+  narrow.dim.reset();
+  unsigned dim = 0;
+  if (source.size() > 2 || !parseInt(source[0], narrow.arg) ||
+      (source.size() == 2 && !parseInt(source[1], dim)))
+    return "narrow argument '" + std::string(w[2]) +
+           "' is not 'ARG' or 'ARG.DIM'";
+  if (source.size() == 2)
+    narrow.dim = dim;
   // A bound of 0 would only ever pick the variant for empty buffers.
   if (!parseInt(w[3], narrow.atMost) || narrow.atMost == 0)
     return "narrow bound '" + std::string(w[3]) +
@@ -181,7 +187,8 @@ std::string parseNarrow(const std::vector<std::string_view> &w,
 }
 
 /// Why the narrow line of `meta` does not name a dimension of a buffer
-/// argument, or "" when it does (or there is none).
+/// argument (ARG.DIM) or an integer scalar argument (ARG), or "" when it does
+/// (or there is none).
 std::string checkNarrow(const LaunchMetadata &meta) {
   const NarrowVariant &n = meta.narrow;
   if (n.kernel.empty())
@@ -191,13 +198,20 @@ std::string checkNarrow(const LaunchMetadata &meta) {
     return what + "argument " + std::to_string(n.arg) + " of " +
            std::to_string(meta.params.size());
   const ParamInfo &p = meta.params[n.arg];
-  if (p.kind != ParamInfo::Kind::Buffer)
+  if (!n.dim) {
+    // The integer scalars a launch can pass (KernelArg holds no others).
+    if (p.kind != ParamInfo::Kind::Scalar ||
+        (p.type != ScalarType::I32 && p.type != ScalarType::I64))
+      return what + "argument " + std::to_string(n.arg) +
+             ", which is not an integer scalar";
+  } else if (p.kind != ParamInfo::Kind::Buffer) {
     return what + "argument " + std::to_string(n.arg) +
            ", which is not a buffer";
-  if (n.dim >= p.rank)
-    return what + "dimension " + std::to_string(n.dim) + " of argument " +
+  } else if (*n.dim >= p.rank) {
+    return what + "dimension " + std::to_string(*n.dim) + " of argument " +
            std::to_string(n.arg) + ", a rank-" + std::to_string(p.rank) +
            " buffer";
+  }
   // Nor would a kernel that is its own narrow variant launch anything else.
   if (n.kernel == meta.kernel)
     return "kernel '" + meta.kernel + "' is its own narrow variant";
@@ -278,9 +292,12 @@ std::string serialize(const LaunchMetadata &meta) {
   if (!meta.smallGrid.kernel.empty())
     os << "smallgrid " << meta.smallGrid.kernel << " "
        << meta.smallGrid.percentOfSms << "\n";
-  if (!meta.narrow.kernel.empty())
-    os << "narrow " << meta.narrow.kernel << " " << meta.narrow.arg << "."
-       << meta.narrow.dim << " " << meta.narrow.atMost << "\n";
+  if (!meta.narrow.kernel.empty()) {
+    os << "narrow " << meta.narrow.kernel << " " << meta.narrow.arg;
+    if (meta.narrow.dim)
+      os << "." << *meta.narrow.dim;
+    os << " " << meta.narrow.atMost << "\n";
+  }
   if (meta.scratch.needed())
     os << "scratch " << meta.scratch.fixedBytes << " "
        << meta.scratch.bytesPerProgram

@@ -663,6 +663,88 @@ TEST(Gpu, TheNarrowVariantMakesItsOwnSmallGridChoice) {
                     {sms, 9, "nw_grid", 5}});
 }
 
+/// A launch of nw_scalar's ladder on a rows x cols matrix and its two
+/// scalars, the kernel selectFor should pick and the mark that kernel writes.
+struct ScalarCase {
+  int64_t rows, cols;
+  int32_t i32;
+  int64_t i64;
+  const char *kernel;
+  int32_t mark;
+};
+
+/// Checks selectFor and the launch of `kernel` (of the nw_scalar ladder) on
+/// each case, as checkMatrixMarks does.
+void checkScalarCases(const Context &ctx, const Kernel &kernel,
+                      const std::vector<ScalarCase> &cases) {
+  for (const ScalarCase &c : cases) {
+    std::string what = std::to_string(c.rows) + "x" + std::to_string(c.cols) +
+                       ", " + std::to_string(c.i32) + ", " +
+                       std::to_string(c.i64);
+    int64_t size = c.rows * c.cols + 5;
+    DeviceBuffer out(ctx, size * sizeof(int32_t));
+    out.memset(0xff);
+    std::vector<KernelArg> args = {out.view<int32_t>({c.rows, c.cols}),
+                                   KernelArg(c.i32), KernelArg(c.i64)};
+    EXPECT_EQ(kernel.selectFor(args).name(), c.kernel) << what;
+    EXPECT_FALSE(kernel.usesFallback(args)) << what;
+    Stream stream(ctx);
+    kernel.launchArgs(stream, args);
+    stream.synchronize();
+    std::vector<int32_t> got = out.download<int32_t>();
+    for (int64_t i = 0; i < size; ++i)
+      ASSERT_EQ(got[i], i < c.rows * c.cols ? c.mark : -1)
+          << what << ", element " << i;
+  }
+}
+
+TEST(Gpu, ChoosesANarrowVariantOnAnIntegerScalar) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::narrowKernelsPtx());
+  Kernel wide(module, "nw_scalar");
+  EXPECT_EQ(wide.metadata(), test::narrowKernelMetadata("nw_scalar"));
+  EXPECT_EQ(wide.metadata().narrow,
+            (NarrowVariant{"nw_scalar_narrow", 1, std::nullopt, 8}));
+  // The ladder: nw_scalar, nw_scalar_narrow (the i32 at most 8),
+  // nw_scalar_tiny (the i64 at most 4).
+  ASSERT_TRUE(wide.narrowKernel());
+  const Kernel &narrow = *wide.narrowKernel();
+  EXPECT_EQ(narrow.name(), "nw_scalar_narrow");
+  ASSERT_TRUE(narrow.narrowKernel());
+  const Kernel &tiny = *narrow.narrowKernel();
+  EXPECT_EQ(tiny.name(), "nw_scalar_tiny");
+  EXPECT_EQ(tiny.narrowKernel(), nullptr);
+
+  constexpr int32_t i32Max = std::numeric_limits<int32_t>::max();
+  constexpr int32_t i32Min = std::numeric_limits<int32_t>::min();
+  constexpr int64_t i64Min = std::numeric_limits<int64_t>::min();
+  // The scalars decide, whatever the matrix; a negative value never selects
+  // a variant.
+  checkScalarCases(ctx, wide,
+                   {{3, 200, 9, 0, "nw_scalar", 6},
+                    {1, 1, 9, 0, "nw_scalar", 6},
+                    {3, 200, i32Max, 0, "nw_scalar", 6},
+                    {3, 200, -1, 0, "nw_scalar", 6},
+                    {3, 200, i32Min, 0, "nw_scalar", 6},
+                    {3, 200, 8, 100, "nw_scalar_narrow", 7},
+                    {3, 200, 0, 5, "nw_scalar_narrow", 7},
+                    {3, 200, 1, -1, "nw_scalar_narrow", 7},
+                    {3, 200, 1, i64Min, "nw_scalar_narrow", 7},
+                    {3, 200, 8, 4, "nw_scalar_tiny", 8},
+                    {100, 1000, 0, 0, "nw_scalar_tiny", 8},
+                    {1, 1, 9, 4, "nw_scalar", 6}});
+  // An empty matrix: the chosen kernel's empty grid launches nothing.
+  checkScalarCases(ctx, wide,
+                   {{0, 100, 1, 1, "nw_scalar_tiny", 8},
+                    {3, 0, 100, 1, "nw_scalar", 6}});
+  // The choice starts from the kernel launched.
+  checkScalarCases(ctx, narrow,
+                   {{2, 100, 100, 100, "nw_scalar_narrow", 7},
+                    {2, 100, 100, 4, "nw_scalar_tiny", 8}});
+  checkScalarCases(ctx, tiny, {{2, 100, 100, 100, "nw_scalar_tiny", 8}});
+}
+
 TEST(Gpu, ReportsBadNarrowVariants) {
   REQUIRE_GPU();
   Context ctx(0);

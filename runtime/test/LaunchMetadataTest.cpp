@@ -308,6 +308,44 @@ TEST(LaunchMetadata, ParsesTextWithoutANarrowLine) {
   EXPECT_EQ(serialize(*parsed).find("narrow"), std::string::npos);
 }
 
+TEST(LaunchMetadata, RoundTripsANarrowLineOnAScalar) {
+  // fill's parameters are scalar:i64 scalar:f32 buffer:f32:1: on the i64
+  // the line names the argument alone, without `.DIM`.
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.narrow = {"fill__decode", 0, std::nullopt, 16};
+  m.scratch = {16, 8};
+  std::string text = serialize(m);
+  // After `params`, before `scratch`.
+  EXPECT_NE(text.find("\nparams scalar:i64 scalar:f32 buffer:f32:1\n"
+                      "narrow fill__decode 0 16\nscratch 16 8\nblock "),
+            std::string::npos)
+      << text;
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_FALSE(parsed->narrow.dim);
+  EXPECT_EQ(serialize(*parsed), text);
+  // On an i32 too, at both ends of the bound's range; each form is written
+  // back as it was read.
+  for (uint64_t atMost : {uint64_t(1), ~uint64_t(0)}) {
+    std::string i32 = "tilec-launch 1\n"
+                      "kernel attn\n"
+                      "params buffer:bf16:3 buffer:bf16:3 scalar:i32\n"
+                      "narrow attn__decode 2 " +
+                      std::to_string(atMost) +
+                      "\n"
+                      "block 128 1 1\n"
+                      "grid 0.0/64 - -\n"
+                      "shared 0\n";
+    parsed = parseLaunchMetadata(i32, &error);
+    ASSERT_TRUE(parsed) << error;
+    EXPECT_EQ(parsed->narrow,
+              (NarrowVariant{"attn__decode", 2, std::nullopt, atMost}));
+    EXPECT_EQ(serialize(*parsed), i32);
+  }
+}
+
 TEST(LaunchMetadata, NarrowTakesPartInEquality) {
   LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
   a.narrow = b.narrow = {"narrow", 2, 1, 8};
@@ -322,12 +360,17 @@ TEST(LaunchMetadata, NarrowTakesPartInEquality) {
   EXPECT_FALSE(a == b);
   b.narrow = {};
   EXPECT_FALSE(a == b);
+  // A scalar's value is not dimension 0 of the same argument.
+  b.narrow = {"narrow", 2, std::nullopt, 8};
+  EXPECT_FALSE(a == b);
+  a.narrow = {"narrow", 2, std::nullopt, 8};
+  EXPECT_TRUE(a == b);
 }
 
 TEST(LaunchMetadata, TheNarrowFixturesCarryTheirDocumentedMetadata) {
   // As for scratch.ptx: a GPU run then tests the runtime, not the fixture.
   std::vector<LaunchMetadata> all = rt::test::narrowKernelsMetadata();
-  EXPECT_EQ(all.size(), 12u);
+  EXPECT_EQ(all.size(), 15u);
   for (const LaunchMetadata &m : all) {
     std::optional<std::string> text = rt::test::ptxGlobalText(
         rt::test::narrowKernelsPtx(), launchMetadataSymbol(m.kernel));
@@ -345,6 +388,10 @@ TEST(LaunchMetadata, TheNarrowFixturesCarryTheirDocumentedMetadata) {
   }
   EXPECT_EQ(rt::test::narrowKernelMetadata("nw_wide").narrow,
             (NarrowVariant{"nw_narrow", 0, 1, 8}));
+  EXPECT_EQ(rt::test::narrowKernelMetadata("nw_scalar").narrow,
+            (NarrowVariant{"nw_scalar_narrow", 1, std::nullopt, 8}));
+  EXPECT_EQ(rt::test::narrowKernelMetadata("nw_scalar_narrow").narrow,
+            (NarrowVariant{"nw_scalar_tiny", 2, std::nullopt, 4}));
   EXPECT_EQ(rt::test::narrowKernelMetadata("nw_unknown"), LaunchMetadata{});
 }
 
@@ -523,9 +570,39 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"narrow with an extra word",
                   HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
                        "narrow k_n 0.1 8 1\n"},
-        Malformed{"narrow dimension without a dot",
+        Malformed{"narrow argument without a dot out of range",
                   HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
                        "narrow k_n 1 8\n"},
+        Malformed{"narrow on a buffer without a dimension",
+                  HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0 8\n"},
+        Malformed{"narrow on a float scalar",
+                  HEAD "params scalar:f32\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0 8\n"},
+        Malformed{"narrow on an f64 scalar",
+                  HEAD "params scalar:f64\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0 8\n"},
+        Malformed{"narrow on an i16 scalar, which no launch passes",
+                  HEAD "params scalar:i16\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0 8\n"},
+        Malformed{"narrow on a dimension of an i32 scalar",
+                  HEAD "params scalar:i32\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0.0 8\n"},
+        Malformed{"narrow scalar argument out of range",
+                  HEAD "params scalar:i32\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 1 8\n"},
+        Malformed{"narrow scalar argument negative",
+                  HEAD "params scalar:i32\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n -1 8\n"},
+        Malformed{"narrow scalar argument not a number",
+                  HEAD "params scalar:i32\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n a 8\n"},
+        Malformed{"narrow scalar bound 0",
+                  HEAD "params scalar:i32\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k_n 0 0\n"},
+        Malformed{"own scalar narrow",
+                  HEAD "params scalar:i64\nblock 1 1 1\ngrid - - -\n"
+                       "narrow k 0 8\n"},
         Malformed{"narrow dimension with two dots",
                   HEAD "params buffer:f32:2\nblock 1 1 1\ngrid - - -\n"
                        "narrow k_n 0.1.0 8\n"},
@@ -690,7 +767,7 @@ TEST(LaunchMetadataRejects, NarrowLinesWithTheirReason) {
     std::string why;
     EXPECT_FALSE(parseLaunchMetadata(
         std::string("tilec-launch 1\nkernel k\n"
-                    "params buffer:f32:2 scalar:i32\n"
+                    "params buffer:f32:2 scalar:i32 scalar:f32\n"
                     "block 1 1 1\ngrid - - -\n") +
             lines,
         &why));
@@ -698,19 +775,39 @@ TEST(LaunchMetadataRejects, NarrowLinesWithTheirReason) {
   };
   EXPECT_EQ(error("narrow k_n 0.1"),
             "malformed launch metadata: narrow line 'narrow k_n 0.1' is not "
-            "'narrow KERNEL ARG.DIM MAX'");
-  EXPECT_EQ(error("narrow k_n 1 8"),
-            "malformed launch metadata: narrow dimension '1' is not "
-            "'ARG.DIM'");
+            "'narrow KERNEL ARG[.DIM] MAX'");
   EXPECT_EQ(error("narrow k_n 0.x 8"),
-            "malformed launch metadata: narrow dimension '0.x' is not "
+            "malformed launch metadata: narrow argument '0.x' is not 'ARG' "
+            "or 'ARG.DIM'");
+  EXPECT_EQ(error("narrow k_n 0.1.0 8"),
+            "malformed launch metadata: narrow argument '0.1.0' is not 'ARG' "
+            "or 'ARG.DIM'");
+  EXPECT_EQ(error("narrow k_n x 8"),
+            "malformed launch metadata: narrow argument 'x' is not 'ARG' or "
             "'ARG.DIM'");
-  EXPECT_EQ(error("narrow k_n 2.0 8"),
-            "malformed launch metadata: narrow line refers to argument 2 of "
-            "2");
+  EXPECT_EQ(error("narrow k_n 3.0 8"),
+            "malformed launch metadata: narrow line refers to argument 3 of "
+            "3");
+  EXPECT_EQ(error("narrow k_n 3 8"),
+            "malformed launch metadata: narrow line refers to argument 3 of "
+            "3");
+  // A dimension of a scalar.
   EXPECT_EQ(error("narrow k_n 1.0 8"),
             "malformed launch metadata: narrow line refers to argument 1, "
             "which is not a buffer");
+  // The value of a buffer, or of a float.
+  EXPECT_EQ(error("narrow k_n 0 8"),
+            "malformed launch metadata: narrow line refers to argument 0, "
+            "which is not an integer scalar");
+  EXPECT_EQ(error("narrow k_n 2 8"),
+            "malformed launch metadata: narrow line refers to argument 2, "
+            "which is not an integer scalar");
+  EXPECT_EQ(error("narrow k_n 1 0"),
+            "malformed launch metadata: narrow bound '0' is not a decimal "
+            "element count of at least 1");
+  EXPECT_EQ(error("narrow k 1 8"),
+            "malformed launch metadata: kernel 'k' is its own narrow "
+            "variant");
   EXPECT_EQ(error("narrow k_n 0.2 8"),
             "malformed launch metadata: narrow line refers to dimension 2 of "
             "argument 0, a rank-2 buffer");
@@ -891,6 +988,16 @@ TEST(PrefersNarrow, AtMostTheBound) {
   EXPECT_TRUE(prefersNarrow(m, 0));
   // The largest bound takes every extent.
   EXPECT_TRUE(prefersNarrow(withNarrow(~uint64_t(0)), ~uint64_t(0)));
+}
+
+TEST(PrefersNarrow, ComparesAScalarsValueTheSameWay) {
+  // The runtime passes a non-negative scalar's value as the extent.
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.narrow = {"fill__decode", 0, std::nullopt, 16};
+  EXPECT_TRUE(prefersNarrow(m, 0));
+  EXPECT_TRUE(prefersNarrow(m, 16));
+  EXPECT_FALSE(prefersNarrow(m, 17));
+  EXPECT_FALSE(prefersNarrow(m, uint64_t(std::numeric_limits<int64_t>::max())));
 }
 
 TEST(PrefersNarrow, NeverWithoutAVariant) {

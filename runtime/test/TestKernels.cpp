@@ -147,6 +147,20 @@ LaunchMetadata narrowing(LaunchMetadata m, const char *variant,
   m.narrow = {variant, 0, 1, atMost};
   return m;
 }
+
+/// A narrow.ptx kernel over one i32 matrix followed by a scalar:i32 and a
+/// scalar:i64, with a narrow variant on the value of scalar `arg` (1 or 2)
+/// if `variant` is given.
+LaunchMetadata scalarKernel(const char *name, unsigned columnsPerProgram,
+                            const char *variant = nullptr, unsigned arg = 0,
+                            uint64_t atMost = 0) {
+  LaunchMetadata m = matrixKernel(name, columnsPerProgram);
+  m.params.push_back(scalar(ScalarType::I32));
+  m.params.push_back(scalar(ScalarType::I64));
+  if (variant)
+    m.narrow = {variant, arg, std::nullopt, atMost};
+  return m;
+}
 } // namespace
 
 std::vector<LaunchMetadata> narrowKernelsMetadata() {
@@ -167,6 +181,9 @@ std::vector<LaunchMetadata> narrowKernelsMetadata() {
       narrowing(matrixKernel("nw_wider", 0), "nw_narrow", 1),
       narrowing(matrixKernel("nw_deep", 0), "nw_cycle_a", 16),
       narrowing(matrixKernel("nw_missing", 0), "nw_nonexistent", 8),
+      scalarKernel("nw_scalar", 128, "nw_scalar_narrow", 1, 8),
+      scalarKernel("nw_scalar_narrow", 32, "nw_scalar_tiny", 2, 4),
+      scalarKernel("nw_scalar_tiny", 32),
   };
 }
 

@@ -338,7 +338,8 @@ tile.attention @decode layout(bhsd)
 
 // Packed sequences: x over blocks of max_seqlen_q (argument 7), y over
 // heads, z over cu_seqlens_q's entries; each program reads its sequence's
-// bounds and returns at once past its queries. No decode variants.
+// bounds and returns at once past its queries. No decode variants without
+// max_seqlen_k.
 // CHECK-LABEL: tile.kernel @ragged(
 // CHECK-SAME: grid = [#tile.grid<arg = 7, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 5, dim = 0, per_program = 1>]
 // CHECK-NOT: tile.narrow
@@ -360,6 +361,45 @@ tile.attention @ragged layout(thd) causal lse
     : (memref<?x?x128xbf16>, memref<?x?x128xbf16>, memref<?x?x128xbf16>,
        memref<?x?x128xbf16>, memref<?x?xf32>, memref<?xi32>, memref<?xi32>,
        i32) -> ()
+
+// -----
+
+// Packed sequences with max_seqlen_k (argument 8): decode variants chosen
+// on max_seqlen_q (at most 16, then 1), x over chunks of max_seqlen_k, z
+// over cu_seqlens_q's entries. A key-chunk program returns at once past its
+// sequence's queries or keys; the combine merges the chunks the sequence's
+// keys fill (at most the grid's), its packed heads starting at the
+// sequence's query.
+// CHECK-LABEL: tile.kernel @ragged_decode(
+// CHECK-SAME: tile.narrow = {at_most = 16 : i64, kernel = @ragged_decode__decode, operand = 7 : i64}
+// CHECK-LABEL: tile.kernel @ragged_decode__decode(
+// CHECK-SAME: grid = [#tile.grid<arg = 8, per_program = 1024>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 5, dim = 0, per_program = 1>]
+// CHECK-SAME: tile.narrow = {at_most = 1 : i64, kernel = @ragged_decode__decode_heads, operand = 7 : i64}
+// CHECK-SAME: tile.then = @ragged_decode__decode_combine
+// CHECK: %[[CHUNK:.*]] = tile.program_id x
+// CHECK: %[[FIRST_KEY:.*]] = arith.muli %[[CHUNK]], %c1024
+// CHECK: %[[HAS_KEYS:.*]] = arith.cmpi ult, %[[FIRST_KEY]], %{{.*}}
+// CHECK: %[[TAKES:.*]] = arith.andi %{{.*}}, %[[HAS_KEYS]]
+// CHECK: scf.if %[[TAKES]] {
+// CHECK: %[[MAX_KEYS:.*]] = arith.index_cast %arg8 : i32 to index
+// CHECK: tile.dot %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
+// CHECK: tile.store
+// CHECK-LABEL: tile.kernel @ragged_decode__decode_combine(
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 5, dim = 0, per_program = 1>, #tile.grid<arg = 0, dim = 2, per_program = 32>]
+// CHECK: %[[SEQUENCE_CHUNKS:.*]] = arith.divui %{{.*}}, %c1024
+// CHECK: arith.index_cast %arg8 : i32 to index
+// CHECK: %[[GRID_CHUNKS:.*]] = arith.divui %{{.*}}, %c1024
+// CHECK: %[[CHUNKS:.*]] = arith.minui %[[SEQUENCE_CHUNKS]], %[[GRID_CHUNKS]]
+// CHECK: scf.for %{{.*}} = %c0 to %[[CHUNKS]] step %c8
+// CHECK-LABEL: tile.kernel @ragged_decode__decode_heads(
+// CHECK: scf.if
+// CHECK: memref.subview %arg0[%{{.*}}, %{{.*}}, 0] [1, %{{.*}}, 128]
+// CHECK-LABEL: tile.kernel @ragged_decode__decode_heads_combine(
+// CHECK: memref.subview %arg4[%{{.*}}, %{{.*}}] [%{{.*}}, 1] [1, 1] : memref<?x?xf32> to memref<?xf32, strided<[?], offset: ?>>
+tile.attention @ragged_decode layout(thd) causal lse
+    : (memref<?x?x128xbf16>, memref<?x?x128xbf16>, memref<?x?x128xbf16>,
+       memref<?x?x128xbf16>, memref<?x?xf32>, memref<?xi32>, memref<?xi32>,
+       i32, i32) -> ()
 
 // -----
 

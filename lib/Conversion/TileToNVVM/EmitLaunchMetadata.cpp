@@ -46,26 +46,33 @@ static std::optional<ScalarType> toScalarType(Type type) {
   return std::nullopt;
 }
 
-/// The `tile.narrow` choice, or nullopt when it is malformed.
+/// The `tile.narrow` choice, or nullopt when it is malformed: with `dim`, a
+/// dimension of a buffer argument; without, an i32 or i64 scalar argument
+/// (the only integer scalars a launch passes), compared by value.
 static std::optional<NarrowVariant> narrowVariant(DictionaryAttr attr,
                                                   ArrayRef<Type> types) {
   if (!attr)
     return std::nullopt;
   auto name = attr.getAs<FlatSymbolRefAttr>("kernel");
   auto operand = attr.getAs<IntegerAttr>("operand");
-  auto dim = attr.getAs<IntegerAttr>("dim");
   auto atMost = attr.getAs<IntegerAttr>("at_most");
-  if (!name || !operand || !dim || !atMost || operand.getInt() < 0 ||
-      operand.getInt() >= int64_t(types.size()) || dim.getInt() < 0 ||
-      atMost.getInt() < 1)
+  if (!name || !operand || !atMost || operand.getInt() < 0 ||
+      operand.getInt() >= int64_t(types.size()) || atMost.getInt() < 1)
     return std::nullopt;
-  auto buffer = dyn_cast<MemRefType>(types[operand.getInt()]);
-  if (!buffer || dim.getInt() >= buffer.getRank())
-    return std::nullopt;
-  return NarrowVariant{name.getValue().str(),
-                       static_cast<unsigned>(operand.getInt()),
-                       static_cast<unsigned>(dim.getInt()),
+  Type type = types[operand.getInt()];
+  NarrowVariant narrow{name.getValue().str(),
+                       static_cast<unsigned>(operand.getInt()), std::nullopt,
                        static_cast<uint64_t>(atMost.getInt())};
+  if (!attr.contains("dim"))
+    return type.isInteger(32) || type.isInteger(64)
+               ? std::optional<NarrowVariant>(narrow)
+               : std::nullopt;
+  auto dim = attr.getAs<IntegerAttr>("dim");
+  auto buffer = dyn_cast<MemRefType>(type);
+  if (!dim || !buffer || dim.getInt() < 0 || dim.getInt() >= buffer.getRank())
+    return std::nullopt;
+  narrow.dim = static_cast<unsigned>(dim.getInt());
+  return narrow;
 }
 
 /// Builds the metadata of a kernel outlined by convert-tile-kernels-to-gpu.
@@ -120,8 +127,15 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
                                       static_cast<unsigned>(percent.getInt())};
   }
   if (Attribute attr = kernel->getAttr(tile::kNarrowAttrName)) {
-    std::optional<NarrowVariant> narrow =
-        narrowVariant(dyn_cast<DictionaryAttr>(attr), types);
+    auto dict = dyn_cast<DictionaryAttr>(attr);
+    std::optional<NarrowVariant> narrow = narrowVariant(dict, types);
+    // Reported in the form the attribute takes: with `dim` (or not a
+    // dictionary at all) the buffer form, without it the scalar form.
+    if (!narrow && dict && !dict.contains("dim"))
+      return kernel.emitError("'")
+             << tile::kNarrowAttrName
+             << "' without dim must be {kernel = @name, operand = A, at_most "
+                "= N} where A is an i32 or i64 scalar argument and N >= 1";
     if (!narrow)
       return kernel.emitError("'")
              << tile::kNarrowAttrName

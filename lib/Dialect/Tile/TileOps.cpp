@@ -139,17 +139,18 @@ LogicalResult KernelOp::verify() {
 }
 
 void tilec::tile::setNarrowVariant(KernelOp kernel, KernelOp variant,
-                                   int64_t operand, int64_t dim,
+                                   unsigned operand,
+                                   std::optional<unsigned> dim,
                                    int64_t atMost) {
   Builder b(kernel.getContext());
-  kernel->setAttr(
-      kNarrowAttrName,
-      b.getDictionaryAttr(
-          {b.getNamedAttr("kernel",
-                          FlatSymbolRefAttr::get(variant.getNameAttr())),
-           b.getNamedAttr("operand", b.getI64IntegerAttr(operand)),
-           b.getNamedAttr("dim", b.getI64IntegerAttr(dim)),
-           b.getNamedAttr("at_most", b.getI64IntegerAttr(atMost))}));
+  SmallVector<NamedAttribute, 4> entries = {
+      b.getNamedAttr("kernel", FlatSymbolRefAttr::get(variant.getNameAttr())),
+      b.getNamedAttr("operand", b.getI64IntegerAttr(operand))};
+  // Without `dim` the operand is an integer scalar, compared by value.
+  if (dim)
+    entries.push_back(b.getNamedAttr("dim", b.getI64IntegerAttr(*dim)));
+  entries.push_back(b.getNamedAttr("at_most", b.getI64IntegerAttr(atMost)));
+  kernel->setAttr(kNarrowAttrName, b.getDictionaryAttr(entries));
 }
 
 FunctionType tilec::tile::withScratchArgument(FunctionType type, Type word) {
@@ -605,6 +606,10 @@ static LogicalResult verifyRaggedArguments(AttentionOp op) {
   if (!type.getInput(at + 2).isInteger(32))
     return op.emitOpError("max_seqlen_q must be an i32, got ")
            << type.getInput(at + 2);
+  if (std::optional<unsigned> maxKeys = op.getMaxSeqlenKIndex();
+      maxKeys && !type.getInput(*maxKeys).isInteger(32))
+    return op.emitOpError("max_seqlen_k must be an i32, got ")
+           << type.getInput(*maxKeys);
   return success();
 }
 
@@ -612,13 +617,16 @@ LogicalResult AttentionOp::verify() {
   FunctionType type = getFunctionType();
   bool ragged = isRagged();
   unsigned rank = ragged ? 3 : 4;
-  unsigned arguments = getCuSeqlensIndex() + (ragged ? 3 : 0);
+  unsigned arguments = getCuSeqlensIndex() + (ragged ? 3 : 0) +
+                       (getMaxSeqlenKIndex() ? 1 : 0);
   bool scaleArgument = getScaleArgumentIndex().has_value();
   if ((type.getNumInputs() != arguments && !scaleArgument) ||
       type.getNumResults() != 0)
     return emitOpError("expects the type (Q, K, V, O")
            << (getLse() ? ", LSE" : "")
-           << (ragged ? ", cu_seqlens_q, cu_seqlens_k, max_seqlen_q: i32" : "")
+           << (ragged ? ", cu_seqlens_q, cu_seqlens_k, max_seqlen_q: i32"
+                        "[, max_seqlen_k: i32]"
+                      : "")
            << "[, scale: f32]) -> ()";
   if (std::optional<int64_t> window = getWindow()) {
     if (!getCausal())
@@ -739,8 +747,18 @@ LogicalResult AttentionOp::verifyRegions() {
   return verifyElementwiseBody(block, "a score modification");
 }
 
+std::optional<unsigned> AttentionOp::getMaxSeqlenKIndex() {
+  unsigned index = getCuSeqlensIndex() + 3;
+  FunctionType type = getFunctionType();
+  if (isRagged() && type.getNumInputs() > index &&
+      isa<IntegerType>(type.getInput(index)))
+    return index;
+  return std::nullopt;
+}
+
 std::optional<unsigned> AttentionOp::getScaleArgumentIndex() {
-  unsigned index = getCuSeqlensIndex() + (isRagged() ? 3 : 0);
+  unsigned index = getCuSeqlensIndex() + (isRagged() ? 3 : 0) +
+                   (getMaxSeqlenKIndex() ? 1 : 0);
   FunctionType type = getFunctionType();
   if (type.getNumInputs() == index + 1 && type.getInput(index).isF32())
     return index;

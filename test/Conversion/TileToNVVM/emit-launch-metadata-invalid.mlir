@@ -120,6 +120,97 @@ gpu.module @tilec_kernels {
 
 // -----
 
+// Without dim the operand must be an integer scalar: not a float,
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' without dim must be {kernel = @name, operand = A, at_most = N} where A is an i32 or i64 scalar argument and N >= 1}}
+  gpu.func @narrow_float_scalar(%x: memref<?xf32>, %s: f32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 1, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
+// nor a buffer (whose value is no extent),
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' without dim must be {kernel = @name, operand = A, at_most = N} where A is an i32 or i64 scalar argument and N >= 1}}
+  gpu.func @narrow_buffer_without_dim(%x: memref<?xf32>, %n: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 0, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
+// nor an integer of another width than i32 and i64 (no launch passes one),
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' without dim must be {kernel = @name, operand = A, at_most = N} where A is an i32 or i64 scalar argument and N >= 1}}
+  gpu.func @narrow_i16_scalar(%x: memref<?xf32>, %n: i16) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 1, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
+// nor an index (which has no launch ABI).
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' without dim must be {kernel = @name, operand = A, at_most = N} where A is an i32 or i64 scalar argument and N >= 1}}
+  gpu.func @narrow_index_scalar(%x: memref<?xf32>, %n: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 1, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
+// The scalar form takes an argument of the kernel
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' without dim must be {kernel = @name, operand = A, at_most = N} where A is an i32 or i64 scalar argument and N >= 1}}
+  gpu.func @narrow_scalar_past_arguments(%x: memref<?xf32>, %n: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 2, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
+// and a bound of at least 1.
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' without dim must be {kernel = @name, operand = A, at_most = N} where A is an i32 or i64 scalar argument and N >= 1}}
+  gpu.func @narrow_scalar_zero_bound(%x: memref<?xf32>, %n: i64) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {kernel = @n, operand = 1, at_most = 0}} {
+    gpu.return
+  }
+}
+
+// -----
+
+// and a kernel.
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' without dim must be {kernel = @name, operand = A, at_most = N} where A is an i32 or i64 scalar argument and N >= 1}}
+  gpu.func @narrow_scalar_no_kernel(%x: memref<?xf32>, %n: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = {operand = 1, at_most = 8}} {
+    gpu.return
+  }
+}
+
+// -----
+
 gpu.module @tilec_kernels {
   // expected-error @+1 {{'tile.then' must be a kernel symbol, on a kernel with a scratch buffer}}
   gpu.func @then_without_scratch(%x: memref<?xf32>) kernel

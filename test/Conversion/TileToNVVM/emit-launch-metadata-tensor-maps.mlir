@@ -44,6 +44,35 @@ gpu.module @tilec_kernels {
 
 // -----
 
+// A tile.narrow without dim chooses on the value of an integer scalar (the
+// longest packed query sequence): the narrow line names the argument alone,
+// with no .DIM.
+// CHECK: @__tilec_launch_packed("tilec-launch 1\0Akernel packed\0Aparams buffer:bf16:3 buffer:i32:1 scalar:i32\0Anarrow packed__decode 2 16\0Ablock 128 1 1\0Agrid 0.0/64 - -\0Ashared 0\0A\00")
+gpu.module @tilec_kernels {
+  gpu.func @packed(%q: memref<?x?x?xbf16>, %cu: memref<?xi32>, %max_q: i32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 64>],
+                  tile.narrow = {kernel = @packed__decode, operand = 2 : i64, at_most = 16 : i64}} {
+    gpu.return
+  }
+}
+
+// -----
+
+// On an i64 as on an i32, before the scratch line.
+// CHECK: @__tilec_launch_packed64("tilec-launch 1\0Akernel packed64\0Aparams scalar:i64 buffer:f32:2\0Anarrow packed64__decode 0 1\0Ascratch 0 64\0Ablock 128 1 1\0Agrid 1.0/64 - -\0Ashared 0\0A\00")
+gpu.module @tilec_kernels {
+  gpu.func @packed64(%max_q: i64, %x: memref<?x?xf32>, %s: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 1, dim = 0, per_program = 64>],
+                  tile.scratch = array<i64: 0, 64>,
+                  tile.narrow = {kernel = @packed64__decode, operand = 0 : i64, at_most = 1 : i64}} {
+    gpu.return
+  }
+}
+
+// -----
+
 // A 4-D buffer's map has a box extent per dimension, innermost first: 64
 // columns of one head's 128 rows ([batch, heads, seq, d] order).
 // CHECK: @__tilec_launch_attn("tilec-launch 1\0Akernel attn\0Aparams buffer:bf16:4\0Atensormaps 0:64x128x1x1:128\0Ablock 256 1 1\0Agrid 0.2/128 - -\0Ashared 0\0A\00")

@@ -209,7 +209,7 @@ tile.attention @a layout(bhsd) causal window 0
 
 // -----
 
-// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: i32[, scale: f32]) -> ()}}
+// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: i32[, max_seqlen_k: i32][, scale: f32]) -> ()}}
 tile.attention @a layout(thd)
     : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
        memref<?x?x64xbf16>) -> ()
@@ -241,6 +241,20 @@ tile.attention @a layout(thd)
 tile.attention @a layout(thd)
     : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
        memref<?x?x64xbf16>, memref<?xi32>, memref<?xi32>, i64) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op max_seqlen_k must be an i32, got 'i64'}}
+tile.attention @a layout(thd)
+    : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>, memref<?xi32>, memref<?xi32>, i32, i64) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op expects the type (Q, K, V, O, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: i32[, max_seqlen_k: i32][, scale: f32]) -> ()}}
+tile.attention @a layout(thd)
+    : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>, memref<?xi32>, memref<?xi32>, i32, i32, i32) -> ()
 
 // -----
 

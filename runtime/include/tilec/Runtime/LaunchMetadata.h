@@ -40,14 +40,20 @@
 // `narrow NAME ARG.DIM MAX` names a kernel of the same module, with the same
 // user parameters, computing the same result for narrow buffers: the runtime
 // launches it instead when dimension DIM of buffer argument ARG has at most
-// MAX elements. ARG must be a buffer and DIM below its rank; MAX is a decimal
-// uint64, at least 1; at most one line. NAME may have a narrow line of its
-// own with a smaller MAX (a ladder: the runtime follows it down to the
-// narrowest kernel that fits), and fallback, smallgrid and scratch lines of
-// its own, which apply to its own launches. The narrow choice is made first,
-// on the arguments; the kernel chosen then makes its own small-grid choice,
-// and the kernel chosen by that its own fallback choice (so the narrow line
-// of a small-grid variant or fallback plays no part).
+// MAX elements. ARG must be a buffer and DIM below its rank. `narrow NAME
+// ARG MAX` (no `.DIM`) chooses on an integer scalar instead: the runtime
+// launches NAME when the value of argument ARG, which must be a scalar:i32
+// or scalar:i64, is at most MAX (a negative value never selects it), e.g.
+// `narrow attn__decode 5 16` for attention over packed sequences whose
+// longest query sequence is scalar argument 5. MAX is a decimal uint64, at
+// least 1; at most one line, serialized in the form it was parsed. NAME may
+// have a narrow line of its own with a smaller MAX, on the same or another
+// argument (a ladder: the runtime follows it down to the narrowest kernel
+// that fits), and fallback, smallgrid and scratch lines of its own, which
+// apply to its own launches. The narrow choice is made first, on the
+// arguments; the kernel chosen then makes its own small-grid choice, and the
+// kernel chosen by that its own fallback choice (so the narrow line of a
+// small-grid variant or fallback plays no part).
 // `scratch FIXED PER_PROGRAM` asks the runtime for a zero-filled global
 // scratch buffer (decoupled look-back scans keep a tile ticket counter and
 // per-block status words there) of scratchBytes = FIXED + PER_PROGRAM *
@@ -168,14 +174,16 @@ struct SmallGridVariant {
   }
 };
 
-/// A kernel to launch instead when a buffer is narrow (see `narrow`).
+/// A kernel to launch instead when a buffer dimension or an integer scalar
+/// is small (see `narrow`).
 struct NarrowVariant {
   /// Kernel of the same module; empty: none.
   std::string kernel;
   /// Launch `kernel` when dimension `dim` of buffer argument `arg` has at
-  /// most `atMost` elements.
+  /// most `atMost` elements or, when `dim` is empty, when the value of
+  /// integer scalar argument `arg` (i32 or i64) is in [0, atMost].
   unsigned arg = 0;
-  unsigned dim = 0;
+  std::optional<unsigned> dim;
   uint64_t atMost = 0;
 
   bool operator==(const NarrowVariant &o) const {
@@ -216,7 +224,7 @@ struct LaunchMetadata {
   std::string fallback;
   /// Kernel to launch instead when the grid would leave the GPU mostly idle.
   SmallGridVariant smallGrid;
-  /// Kernel to launch instead when a buffer dimension is small.
+  /// Kernel to launch instead when a buffer dimension or a scalar is small.
   NarrowVariant narrow;
   /// The zero-filled scratch buffer passed after the user parameters.
   ScratchInfo scratch;
@@ -253,7 +261,9 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
 
 /// Whether `meta`'s narrow variant should run instead of its kernel when
 /// dimension `narrow.dim` of buffer argument `narrow.arg` has `extent`
-/// elements: extent <= atMost. False when the metadata names no variant.
+/// elements, or (no `narrow.dim`) scalar argument `narrow.arg` has the
+/// non-negative value `extent`: extent <= atMost. False when the metadata
+/// names no variant.
 bool prefersNarrow(const LaunchMetadata &meta, uint64_t extent);
 
 /// The bytes of scratch buffer `meta` needs on `grid` (see computeGrid):

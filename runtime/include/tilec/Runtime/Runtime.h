@@ -237,10 +237,10 @@ public:
   }
 
   /// Checks the arguments, computes the grid and launches asynchronously on
-  /// `stream`. First, when the buffer dimension the narrow variant names is
-  /// small (prefersNarrow), hands the launch to the narrow variant, which
-  /// then decides everything below for itself. A grid with a zero dimension
-  /// launches nothing. When the grid would leave most of the device idle
+  /// `stream`. First, when the buffer dimension or integer scalar the narrow
+  /// variant names is small (prefersNarrow; a negative scalar never is),
+  /// hands the launch to the narrow variant, which then decides everything
+  /// below for itself. A grid with a zero dimension launches nothing. When the grid would leave most of the device idle
   /// (prefersSmallGrid), hands the launch to the small-grid variant, which
   /// then decides as below for itself.
   /// Encodes the metadata's tensor maps from the buffer arguments; when one

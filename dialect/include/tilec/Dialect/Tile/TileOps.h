@@ -52,6 +52,9 @@ inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
 /// `tile.narrow`: {kernel = @name, operand = A, dim = D, at_most = N}: the
 /// kernel (same parameters) to launch instead when dimension D of buffer
 /// argument A has at most N elements (set by tile-tiling for short rows).
+/// Without `dim`, A is an integer scalar argument (i32 or i64) and the
+/// kernel is launched instead when its value is at most N (a negative value
+/// never is), e.g. packed-sequence attention's `max_seqlen_q`.
 inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
 /// `tile.scratch`: [FIXED, PER_PROGRAM(, 0)] bytes (a third entry 0: no
 /// zero-fill, the kernel writes what it reads): the kernel's last user
@@ -73,9 +76,10 @@ inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
 
 /// Names `variant` as `kernel`'s narrow variant (kNarrowAttrName): taken
 /// when dimension `dim` of buffer argument `operand` has at most `atMost`
-/// elements.
-void setNarrowVariant(KernelOp kernel, KernelOp variant, int64_t operand,
-                      int64_t dim, int64_t atMost);
+/// elements or, with no `dim`, when the value of integer scalar argument
+/// `operand` is in [0, atMost] (the attribute then has no `dim` entry).
+void setNarrowVariant(KernelOp kernel, KernelOp variant, unsigned operand,
+                      std::optional<unsigned> dim, int64_t atMost);
 /// `type` with the runtime's scratch buffer, a memref<?x`word`> (i32 or
 /// f32), after its inputs (see kScratchAttrName).
 mlir::FunctionType withScratchArgument(mlir::FunctionType type,

@@ -85,14 +85,17 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     `layout(bshd)`; strided views are accepted. Ragged batches pack their
     sequences without padding, as [tokens, heads, d] with `layout(thd)`:
     then the kernel is `@name(Q, K, V, O[, LSE], cu_seqlens_q,
-    cu_seqlens_k, max_seqlen_q[, scale])`, where `cu_seqlens_q` and
-    `cu_seqlens_k` (memref<?xi32>, batch + 1 each) hold the cumulative
-    offsets of the sequences' first tokens (sequence b has queries
-    cu_seqlens_q[b] .. cu_seqlens_q[b+1] - 1), `max_seqlen_q` (i32) bounds
-    every query length (the grid is sized by it, as FlashAttention's varlen
-    API does; longer sequences are not computed past it) and the LSE is
-    [heads, tokens_q]; masks, the window and the score modification's
-    indices are per sequence. Elements are f16 or bf16
+    cu_seqlens_k, max_seqlen_q[, max_seqlen_k][, scale])`, where
+    `cu_seqlens_q` and `cu_seqlens_k` (memref<?xi32>, batch + 1 each) hold
+    the cumulative offsets of the sequences' first tokens (sequence b has
+    queries cu_seqlens_q[b] .. cu_seqlens_q[b+1] - 1), `max_seqlen_q` (i32)
+    bounds every query length (the grid is sized by it, as FlashAttention's
+    varlen API does; longer sequences are not computed past it) and the LSE
+    is [heads, tokens_q]; masks, the window and the score modification's
+    indices are per sequence. The optional `max_seqlen_k` (i32) bounds
+    every key length: with it, batches whose queries are few (decode)
+    split each sequence's keys over programs as padded layouts do (keys
+    past it are not seen). Elements are f16 or bf16
     (all four alike), accumulated in f32. The head dim d is static: 64, 128
     or 256; n_q, n_kv (any sizes >= 1), batch and heads may be dynamic.
     `kv_heads` divides `heads` (grouped-query attention; 1 for multi-query):
@@ -172,8 +175,11 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     /// getScaleArgumentIndex()).
     double getScaleOrDefault();
     /// The input that holds the scale when it is given at launch: a last
-    /// f32 after the buffers (and, ragged, max_seqlen_q).
+    /// f32 after the buffers (and, ragged, max_seqlen_q and max_seqlen_k).
     std::optional<unsigned> getScaleArgumentIndex();
+    /// The input that holds max_seqlen_k, if given: an integer after
+    /// max_seqlen_q (ragged only).
+    std::optional<unsigned> getMaxSeqlenKIndex();
     /// Packed sequences (`layout(thd)`), with cu_seqlens_q, cu_seqlens_k
     /// and max_seqlen_q after the other buffers.
     bool isRagged() { return getLayout() == AttentionLayout::thd; }
