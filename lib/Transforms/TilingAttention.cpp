@@ -17,7 +17,8 @@
 // kernel splits the keys into chunks, one program each, which leave
 // partial results (unnormalised accumulator, row maximum and sum) in the
 // runtime's scratch buffer; its `then` kernel merges them per (batch,
-// head) with the same rescaling as the online softmax.
+// head) with the same rescaling as the online softmax. Packed sequences
+// get the same variants when max_seqlen_k sizes the chunks' grid.
 //
 //===----------------------------------------------------------------------===//
 
