@@ -11,6 +11,15 @@ using namespace tilec;
 
 namespace {
 
+/// Parses `text`, expecting `m`, which serializes back to `text`.
+void expectRoundTrip(const LaunchMetadata &m, const std::string &text) {
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_EQ(serialize(*parsed), text);
+}
+
 TEST(LaunchMetadata, RoundTripsEveryField) {
   LaunchMetadata m;
   m.kernel = "matmul_bf16";
@@ -24,11 +33,7 @@ TEST(LaunchMetadata, RoundTripsEveryField) {
   m.grid[1] = {GridTerm{2, 1, 256}};
   m.sharedBytes = 196608;
   std::string text = serialize(m);
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_EQ(serialize(*parsed), text);
+  expectRoundTrip(m, text);
 }
 
 TEST(LaunchMetadata, SerializesTheDocumentedFormat) {
@@ -67,11 +72,7 @@ TEST(LaunchMetadata, RoundTripsTensorMapsAndFallback) {
                   "block 128 1 1\n"
                   "grid 2.1/128 2.0/128 -\n"
                   "shared 0\n");
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_EQ(serialize(*parsed), text);
+  expectRoundTrip(m, text);
 }
 
 TEST(LaunchMetadata, TensorMapsAndFallbackTakePartInEquality) {
@@ -100,18 +101,12 @@ TEST(LaunchMetadata, RoundTripsASmallGridVariant) {
                   "block 128 1 1\n"
                   "grid 2.1/128 2.0/128 -\n"
                   "shared 0\n");
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_EQ(serialize(*parsed), text);
+  expectRoundTrip(m, text);
   // Without a fallback, and at both ends of the percentage's range.
   for (unsigned percent : {1u, 100u}) {
     LaunchMetadata plain = rt::test::fillMetadata();
     plain.smallGrid = {"fill_small", percent};
-    parsed = parseLaunchMetadata(serialize(plain), &error);
-    ASSERT_TRUE(parsed) << error;
-    EXPECT_EQ(*parsed, plain);
+    expectRoundTrip(plain, serialize(plain));
   }
 }
 
@@ -155,11 +150,7 @@ TEST(LaunchMetadata, RoundTripsAScratchLine) {
                   "block 128 1 1\n"
                   "grid 2.1/128 2.0/128 -\n"
                   "shared 0\n");
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_EQ(serialize(*parsed), text);
+  expectRoundTrip(m, text);
   // Without the other optional lines, one size 0, and the largest sizes.
   for (ScratchInfo scratch :
        {ScratchInfo{4, 0}, ScratchInfo{0, 4},
@@ -174,9 +165,7 @@ TEST(LaunchMetadata, RoundTripsAScratchLine) {
                   std::to_string(scratch.bytesPerProgram) + "\nblock "),
         std::string::npos)
         << text;
-    parsed = parseLaunchMetadata(text, &error);
-    ASSERT_TRUE(parsed) << error;
-    EXPECT_EQ(*parsed, plain);
+    expectRoundTrip(plain, text);
   }
 }
 
@@ -200,11 +189,7 @@ TEST(LaunchMetadata, RoundTripsAThenLine) {
   EXPECT_NE(text.find("\nscratch 0 8\nthen fill__combine\nblock "),
             std::string::npos)
       << text;
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_EQ(serialize(*parsed), text);
+  expectRoundTrip(m, text);
   LaunchMetadata other = m;
   other.then = "fill__other";
   EXPECT_FALSE(other == m);
@@ -276,11 +261,7 @@ TEST(LaunchMetadata, RoundTripsANarrowLine) {
                   "block 128 1 1\n"
                   "grid 2.1/128 2.0/128 -\n"
                   "shared 0\n");
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_EQ(serialize(*parsed), text);
+  expectRoundTrip(m, text);
   // Without the other optional lines, and at both ends of the bound's range.
   for (uint64_t atMost : {uint64_t(1), ~uint64_t(0)}) {
     LaunchMetadata plain = rt::test::fillMetadata();
@@ -291,9 +272,7 @@ TEST(LaunchMetadata, RoundTripsANarrowLine) {
                         std::to_string(atMost) + "\nblock "),
               std::string::npos)
         << text;
-    parsed = parseLaunchMetadata(text, &error);
-    ASSERT_TRUE(parsed) << error;
-    EXPECT_EQ(*parsed, plain);
+    expectRoundTrip(plain, text);
   }
 }
 
@@ -320,12 +299,7 @@ TEST(LaunchMetadata, RoundTripsANarrowLineOnAScalar) {
                       "narrow fill__decode 0 16\nscratch 16 8\nblock "),
             std::string::npos)
       << text;
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_FALSE(parsed->narrow.dim);
-  EXPECT_EQ(serialize(*parsed), text);
+  expectRoundTrip(m, text);
   // On an i32 too, at both ends of the bound's range; each form is written
   // back as it was read.
   for (uint64_t atMost : {uint64_t(1), ~uint64_t(0)}) {
@@ -338,7 +312,8 @@ TEST(LaunchMetadata, RoundTripsANarrowLineOnAScalar) {
                       "block 128 1 1\n"
                       "grid 0.0/64 - -\n"
                       "shared 0\n";
-    parsed = parseLaunchMetadata(i32, &error);
+    std::string error;
+    std::optional<LaunchMetadata> parsed = parseLaunchMetadata(i32, &error);
     ASSERT_TRUE(parsed) << error;
     EXPECT_EQ(parsed->narrow,
               (NarrowVariant{"attn__decode", 2, std::nullopt, atMost}));
