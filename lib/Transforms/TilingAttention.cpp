@@ -966,14 +966,15 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   auto isLess = [&](Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   };
+  Value chunk;
+  if (part == AttentionPart::keyChunk)
+    chunk = programId(tile::ProgramDim::x);
   if (op.isRagged()) {
     loadSequenceBounds(args);
     takesPart.push_back(isLess(firstRow, queryLength));
-    if (part == AttentionPart::keyChunk)
+    if (chunk)
       takesPart.push_back(
-          isLess(m.mul(programId(tile::ProgramDim::x),
-                       m.constant(s.keysPerProgram)),
-                 keyLength));
+          isLess(m.mul(chunk, m.constant(s.keysPerProgram)), keyLength));
   }
   if (packHeads) {
     packedRows = packedHeads(
@@ -1014,7 +1015,6 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   }
   setUpPartials(args, gridChunks);
   if (part == AttentionPart::keyChunk) {
-    Value chunk = programId(tile::ProgramDim::x);
     setUpScoreTiles(args);
     storePartials(keyLoops(clampToChunk(keyRanges(), chunk), s.overlapSoftmax),
                   chunk);

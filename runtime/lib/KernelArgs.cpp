@@ -39,17 +39,14 @@ void checkView(const LaunchMetadata &meta, size_t index,
 /// scalar's value.
 int64_t termExtent(const LaunchMetadata &meta,
                    const std::vector<KernelArg> &args, const GridTerm &term) {
-  const KernelArg::Value &value = args[term.arg].value();
+  const KernelArg &arg = args[term.arg];
   if (term.dim)
-    return std::get<TensorView>(value).sizes[*term.dim];
-  int64_t extent;
-  if (const auto *v = std::get_if<int32_t>(&value))
-    extent = *v;
-  else if (const auto *v = std::get_if<int64_t>(&value))
-    extent = *v;
-  else
+    return std::get<TensorView>(arg.value()).sizes[*term.dim];
+  std::optional<int64_t> integer = arg.integer();
+  if (!integer)
     fail(meta, "grid extent argument " + std::to_string(term.arg) +
                    " is not an integer");
+  int64_t extent = *integer;
   if (extent < 0)
     fail(meta, "grid extent argument " + std::to_string(term.arg) +
                    " is negative (" + std::to_string(extent) + ")");

@@ -703,18 +703,16 @@ bool Kernel::narrowFits(const std::vector<KernelArg> &args) const {
   if (!narrow_)
     return false;
   const NarrowVariant &narrow = meta_.narrow;
-  const KernelArg::Value &value = args[narrow.arg].value();
+  const KernelArg &arg = args[narrow.arg];
   if (narrow.dim) {
     // The parser made `arg` a buffer of rank above `dim`, validation made it
     // a view of that rank with no negative size.
-    const auto &view = std::get<TensorView>(value);
+    const auto &view = std::get<TensorView>(arg.value());
     return prefersNarrow(meta_, static_cast<uint64_t>(view.sizes[*narrow.dim]));
   }
   // The parser made `arg` an i32 or i64 scalar, validation an argument of
   // that type. A negative value is no extent: it never selects the variant.
-  int64_t extent = std::holds_alternative<int32_t>(value)
-                       ? std::get<int32_t>(value)
-                       : std::get<int64_t>(value);
+  int64_t extent = *arg.integer();
   return extent >= 0 && prefersNarrow(meta_, static_cast<uint64_t>(extent));
 }
 

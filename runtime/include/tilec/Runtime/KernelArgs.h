@@ -67,6 +67,14 @@ public:
 
   const Value &value() const { return value_; }
   bool isBuffer() const { return std::holds_alternative<TensorView>(value_); }
+  /// The value of an i32 or i64 scalar; nullopt for any other argument.
+  std::optional<int64_t> integer() const {
+    if (const auto *v = std::get_if<int32_t>(&value_))
+      return *v;
+    if (const auto *v = std::get_if<int64_t>(&value_))
+      return *v;
+    return std::nullopt;
+  }
   /// What this value is, in the metadata's spelling: "scalar:i32",
   /// "buffer:f32:1".
   std::string describe() const;
