@@ -86,10 +86,26 @@ int64_t runLength(const MapWarpsState &state, RankedTensorType type) {
   return std::max<int64_t>(std::min<int64_t>(run, 16 / elementBytes), 1);
 }
 
+/// The alignment in bytes that a memref.assume_alignment promises for
+/// `buffer`'s aligned pointer, looking through views that keep that
+/// pointer (their offset is checked apart); 1 where nothing is promised.
+int64_t promisedAlignment(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(def))
+      return assume.getAlignment();
+    if (!isa<memref::ReinterpretCastOp, memref::SubViewOp, memref::CastOp>(
+            def))
+      break;
+    buffer = def->getOperand(0);
+  }
+  return 1;
+}
+
 /// Whether every run of `run` elements that starts at a multiple of `run`
 /// in the tile at `indices` is aligned to its size in `buffer`: the
-/// innermost index, the element offset, the pitch and the base pointer are
-/// all multiples of it. Null when the innermost stride is not 1.
+/// innermost index, the element offset, the pitch and the base pointer
+/// (unless promised) are all multiples of it. Null when the innermost
+/// stride is not 1.
 Value runsAligned(OpBuilder &b, Location loc, Value buffer,
                   ValueRange indices, int64_t run) {
   auto type = cast<MemRefType>(buffer.getType());
@@ -105,12 +121,13 @@ Value runsAligned(OpBuilder &b, Location loc, Value buffer,
         b.createOrFold<arith::RemUIOp>(loc, v, c(n)), c(0));
   };
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   int64_t bytes = run * (type.getElementTypeBitWidth() / 8);
-  SmallVector<Value> conditions = {multipleOf(pointer, bytes),
-                                   multipleOf(metadata.getOffset(), run),
+  SmallVector<Value> conditions = {multipleOf(metadata.getOffset(), run),
                                    multipleOf(indices.back(), run)};
+  if (promisedAlignment(buffer) % bytes != 0)
+    conditions.push_back(multipleOf(
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer),
+        bytes));
   if (type.getRank() > 1)
     conditions.push_back(
         multipleOf(metadata.getStrides()[type.getRank() - 2], run));
@@ -227,12 +244,8 @@ struct ThreadLoad {
   /// The thread's elements in slot order.
   SmallVector<Value> build() {
     OpBuilder &b = builder;
-    if (plan.length == 1) {
-      SmallVector<Value> elements;
-      for (int64_t slot = 0; slot < state.perThread(tileType); ++slot)
-        llvm::append_range(elements, guardedElements(b, runAt(b, slot)));
-      return elements;
-    }
+    if (plan.length == 1)
+      return elementsWithoutBranches(b);
     // A blocked one-row tile (a piece of a 1-D buffer or of a row) has runs
     // that cross the buffer's edge only at its end: a branch per run. Tiles
     // with layout encodings (an epilogue's bias in an accumulator's slice,
@@ -331,6 +344,58 @@ struct ThreadLoad {
       runs.push_back(loaded.getResult(0));
     }
     return runs;
+  }
+
+  /// Element by element (runs of one: a strided or broadcast view), one
+  /// load a slot without a branch: an element outside the buffer reads the
+  /// buffer's first element instead and takes the padding. A branch per
+  /// element serializes the loads (each waits for the one before), which
+  /// made a decode combine reading row statistics broadcast over columns
+  /// latency-bound. A buffer with no element has no first element to read:
+  /// one uniform branch, and all padding there.
+  SmallVector<Value> elementsWithoutBranches(OpBuilder &b) {
+    int64_t count = state.perThread(tileType);
+    auto vectorType = VectorType::get({count}, tileType.getElementType());
+    Value zero = indexConstant(b, loc, 0);
+    Value one = indexConstant(b, loc, 1);
+    Value hasElements = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (Value size : sizes) {
+      Value nonEmpty = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::uge, size, one);
+      hasElements =
+          b.createOrFold<arith::AndIOp>(loc, hasElements, nonEmpty);
+    }
+    auto loaded = scf::IfOp::create(
+        b, loc, hasElements,
+        [&](OpBuilder &tb, Location l) {
+          SmallVector<Value> elements;
+          for (int64_t slot = 0; slot < count; ++slot) {
+            ElementAccess access = accessAt(
+                tb, l, slotPosition(tb, l, state, tileType, slot), indices,
+                sizes);
+            SmallVector<Value> at;
+            for (Value index : access.indices)
+              at.push_back(tb.createOrFold<arith::SelectOp>(
+                  l, access.inBounds, index, zero));
+            Value v = memref::LoadOp::create(tb, l, buffer, at);
+            elements.push_back(tb.createOrFold<arith::SelectOp>(
+                l, access.inBounds, v, padding));
+          }
+          scf::YieldOp::create(
+              tb, l,
+              Value(vector::FromElementsOp::create(tb, l, vectorType,
+                                                   elements)));
+        },
+        [&](OpBuilder &eb, Location l) {
+          scf::YieldOp::create(
+              eb, l,
+              Value(vector::BroadcastOp::create(eb, l, vectorType, padding)));
+        });
+    SmallVector<Value> elements;
+    for (int64_t slot = 0; slot < count; ++slot)
+      elements.push_back(
+          vector::ExtractOp::create(b, loc, loaded.getResult(0), slot));
+    return elements;
   }
 
   SmallVector<Value> guardedElements(OpBuilder &b,

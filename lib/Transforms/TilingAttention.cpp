@@ -208,7 +208,7 @@ private:
   void setUpScoreTiles(ValueRange args);
   Value positions(unsigned along, Value start);
   void setUpPartials(ValueRange args, Value chunks);
-  Value partialView(Value row, Value rows, Value statsWords = nullptr,
+  Value partialView(Value row, OpFoldResult rows, Value statsWords = nullptr,
                     bool broadcast = false);
   SoftmaxState initialState();
   Value floorToBlock(Value x) {
@@ -739,7 +739,10 @@ Value AttentionProgram::positions(unsigned along, Value start) {
 /// ceil(n_kv / keysPerProgram).
 void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
   Value q = args[0];
-  scratch = args.back();
+  // The launch metadata's contract: the scratch buffer is 256-byte aligned
+  // (the runtime's cuMemAlloc). Promising 16 bytes lets the combine's
+  // vector loads skip the pointer check, and with it a branch a load.
+  scratch = memref::AssumeAlignmentOp::create(b, loc, args.back(), 16);
   Value heads = b.createOrFold<memref::DimOp>(loc, q, dims.heads);
   // Packed sequences: z runs over cu_seqlens_q's entries.
   Value batches =
@@ -765,37 +768,35 @@ Value AttentionProgram::partialRow(Value chunk) {
 
 /// The [rows, d] accumulator rows from `row` on, or, with `statsWords`,
 /// the [rows] statistics there (broadcast: viewed [rows, columns] with
-/// column stride 0, each row's word in every column), with the dynamic
-/// sizes and strides the tile ops take.
-Value AttentionProgram::partialView(Value row, Value rows, Value statsWords,
-                                    bool broadcast) {
+/// column stride 0, each row's word in every column). A constant `rows`
+/// gives a static view, which the loads read without bound checks.
+Value AttentionProgram::partialView(Value row, OpFoldResult rows,
+                                    Value statsWords, bool broadcast) {
   MLIRContext *ctx = b.getContext();
   int64_t dynamic = ShapedType::kDynamic;
   Type f32 = b.getF32Type();
-  if (!statsWords) {
-    auto type = MemRefType::get({dynamic, dynamic}, f32,
-                                StridedLayoutAttr::get(ctx, dynamic,
-                                                       {dynamic, 1}));
-    return memref::ReinterpretCastOp::create(
-        b, loc, type, scratch, m.mul(row, m.constant(headDim)),
-        ArrayRef<OpFoldResult>{rows, b.getIndexAttr(headDim)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(headDim), b.getIndexAttr(1)});
-  }
-  Value offset = m.add(statsWords, row);
-  if (!broadcast)
+  std::optional<int64_t> staticRows = getConstantIntValue(rows);
+  int64_t rowsDim = staticRows ? *staticRows : dynamic;
+  auto view = [&](ArrayRef<int64_t> shape, ArrayRef<int64_t> strides,
+                  Value offset, ArrayRef<OpFoldResult> sizes) {
     return memref::ReinterpretCastOp::create(
         b, loc,
-        MemRefType::get({dynamic}, f32,
-                        StridedLayoutAttr::get(ctx, dynamic, {1})),
-        scratch, offset, ArrayRef<OpFoldResult>{rows},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-  return memref::ReinterpretCastOp::create(
-      b, loc,
-      MemRefType::get({dynamic, dynamic}, f32,
-                      StridedLayoutAttr::get(ctx, dynamic, {dynamic, dynamic})),
-      scratch, offset,
-      ArrayRef<OpFoldResult>{rows, b.getIndexAttr(columns)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(0)});
+        MemRefType::get(shape, f32,
+                        StridedLayoutAttr::get(ctx, dynamic, strides)),
+        scratch, offset, sizes,
+        llvm::map_to_vector(strides, [&](int64_t stride) -> OpFoldResult {
+          return b.getIndexAttr(stride);
+        }));
+  };
+  if (!statsWords)
+    return view({rowsDim, headDim}, {headDim, 1},
+                m.mul(row, m.constant(headDim)),
+                {rows, b.getIndexAttr(headDim)});
+  Value offset = m.add(statsWords, row);
+  if (!broadcast)
+    return view({rowsDim}, {1}, offset, {rows});
+  return view({rowsDim, columns}, {1, 0}, offset,
+              {rows, b.getIndexAttr(columns)});
 }
 
 /// Leaves this chunk's state, unnormalised, in the scratch buffer.
@@ -817,14 +818,28 @@ void AttentionProgram::storePartials(const SoftmaxState &state, Value chunk) {
 /// accumulator's layout: broadcasting row vectors instead costs a layout
 /// conversion, with its barriers, a step. kCombineUnroll chunks a step,
 /// whose loads are independent, so that a long chain of chunks is not a
-/// chain of load latencies. Rows past usedPartialRows, and chunks past the
-/// last, are not read: they pad as rows that saw no key.
+/// chain of load latencies. Every load reads a whole program's rows through
+/// a static view, with no bound check and so no branch (a branch a load
+/// would make each wait for the one before): a chunk past the last reads
+/// the last one's, and rows past usedPartialRows (never written) are read;
+/// both are then replaced by rows that saw no key.
 SoftmaxState AttentionProgram::combinePartials(Value chunks) {
   constexpr int64_t kCombineUnroll = 8;
   Type f32 = b.getF32Type();
   RankedTensorType accType = tileOf({s.blockM, columns}, f32);
+  RankedTensorType flagsType = tileOf({s.blockM, columns}, b.getI1Type());
   Value noKey = floatTile(accType, -std::numeric_limits<double>::infinity());
   Value zeros = floatTile(accType, 0.0);
+  RankedTensorType i32Type = tileOf({s.blockM, columns}, b.getI32Type());
+  Value rowIndex = tile::BroadcastOp::create(
+      b, loc, i32Type,
+      tile::RangeOp::create(b, loc, tileOf({s.blockM}, b.getI32Type())),
+      ArrayRef<int64_t>{1});
+  Value storedRows =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rowIndex,
+                            splatIndex(usedPartialRows, i32Type));
+  Value lastChunk = m.sub(chunks, m.constant(1));
+  OpFoldResult allRows = b.getIndexAttr(s.partialRows);
   auto loop = scf::ForOp::create(
       b, loc, zero, chunks, m.constant(kCombineUnroll),
       ValueRange{zeros, noKey, zeros},
@@ -832,26 +847,25 @@ SoftmaxState AttentionProgram::combinePartials(Value chunks) {
         SmallVector<SoftmaxState> parts;
         for (int64_t i = 0; i < kCombineUnroll; ++i) {
           Value chunk = m.add(first, m.constant(i));
-          Value row = partialRow(chunk);
-          // Past the last chunk lie other programs' words, words no
-          // program wrote (the scratch is not zero-filled) or the end of
-          // the scratch: no rows there, all padding.
+          Value row = partialRow(m.min(chunk, lastChunk));
           Value exists = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult, chunk, chunks);
-          Value rows = arith::SelectOp::create(b, loc, exists,
-                                               usedPartialRows, zero);
-          auto load = [&](Value view, Value column, double padding) {
-            return tile::LoadOp::create(b, loc, accType, view,
-                                        ValueRange{zero, column},
-                                        b.getF32FloatAttr(padding))
+          Value valid = arith::AndIOp::create(
+              b, loc, storedRows,
+              tile::SplatOp::create(b, loc, flagsType, exists));
+          auto load = [&](Value view, Value column, Value padding) {
+            Value loaded = tile::LoadOp::create(b, loc, accType, view,
+                                                ValueRange{zero, column},
+                                                TypedAttr());
+            return arith::SelectOp::create(b, loc, valid, loaded, padding)
                 .getResult();
           };
           parts.push_back(
-              {load(partialView(row, rows), firstColumn, 0.0),
-               load(partialView(row, rows, maxWords, /*broadcast=*/true),
-                    zero, -std::numeric_limits<double>::infinity()),
-               load(partialView(row, rows, sumWords, /*broadcast=*/true),
-                    zero, 0.0)});
+              {load(partialView(row, allRows), firstColumn, zeros),
+               load(partialView(row, allRows, maxWords, /*broadcast=*/true),
+                    zero, noKey),
+               load(partialView(row, allRows, sumWords, /*broadcast=*/true),
+                    zero, zeros)});
         }
         Value rowMax = iterArgs[1];
         for (const SoftmaxState &part : parts)

@@ -38,10 +38,10 @@ gpu.module @m {
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
 // CHECK-DAG: %[[SIZE:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
 // CHECK: %{{.*}}, %[[OFFSET:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[X]]
-// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
-// CHECK: arith.remui %[[PTR]], %c16
 // CHECK: arith.remui %[[OFFSET]], %c4
 // CHECK: arith.remui %[[OFF]], %c4
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK: arith.remui %[[PTR]], %c16
 // CHECK: arith.andi
 // CHECK: %[[ALIGNED:.*]] = arith.andi
 // CHECK: %[[L0:.*]] = arith.muli %[[TID]], %c4
@@ -367,6 +367,81 @@ gpu.module @m {
     %t = tile.load %x[%row, %c0] : memref<?x?xf32> -> tensor<16x64xf32>
     %r = arith.negf %t : tensor<16x64xf32>
     tile.store %r, %x[%row, %c0] : tensor<16x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Runs of one element (here a view broadcast over its columns, column
+// stride 0) load without a branch an element: an element outside the
+// buffer reads the buffer's first element and takes the padding, so the
+// loads issue together. A buffer with no element takes the padding on one
+// uniform branch.
+// CHECK-LABEL: gpu.func @load_broadcast_view
+// CHECK: %[[NROWS:.*]] = memref.dim %{{.*}}, %c0
+// CHECK: %[[NCOLS:.*]] = memref.dim %{{.*}}, %c1
+// CHECK: %[[R:.*]] = arith.cmpi uge, %[[NROWS]], %c1{{.*}} : index
+// CHECK: %[[C:.*]] = arith.cmpi uge, %[[NCOLS]], %c1{{.*}} : index
+// CHECK: %[[ANY:.*]] = arith.andi %[[R]], %[[C]] : i1
+// CHECK: scf.if %[[ANY]] -> (vector<4xf32>) {
+// CHECK-NOT: scf.if
+// CHECK:   %[[IN:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK:   %[[I:.*]] = arith.select %[[IN]], %{{.*}}, %c0{{.*}} : index
+// CHECK:   %[[J:.*]] = arith.select %[[IN]], %{{.*}}, %c0{{.*}} : index
+// CHECK:   %[[V:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]] : memref<?x?xf32, strided<[1, 0], offset: ?>>
+// CHECK:   arith.select %[[IN]], %[[V]], %{{.*}} : f32
+// CHECK-COUNT-3: memref.load
+// CHECK:   vector.from_elements {{.*}} : vector<4xf32>
+// CHECK: } else {
+// CHECK:   vector.broadcast %{{.*}} : f32 to vector<4xf32>
+// CHECK: }
+gpu.module @m {
+  gpu.func @load_broadcast_view(%x: memref<?x?xf32, strided<[1, 0], offset: ?>>,
+                                %out: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] {padding = 0xFF800000 : f32}
+        : memref<?x?xf32, strided<[1, 0], offset: ?>> -> tensor<16x32xf32>
+    tile.store %t, %out[%c0, %c0] : tensor<16x32xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A buffer whose aligned pointer memref.assume_alignment promises (through
+// views that keep that pointer) is not checked at run time: only the
+// offset and the tile's origin are.
+// CHECK-LABEL: gpu.func @load_promised_alignment
+// CHECK: memref.extract_strided_metadata
+// CHECK-NOT: memref.extract_aligned_pointer_as_index
+// CHECK: vector.load
+gpu.module @m {
+  gpu.func @load_promised_alignment(%x: memref<?xf32>, %off: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %a = memref.assume_alignment %x, 16 : memref<?xf32>
+    %v = memref.reinterpret_cast %a to offset: [%off], sizes: [16, 128],
+        strides: [128, 1] : memref<?xf32> to memref<16x128xf32, strided<[128, 1], offset: ?>>
+    %t = tile.load %v[%c0, %c0]
+        : memref<16x128xf32, strided<[128, 1], offset: ?>> -> tensor<16x128xf32>
+    tile.store %t, %v[%c0, %c0] : tensor<16x128xf32>, memref<16x128xf32, strided<[128, 1], offset: ?>>
+    gpu.return
+  }
+}
+
+// -----
+
+// An alignment promised below a run's size leaves the pointer checked.
+// CHECK-LABEL: gpu.func @load_promised_too_little
+// CHECK: memref.extract_aligned_pointer_as_index
+gpu.module @m {
+  gpu.func @load_promised_too_little(%x: memref<?xf32>, %off: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %a = memref.assume_alignment %x, 8 : memref<?xf32>
+    %t = tile.load %a[%off] : memref<?xf32> -> tensor<1024xf32>
+    tile.store %t, %x[%off] : tensor<1024xf32>, memref<?xf32>
     gpu.return
   }
 }

@@ -269,8 +269,10 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // unnormalised partial results in the scratch buffer (16 rows of d + 2
 // words, no zero-fill; rows past the queries neither written nor read) for
 // its then kernel, which merges them per (head, batch, 32 columns) eight
-// chunks a step, the row statistics read broadcast over the columns
-// (column stride 0). One query row packs the
+// chunks a step: static views of a program's 16 rows, the row statistics
+// broadcast over the columns (column stride 0), read without padding; a
+// chunk past the last reads the last one's, and it and the rows past the
+// queries are replaced by rows that saw no key. One query row packs the
 // query heads of a K/V head into the rows: only the program that starts a
 // pack works.
 // CHECK-LABEL: tile.kernel @decode(
@@ -281,32 +283,44 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-SAME: tile.narrow = {at_most = 1 : i64, dim = 2 : i64, kernel = @decode__decode_heads, operand = 0 : i64}
 // CHECK-SAME: tile.scratch = array<i64: 0, 8320, 0>, tile.then = @decode__decode_combine
 // CHECK: %[[CHUNK:.*]] = tile.program_id x
+// CHECK: %[[SCRATCH:.*]] = memref.assume_alignment %arg4, 16 : memref<?xf32>
 // CHECK: %[[BEGIN:.*]] = arith.muli %[[CHUNK]], %c1024
 // CHECK: scf.for
 // CHECK: tile.dot %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
 // CHECK: } {tile.stages = 2 : i64}
 // CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c16
 // CHECK: %[[ACC_WORD:.*]] = arith.muli %[[ROW]], %c128
-// CHECK: %[[ACC:.*]] = memref.reinterpret_cast %arg4 to offset: [%[[ACC_WORD]]], sizes: [%[[USED:.*]], 128], strides: [128, 1]
-// CHECK: tile.store %{{.*}}, %[[ACC]][%c0, %c0] : tensor<64x128xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>
-// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%[[USED]]], strides: [1]
+// CHECK: %[[ACC:.*]] = memref.reinterpret_cast %[[SCRATCH]] to offset: [%[[ACC_WORD]]], sizes: [%[[USED:.*]], 128], strides: [128, 1]
+// CHECK: tile.store %{{.*}}, %[[ACC]][%c0, %c0] : tensor<64x128xf32>, memref<?x128xf32, strided<[128, 1], offset: ?>>
+// CHECK: memref.reinterpret_cast %[[SCRATCH]] to offset: [%{{.*}}], sizes: [%[[USED]]], strides: [1]
 // CHECK: tile.store %{{.*}} : tensor<64xf32>, memref<?xf32, strided<[1], offset: ?>>
-// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%[[USED]]], strides: [1]
+// CHECK: memref.reinterpret_cast %[[SCRATCH]] to offset: [%{{.*}}], sizes: [%[[USED]]], strides: [1]
 // CHECK: tile.store %{{.*}} : tensor<64xf32>, memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NOT: arith.divf
 // CHECK: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_combine(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>, #tile.grid<arg = 0, dim = 3, per_program = 32>]
 // CHECK-SAME: tile.scratch = array<i64: 0, 4, 0>
+// CHECK: %[[SCRATCH:.*]] = memref.assume_alignment %arg4, 16 : memref<?xf32>
 // CHECK: %[[GROUP:.*]] = tile.program_id z
 // CHECK: %[[COLUMN:.*]] = arith.muli %[[GROUP]], %c32
-// CHECK: scf.for %{{.*}} step %c8
-// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%{{.*}}, 128], strides: [128, 1]
-// CHECK: tile.load %{{.*}}[%c0{{.*}}, %[[COLUMN]]] {padding = 0.000000e+00 : f32} {{.*}} -> tensor<16x32xf32>
-// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%{{.*}}, 32], strides: [1, 0]
-// CHECK: tile.load {{.*}} {padding = 0xFF800000 : f32} {{.*}} -> tensor<16x32xf32>
-// CHECK: memref.reinterpret_cast %arg4 to offset: [%{{.*}}], sizes: [%{{.*}}, 32], strides: [1, 0]
-// CHECK: tile.load {{.*}} {padding = 0.000000e+00 : f32} {{.*}} -> tensor<16x32xf32>
+// CHECK: %[[ROW:.*]] = tile.range : tensor<16xi32>
+// CHECK: %[[ROWS:.*]] = tile.broadcast %[[ROW]]
+// CHECK: %[[STORED:.*]] = arith.cmpi ult, %[[ROWS]], %{{.*}} : tensor<16x32xi32>
+// CHECK: %[[LAST:.*]] = arith.subi %[[CHUNKS:.*]], %c1
+// CHECK: scf.for %[[FIRST:.*]] = %c0{{.*}} to %[[CHUNKS]] step %c8
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[FIRST]], %[[LAST]]
+// CHECK: %[[EXISTS:.*]] = arith.cmpi ult, %[[FIRST]], %[[CHUNKS]]
+// CHECK: %[[FLAGS:.*]] = tile.splat %[[EXISTS]] : i1 -> tensor<16x32xi1>
+// CHECK: %[[VALID:.*]] = arith.andi %[[STORED]], %[[FLAGS]]
+// CHECK: memref.reinterpret_cast %[[SCRATCH]] to offset: [%{{.*}}], sizes: [16, 128], strides: [128, 1]
+// CHECK: %[[ACC:.*]] = tile.load %{{.*}}[%c0{{.*}}, %[[COLUMN]]] : memref<16x128xf32, {{.*}}> -> tensor<16x32xf32>
+// CHECK: arith.select %[[VALID]], %[[ACC]], %{{.*}} : tensor<16x32xi1>, tensor<16x32xf32>
+// CHECK: memref.reinterpret_cast %[[SCRATCH]] to offset: [%{{.*}}], sizes: [16, 32], strides: [1, 0]
+// CHECK: %[[MAX:.*]] = tile.load {{.*}} : memref<16x32xf32, strided<[1, 0], offset: ?>> -> tensor<16x32xf32>
+// CHECK: arith.select %[[VALID]], %[[MAX]], %{{.*}} : tensor<16x32xi1>, tensor<16x32xf32>
+// CHECK: memref.reinterpret_cast %[[SCRATCH]] to offset: [%{{.*}}], sizes: [16, 32], strides: [1, 0]
+// CHECK: tile.load
 // CHECK-COUNT-7: tile.load %{{.*}}[%c0{{.*}}, %[[COLUMN]]] {{.*}} -> tensor<16x32xf32>
 // CHECK: scf.yield
 // CHECK: tile.reduce max %{{.*}} along 1 : tensor<16x32xf32> -> tensor<16xf32>
