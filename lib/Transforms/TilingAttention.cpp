@@ -52,6 +52,10 @@ struct AttentionSchedule {
   /// Query rows (or packed heads) of the key-chunk and combine kernels: the
   /// rows of partial results a key-chunk program leaves, at most blockM.
   int64_t partialRows = 0;
+  /// Chunks a step of the combine of one packed head takes, one a row of
+  /// its tile (AttentionProgram::combineChunkLanes); 0: the combine's rows
+  /// are the partial rows.
+  int64_t combineLanes = 0;
   /// Each key block's softmax overlaps the previous block's P V
   /// (AttentionProgram::pipelinedStep).
   bool overlapSoftmax = false;
@@ -118,9 +122,14 @@ AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
   return {64, headDim <= 64 ? 128 : 64, 4, 2, 1024, 32, 16};
 }
 
-/// The combine kernel's schedule: one row a partial row.
-AttentionSchedule combineSchedule(AttentionSchedule decode) {
-  decode.blockM = decode.partialRows;
+/// The combine kernel's schedule: one row a partial row; with packed heads,
+/// one head a program and 16 chunks a step, one a row of the tile, so that
+/// every thread merges chunks of the head it computes (a single packed head
+/// left 15 of 16 rows idle, and its 64 chunks took 8 steps of a
+/// latency-bound chain: 26 us at 1x16x16x1x65536 on the H200).
+AttentionSchedule combineSchedule(AttentionSchedule decode, bool packHeads) {
+  decode.blockM = packHeads ? 1 : decode.partialRows;
+  decode.combineLanes = packHeads ? 16 : 0;
   return decode;
 }
 
@@ -198,7 +207,7 @@ private:
     return rowsView(buffer, head, b.getIndexAttr(1), seqStart, seqLength);
   }
   Value headsView(Value buffer, Value firstHead) {
-    return rowsView(buffer, firstHead, packedRows, queryStart,
+    return rowsView(buffer, firstHead, viewHeads, queryStart,
                     b.getIndexAttr(1));
   }
   void loadSequenceBounds(ValueRange args);
@@ -209,7 +218,7 @@ private:
   Value positions(unsigned along, Value start);
   void setUpPartials(ValueRange args, Value chunks);
   Value partialView(Value row, OpFoldResult rows, Value statsWords = nullptr,
-                    bool broadcast = false);
+                    bool broadcast = false, int64_t rowStride = 1);
   SoftmaxState initialState();
   Value floorToBlock(Value x) {
     Value blockN = m.constant(s.blockN);
@@ -247,6 +256,7 @@ private:
   Value partialRow(Value chunk);
   void storePartials(const SoftmaxState &state, Value chunk);
   SoftmaxState combinePartials(Value chunks);
+  SoftmaxState combineChunkLanes(Value chunks);
 
   OpBuilder &b;
   Location loc;
@@ -259,8 +269,11 @@ private:
   bool packHeads;
   /// The keys the score modification masks whatever the score.
   KeyDistanceBounds modBounds;
-  /// With packHeads: the query heads a program takes, as rows.
-  Value packedRows;
+  /// With packHeads: the query heads a key-chunk program takes, as rows;
+  /// the heads the views of Q, O and the LSE cover (packedRows, or 1 where
+  /// a combine program takes one head); the program's head's row among
+  /// them.
+  Value packedRows, viewHeads, packRow;
 
   // Set by build(). Values the loops use are defined before them, where
   // tile-promote-shared looks for the positions of loads it pipelines.
@@ -286,6 +299,10 @@ private:
   /// results, and the partial index of this (batch, head)'s chunk 0 (see
   /// setUpPartials).
   Value scratch, chunkBase, maxWords, sumWords, usedPartialRows;
+  /// The head whose key-chunk programs left this program's partial results:
+  /// `head`, or the first of its pack where a combine program takes one
+  /// packed head.
+  Value partialHead;
 };
 
 /// The 2-D [rows, d] view of a buffer at (batch, firstHead, seqStart):
@@ -328,12 +345,12 @@ Value AttentionProgram::lseView(Value buffer, Value headIndex) {
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
                                      queryLength};
   if (packHeads)
-    sizes = {b.getIndexAttr(1), packedRows, b.getIndexAttr(1)};
+    sizes = {b.getIndexAttr(1), viewHeads, b.getIndexAttr(1)};
   if (op.isRagged()) {
     offsets = {headIndex, queryStart};
     sizes = {b.getIndexAttr(1), queryLength};
     if (packHeads)
-      sizes = {packedRows, b.getIndexAttr(1)};
+      sizes = {viewHeads, b.getIndexAttr(1)};
   }
   SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
@@ -750,7 +767,7 @@ void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
           ? b.createOrFold<memref::DimOp>(loc, args[op.getCuSeqlensIndex()],
                                           0)
           : b.createOrFold<memref::DimOp>(loc, q, *dims.batch);
-  chunkBase = m.mul(chunks, m.add(head, m.mul(heads, batch)));
+  chunkBase = m.mul(chunks, m.add(partialHead, m.mul(heads, batch)));
   Value rows = m.mul(m.mul(m.mul(chunks, heads), batches),
                      m.constant(s.partialRows));
   maxWords = m.mul(rows, m.constant(headDim));
@@ -768,10 +785,12 @@ Value AttentionProgram::partialRow(Value chunk) {
 
 /// The [rows, d] accumulator rows from `row` on, or, with `statsWords`,
 /// the [rows] statistics there (broadcast: viewed [rows, columns] with
-/// column stride 0, each row's word in every column). A constant `rows`
-/// gives a static view, which the loads read without bound checks.
+/// column stride 0, each row's word in every column), of every
+/// `rowStride`-th partial row. A constant `rows` gives a static view, which
+/// the loads read without bound checks.
 Value AttentionProgram::partialView(Value row, OpFoldResult rows,
-                                    Value statsWords, bool broadcast) {
+                                    Value statsWords, bool broadcast,
+                                    int64_t rowStride) {
   MLIRContext *ctx = b.getContext();
   int64_t dynamic = ShapedType::kDynamic;
   Type f32 = b.getF32Type();
@@ -789,13 +808,13 @@ Value AttentionProgram::partialView(Value row, OpFoldResult rows,
         }));
   };
   if (!statsWords)
-    return view({rowsDim, headDim}, {headDim, 1},
+    return view({rowsDim, headDim}, {rowStride * headDim, 1},
                 m.mul(row, m.constant(headDim)),
                 {rows, b.getIndexAttr(headDim)});
   Value offset = m.add(statsWords, row);
   if (!broadcast)
-    return view({rowsDim}, {1}, offset, {rows});
-  return view({rowsDim, columns}, {1, 0}, offset,
+    return view({rowsDim}, {rowStride}, offset, {rows});
+  return view({rowsDim, columns}, {rowStride, 0}, offset,
               {rows, b.getIndexAttr(columns)});
 }
 
@@ -898,6 +917,83 @@ SoftmaxState AttentionProgram::combinePartials(Value chunks) {
           perRow(loop.getResult(2))};
 }
 
+/// The combine of one packed head (a combine program a head): the chunks'
+/// partial results of its row are merged combineLanes at a time, chunk
+/// `first + i` in row i of the tile, each row an online softmax of its own
+/// over the steps; then the rows are merged into one. The chunks past the
+/// last in the last step are padding (maximum -inf: they add nothing).
+SoftmaxState AttentionProgram::combineChunkLanes(Value chunks) {
+  int64_t lanes = s.combineLanes;
+  Type f32 = b.getF32Type();
+  RankedTensorType lanesType = tileOf({lanes, columns}, f32);
+  double minusInf = -std::numeric_limits<double>::infinity();
+  Value noKey = floatTile(lanesType, minusInf);
+  Value zeros = floatTile(lanesType, 0.0);
+  auto load = [&](Value view, Value column, double padding) {
+    return tile::LoadOp::create(b, loc, lanesType, view,
+                                ValueRange{zero, column},
+                                b.getF32FloatAttr(padding))
+        .getResult();
+  };
+  auto loop = scf::ForOp::create(
+      b, loc, zero, chunks, m.constant(lanes), ValueRange{zeros, noKey, zeros},
+      [&](OpBuilder &, Location, Value first, ValueRange iterArgs) {
+        Value row = m.add(partialRow(first), packRow);
+        Value count = m.min(m.sub(chunks, first), m.constant(lanes));
+        auto view = [&](Value statsWords) {
+          return partialView(row, count, statsWords, /*broadcast=*/true,
+                             s.partialRows);
+        };
+        Value acc = load(view(nullptr), firstColumn, 0.0);
+        Value rowMax = load(view(maxWords), zero, minusInf);
+        Value rowSum = load(view(sumWords), zero, 0.0);
+        Value newMax = arith::MaximumFOp::create(b, loc, iterArgs[1], rowMax);
+        Value shift = finiteOrZero(newMax);
+        auto weight = [&](Value x) {
+          return exp2(arith::SubFOp::create(b, loc, x, shift));
+        };
+        Value before = weight(iterArgs[1]), now = weight(rowMax);
+        auto merge = [&](Value carried, Value part) {
+          return arith::AddFOp::create(
+                     b, loc, arith::MulFOp::create(b, loc, carried, before),
+                     arith::MulFOp::create(b, loc, part, now))
+              .getResult();
+        };
+        scf::YieldOp::create(b, loc,
+                             ValueRange{merge(iterArgs[0], acc), newMax,
+                                        merge(iterArgs[2], rowSum)});
+      });
+  RankedTensorType columnsType = tileOf({columns}, f32);
+  auto reduce = [&](tile::ReduceKind kind, Value tile) {
+    return tile::ReduceOp::create(b, loc, columnsType, kind, tile, 0)
+        .getResult();
+  };
+  Value laneMax = loop.getResult(1);
+  Value headMax = reduce(tile::ReduceKind::max, laneMax);
+  Value weight = exp2(arith::SubFOp::create(
+      b, loc, laneMax,
+      finiteOrZero(tile::BroadcastOp::create(b, loc, lanesType, headMax,
+                                             ArrayRef<int64_t>{0}))));
+  auto weighted = [&](Value tile) {
+    return reduce(tile::ReduceKind::add,
+                  arith::MulFOp::create(b, loc, tile, weight));
+  };
+  // One row: the head's, row 0 of its views.
+  RankedTensorType rowType = tileOf({1, columns}, f32);
+  auto asRow = [&](Value tile) {
+    return tile::BroadcastOp::create(b, loc, rowType, tile,
+                                     ArrayRef<int64_t>{0})
+        .getResult();
+  };
+  auto perRow = [&](Value tile) {
+    return tile::ReduceOp::create(b, loc, tileOf({1}, f32),
+                                  tile::ReduceKind::max, asRow(tile), 1)
+        .getResult();
+  };
+  return {asRow(weighted(loop.getResult(0))), perRow(headMax),
+          perRow(weighted(loop.getResult(2)))};
+}
+
 /// Narrows the key ranges to the keys of chunk `chunk`; every bound stays a
 /// block start (chunks are whole blocks) or the end.
 KeyRanges AttentionProgram::clampToChunk(const KeyRanges &keys, Value chunk) {
@@ -990,12 +1086,20 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
       takesPart.push_back(
           isLess(m.mul(chunk, m.constant(s.keysPerProgram)), keyLength));
   }
+  partialHead = head;
   if (packHeads) {
     packedRows = packedHeads(
         b.createOrFold<memref::DimOp>(loc, args[0], dims.heads),
         b.createOrFold<memref::DimOp>(loc, args[1], dims.heads));
-    takesPart.push_back(arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, m.rem(head, packedRows), zero));
+    packRow = m.rem(head, packedRows);
+    viewHeads = packedRows;
+    if (s.combineLanes) {
+      partialHead = m.sub(head, packRow);
+      viewHeads = m.constant(1);
+    } else {
+      takesPart.push_back(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, packRow, zero));
+    }
   }
   scf::IfOp guard;
   if (!takesPart.empty()) {
@@ -1037,7 +1141,8 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
     columns = s.combineColumns;
     firstColumn =
         m.mul(programId(tile::ProgramDim::z), m.constant(columns));
-    storeResults(combinePartials(chunks));
+    storeResults(s.combineLanes ? combineChunkLanes(chunks)
+                                : combinePartials(chunks));
   }
   if (guard)
     b.setInsertionPointAfter(guard);
@@ -1150,7 +1255,7 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
     // z over groups of columns of the head dim (Q's last dimension).
     tile::KernelOp combine = buildAttentionKernel(
         rewriter, op, names[2 * i + 1], AttentionPart::combine,
-        combineSchedule(decode),
+        combineSchedule(decode, packHeads),
         {heads, batches,
          tile::GridAttr::get(ctx, 0, dims.rank() - 1, decode.combineColumns)},
         packHeads);

@@ -274,7 +274,8 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // chunk past the last reads the last one's, and it and the rows past the
 // queries are replaced by rows that saw no key. One query row packs the
 // query heads of a K/V head into the rows: only the program that starts a
-// pack works.
+// pack works; its combine takes one head a program, 16 chunks a step (one
+// a row of the tile, chunk stride 16 rows), then merges the rows.
 // CHECK-LABEL: tile.kernel @decode(
 // CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @decode__decode, operand = 0 : i64}
 // CHECK-LABEL: tile.kernel @decode__decode(
@@ -342,8 +343,23 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_heads_combine(
-// CHECK: scf.if
-// CHECK: tile.store %{{.*}} : tensor<16x32xbf16>
+// CHECK: %[[HEAD:.*]] = tile.program_id x
+// CHECK: %[[PACK_ROW:.*]] = arith.remui %[[HEAD]], %{{.*}}
+// CHECK: %[[PACK:.*]] = arith.subi %[[HEAD]], %[[PACK_ROW]]
+// CHECK-NOT: scf.if
+// CHECK: arith.addi %[[PACK]],
+// CHECK: scf.for %[[FIRST:.*]] = %c0 to %[[CHUNKS:.*]] step %c16
+// CHECK: %[[LANES:.*]] = arith.minui %{{.*}}, %c16
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 128], strides: [2048, 1]
+// CHECK: tile.load %{{.*}} {padding = 0.000000e+00 : f32} {{.*}} -> tensor<16x32xf32>
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 32], strides: [16, 0]
+// CHECK: tile.load %{{.*}} {padding = 0xFF800000 : f32} {{.*}} -> tensor<16x32xf32>
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 32], strides: [16, 0]
+// CHECK: tile.load %{{.*}} {padding = 0.000000e+00 : f32} {{.*}} -> tensor<16x32xf32>
+// CHECK: scf.yield
+// CHECK: tile.reduce max %{{.*}} along 0 : tensor<16x32xf32> -> tensor<32xf32>
+// CHECK: tile.reduce add %{{.*}} along 0 : tensor<16x32xf32> -> tensor<32xf32>
+// CHECK: tile.store %{{.*}} : tensor<1x32xbf16>
 tile.attention @decode layout(bhsd)
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
