@@ -65,16 +65,21 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       hints: 64 query rows on 4 warps at d64, 128 on 8 at d128; 128 keys a
       block; 2 stages.
       Decode: `<name>__decode` (`tile.narrow` on Q's sequence, at most 16
-      rows) takes the keys in chunks of 1024, one program each (x), 16
-      query rows on 4 warps, and leaves each chunk's unnormalised
-      accumulator, row maximum and sum in the runtime's scratch buffer
-      (`tile.scratch`, not zero-filled); its `tile.then` kernel
-      `<name>__decode_combine`, one program per (head, batch), merges the
-      chunks four at a time and stores O and the log-sum-exp. With one
-      query row, `<name>__decode_heads` (and its combine) packs the query
-      heads of a K/V head into the rows (all of them up to 16, else the
-      largest power of two dividing them), so that every K/V head is read
-      once; programs whose head does not start a pack return at once.
+      rows) takes the keys in chunks of 1024, one program each (x), 64
+      rows on 4 warps (a warpgroup MMA from slots that TMA fills; the
+      rows past the queries pad), and leaves the used rows of each chunk's
+      unnormalised accumulator, row maximum and sum in the runtime's
+      scratch buffer (`tile.scratch`, not zero-filled, 16-byte aligned);
+      its `tile.then` kernel `<name>__decode_combine`, one program per
+      (head, batch, 32 columns), merges the chunks eight at a time
+      (static views of a program's rows, statistics broadcast over the
+      columns, no branch a load) and stores O and the log-sum-exp. With
+      one query row, `<name>__decode_heads` packs the query heads of a
+      K/V head into the rows (all of them up to 16, else the largest
+      power of two dividing them), so that every K/V head is read once;
+      programs whose head does not start a pack return at once. Its
+      combine takes one head a program, 16 chunks a step in the rows of
+      its tile, then merges the rows.
       Packed sequences (`layout(thd)`): grid x over blocks of the
       `max_seqlen_q` argument, y over heads, z over the entries of
       `cu_seqlens_q`; a program loads its sequence's token offsets and
