@@ -174,17 +174,58 @@ static std::optional<size_t> findIndexArray(StringRef text) {
   return std::nullopt;
 }
 
+/// How deep regions, attribute lists and operand lists may nest: far past
+/// any real program (a kernel's loops and branches nest a few levels, a
+/// dense attribute by its rank), far short of the parser's and the passes'
+/// recursion running out of stack (10,000 levels crash).
+constexpr unsigned kMaxNesting = 256;
+
+/// Where `text` opens a `{`, `[` or `(` at a depth past kMaxNesting,
+/// outside comments and strings.
+static std::optional<size_t> findDeepNesting(StringRef text) {
+  unsigned depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"' || c == '\n')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '/' && text.substr(i).starts_with("//")) {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '{' || c == '[' || c == '(') {
+      if (++depth > kMaxNesting)
+        return i;
+    } else if ((c == '}' || c == ']' || c == ')') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 OwningOpRef<ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
                                   MLIRContext *context) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  if (std::optional<size_t> at = findIndexArray(buffer->getBuffer())) {
+  auto errorAt = [&](size_t at) {
     auto [line, column] = sourceMgr.getLineAndColumn(
-        llvm::SMLoc::getFromPointer(buffer->getBufferStart() + *at));
-    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
-                                  line, column),
-              "array<index: ...> attributes are not accepted: the MLIR 22 "
-              "parser crashes on them; use array<i64: ...>");
+        llvm::SMLoc::getFromPointer(buffer->getBufferStart() + at));
+    return emitError(FileLineColLoc::get(
+        context, buffer->getBufferIdentifier(), line, column));
+  };
+  if (std::optional<size_t> at = findIndexArray(buffer->getBuffer())) {
+    errorAt(*at) << "array<index: ...> attributes are not accepted: the "
+                    "MLIR 22 parser crashes on them; use array<i64: ...>";
+    return nullptr;
+  }
+  if (std::optional<size_t> at = findDeepNesting(buffer->getBuffer())) {
+    errorAt(*at) << "nested more than " << kMaxNesting
+                 << " levels deep (regions, attribute and operand lists)";
     return nullptr;
   }
   return parseSourceFile<ModuleOp>(sourceMgr, context);

@@ -146,6 +146,36 @@ tile.kernel @k(%x: memref<?xf32>)
       << fine.diagnostics;
 }
 
+/// A kernel whose body nests `depth` scf.if regions.
+static std::string nestedIfs(int depth) {
+  std::string source = "tile.kernel @k(%x: memref<?xf32>) attributes {grid = "
+                       "[#tile.grid<arg = 0, dim = 0, per_program = 1>]} {\n"
+                       "  %t = arith.constant true\n";
+  for (int i = 0; i < depth; ++i)
+    source += "scf.if %t {\n";
+  for (int i = 0; i < depth; ++i)
+    source += "}\n";
+  return source + "  tile.return\n}\n";
+}
+
+// 10,000 levels overflowed the parser's stack; the bound leaves every real
+// program (and 250 levels) alone.
+TEST(Compiler, BoundsTheNestingDepth) {
+  expectCompileError(nestedIfs(10000),
+                     "scale.mlir:258:11: error: nested more than 256 levels "
+                     "deep");
+  tilec::CompileResult deep =
+      tilec::compile(nestedIfs(250), options(tilec::EmitKind::PTX));
+  EXPECT_TRUE(deep.ok) << deep.diagnostics;
+  // Brackets in comments and strings do not count.
+  tilec::CompileResult quoted = tilec::compile(
+      "// " + std::string(300, '{') + "\ntile.kernel @k(%x: memref<?xf32>) "
+      "attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], "
+      "s = \"" + std::string(300, '[') + "\"} {\n  tile.return\n}\n",
+      options(tilec::EmitKind::PTX));
+  EXPECT_TRUE(quoted.ok) << quoted.diagnostics;
+}
+
 // MLIR 22's canonicalizer would crash on it.
 TEST(Compiler, ReportsANegativeDimIndex) {
   constexpr const char *source = R"mlir(
