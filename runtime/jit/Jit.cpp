@@ -10,6 +10,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -245,9 +246,33 @@ std::string detail::compileCachedWith(std::string_view source,
   return cubin;
 }
 
+/// TILEC_JIT_TIMEOUT in milliseconds: 600 s unless set; 0, no limit.
+static std::chrono::milliseconds jitTimeout() {
+  const char *value = std::getenv("TILEC_JIT_TIMEOUT");
+  if (!value || !*value)
+    return std::chrono::seconds(600);
+  char *end = nullptr;
+  errno = 0;
+  long long seconds = std::strtoll(value, &end, 10);
+  if (errno != 0 || *end != '\0' || seconds < 0 ||
+      seconds > std::numeric_limits<int32_t>::max())
+    throw Error(std::string("TILEC_JIT_TIMEOUT must be a whole number of "
+                            "seconds (0: no limit), got '") +
+                value + "'");
+  return std::chrono::seconds(seconds);
+}
+
 std::string compileCached(std::string_view source,
                           const CompileOptions &options) {
-  return detail::compileCachedWith(source, options, &tilec::compile);
+  const char *inProcess = std::getenv("TILEC_JIT_IN_PROCESS");
+  if (inProcess && std::string_view(inProcess) == "1")
+    return detail::compileCachedWith(source, options, &tilec::compile);
+  std::chrono::milliseconds limit = jitTimeout();
+  return detail::compileCachedWith(
+      source, options,
+      [limit](std::string_view s, const CompileOptions &o) {
+        return detail::compileInChild(s, o, &tilec::compile, limit);
+      });
 }
 
 std::string archForDevice(const Device &device) {

@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <csignal>
+#include <cstdio>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -397,6 +399,129 @@ void expectCopyCubin(const std::string &cubin) {
   EXPECT_EQ(meta->grid[0], (std::vector<GridTerm>{GridTerm{0, 0, 256}}));
   EXPECT_TRUE(meta->grid[1].empty() && meta->grid[2].empty());
   EXPECT_EQ(meta->block[0] * meta->block[1] * meta->block[2], kCopyThreads);
+}
+
+//===----------------------------------------------------------------------===//
+// The compiler in a child process
+//===----------------------------------------------------------------------===//
+
+/// The Error message of `fn()`, or "" if it threw none.
+template <typename Fn> std::string errorOf(Fn fn) {
+  try {
+    fn();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+CompileOptions named(const char *name) {
+  CompileOptions o = opts();
+  o.bufferName = name;
+  return o;
+}
+
+TEST(ChildCompile, ReturnsTheResultAndTheDiagnostics) {
+  FakeCompiler fake;
+  CompileResult r = detail::compileInChild("@copy", named("a.mlir"), fake.fn(),
+                                           std::chrono::seconds(60));
+  EXPECT_TRUE(r.ok);
+  EXPECT_EQ(r.output, "CUBIN sm_90a O3 @copy");
+  CompileResult bad = detail::compileInChild(
+      "@bad(", named("b.mlir"), fake.fn(), std::chrono::seconds(60));
+  EXPECT_FALSE(bad.ok);
+  EXPECT_EQ(bad.diagnostics, "b.mlir:1:18: error: expected ')'\n");
+  // The fake ran in the child: the parent's counter never moved.
+  EXPECT_EQ(fake.calls, 0);
+}
+
+TEST(ChildCompile, KeepsLargeOutputsWhole) {
+  std::string big(5 << 20, '\0');
+  for (size_t i = 0; i < big.size(); ++i)
+    big[i] = static_cast<char>(i * 7919 % 251);
+  auto compile = [&](std::string_view, const CompileOptions &) {
+    CompileResult r;
+    r.ok = true;
+    r.output = big;
+    r.diagnostics = std::string(200000, 'w');
+    std::fputs(std::string(100000, 'e').c_str(), stderr);
+    return r;
+  };
+  CompileResult r = detail::compileInChild("x", opts(), compile,
+                                           std::chrono::seconds(60));
+  EXPECT_EQ(r.output, big);
+  // The diagnostics, then what the child wrote to stderr.
+  EXPECT_EQ(r.diagnostics,
+            std::string(200000, 'w') + std::string(100000, 'e'));
+}
+
+TEST(ChildCompile, ReportsAnAbortWithTheCompilersMessage) {
+  auto compile = [](std::string_view, const CompileOptions &) -> CompileResult {
+    std::fputs("LLVM ERROR: a pass broke its promise\n", stderr);
+    std::abort();
+  };
+  std::string what = errorOf([&] {
+    detail::compileInChild("x", named("crash.mlir"), compile,
+                           std::chrono::seconds(60));
+  });
+  EXPECT_NE(what.find("JIT compilation of 'crash.mlir' for sm_90a: the "
+                      "compiler crashed (signal 6"),
+            std::string::npos)
+      << what;
+  EXPECT_NE(what.find("LLVM ERROR: a pass broke its promise"),
+            std::string::npos)
+      << what;
+}
+
+TEST(ChildCompile, ReportsASegmentationFault) {
+  auto compile = [](std::string_view, const CompileOptions &) -> CompileResult {
+    std::raise(SIGSEGV);
+    return {};
+  };
+  std::string what = errorOf([&] {
+    detail::compileInChild("x", opts(), compile, std::chrono::seconds(60));
+  });
+  EXPECT_NE(what.find("the compiler crashed (signal 11"), std::string::npos)
+      << what;
+}
+
+TEST(ChildCompile, ReportsAnExitWithoutAResult) {
+  auto compile = [](std::string_view, const CompileOptions &) -> CompileResult {
+    std::fputs("bye\n", stderr);
+    std::fflush(stderr);
+    ::_exit(3);
+  };
+  std::string what = errorOf([&] {
+    detail::compileInChild("x", opts(), compile, std::chrono::seconds(60));
+  });
+  EXPECT_NE(what.find("exited without a result (status 3)"), std::string::npos)
+      << what;
+  EXPECT_NE(what.find("bye"), std::string::npos) << what;
+}
+
+TEST(ChildCompile, StopsACompileThatRunsPastTheLimit) {
+  auto compile = [](std::string_view, const CompileOptions &) -> CompileResult {
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+    return {};
+  };
+  auto start = std::chrono::steady_clock::now();
+  std::string what = errorOf([&] {
+    detail::compileInChild("x", named("slow.mlir"), compile,
+                           std::chrono::milliseconds(300));
+  });
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_NE(what.find("JIT compilation of 'slow.mlir' for sm_90a ran past"),
+            std::string::npos)
+      << what;
+}
+
+TEST_F(CacheTest, TheTimeoutMustBeANumber) {
+  ::setenv("TILEC_JIT_TIMEOUT", "soon", 1);
+  std::string what = errorOf([] { compileCached(kCopySource, opts()); });
+  ::unsetenv("TILEC_JIT_TIMEOUT");
+  EXPECT_NE(what.find("TILEC_JIT_TIMEOUT must be a whole number of seconds"),
+            std::string::npos)
+      << what;
 }
 
 TEST_F(JitCompilerTest, CompilesAndCaches) {

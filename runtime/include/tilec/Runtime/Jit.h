@@ -14,6 +14,14 @@
 // Within a process, concurrent requests for the same key compile once and
 // share the result; different keys compile in parallel.
 //
+// Each compilation runs in a child process (fork()), so that a crash, an
+// abort or a hang inside the compiler becomes an Error carrying the
+// compiler's message rather than the end of the caller:
+//   TILEC_JIT_TIMEOUT      seconds a compilation may run (default 600; 0:
+//                          no limit); past it the child is killed
+//   TILEC_JIT_IN_PROCESS=1 compiles in the caller's process instead (for a
+//                          debugger)
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_RUNTIME_JIT_H
@@ -22,6 +30,7 @@
 #include "tilec/Compiler/Compiler.h"
 #include "tilec/Runtime/Runtime.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -97,6 +106,13 @@ using CompileFn =
 std::string compileCachedWith(std::string_view source,
                               const CompileOptions &options,
                               const CompileFn &compile);
+/// Runs `compile` in a child process and returns its result. Throws Error
+/// if the child crashes or exits without a result (with what it wrote to
+/// stderr), or runs past `limit` (then it is killed; 0: no limit).
+CompileResult compileInChild(std::string_view source,
+                             const CompileOptions &options,
+                             const CompileFn &compile,
+                             std::chrono::milliseconds limit);
 } // namespace detail
 
 } // namespace tilec::rt
