@@ -14,9 +14,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
+#include <string>
+#include <thread>
 
 using namespace tilec;
 using namespace tilec::rt;
@@ -970,6 +975,138 @@ TEST(Gpu, ObjectsOutliveTheirContextObject) {
   Context ctx(0);
   std::mt19937 rng(4);
   checkSaxpy(ctx, *saxpy, 100, rng);
+}
+
+//===----------------------------------------------------------------------===//
+// Faults: each gives an error value with CUDA's message; none exits or hangs.
+//===----------------------------------------------------------------------===//
+
+TEST(Gpu, ReportsAnAllocationLargerThanTheDevice) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  try {
+    DeviceBuffer huge(ctx, uint64_t(1) << 50);
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.result(), CUDA_ERROR_OUT_OF_MEMORY) << e.what();
+    EXPECT_NE(std::string(e.what()).find("out of memory"), std::string::npos)
+        << e.what();
+  }
+  // The context goes on working.
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  std::mt19937 rng(6);
+  checkSaxpy(ctx, Kernel(module, "saxpy"), 1000, rng);
+}
+
+TEST(Gpu, ReportsALaunchWithMoreSharedMemoryThanABlockHas) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::faultKernelsPtx());
+  Kernel hog(module, "hog");
+  Stream stream(ctx);
+  try {
+    hog.launch(stream, int64_t(32));
+    stream.synchronize();
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_NE(e.result(), CUDA_SUCCESS) << e.what();
+    EXPECT_EQ(e.kernel(), "hog") << e.what();
+  }
+  Module kernels = Module::loadData(ctx, test::kernelsPtx());
+  std::mt19937 rng(7);
+  checkSaxpy(ctx, Kernel(kernels, "saxpy"), 1000, rng);
+}
+
+/// saxpy's result on `n` elements checked exactly on `stream`: "" or what
+/// is wrong.
+std::string saxpyProblem(const Context &ctx, const Kernel &saxpy,
+                         const Stream &stream, int64_t n, std::mt19937 &rng) {
+  std::vector<float> x = randomFloats(n, rng), y = randomFloats(n, rng);
+  DeviceBuffer dx = DeviceBuffer::fromHost(ctx, x);
+  DeviceBuffer dy = DeviceBuffer::fromHost(ctx, y);
+  DeviceBuffer out(ctx, n * sizeof(float));
+  out.memset(0xff);
+  saxpy.launch(stream, 2.0f, dx.view<float>({n}), dy.view<float>({n}),
+               out.view<float>({n}));
+  stream.synchronize();
+  std::vector<float> got = out.download<float>();
+  for (int64_t i = 0; i < n; ++i)
+    if (got[i] != std::fma(2.0f, x[i], y[i]))
+      return "element " + std::to_string(i) + " of " + std::to_string(n);
+  return "";
+}
+
+TEST(Gpu, LaunchesFromTwoThreadsOnOneStreamAndOnTwo) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel saxpy(module, "saxpy");
+  for (bool oneStream : {true, false}) {
+    Stream common(ctx);
+    std::string problems[2];
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t)
+      threads.emplace_back([&, t] {
+        try {
+          std::optional<Stream> own;
+          if (!oneStream)
+            own.emplace(ctx);
+          const Stream &stream = oneStream ? common : *own;
+          std::mt19937 rng(10 + t);
+          for (int i = 0; i < 50 && problems[t].empty(); ++i)
+            problems[t] =
+                saxpyProblem(ctx, saxpy, stream, 1000 + 4099 * i + t, rng);
+        } catch (const Error &e) {
+          problems[t] = e.what();
+        }
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+    EXPECT_EQ(problems[0], "") << (oneStream ? "one stream" : "two streams");
+    EXPECT_EQ(problems[1], "") << (oneStream ? "one stream" : "two streams");
+  }
+}
+
+/// Launches a kernel that traps, then uses the context again; prints what
+/// each reported and exits 0 if both were errors with a CUDA result.
+[[noreturn]] void trapThenCallAgain() {
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::faultKernelsPtx());
+  Kernel trapper(module, "trapper");
+  Stream stream(ctx);
+  std::string trap, later;
+  CUresult trapResult = CUDA_SUCCESS, laterResult = CUDA_SUCCESS;
+  try {
+    trapper.launch(stream, int64_t(64));
+    stream.synchronize();
+  } catch (const Error &e) {
+    trap = e.what();
+    trapResult = e.result();
+  }
+  try {
+    DeviceBuffer buffer(ctx, 1024);
+    buffer.memset(0);
+    Stream other(ctx);
+    other.synchronize();
+  } catch (const Error &e) {
+    later = e.what();
+    laterResult = e.result();
+  }
+  std::fprintf(stderr, "trap reported: %s\nlater call reported: %s\n",
+               trap.c_str(), later.c_str());
+  std::exit(trapResult != CUDA_SUCCESS && laterResult != CUDA_SUCCESS ? 0
+                                                                       : 1);
+}
+
+// A trap loses the context: the launch's stream reports it, and so do later
+// calls on that context. In a child process (the death test re-executes
+// this binary), as the other tests need a context that works.
+TEST(GpuDeathTest, ATrapLosesTheContextAndLaterCallsReportIt) {
+  REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(trapThenCallAgain(), ::testing::ExitedWithCode(0),
+              "trap reported: .*CUDA_ERROR.*\nlater call reported: "
+              ".*CUDA_ERROR");
 }
 
 } // namespace

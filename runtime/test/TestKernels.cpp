@@ -2,6 +2,7 @@
 
 #include "TestKernels.h"
 
+#include "kFaultKernelsPtx.inc"
 #include "kNarrowKernelsPtx.inc"
 #include "kScratchKernelsPtx.inc"
 #include "kSmallGridKernelsPtx.inc"
@@ -43,6 +44,10 @@ std::string_view scratchKernelsPtx() {
 
 std::string_view narrowKernelsPtx() {
   return bytesOf(kNarrowKernelsPtx, kNarrowKernelsPtxSize);
+}
+
+std::string_view faultKernelsPtx() {
+  return bytesOf(kFaultKernelsPtx, kFaultKernelsPtxSize);
 }
 
 std::optional<std::string_view> kernelsCubin(int arch) {

@@ -28,6 +28,9 @@ std::string_view smallGridKernelsPtx();
 std::string_view scratchKernelsPtx();
 /// The PTX text of narrow.ptx: kernels with narrow variants.
 std::string_view narrowKernelsPtx();
+/// The PTX text of faults.ptx: a kernel that traps, one that asks for too
+/// much shared memory.
+std::string_view faultKernelsPtx();
 /// The cubin for sm_<arch> (80 or 90), if it was built.
 std::optional<std::string_view> kernelsCubin(int arch);
 
