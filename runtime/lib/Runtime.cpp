@@ -508,6 +508,21 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
                     " threads exceeds the kernel's limit of " +
                     std::to_string(maxThreads),
                 name);
+  // The driver would only say "invalid argument".
+  uint64_t staticShared = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  const Device &device = module_->ctx->device;
+  if (meta_.sharedBytes + staticShared >
+      static_cast<uint64_t>(device.maxSharedPerBlockOptin))
+    throw Error("kernel '" + name + "': it needs " +
+                    std::to_string(meta_.sharedBytes) +
+                    " bytes of dynamic shared memory" +
+                    (staticShared ? " (and " + std::to_string(staticShared) +
+                                        " static)"
+                                  : std::string()) +
+                    ", more than the " +
+                    std::to_string(device.maxSharedPerBlockOptin) +
+                    " a block of " + device.name + " can have",
+                name);
   // Beyond 48 KiB, dynamic shared memory must be requested explicitly; doing
   // it once here keeps it off the launch path.
   if (meta_.sharedBytes > kDefaultSharedLimit)
