@@ -426,7 +426,18 @@ Module Module::load(const Context &ctx, std::string_view image,
   std::memcpy(aligned.data(), image.data(), image.size());
   ctx.makeCurrent();
   CUmodule module = nullptr;
-  check(driver().moduleLoadData(&module, aligned.data()), operation.c_str());
+  CUresult result = driver().moduleLoadData(&module, aligned.data());
+  if (result == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+    // A cubin for another architecture: say which one the device needs.
+    const Device &device = ctx.device();
+    int cc = device.computeCapability();
+    throw Error(result, operation + " (the image has no code for " +
+                            device.name + ", compute capability " +
+                            std::to_string(cc / 10) + "." +
+                            std::to_string(cc % 10) + ": compile it for sm_" +
+                            std::to_string(cc) + (cc == 90 ? "a" : "") + ")");
+  }
+  check(result, operation.c_str());
   return Module(std::make_shared<detail::ModuleState>(ctx.state(), module));
 }
 

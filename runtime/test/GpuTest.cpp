@@ -1018,6 +1018,31 @@ TEST(Gpu, ReportsAKernelWithMoreSharedMemoryThanABlockHas) {
   checkSaxpy(ctx, Kernel(kernels, "saxpy"), 1000, rng);
 }
 
+TEST(Gpu, ReportsACubinForAnotherArchitecture) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  int cc = ctx.device().computeCapability();
+  // sm_80 code does not run on 9.0, nor sm_90 code on 8.x.
+  int other = cc == 90 ? 80 : cc / 10 == 8 ? 90 : 0;
+  std::optional<std::string_view> cubin = test::kernelsCubin(other);
+  if (!cubin)
+    GTEST_SKIP() << "no test cubin for another arch than sm_" << cc;
+  try {
+    Module::loadData(ctx, *cubin);
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.result(), CUDA_ERROR_NO_BINARY_FOR_GPU) << e.what();
+    EXPECT_NE(std::string(e.what()).find(
+                  "cuModuleLoadData (the image has no code for " +
+                  ctx.device().name),
+              std::string::npos)
+        << e.what();
+  }
+  Module kernels = Module::loadData(ctx, test::kernelsPtx());
+  std::mt19937 rng(8);
+  checkSaxpy(ctx, Kernel(kernels, "saxpy"), 1000, rng);
+}
+
 /// saxpy's result on `n` elements checked exactly on `stream`: "" or what
 /// is wrong.
 std::string saxpyProblem(const Context &ctx, const Kernel &saxpy,
