@@ -941,7 +941,8 @@ SoftmaxState AttentionProgram::combineChunkLanes(Value chunks) {
         Value row = m.add(partialRow(first), packRow);
         Value count = m.min(m.sub(chunks, first), m.constant(lanes));
         auto view = [&](Value statsWords) {
-          return partialView(row, count, statsWords, /*broadcast=*/true,
+          return partialView(row, count, statsWords,
+                             /*broadcast=*/statsWords != nullptr,
                              s.partialRows);
         };
         Value acc = load(view(nullptr), firstColumn, 0.0);
