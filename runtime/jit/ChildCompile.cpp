@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -172,21 +173,30 @@ CompileResult detail::compileInChild(std::string_view source,
                                      std::chrono::milliseconds limit) {
   std::string what = "JIT compilation of '" + options.bufferName + "' for " +
                      options.arch;
-  int resultPipe[2], errorPipe[2];
-  if (::pipe2(resultPipe, O_CLOEXEC) != 0)
-    throw Error(systemError(what + ": pipe()"));
-  Fd resultRead{resultPipe[0]}, resultWrite{resultPipe[1]};
-  if (::pipe2(errorPipe, O_CLOEXEC) != 0)
-    throw Error(systemError(what + ": pipe()"));
-  Fd errorRead{errorPipe[0]}, errorWrite{errorPipe[1]};
-
-  pid_t pid = ::fork();
-  if (pid < 0)
-    throw Error(systemError(what + ": fork()"));
-  if (pid == 0)
-    runChild(resultWrite.fd, errorWrite.fd, source, options, compile);
-  resultWrite.reset();
-  errorWrite.reset();
+  Fd resultRead, errorRead;
+  pid_t pid;
+  {
+    // A child inherits every descriptor of the parent: while another
+    // thread's pipes still had their write ends open here, its child would
+    // hold them too, and that thread would see no end of its child's output
+    // before this child exited. Write ends are closed before the lock goes.
+    static std::mutex forking;
+    std::lock_guard<std::mutex> lock(forking);
+    int resultPipe[2], errorPipe[2];
+    if (::pipe2(resultPipe, O_CLOEXEC) != 0)
+      throw Error(systemError(what + ": pipe()"));
+    resultRead.fd = resultPipe[0];
+    Fd resultWrite{resultPipe[1]};
+    if (::pipe2(errorPipe, O_CLOEXEC) != 0)
+      throw Error(systemError(what + ": pipe()"));
+    errorRead.fd = errorPipe[0];
+    Fd errorWrite{errorPipe[1]};
+    pid = ::fork();
+    if (pid < 0)
+      throw Error(systemError(what + ": fork()"));
+    if (pid == 0)
+      runChild(resultWrite.fd, errorWrite.fd, source, options, compile);
+  }
 
   std::optional<std::chrono::steady_clock::time_point> deadline;
   if (limit.count() > 0)
