@@ -136,42 +136,44 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   return failure();
 }
 
-/// Whether position `at` of `text` lies in a comment or a string literal
-/// of its line.
-static bool inCommentOrString(StringRef text, size_t at) {
-  size_t lineStart = text.rfind('\n', at);
-  StringRef before = text.slice(lineStart == StringRef::npos ? 0 : lineStart + 1,
-                                at);
+/// Calls `visit` with the offset of each character of `text` outside
+/// comments and string literals (which end at their line's end) until it
+/// returns true; that offset, if any.
+static std::optional<size_t>
+findInCode(StringRef text, llvm::function_ref<bool(size_t)> visit) {
   bool inString = false;
-  for (size_t i = 0; i < before.size(); ++i) {
-    if (inString && before[i] == '\\') {
-      ++i;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"' || c == '\n')
+        inString = false;
       continue;
     }
-    if (before[i] == '"')
-      inString = !inString;
-    else if (!inString && before.substr(i).starts_with("//"))
-      return true;
+    if (c == '"')
+      inString = true;
+    else if (c == '/' && text.substr(i).starts_with("//"))
+      i = std::min(text.find('\n', i), text.size());
+    else if (visit(i))
+      return i;
   }
-  return inString;
+  return std::nullopt;
 }
 
 /// Where `text` holds `array<index`, spaces allowed around the `<`, outside
 /// comments and strings.
 static std::optional<size_t> findIndexArray(StringRef text) {
-  for (size_t at = text.find("array"); at != StringRef::npos;
-       at = text.find("array", at + 1)) {
-    if (inCommentOrString(text, at))
-      continue;
+  return findInCode(text, [&](size_t at) {
+    if (!text.substr(at).starts_with("array"))
+      return false;
     StringRef rest = text.drop_front(at + 5).ltrim();
     if (!rest.consume_front("<"))
-      continue;
+      return false;
     rest = rest.ltrim();
-    if (rest.starts_with("index") &&
-        (rest.size() == 5 || !(isalnum(rest[5]) || rest[5] == '_')))
-      return at;
-  }
-  return std::nullopt;
+    return rest.starts_with("index") &&
+           (rest.size() == 5 || !(isalnum(rest[5]) || rest[5] == '_'));
+  });
 }
 
 /// How deep regions, attribute lists and operand lists may nest: far past
@@ -184,28 +186,14 @@ constexpr unsigned kMaxNesting = 256;
 /// outside comments and strings.
 static std::optional<size_t> findDeepNesting(StringRef text) {
   unsigned depth = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"' || c == '\n')
-        inString = false;
-      continue;
-    }
-    if (c == '"') {
-      inString = true;
-    } else if (c == '/' && text.substr(i).starts_with("//")) {
-      i = std::min(text.find('\n', i), text.size());
-    } else if (c == '{' || c == '[' || c == '(') {
-      if (++depth > kMaxNesting)
-        return i;
-    } else if ((c == '}' || c == ']' || c == ')') && depth > 0) {
+  return findInCode(text, [&](size_t at) {
+    char c = text[at];
+    if (c == '{' || c == '[' || c == '(')
+      return ++depth > kMaxNesting;
+    if ((c == '}' || c == ']' || c == ')') && depth > 0)
       --depth;
-    }
-  }
-  return std::nullopt;
+    return false;
+  });
 }
 
 OwningOpRef<ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,

@@ -196,6 +196,30 @@ Value movesWhole(OpBuilder &b, Location loc, const RunPlan &plan,
       runInBounds(b, loc, accesses.front(), sizes, plan.length));
 }
 
+/// Whether every one of `sizes` is at least 1 (true for none).
+Value hasElements(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  Value all;
+  for (Value size : sizes) {
+    Value nonEmpty = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::uge, size, indexConstant(b, loc, 1));
+    all = all ? b.createOrFold<arith::AndIOp>(loc, all, nonEmpty) : nonEmpty;
+  }
+  return all ? all : arith::ConstantIntOp::create(b, loc, 1, 1).getResult();
+}
+
+/// The indices of `access`, or all 0 where it lies outside the buffer: an
+/// access outside then reads the buffer's first element (or run), which
+/// exists where the buffer has elements, and its value is not used.
+SmallVector<Value> clampedIndices(OpBuilder &b, Location loc,
+                                  const ElementAccess &access) {
+  Value zero = indexConstant(b, loc, 0);
+  SmallVector<Value> at;
+  for (Value index : access.indices)
+    at.push_back(
+        b.createOrFold<arith::SelectOp>(loc, access.inBounds, index, zero));
+  return at;
+}
+
 /// Whether every run of `run` elements along the innermost dimension is
 /// wholly inside the buffer or wholly outside it, and the first one inside:
 /// runs start at multiples of `run` and the innermost size is one too.
@@ -208,13 +232,11 @@ Value runsAreWholeOrOut(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
       b.createOrFold<arith::RemUIOp>(loc, innermost, c(run)), c(0));
   Value wide = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
                                              innermost, c(run));
-  Value all = b.createOrFold<arith::AndIOp>(loc, multiple, wide);
-  for (Value size : sizes.drop_back())
-    all = b.createOrFold<arith::AndIOp>(
-        loc, all,
-        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, size,
-                                      c(1)));
-  return all;
+  // Named, so that the ops come in one order whatever the compiler's order
+  // of evaluating arguments.
+  Value runs = b.createOrFold<arith::AndIOp>(loc, multiple, wide);
+  Value outer = hasElements(b, loc, sizes.drop_back());
+  return b.createOrFold<arith::AndIOp>(loc, runs, outer);
 }
 
 /// One thread's part of a tile.load: runs that move as vectors where the
@@ -267,10 +289,14 @@ struct ThreadLoad {
         [&](OpBuilder &eb, Location l) {
           scf::YieldOp::create(eb, l, gather(eb, guardedRuns(eb)));
         });
+    return slotsOf(b, loaded.getResult(0));
+  }
+
+  /// The thread's elements held in one vector, in slot order.
+  SmallVector<Value> slotsOf(OpBuilder &b, Value vector) {
     SmallVector<Value> elements;
     for (int64_t slot = 0; slot < state.perThread(tileType); ++slot)
-      elements.push_back(
-          vector::ExtractOp::create(b, loc, loaded.getResult(0), slot));
+      elements.push_back(vector::ExtractOp::create(b, loc, vector, slot));
     return elements;
   }
 
@@ -298,7 +324,6 @@ struct ThreadLoad {
   /// still in flight waits for it (the scoreboard is the warp's): about
   /// 1.5x slower on rows of 100 f32 on the H200.
   SmallVector<Value> wholeOrOutRuns(OpBuilder &b) {
-    Value zero = indexConstant(b, loc, 0);
     Value paddingRun = vector::BroadcastOp::create(b, loc, runType(), padding);
     SmallVector<Value> runs;
     for (int64_t first = 0; first < state.perThread(tileType);
@@ -307,10 +332,8 @@ struct ThreadLoad {
       ElementAccess access = accessAt(
           b, loc, slotPosition(b, loc, state, tileType, first), indices, sizes);
       Value inside = access.inBounds;
-      SmallVector<Value> at;
-      for (Value index : access.indices)
-        at.push_back(b.createOrFold<arith::SelectOp>(loc, inside, index, zero));
-      Value v = vector::LoadOp::create(b, loc, runType(), buffer, at,
+      Value v = vector::LoadOp::create(b, loc, runType(), buffer,
+                                       clampedIndices(b, loc, access),
                                        /*nontemporal=*/false,
                                        llvm::MaybeAlign(runBytes()));
       runs.push_back(
@@ -356,28 +379,16 @@ struct ThreadLoad {
   SmallVector<Value> elementsWithoutBranches(OpBuilder &b) {
     int64_t count = state.perThread(tileType);
     auto vectorType = VectorType::get({count}, tileType.getElementType());
-    Value zero = indexConstant(b, loc, 0);
-    Value one = indexConstant(b, loc, 1);
-    Value hasElements = arith::ConstantIntOp::create(b, loc, 1, 1);
-    for (Value size : sizes) {
-      Value nonEmpty = b.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::uge, size, one);
-      hasElements =
-          b.createOrFold<arith::AndIOp>(loc, hasElements, nonEmpty);
-    }
     auto loaded = scf::IfOp::create(
-        b, loc, hasElements,
+        b, loc, hasElements(b, loc, sizes),
         [&](OpBuilder &tb, Location l) {
           SmallVector<Value> elements;
           for (int64_t slot = 0; slot < count; ++slot) {
             ElementAccess access = accessAt(
                 tb, l, slotPosition(tb, l, state, tileType, slot), indices,
                 sizes);
-            SmallVector<Value> at;
-            for (Value index : access.indices)
-              at.push_back(tb.createOrFold<arith::SelectOp>(
-                  l, access.inBounds, index, zero));
-            Value v = memref::LoadOp::create(tb, l, buffer, at);
+            Value v = memref::LoadOp::create(tb, l, buffer,
+                                             clampedIndices(tb, l, access));
             elements.push_back(tb.createOrFold<arith::SelectOp>(
                 l, access.inBounds, v, padding));
           }
@@ -391,11 +402,7 @@ struct ThreadLoad {
               eb, l,
               Value(vector::BroadcastOp::create(eb, l, vectorType, padding)));
         });
-    SmallVector<Value> elements;
-    for (int64_t slot = 0; slot < count; ++slot)
-      elements.push_back(
-          vector::ExtractOp::create(b, loc, loaded.getResult(0), slot));
-    return elements;
+    return slotsOf(b, loaded.getResult(0));
   }
 
   SmallVector<Value> guardedElements(OpBuilder &b,

@@ -255,6 +255,9 @@ private:
   void storeResults(const SoftmaxState &state);
   Value partialRow(Value chunk);
   void storePartials(const SoftmaxState &state, Value chunk);
+  SoftmaxState mergePartials(const SoftmaxState &carried,
+                             ArrayRef<SoftmaxState> parts);
+  Value rowStatistic(Value tile);
   SoftmaxState combinePartials(Value chunks);
   SoftmaxState combineChunkLanes(Value chunks);
 
@@ -886,35 +889,47 @@ SoftmaxState AttentionProgram::combinePartials(Value chunks) {
                load(partialView(row, allRows, sumWords, /*broadcast=*/true),
                     zero, zeros)});
         }
-        Value rowMax = iterArgs[1];
-        for (const SoftmaxState &part : parts)
-          rowMax = arith::MaximumFOp::create(b, loc, rowMax, part.rowMax);
-        Value shift = finiteOrZero(rowMax);
-        auto rescaled = [&](const SoftmaxState &state) {
-          Value weight =
-              exp2(arith::SubFOp::create(b, loc, state.rowMax, shift));
-          return std::make_pair(
-              arith::MulFOp::create(b, loc, state.acc, weight).getResult(),
-              arith::MulFOp::create(b, loc, state.rowSum, weight).getResult());
-        };
-        auto [acc, rowSum] =
-            rescaled({iterArgs[0], iterArgs[1], iterArgs[2]});
-        for (const SoftmaxState &part : parts) {
-          auto [partAcc, partSum] = rescaled(part);
-          acc = arith::AddFOp::create(b, loc, acc, partAcc);
-          rowSum = arith::AddFOp::create(b, loc, rowSum, partSum);
-        }
-        scf::YieldOp::create(b, loc, ValueRange{acc, rowMax, rowSum});
+        SoftmaxState merged =
+            mergePartials({iterArgs[0], iterArgs[1], iterArgs[2]}, parts);
+        scf::YieldOp::create(
+            b, loc, ValueRange{merged.acc, merged.rowMax, merged.rowSum});
       });
-  // Every column holds its row's statistics: any one is the row's.
-  RankedTensorType rowsType = tileOf({s.blockM}, f32);
-  auto perRow = [&](Value tile) {
-    return tile::ReduceOp::create(b, loc, rowsType, tile::ReduceKind::max,
-                                  tile, 1)
-        .getResult();
+  return {loop.getResult(0), rowStatistic(loop.getResult(1)),
+          rowStatistic(loop.getResult(2))};
+}
+
+/// `carried` and `parts` (elementwise in one layout: the statistics
+/// broadcast over the columns) rescaled to their common maximum and summed,
+/// as the online softmax merges key blocks; a part that saw no key has
+/// maximum -inf and adds nothing.
+SoftmaxState AttentionProgram::mergePartials(const SoftmaxState &carried,
+                                             ArrayRef<SoftmaxState> parts) {
+  Value rowMax = carried.rowMax;
+  for (const SoftmaxState &part : parts)
+    rowMax = arith::MaximumFOp::create(b, loc, rowMax, part.rowMax);
+  Value shift = finiteOrZero(rowMax);
+  auto rescaled = [&](const SoftmaxState &state) {
+    Value weight = exp2(arith::SubFOp::create(b, loc, state.rowMax, shift));
+    return std::make_pair(
+        arith::MulFOp::create(b, loc, state.acc, weight).getResult(),
+        arith::MulFOp::create(b, loc, state.rowSum, weight).getResult());
   };
-  return {loop.getResult(0), perRow(loop.getResult(1)),
-          perRow(loop.getResult(2))};
+  auto [acc, rowSum] = rescaled(carried);
+  for (const SoftmaxState &part : parts) {
+    auto [partAcc, partSum] = rescaled(part);
+    acc = arith::AddFOp::create(b, loc, acc, partAcc);
+    rowSum = arith::AddFOp::create(b, loc, rowSum, partSum);
+  }
+  return {acc, rowMax, rowSum};
+}
+
+/// A row's statistic from a tile that holds it in every column.
+Value AttentionProgram::rowStatistic(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  return tile::ReduceOp::create(
+             b, loc, tileOf({type.getDimSize(0)}, type.getElementType()),
+             tile::ReduceKind::max, tile, 1)
+      .getResult();
 }
 
 /// The combine of one packed head (a combine program a head): the chunks'
@@ -945,24 +960,13 @@ SoftmaxState AttentionProgram::combineChunkLanes(Value chunks) {
                              /*broadcast=*/statsWords != nullptr,
                              s.partialRows);
         };
-        Value acc = load(view(nullptr), firstColumn, 0.0);
-        Value rowMax = load(view(maxWords), zero, minusInf);
-        Value rowSum = load(view(sumWords), zero, 0.0);
-        Value newMax = arith::MaximumFOp::create(b, loc, iterArgs[1], rowMax);
-        Value shift = finiteOrZero(newMax);
-        auto weight = [&](Value x) {
-          return exp2(arith::SubFOp::create(b, loc, x, shift));
-        };
-        Value before = weight(iterArgs[1]), now = weight(rowMax);
-        auto merge = [&](Value carried, Value part) {
-          return arith::AddFOp::create(
-                     b, loc, arith::MulFOp::create(b, loc, carried, before),
-                     arith::MulFOp::create(b, loc, part, now))
-              .getResult();
-        };
-        scf::YieldOp::create(b, loc,
-                             ValueRange{merge(iterArgs[0], acc), newMax,
-                                        merge(iterArgs[2], rowSum)});
+        SoftmaxState part = {load(view(nullptr), firstColumn, 0.0),
+                             load(view(maxWords), zero, minusInf),
+                             load(view(sumWords), zero, 0.0)};
+        SoftmaxState merged =
+            mergePartials({iterArgs[0], iterArgs[1], iterArgs[2]}, part);
+        scf::YieldOp::create(
+            b, loc, ValueRange{merged.acc, merged.rowMax, merged.rowSum});
       });
   RankedTensorType columnsType = tileOf({columns}, f32);
   auto reduce = [&](tile::ReduceKind kind, Value tile) {
@@ -986,13 +990,8 @@ SoftmaxState AttentionProgram::combineChunkLanes(Value chunks) {
                                      ArrayRef<int64_t>{0})
         .getResult();
   };
-  auto perRow = [&](Value tile) {
-    return tile::ReduceOp::create(b, loc, tileOf({1}, f32),
-                                  tile::ReduceKind::max, asRow(tile), 1)
-        .getResult();
-  };
-  return {asRow(weighted(loop.getResult(0))), perRow(headMax),
-          perRow(weighted(loop.getResult(2)))};
+  return {asRow(weighted(loop.getResult(0))), rowStatistic(asRow(headMax)),
+          rowStatistic(asRow(weighted(loop.getResult(2))))};
 }
 
 /// Narrows the key ranges to the keys of chunk `chunk`; every bound stays a

@@ -16,6 +16,8 @@
 
 #include "tilec/Runtime/Jit.h"
 
+#include "Descriptors.h"
+
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -86,17 +88,6 @@ bool deserialize(std::string_view in, CompileResult &r) {
   return readSized(in, r.diagnostics) && readSized(in, r.output) && in.empty();
 }
 
-void writeAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return;
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-}
-
 [[noreturn]] void runChild(int resultFd, int errorFd, std::string_view source,
                            const CompileOptions &options,
                            const detail::CompileFn &compile) {
@@ -111,7 +102,7 @@ void writeAll(int fd, std::string_view data) {
     result.ok = false;
     result.diagnostics = "the compiler threw";
   }
-  writeAll(resultFd, serialize(result));
+  detail::writeAll(resultFd, serialize(result));
   // No atexit handlers, no flush of stdio buffers copied from the parent.
   ::_exit(0);
 }

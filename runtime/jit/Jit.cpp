@@ -2,6 +2,8 @@
 
 #include "tilec/Runtime/Jit.h"
 
+#include "Descriptors.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -85,19 +87,6 @@ std::optional<std::string> readEntry(const std::string &path) {
   return decodeEntry(file);
 }
 
-bool writeAll(int fd, const std::string &bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 /// Writes `payload` as the entry `path` in `dir`; false if it could not.
 bool writeEntry(const std::string &dir, const std::string &path,
                 const std::string &payload) {
@@ -110,7 +99,7 @@ bool writeEntry(const std::string &dir, const std::string &path,
   if (fd < 0)
     return false;
   ::fchmod(fd, 0644);
-  bool ok = writeAll(fd, encodeEntry(payload));
+  bool ok = detail::writeAll(fd, encodeEntry(payload));
   ok = ::close(fd) == 0 && ok;
   ok = ok && ::rename(temp.c_str(), path.c_str()) == 0;
   if (!ok)

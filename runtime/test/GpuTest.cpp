@@ -42,11 +42,11 @@ std::vector<float> randomFloats(size_t n, std::mt19937 &rng) {
   return v;
 }
 
-/// Runs saxpy on `n` elements and checks every one exactly: the kernel does a
-/// single fused multiply-add, which std::fma reproduces.
-void checkSaxpy(const Context &ctx, const Kernel &saxpy, int64_t n,
-                std::mt19937 &rng) {
-  Stream stream(ctx);
+/// Runs saxpy on `n` elements on `stream` and checks every one exactly (the
+/// kernel does a single fused multiply-add, which std::fma reproduces): ""
+/// or the first element that is wrong.
+std::string saxpyProblem(const Context &ctx, const Kernel &saxpy,
+                         const Stream &stream, int64_t n, std::mt19937 &rng) {
   std::vector<float> x = randomFloats(n, rng), y = randomFloats(n, rng);
   float alpha = std::uniform_real_distribution<float>(0.5f, 2.0f)(rng);
   DeviceBuffer dx = DeviceBuffer::fromHost(ctx, x);
@@ -57,10 +57,17 @@ void checkSaxpy(const Context &ctx, const Kernel &saxpy, int64_t n,
                out.view<float>({n}));
   stream.synchronize();
   std::vector<float> got = out.download<float>();
-  ASSERT_EQ(got.size(), size_t(n));
+  if (got.size() != size_t(n))
+    return std::to_string(got.size()) + " elements, not " + std::to_string(n);
   for (int64_t i = 0; i < n; ++i)
-    ASSERT_EQ(got[i], std::fma(alpha, x[i], y[i]))
-        << "n = " << n << ", element " << i;
+    if (got[i] != std::fma(alpha, x[i], y[i]))
+      return "n = " + std::to_string(n) + ", element " + std::to_string(i);
+  return "";
+}
+
+void checkSaxpy(const Context &ctx, const Kernel &saxpy, int64_t n,
+                std::mt19937 &rng) {
+  ASSERT_EQ(saxpyProblem(ctx, saxpy, Stream(ctx), n, rng), "");
 }
 
 TEST(Gpu, DescribesDevices) {
@@ -1041,25 +1048,6 @@ TEST(Gpu, ReportsACubinForAnotherArchitecture) {
   Module kernels = Module::loadData(ctx, test::kernelsPtx());
   std::mt19937 rng(8);
   checkSaxpy(ctx, Kernel(kernels, "saxpy"), 1000, rng);
-}
-
-/// saxpy's result on `n` elements checked exactly on `stream`: "" or what
-/// is wrong.
-std::string saxpyProblem(const Context &ctx, const Kernel &saxpy,
-                         const Stream &stream, int64_t n, std::mt19937 &rng) {
-  std::vector<float> x = randomFloats(n, rng), y = randomFloats(n, rng);
-  DeviceBuffer dx = DeviceBuffer::fromHost(ctx, x);
-  DeviceBuffer dy = DeviceBuffer::fromHost(ctx, y);
-  DeviceBuffer out(ctx, n * sizeof(float));
-  out.memset(0xff);
-  saxpy.launch(stream, 2.0f, dx.view<float>({n}), dy.view<float>({n}),
-               out.view<float>({n}));
-  stream.synchronize();
-  std::vector<float> got = out.download<float>();
-  for (int64_t i = 0; i < n; ++i)
-    if (got[i] != std::fma(2.0f, x[i], y[i]))
-      return "element " + std::to_string(i) + " of " + std::to_string(n);
-  return "";
 }
 
 TEST(Gpu, LaunchesFromTwoThreadsOnOneStreamAndOnTwo) {
