@@ -9,7 +9,8 @@ BUILD_DIR="${TILEC_BUILD_DIR:-$TILEC_ROOT/build}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
 packages=(cmake ninja-build g++ llvm-22-dev libmlir-22-dev mlir-22-tools
-          llvm-22-tools lld-22 libgtest-dev libzstd-dev zlib1g-dev)
+          llvm-22-tools lld-22 libgtest-dev libzstd-dev zlib1g-dev
+          ${TILEC_EXTRA_PACKAGES:-})
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" \
@@ -41,11 +42,18 @@ fi
 export CUDA_HOME
 export PATH="$CUDA_HOME/bin:$PATH"
 
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S "$TILEC_ROOT" -B "$BUILD_DIR" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
-    -DCUDAToolkit_ROOT="$CUDA_HOME" >/dev/null
-fi
-ninja -C "$BUILD_DIR" -j "$(nproc)"
+# tilec_build DIR [CMAKE_ARGS...]: configures DIR once (with the arguments)
+# and builds it.
+tilec_build() {
+  local dir="$1"
+  shift
+  if [ ! -f "$dir/build.ninja" ]; then
+    cmake -S "$TILEC_ROOT" -B "$dir" -G Ninja \
+      -DCMAKE_BUILD_TYPE=Release \
+      -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+      -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+      -DCUDAToolkit_ROOT="$CUDA_HOME" "$@" >/dev/null
+  fi
+  ninja -C "$dir" -j "$(nproc)"
+}
+tilec_build "$BUILD_DIR"

@@ -1036,7 +1036,9 @@ int selfTest(std::mt19937 &rng) {
       const Shapes &shapes = s.rank == 1 ? vectorShapes
                              : s.columns ? columnShapes
                                          : rowShapes;
-      for (auto [r, cols] : shapes) {
+      for (auto [r, shapeCols] : shapes) {
+        // A copy: lambdas below capture it (C++17 cannot capture bindings).
+        int64_t cols = shapeCols;
         int64_t rows = r ? r : 1, n = rows * cols;
         int64_t length = layoutOf(s, rows, cols).length;
         std::array<Element, 2> e = pairElements(s);

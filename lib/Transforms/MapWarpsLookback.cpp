@@ -98,10 +98,12 @@ struct StatusLayout {
         tilegpu::LookbackOp::statusBytes(numTotals, elements) / 8;
     int64_t within =
         ((flag == kInclusive ? numTotals : 0) + total) * elements;
-    Value index = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, ticket, i64Constant(b, loc, stride)),
-        i64Constant(b, loc, header + within));
+    // One statement per op: argument order is unspecified in C++, and the
+    // IR must not depend on the host compiler.
+    Value at =
+        arith::MulIOp::create(b, loc, ticket, i64Constant(b, loc, stride));
+    Value index = arith::AddIOp::create(b, loc, at,
+                                        i64Constant(b, loc, header + within));
     if (element)
       index = arith::AddIOp::create(b, loc, index, element);
     return elementPointer(b, loc, base, b.getI64Type(), index);
@@ -216,9 +218,10 @@ struct LookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
         Value asInclusive = packStatus(b, loc, total, kInclusive);
         Value word = arith::SelectOp::create(b, loc, isFirst, asInclusive,
                                              asAggregate);
-        Value ptr = arith::SelectOp::create(
-            b, loc, isFirst, status.word(b, loc, ticket, kInclusive, k),
-            status.word(b, loc, ticket, kAggregate, k));
+        Value aggregatePtr = status.word(b, loc, ticket, kAggregate, k);
+        Value inclusivePtr = status.word(b, loc, ticket, kInclusive, k);
+        Value ptr = arith::SelectOp::create(b, loc, isFirst, inclusivePtr,
+                                            aggregatePtr);
         publish(b, loc, word, ptr);
       }
     });
@@ -228,11 +231,10 @@ struct LookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
     Value buffer = state.exchangeBuffers.lookup(op);
     Value warp = rewriter.createOrFold<arith::ShRUIOp>(
         loc, state.threadId, indexConstant(rewriter, loc, 5));
-    Value looksBack = arith::AndIOp::create(
-        rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, warp,
-                              zero),
-        negate(rewriter, loc, isFirst));
+    Value later = negate(rewriter, loc, isFirst);
+    Value warp0 = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::eq, warp, zero);
+    Value looksBack = arith::AndIOp::create(rewriter, loc, warp0, later);
     buildIf(rewriter, loc, looksBack, [&](OpBuilder &b) {
       MaybeTuple carry = lookBack(b, loc, combiner, status, ticket,
                                   position, totals);
@@ -536,13 +538,16 @@ struct ElementwiseLookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
     //    of a segment, else as the aggregate.
     for (int64_t slot = 0; slot < slots; ++slot)
       for (unsigned k = 0; k < n; ++k) {
-        Value word = arith::SelectOp::create(
-            b, loc, isFirst, packStatus(b, loc, totals[slot][k], kInclusive),
-            packStatus(b, loc, totals[slot][k], kAggregate));
-        Value ptr = arith::SelectOp::create(
-            b, loc, isFirst,
-            status.word(b, loc, ticket, kInclusive, k, elements[slot]),
-            status.word(b, loc, ticket, kAggregate, k, elements[slot]));
+        Value asAggregate = packStatus(b, loc, totals[slot][k], kAggregate);
+        Value asInclusive = packStatus(b, loc, totals[slot][k], kInclusive);
+        Value word = arith::SelectOp::create(b, loc, isFirst, asInclusive,
+                                             asAggregate);
+        Value aggregatePtr =
+            status.word(b, loc, ticket, kAggregate, k, elements[slot]);
+        Value inclusivePtr =
+            status.word(b, loc, ticket, kInclusive, k, elements[slot]);
+        Value ptr = arith::SelectOp::create(b, loc, isFirst, inclusivePtr,
+                                            aggregatePtr);
         publish(b, loc, word, ptr);
       }
 
@@ -649,10 +654,10 @@ private:
       SmallVector<SmallVector<Value>> words(kElementWindow);
       for (int64_t j = 0; j < kElementWindow; ++j) {
         Value read = arith::SubIOp::create(b, loc, next, i64Constant(b, loc, j));
-        Value inside = arith::AndIOp::create(
-            b, loc, negate(b, loc, done),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, read,
-                                  segmentStart));
+        Value afterStart = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge, read, segmentStart);
+        Value looking = negate(b, loc, done);
+        Value inside = arith::AndIOp::create(b, loc, looking, afterStart);
         inSegment.push_back(inside);
         read = arith::SelectOp::create(b, loc, inside, read, ticket);
         for (StatusFlag flag : {kAggregate, kInclusive})

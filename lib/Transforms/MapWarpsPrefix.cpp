@@ -460,11 +460,13 @@ void PrefixOnLayoutLowering::combineAcrossWarps(
     rowOf.push_back(row);
   }
   auto wordIndex = [&](OpBuilder &wb, unsigned k, Value blk, Value row) {
-    Value base = wb.createOrFold<arith::MulIOp>(
-        loc, wb.createOrFold<arith::AddIOp>(
-                 loc, wb.createOrFold<arith::MulIOp>(loc, c(k), c(blocks)),
-                 blk),
-        c(rows));
+    // One constant a statement: argument order is unspecified in C++, and
+    // the IR must not depend on the host compiler.
+    Value kConst = c(k), blocksConst = c(blocks);
+    Value first = wb.createOrFold<arith::MulIOp>(loc, kConst, blocksConst);
+    Value block = wb.createOrFold<arith::AddIOp>(loc, first, blk);
+    Value rowsConst = c(rows);
+    Value base = wb.createOrFold<arith::MulIOp>(loc, block, rowsConst);
     return wb.createOrFold<arith::AddIOp>(loc, base, row);
   };
 
@@ -729,10 +731,11 @@ private:
           loc, arith::CmpIPredicate::eq, lane, c(reverse() ? 0 : 31));
       buildIf(b, loc, isLast, [&](OpBuilder &) {
         for (int64_t chunk = 0; chunk < chunks(); ++chunk)
-          for (unsigned k = 0; k < numInputs(); ++k)
-            memref::StoreOp::create(
-                b, loc, toExchangeWord(laneTotals[chunk][k], wordType),
-                buffer, ValueRange{wordIndex(k, chunk, warp)});
+          for (unsigned k = 0; k < numInputs(); ++k) {
+            Value index = wordIndex(k, chunk, warp);
+            Value word = toExchangeWord(laneTotals[chunk][k], wordType);
+            memref::StoreOp::create(b, loc, word, buffer, ValueRange{index});
+          }
       });
       gpu::BarrierOp::create(b, loc);
     }

@@ -201,7 +201,8 @@ TEST(LinearLayoutFactories, MmaAccumulatorMatchesFormula) {
         EXPECT_EQ(layout.getNumWarps(), warpsM * warpsN);
         EXPECT_EQ(layout.getPerThread(), rows * cols / (warpsM * warpsN * 32));
         EXPECT_TRUE(layout.isInjective() && layout.isSurjective());
-        expectFormulaAndInverse(layout, [&](int64_t s, int64_t l, int64_t w) {
+        expectFormulaAndInverse(layout, [&, warpsM = warpsM, warpsN = warpsN](
+                                            int64_t s, int64_t l, int64_t w) {
           return mmaAccumulatorFormula(rows, cols, warpsM, warpsN, s, l, w);
         });
       }
@@ -240,7 +241,8 @@ TEST(LinearLayoutFactories, MmaOperandAMatchesFormula) {
         EXPECT_EQ(layout.getPerThread(), rows * cols / (warpsM * 32));
         EXPECT_TRUE(layout.isSurjective());
         EXPECT_EQ(layout.isInjective(), warpsN == 1);
-        expectFormulaAndInverse(layout, [&](int64_t s, int64_t l, int64_t w) {
+        expectFormulaAndInverse(layout, [&, warpsM = warpsM, warpsN = warpsN](
+                                            int64_t s, int64_t l, int64_t w) {
           return operandAFormula(rows, cols, warpsM, s, l, w);
         });
       }
@@ -255,7 +257,8 @@ TEST(LinearLayoutFactories, MmaOperandBMatchesFormula) {
         EXPECT_EQ(layout.getPerThread(), rows * cols / (warpsN * 32));
         EXPECT_TRUE(layout.isSurjective());
         EXPECT_EQ(layout.isInjective(), warpsM == 1);
-        expectFormulaAndInverse(layout, [&](int64_t s, int64_t l, int64_t w) {
+        expectFormulaAndInverse(layout, [&, warpsM = warpsM, warpsN = warpsN](
+                                            int64_t s, int64_t l, int64_t w) {
           return operandBFormula(rows, cols, warpsM, warpsN, s, l, w);
         });
       }
