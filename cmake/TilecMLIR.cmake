@@ -49,11 +49,13 @@ foreach(_t IN LISTS _tilec_imported)
 endforeach()
 
 # lld links the large static executables several times faster than ld.bfd.
+# --as-needed as Debian's g++ passes it by default and clang does not: the
+# LLVM exports name libz3, which nothing tilec uses calls.
 find_program(TILEC_LLD NAMES ld.lld-22 ld.lld)
 if(TILEC_LLD)
-  add_link_options(-fuse-ld=lld -Wl,--gc-sections)
+  add_link_options(-fuse-ld=lld -Wl,--gc-sections -Wl,--as-needed)
 else()
-  add_link_options(-Wl,--gc-sections)
+  add_link_options(-Wl,--gc-sections -Wl,--as-needed)
 endif()
 
 # Compiler code follows LLVM's conventions: RTTI as LLVM was built, no C++

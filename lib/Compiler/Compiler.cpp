@@ -12,6 +12,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
@@ -161,18 +162,51 @@ findInCode(StringRef text, llvm::function_ref<bool(size_t)> visit) {
   return std::nullopt;
 }
 
-/// Where `text` holds `array<index`, spaces allowed around the `<`, outside
+static bool isAliasChar(char c) {
+  return isalnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
+}
+
+/// Whether `text` starts with the type `index` or an alias of it.
+static bool startsWithIndexType(StringRef text,
+                                const llvm::StringSet<> &indexAliases) {
+  if (text.consume_front("index"))
+    return text.empty() || !(isalnum(text[0]) || text[0] == '_');
+  if (!text.consume_front("!"))
+    return false;
+  return indexAliases.contains(text.take_while(isAliasChar));
+}
+
+/// The type aliases that name `index` (`!i = index`, `!j = !i`), outside
 /// comments and strings.
+static llvm::StringSet<> findIndexAliases(StringRef text) {
+  llvm::StringSet<> aliases;
+  for (bool grew = true; grew;) {
+    grew = false;
+    findInCode(text, [&](size_t at) {
+      if (text[at] != '!' || (at > 0 && isAliasChar(text[at - 1])))
+        return false;
+      StringRef name = text.drop_front(at + 1).take_while(isAliasChar);
+      StringRef rest = text.drop_front(at + 1 + name.size()).ltrim();
+      if (name.empty() || !rest.consume_front("=") ||
+          !startsWithIndexType(rest.ltrim(), aliases))
+        return false;
+      grew |= aliases.insert(name).second;
+      return false;
+    });
+  }
+  return aliases;
+}
+
+/// Where `text` holds `array<index` (or `array<` and an alias of index),
+/// spaces allowed around the `<`, outside comments and strings.
 static std::optional<size_t> findIndexArray(StringRef text) {
+  llvm::StringSet<> aliases = findIndexAliases(text);
   return findInCode(text, [&](size_t at) {
     if (!text.substr(at).starts_with("array"))
       return false;
     StringRef rest = text.drop_front(at + 5).ltrim();
-    if (!rest.consume_front("<"))
-      return false;
-    rest = rest.ltrim();
-    return rest.starts_with("index") &&
-           (rest.size() == 5 || !(isalnum(rest[5]) || rest[5] == '_'));
+    return rest.consume_front("<") &&
+           startsWithIndexType(rest.ltrim(), aliases);
   });
 }
 

@@ -102,7 +102,9 @@ bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads,
   int64_t rows = acc.getDimSize(0), cols = acc.getDimSize(1);
   int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
   int64_t warps = threads / 32;
-  if (warps % 4 != 0 || rows % 64 != 0 || warps % (rows / 16) != 0)
+  // threads is 0 where the block size is unknown.
+  if (warps < 4 || warps % 4 != 0 || rows < 64 || rows % 64 != 0 ||
+      warps % (rows / 16) != 0)
     return false;
   // A fragments in registers hold whole rows of K: every warpgroup takes
   // rows of its own, none shares them by splitting the columns.

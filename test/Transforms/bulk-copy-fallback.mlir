@@ -52,3 +52,27 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Without a block size (or with too few threads for a warpgroup) no dot fits
+// warpgroup MMA, and no twin is made; tile-map-warps reports the block size.
+// (Found by tilec-fuzz: 0 threads divided by zero.)
+// CHECK-LABEL: gpu.module @m
+// CHECK-NOT: tile.fallback
+gpu.module @m {
+  gpu.func @no_block_size(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x256xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+      scf.yield %d : tensor<128x256xf32>
+    } {tile.stages = 4 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
