@@ -2,14 +2,18 @@
 # Runs the libFuzzer target (tools/tilec-fuzz, in a TILEC_ENABLE_FUZZER
 # build) for a given time and keeps what it finds.
 #
-#   scripts/fuzz.sh [--time SECONDS] [--build DIR] [--jobs N] [--record FILE]
+#   scripts/fuzz.sh [--time SECONDS] [--build DIR] [--jobs N] [--seed S]
+#                   [--record FILE]
 #
 # Seeds: every `// -----` chunk of the lit tests. The corpus grows in
 # DIR/fuzz/corpus and is kept between runs. An input that crashes, hangs
 # (60 s) or runs out of memory is copied to test/fuzz/regressions/ (commit
 # it: ctest replays that folder) and the script fails; an input slower than
-# 10 s is named, not failed. The last line says how many inputs ran and how
-# fast; with --record, that line is also appended to FILE.
+# 10 s is named, not failed; each find is run again and its report and
+# text printed, so that a CI log shows what failed. --seed fixes libFuzzer's
+# random seed (process K of --jobs takes S + K), so that a run can be
+# repeated. The last line says how many inputs ran and how fast; with
+# --record, that line is also appended to FILE.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,12 +21,14 @@ seconds=60
 build="$root/build-sanitize"
 record=""
 jobs=1
+seed=""
 while (($#)); do
   case "$1" in
     --time) seconds="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --record) record="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
     *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -67,6 +73,7 @@ fuzz_until_deadline() {
   shift
   while left=$((deadline - $(date +%s))); ((left > 5 && restarts < 100)); do
     "$fuzzer" "$@" "${fuzz_options[@]}" -max_total_time="$left" \
+      ${seed:+-seed=$((seed + k + 1000 * restarts))} \
       2>>"$work/fuzz-$k.log" && return 0
     restarts=$((restarts + 1))
   done
@@ -75,7 +82,7 @@ fuzz_until_deadline() {
 set +e
 if ((jobs <= 1)); then
   "$fuzzer" "$corpus" "$seeds" "${fuzz_options[@]}" \
-    -max_total_time="$seconds" 2>"$work/fuzz-0.log"
+    -max_total_time="$seconds" ${seed:+-seed=$seed} 2>"$work/fuzz-0.log"
   status=$?
 else
   # N processes, each starting from its own slice of the seeds and of the
@@ -118,6 +125,13 @@ for artifact in "$artifacts"/*; do
   esac
   cp "$artifact" "$root/test/fuzz/regressions/"
   echo "fuzz.sh: found $(basename "$artifact") (copied to test/fuzz/regressions/)"
+  # What it was and what it did (NUL bytes show as ^@).
+  echo "--- input:"
+  head -c 4000 "$artifact" | cat -v
+  echo "--- report:"
+  ASAN_OPTIONS="${ASAN_OPTIONS:-}:symbolize=1" "$fuzzer" "$artifact" 2>&1 |
+    grep -m1 -A14 -E 'ERROR: |runtime error|deadly signal' || true
+  echo "---"
   found=$((found + 1))
 done
 

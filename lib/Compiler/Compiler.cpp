@@ -162,6 +162,20 @@ findInCode(StringRef text, llvm::function_ref<bool(size_t)> visit) {
   return std::nullopt;
 }
 
+/// `text` without what MLIR's lexer skips before its next token: spaces,
+/// tabs, line ends, NUL bytes and `//` comments (`array\0<index` is
+/// `array<index` to the parser).
+static StringRef dropTrivia(StringRef text) {
+  while (true) {
+    text = text.drop_while([](char c) {
+      return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
+    });
+    if (!text.starts_with("//"))
+      return text;
+    text = text.drop_until([](char c) { return c == '\n'; });
+  }
+}
+
 static bool isAliasChar(char c) {
   return isalnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
 }
@@ -186,9 +200,9 @@ static llvm::StringSet<> findIndexAliases(StringRef text) {
       if (text[at] != '!' || (at > 0 && isAliasChar(text[at - 1])))
         return false;
       StringRef name = text.drop_front(at + 1).take_while(isAliasChar);
-      StringRef rest = text.drop_front(at + 1 + name.size()).ltrim();
+      StringRef rest = dropTrivia(text.drop_front(at + 1 + name.size()));
       if (name.empty() || !rest.consume_front("=") ||
-          !startsWithIndexType(rest.ltrim(), aliases))
+          !startsWithIndexType(dropTrivia(rest), aliases))
         return false;
       grew |= aliases.insert(name).second;
       return false;
@@ -198,15 +212,16 @@ static llvm::StringSet<> findIndexAliases(StringRef text) {
 }
 
 /// Where `text` holds `array<index` (or `array<` and an alias of index),
-/// spaces allowed around the `<`, outside comments and strings.
+/// with anything the lexer skips around the `<`, outside comments and
+/// strings.
 static std::optional<size_t> findIndexArray(StringRef text) {
   llvm::StringSet<> aliases = findIndexAliases(text);
   return findInCode(text, [&](size_t at) {
     if (!text.substr(at).starts_with("array"))
       return false;
-    StringRef rest = text.drop_front(at + 5).ltrim();
+    StringRef rest = dropTrivia(text.drop_front(at + 5));
     return rest.consume_front("<") &&
-           startsWithIndexType(rest.ltrim(), aliases);
+           startsWithIndexType(dropTrivia(rest), aliases);
   });
 }
 

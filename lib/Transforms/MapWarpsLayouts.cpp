@@ -74,6 +74,17 @@ LogicalResult tilec::checkLayoutOpSupported(Operation *op, int64_t threads) {
     return op->emitOpError("along ")
            << reduce.getAxis() << " of layout " << layout.str()
            << " mixes dimensions; convert the tile to another layout first";
+  // The reduction leaves each result where its row's threads are: any
+  // other result layout needs a convert_layout after the reduce.
+  auto result = dyn_cast<RankedTensorType>(reduce.getType());
+  if (!result || !result.getEncoding())
+    return success();
+  LinearLayout resultLayout = tilegpu::layoutOf(result, threads);
+  if (!resultLayout.isSliceOf(layout, reduce.getAxis()))
+    return op->emitOpError("result layout ")
+           << resultLayout.str() << " is not the input layout " << layout.str()
+           << " sliced along " << reduce.getAxis()
+           << "; reduce to the slice, then convert_layout";
   return success();
 }
 

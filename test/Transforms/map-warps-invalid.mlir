@@ -280,3 +280,39 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Reducing along 1 leaves the rows where the row's threads are: a result
+// sliced along 0 needs a convert_layout after the reduce (found by fuzzing).
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+#cols = #tilegpu.slice<dim = 0, parent_size = 64, parent = #mma>
+gpu.module @m {
+  gpu.func @reduce_to_other_slice(%x: memref<?x?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x64xf32, #mma>
+    // expected-error @+1 {{'tile.reduce' op result layout}}
+    %r = tile.reduce max %t along 1 : tensor<64x64xf32, #mma> -> tensor<64xf32, #cols>
+    tile.store %r, %y[%c0] : tensor<64xf32, #cols>, memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The slice of a different parent layout.
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+#mma22 = #tilegpu.mma<warps_m = 2, warps_n = 2>
+#rows = #tilegpu.slice<dim = 1, parent_size = 64, parent = #mma22>
+gpu.module @m {
+  gpu.func @reduce_to_slice_of_other_parent(%x: memref<?x?xf32>, %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = tile.load %x[%c0, %c0] : memref<?x?xf32> -> tensor<64x64xf32, #mma>
+    // expected-error @+1 {{is not the input layout}}
+    %r = tile.reduce max %t along 1 : tensor<64x64xf32, #mma> -> tensor<64xf32, #rows>
+    tile.store %r, %y[%c0] : tensor<64xf32, #rows>, memref<?xf32>
+    gpu.return
+  }
+}

@@ -146,6 +146,21 @@ tile.kernel @k(%x: memref<?xf32>)
       << fine.diagnostics;
 }
 
+// The lexer skips NUL bytes and comments between tokens, and so must the
+// guard (found by tilec-fuzz: `array\0\0<index: 1, 2>` crashed).
+TEST(Compiler, ReportsAnIndexArraySplitByWhatTheLexerSkips) {
+  std::string head = "tile.kernel @k(%x: memref<?xf32>) attributes {grid = "
+                     "[#tile.grid<arg = 0, dim = 0, per_program = 1>], a = ";
+  std::string tail = " 1, 2>} {\n  tile.return\n}\n";
+  using namespace std::string_literals; // "\0"s keeps the NULs
+  for (std::string between : {"array\0\0<index:"s, "array<\0index:"s,
+                              "array // <\n < // x\n index:"s}) {
+    SCOPED_TRACE(between);
+    expectCompileError(head + between + tail,
+                       "array<index: ...> attributes are not accepted");
+  }
+}
+
 /// A kernel whose body nests `depth` scf.if regions.
 static std::string nestedIfs(int depth) {
   std::string source = "tile.kernel @k(%x: memref<?xf32>) attributes {grid = "
