@@ -19,8 +19,8 @@
 namespace tilec {
 
 /// Parses the main buffer of `sourceMgr` as a module, or reports why not.
-/// Text that crashes the MLIR 22 parser (an `array<index: ...>` attribute,
-/// fixed upstream after 22.1) is reported at its location, not parsed.
+/// Text that checkSourceGuards rejects (what crashes the MLIR 22 parser) is
+/// reported at its location, not parsed.
 mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
                                               mlir::MLIRContext *context);
 
