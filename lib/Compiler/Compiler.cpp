@@ -79,6 +79,13 @@ static LogicalResult checkCompilable(ModuleOp module) {
   if (gpuModules > 1)
     return module.emitError("expected at most one gpu.module, got ")
            << gpuModules << "; tilec makes one binary a file";
+  // A device module holds definitions: an op outside any function (a stray
+  // gpu.barrier, say) would crash the translation to LLVM IR.
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    for (Operation &op : gpuModule.getBody()->without_terminator())
+      if (!isa<SymbolOpInterface>(op))
+        return op.emitOpError("cannot stand directly in a gpu.module: only "
+                              "functions and globals can");
   // MLIR 22's canonicalizer crashes folding a memref.dim whose constant
   // index is negative (SimplifyDimOfAllocOp); such an index is an error.
   WalkResult badDim = module.walk([](memref::DimOp dim) {
