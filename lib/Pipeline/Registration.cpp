@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -88,6 +89,7 @@ void tilec::registerPasses() {
   registerReconcileUnrealizedCastsPass();
   registerGpuNVVMAttachTarget();
   registerGpuModuleToBinaryPass();
+  LLVM::registerDIScopeForLLVMFuncOpPass();
 
   PassPipelineRegistration<PipelineCLOptions>(
       "tilec-pipeline", "The whole tilec pipeline, tile.kernel to gpu.binary",
@@ -96,6 +98,9 @@ void tilec::registerPasses() {
         options.arch = cl.arch;
         options.optLevel = cl.optLevel;
         options.cudaToolkitPath = cl.cudaToolkitPath;
+        options.ptxasThreads = cl.ptxasThreads;
+        options.ptxasOptions = cl.ptxasOptions;
+        options.lineInfo = cl.lineInfo;
         if (cl.output == "nvvm")
           options.output = PipelineOptions::Output::NVVM;
         else if (cl.output == "ptx")

@@ -20,6 +20,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -58,6 +59,16 @@ static cl::opt<std::string> arch("arch",
 static cl::opt<char> optLevel("O", cl::desc("Optimisation level, -O0 .. -O3"),
                               cl::Prefix, cl::init('3'),
                               cl::cat(tilecCategory));
+
+static cl::opt<bool>
+    lineInfo("lineinfo",
+             cl::desc("Source line info in PTX (.loc) and SASS (ptxas "
+                      "-lineinfo), for profilers' source views"),
+             cl::init(false), cl::cat(tilecCategory));
+
+static cl::list<std::string>
+    xptxas("Xptxas", cl::desc("Pass an option to ptxas (repeatable)"),
+           cl::value_desc("option"), cl::cat(tilecCategory));
 
 static const char *defaultExtension(tilec::EmitKind kind) {
   switch (kind) {
@@ -119,6 +130,8 @@ static LogicalResult run() {
   options.optLevel = optLevel - '0';
   options.emit = emitKind;
   options.bufferName = inputFilename;
+  options.lineInfo = lineInfo;
+  options.ptxasOptions = llvm::join(xptxas, " ");
 
   std::string artifact;
   llvm::raw_string_ostream os(artifact);

@@ -23,8 +23,14 @@ struct CompileOptions {
   /// 0..3, passed to LLVM's NVPTX back end and to ptxas.
   int optLevel = 3;
   EmitKind emit = EmitKind::Cubin;
-  /// The name diagnostics use for the source buffer.
+  /// The name diagnostics use for the source buffer (and, with lineInfo,
+  /// the file that PTX's .file directive names).
   std::string bufferName = "<source>";
+  /// PTX and SASS carry the source's line numbers (ptxas -lineinfo), so
+  /// that Nsight Compute's source view maps instructions to tile ops.
+  bool lineInfo = false;
+  /// Further ptxas options, space-separated (e.g. "-v --maxrregcount=128").
+  std::string ptxasOptions;
 };
 
 struct CompileResult {

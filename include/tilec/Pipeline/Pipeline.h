@@ -38,6 +38,15 @@ struct PipelineOptions {
   /// Where ptxas and libdevice are; empty means the NVVM target's default
   /// search (PATH, CUDA_ROOT, ...).
   std::string cudaToolkitPath;
+  /// Threads ptxas optimises the kernels of the module with
+  /// (--split-compile): 0 means one per core, 1 one thread. The code is the
+  /// same either way.
+  unsigned ptxasThreads = 0;
+  /// Further ptxas options, space-separated (tilec --Xptxas).
+  std::string ptxasOptions;
+  /// PTX carries .file/.loc directives pointing at the source's lines and
+  /// ptxas keeps them (-lineinfo), for profilers' source views.
+  bool lineInfo = false;
 };
 
 /// The same options for textual pipelines:
@@ -55,6 +64,17 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> cudaToolkitPath{
       *this, "cuda-toolkit", llvm::cl::desc("CUDA toolkit directory"),
       llvm::cl::init("")};
+  Option<unsigned> ptxasThreads{
+      *this, "ptxas-threads",
+      llvm::cl::desc("ptxas --split-compile threads (0: one per core)"),
+      llvm::cl::init(0)};
+  Option<std::string> ptxasOptions{
+      *this, "ptxas-options",
+      llvm::cl::desc("Further ptxas options, space-separated"),
+      llvm::cl::init("")};
+  Option<bool> lineInfo{*this, "lineinfo",
+                        llvm::cl::desc("Source line info in PTX and SASS"),
+                        llvm::cl::init(false)};
 };
 
 /// Adds the pipeline to `pm`, which must be anchored on builtin.module.
