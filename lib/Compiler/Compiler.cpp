@@ -156,7 +156,9 @@ OwningOpRef<ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
 CompileResult compile(std::string_view source, const CompileOptions &options) {
   DialectRegistry registry;
   registerDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  // Threads: a module's kernels run the per-function passes and become PTX
+  // in parallel (tile-module-to-cubin).
+  MLIRContext context(registry);
   // Diagnostics point at the user's source; a dump of the op adds nothing.
   context.printOpOnDiagnostic(false);
 

@@ -117,20 +117,25 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   }
   if (options.output == PipelineOptions::Output::NVVM)
     return;
-  GpuModuleToBinaryPassOptions binary;
-  binary.toolkitPath = options.cudaToolkitPath.empty()
-                           ? findCudaToolkit()
-                           : options.cudaToolkitPath;
-  binary.compilationTarget =
-      options.output == PipelineOptions::Output::PTX ? "isa" : "bin";
-  // ptxas optimises the kernels of a module on several threads; the SASS is
-  // the same as on one (checked on the matmul example), in a third of the
-  // time on 2 cores for the attention example's 126 kernels.
-  binary.cmdOptions = ("--split-compile=" + llvm::Twine(options.ptxasThreads) +
-                       (options.lineInfo ? " -lineinfo " : " ") +
-                       options.ptxasOptions)
-                          .str();
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  std::string toolkit = options.cudaToolkitPath.empty()
+                            ? findCudaToolkit()
+                            : options.cudaToolkitPath;
+  if (options.output == PipelineOptions::Output::PTX) {
+    GpuModuleToBinaryPassOptions binary;
+    binary.toolkitPath = toolkit;
+    binary.compilationTarget = "isa";
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+    return;
+  }
+  // Cubins: the kernels' PTX in parallel, then one ptxas run over all of it
+  // (--split-compile: ptxas's optimisation on every core too; the SASS is
+  // that of a one-thread compile).
+  TileModuleToCubinOptions cubin;
+  cubin.toolkitPath = toolkit;
+  cubin.ptxasThreads = options.ptxasThreads;
+  cubin.ptxasOptions =
+      (options.lineInfo ? "-lineinfo " : "") + options.ptxasOptions;
+  pm.addPass(createTileModuleToCubin(cubin));
 }
 
 } // namespace tilec

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -23,6 +24,8 @@
 #include <random>
 #include <thread>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +58,13 @@ constexpr const char *kInvalidSource = "tile.kernel @bad(";
 // Helpers
 //===----------------------------------------------------------------------===//
 
+CompileOptions opts(std::string arch = "sm_90a", int optLevel = 3) {
+  CompileOptions o;
+  o.arch = std::move(arch);
+  o.optLevel = optLevel;
+  return o;
+}
+
 /// Points TILEC_CACHE_DIR at a fresh directory for one test and restores
 /// the environment afterwards.
 class CacheTest : public ::testing::Test {
@@ -62,6 +72,7 @@ protected:
   void SetUp() override {
     saveEnv("TILEC_CACHE_DIR", savedCacheDir_);
     saveEnv("HOME", savedHome_);
+    saveEnv("TILEC_CACHE_MAX_BYTES", savedMaxBytes_);
     std::string tmpl = (fs::temp_directory_path() / "tilec-jit-test.XXXXXX");
     ASSERT_TRUE(::mkdtemp(tmpl.data()));
     dir_ = tmpl;
@@ -70,6 +81,7 @@ protected:
   void TearDown() override {
     restoreEnv("TILEC_CACHE_DIR", savedCacheDir_);
     restoreEnv("HOME", savedHome_);
+    restoreEnv("TILEC_CACHE_MAX_BYTES", savedMaxBytes_);
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
@@ -98,9 +110,40 @@ protected:
     return dir_ + "/" + jitCacheKey(source, options) + ".cubin";
   }
 
+  /// The entry files in the cache directory, sorted.
+  std::vector<std::string> entrySet() const {
+    std::vector<std::string> names = entries();
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  std::vector<std::string> entryNames(std::vector<std::string> sources) const {
+    std::vector<std::string> names;
+    for (const std::string &source : sources)
+      names.push_back(jitCacheKey(source, opts()) + ".cubin");
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
   std::string dir_;
-  std::optional<std::string> savedCacheDir_, savedHome_;
+  std::optional<std::string> savedCacheDir_, savedHome_, savedMaxBytes_;
 };
+
+/// Sets the mtime of `path` to `secondsAgo` seconds before now.
+void setAge(const std::string &path, int secondsAgo) {
+  timespec now;
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  timespec times[2] = {now, now};
+  times[1].tv_sec -= secondsAgo;
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0) << path;
+}
+
+/// The mtime of `path`, in nanoseconds.
+int64_t mtimeOf(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return -1;
+  return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
 
 /// A stand-in compiler: the "cubin" names its inputs; `@bad(` fails.
 struct FakeCompiler {
@@ -124,11 +167,14 @@ struct FakeCompiler {
   }
 };
 
-CompileOptions opts(std::string arch = "sm_90a", int optLevel = 3) {
-  CompileOptions o;
-  o.arch = std::move(arch);
-  o.optLevel = optLevel;
-  return o;
+/// The Error message of `fn()`, or "" if it threw none.
+template <typename Fn> std::string errorOf(Fn fn) {
+  try {
+    fn();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
 }
 
 /// Runs `fn(i)` on `n` threads released together, so that they overlap.
@@ -169,11 +215,63 @@ TEST(JitCacheKey, HashesVersionArchOptLevelAndSource) {
   EXPECT_NE(jitCacheKey("src", opts("sm_90a", 2)), key);
   // Field boundaries matter: moving a character between fields changes it.
   EXPECT_NE(jitCacheKey("0src", opts("sm_8")), jitCacheKey("src", opts("sm_80")));
-  // Neither the diagnostics name nor the emit kind is part of the key.
-  CompileOptions named = opts();
-  named.bufferName = "other.mlir";
-  named.emit = EmitKind::PTX;
-  EXPECT_EQ(jitCacheKey("src", named), key);
+}
+
+TEST(JitCacheKey, CoversEveryOptionThatReachesTheCubin) {
+  CompileOptions base = opts();
+  std::string key = jitCacheKey("src", base);
+  auto keyWith = [](auto change) {
+    CompileOptions o = opts();
+    change(o);
+    return jitCacheKey("src", o);
+  };
+  std::string lineInfo = keyWith([](CompileOptions &o) { o.lineInfo = true; });
+  EXPECT_NE(lineInfo, key);
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.ptxasOptions = "-v"; }), key);
+  EXPECT_NE(
+      keyWith([](CompileOptions &o) { o.ptxasOptions = "--maxrregcount=128"; }),
+      keyWith([](CompileOptions &o) { o.ptxasOptions = "--maxrregcount=64"; }));
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.emit = EmitKind::PTX; }), key);
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.emit = EmitKind::LLVM; }),
+            keyWith([](CompileOptions &o) { o.emit = EmitKind::PTX; }));
+  // The buffer name reaches the cubin only through line info's .file.
+  EXPECT_EQ(keyWith([](CompileOptions &o) { o.bufferName = "a.mlir"; }), key);
+  EXPECT_NE(keyWith([](CompileOptions &o) {
+              o.lineInfo = true;
+              o.bufferName = "a.mlir";
+            }),
+            lineInfo);
+  // Stable: the same options give the same key, call after call.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(jitCacheKey("src", base), key);
+    EXPECT_EQ(keyWith([](CompileOptions &o) { o.lineInfo = true; }), lineInfo);
+  }
+}
+
+TEST(JitCacheKey, IsTheSameInAnotherProcess) {
+  // What the key takes from the build and from ptxas must not vary from
+  // one process to the next, or no process would hit another's entries.
+  CompileOptions o = opts();
+  o.lineInfo = true;
+  o.ptxasOptions = "-v";
+  std::string key = jitCacheKey("src", o);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::string childKey = jitCacheKey("src", o);
+    ssize_t n = ::write(fds[1], childKey.data(), childKey.size());
+    ::_exit(n == static_cast<ssize_t>(childKey.size()) ? 0 : 1);
+  }
+  ::close(fds[1]);
+  char buffer[64] = {};
+  ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+  ::close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(std::string(buffer, n > 0 ? n : 0), key);
 }
 
 TEST_F(CacheTest, DirectoryComesFromTheEnvironment) {
@@ -276,6 +374,97 @@ TEST_F(CacheTest, UnwritableDirectoryStillCompiles) {
             "CUBIN sm_90a O3 k");
   EXPECT_EQ(fake.calls, 2);
   EXPECT_EQ(jitCacheStats().writeFailures - before.writeFailures, 2u);
+}
+
+TEST_F(CacheTest, UnwritableDirectoryIsReportedOnce) {
+  std::string file = dir_ + "/a-file";
+  std::ofstream(file) << "x";
+  std::string cache = file + "/cache";
+  ::setenv("TILEC_CACHE_DIR", cache.c_str(), 1);
+  FakeCompiler fake;
+  JitCacheStats before = jitCacheStats();
+  testing::internal::CaptureStderr();
+  detail::compileCachedWith("k", opts(), fake.fn());
+  detail::compileCachedWith("k2", opts(), fake.fn());
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(jitCacheStats().writeFailures - before.writeFailures, 2u);
+  std::string expected = "tilec: cannot write to the JIT cache directory '" +
+                         cache + "' (Not a directory); the JIT compiles "
+                         "without caching";
+  size_t at = err.find(expected);
+  ASSERT_NE(at, std::string::npos) << err;
+  EXPECT_EQ(err.find(expected, at + 1), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+}
+
+TEST_F(CacheTest, EvictsTheLeastRecentlyUsedEntries) {
+  FakeCompiler fake;
+  ::setenv("TILEC_CACHE_MAX_BYTES", "0", 1); // no bound while filling
+  for (const char *source : {"k0", "k1", "k2", "k3"})
+    detail::compileCachedWith(source, opts(), fake.fn());
+  // Entries written in one tick of the file system's clock can share an
+  // mtime: give them distinct ages, k0 the oldest.
+  for (int i = 0; i < 4; ++i)
+    setAge(entryPath("k" + std::to_string(i), opts()), 100 - i);
+  uintmax_t entrySize = fs::file_size(entryPath("k0", opts()));
+  // Room for three entries: writing k4 makes five, so k0 and k1 go.
+  ::setenv("TILEC_CACHE_MAX_BYTES", std::to_string(3 * entrySize).c_str(), 1);
+  detail::compileCachedWith("k4", opts(), fake.fn());
+  EXPECT_EQ(entrySet(), entryNames({"k2", "k3", "k4"}));
+  // The survivors are still hits.
+  int calls = fake.calls;
+  for (const char *source : {"k2", "k3", "k4"})
+    EXPECT_EQ(detail::compileCachedWith(source, opts(), fake.fn()),
+              std::string("CUBIN sm_90a O3 ") + source);
+  EXPECT_EQ(fake.calls, calls);
+}
+
+TEST_F(CacheTest, AHitMarksAnEntryRecentlyUsed) {
+  FakeCompiler fake;
+  ::setenv("TILEC_CACHE_MAX_BYTES", "0", 1);
+  for (const char *source : {"k0", "k1", "k2"})
+    detail::compileCachedWith(source, opts(), fake.fn());
+  for (int i = 0; i < 3; ++i)
+    setAge(entryPath("k" + std::to_string(i), opts()), 100 - 10 * i);
+  // k0, the oldest, is hit: it becomes the newest, and k1 the oldest.
+  detail::compileCachedWith("k0", opts(), fake.fn());
+  EXPECT_EQ(fake.calls, 3);
+  EXPECT_GT(mtimeOf(entryPath("k0", opts())), mtimeOf(entryPath("k2", opts())));
+  uintmax_t entrySize = fs::file_size(entryPath("k0", opts()));
+  ::setenv("TILEC_CACHE_MAX_BYTES", std::to_string(3 * entrySize).c_str(), 1);
+  detail::compileCachedWith("k3", opts(), fake.fn());
+  EXPECT_EQ(entrySet(), entryNames({"k0", "k2", "k3"}));
+}
+
+TEST_F(CacheTest, TheNewEntryStaysUnderATinyBound) {
+  FakeCompiler fake;
+  ::setenv("TILEC_CACHE_MAX_BYTES", "1", 1);
+  // A writer's temporary file is not an entry: eviction leaves it alone.
+  std::string temp = dir_ + "/0123456789abcdef.cubin.tmp.AbCdEf";
+  std::ofstream(temp) << std::string(1000, 't');
+  detail::compileCachedWith("k0", opts(), fake.fn());
+  detail::compileCachedWith("k1", opts(), fake.fn());
+  std::vector<std::string> expected = entryNames({"k1"});
+  expected.push_back(fs::path(temp).filename());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(entrySet(), expected);
+  EXPECT_EQ(detail::compileCachedWith("k1", opts(), fake.fn()),
+            "CUBIN sm_90a O3 k1");
+  EXPECT_EQ(fake.calls, 2);
+}
+
+TEST_F(CacheTest, TheBoundMustBeANumber) {
+  FakeCompiler fake;
+  for (const char *bad : {"1G", "-1", "lots", "99999999999999999999999"}) {
+    ::setenv("TILEC_CACHE_MAX_BYTES", bad, 1);
+    std::string what = errorOf(
+        [&] { detail::compileCachedWith("k", opts(), fake.fn()); });
+    EXPECT_NE(what.find("TILEC_CACHE_MAX_BYTES must be a whole number of "
+                        "bytes"),
+              std::string::npos)
+        << bad << ": " << what;
+  }
+  EXPECT_EQ(fake.calls, 0);
 }
 
 TEST_F(CacheTest, CompileErrorsCarryDiagnosticsAndAreNotCached) {
@@ -404,16 +593,6 @@ void expectCopyCubin(const std::string &cubin) {
 //===----------------------------------------------------------------------===//
 // The compiler in a child process
 //===----------------------------------------------------------------------===//
-
-/// The Error message of `fn()`, or "" if it threw none.
-template <typename Fn> std::string errorOf(Fn fn) {
-  try {
-    fn();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
 
 CompileOptions named(const char *name) {
   CompileOptions o = opts();

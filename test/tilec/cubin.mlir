@@ -5,6 +5,12 @@
 // RUN: od -A n -t x1 -N 4 %t.sm80.cubin | FileCheck %s --check-prefix=ELF
 // The launch metadata survives ptxas as a symbol of the cubin.
 // RUN: grep -c __tilec_launch_copy %t.cubin | FileCheck %s --check-prefix=SYM
+// RUN: tilec %s --lineinfo -o %t.lines.cubin
+// --Xptxas reaches ptxas, which reports what it does not know.
+// RUN: not tilec %s --Xptxas=--no-such-flag -o %t.cubin 2>&1 | FileCheck %s --check-prefix=XPTXAS
+
+// XPTXAS: cubin.mlir:{{[0-9]+}}:{{[0-9]+}}: error: `ptxas` invocation failed
+// XPTXAS: Unknown option '-no-such-flag'
 
 // ELF: 7f 45 4c 46
 // SYM: 1

@@ -115,7 +115,9 @@ static LogicalResult run() {
 
   DialectRegistry registry;
   tilec::registerDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  // Threads: a module's kernels run the per-function passes and become PTX
+  // in parallel (tile-module-to-cubin).
+  MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());

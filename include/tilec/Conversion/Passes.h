@@ -32,6 +32,29 @@ unsigned passTensorMapsByValue(mlir::LLVM::LLVMFuncOp kernel);
 /// instructions (tile-approx-math-to-nvvm).
 void populateApproxMathToNVVMPatterns(mlir::RewritePatternSet &patterns);
 
+/// What compileToCubin needs besides the module (see tile-module-to-cubin).
+struct CubinOptions {
+  std::string toolkitPath;
+  unsigned maxPartitions = 0;
+  unsigned ptxasThreads = 0;
+  std::string ptxasOptions;
+};
+
+/// The kernels of `gpuModule` in at most `maxPartitions` groups (0: no
+/// limit) that can be compiled to PTX apart: each a new gpu.module, inside
+/// `holder`, with the symbols its kernels reach.
+llvm::SmallVector<mlir::gpu::GPUModuleOp>
+splitKernels(mlir::gpu::GPUModuleOp gpuModule, unsigned maxPartitions,
+             mlir::ModuleOp holder);
+
+/// The cubin of `gpuModule` (lowered to LLVM/NVVM, one #nvvm.target), its
+/// partitions' PTX made in parallel and assembled by one ptxas run; errors
+/// are reported on the module. `numPartitions`, if given, receives how many
+/// PTX partitions were made.
+mlir::FailureOr<std::string> compileToCubin(mlir::gpu::GPUModuleOp gpuModule,
+                                            const CubinOptions &options,
+                                            unsigned *numPartitions = nullptr);
+
 #define GEN_PASS_REGISTRATION
 #include "tilec/Conversion/Passes.h.inc"
 

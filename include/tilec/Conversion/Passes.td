@@ -159,4 +159,48 @@ def TileEmitLaunchMetadata : Pass<"tile-emit-launch-metadata",
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileModuleToCubin : Pass<"tile-module-to-cubin", "::mlir::ModuleOp"> {
+  let summary = "Compile each gpu.module to one cubin, its kernels' PTX made in parallel";
+  let description = [{
+    Replaces every `gpu.module` (lowered to the LLVM and NVVM dialects, with
+    one `#nvvm.target`) by a `gpu.binary` holding one cubin, as
+    `gpu-module-to-binary` does, but faster on modules of many kernels:
+
+    1. the module is split into partitions of whole kernels, each with the
+       symbols it reaches (file-local ones copied where needed; kernels
+       that reach a common public symbol stay together; symbols no kernel
+       reaches, such as the launch metadata, go to the first partition);
+    2. each partition is turned into PTX by the NVVM target's own
+       serialization (translation, libdevice, LLVM -O, NVPTX), partitions
+       on the context's threads;
+    3. one `ptxas` run assembles all the PTX files as one whole program
+       (`--split-compile` spreads its optimisation over threads), so the
+       cubin and its code are those of a single-module compile.
+
+    ```mlir
+    gpu.module @tilec_kernels [#nvvm.target<chip = "sm_90a">] {
+      llvm.func @a(...) attributes {nvvm.kernel} {...}
+      llvm.func @b(...) attributes {nvvm.kernel} {...}
+    }
+    // becomes
+    gpu.binary @tilec_kernels [#gpu.object<#nvvm.target<chip = "sm_90a">, bin = "...">]
+    ```
+  }];
+  let options = [
+    Option<"toolkitPath", "toolkit", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit directory (bin/ptxas, nvvm/libdevice)">,
+    Option<"maxPartitions", "max-partitions", "unsigned", /*default=*/"0",
+           "Most partitions (0: one per thread of the context)">,
+    Option<"ptxasThreads", "ptxas-threads", "unsigned", /*default=*/"0",
+           "ptxas --split-compile threads (0: one per core)">,
+    Option<"ptxasOptions", "ptxas-options", "std::string", /*default=*/"\"\"",
+           "Further ptxas options, space-separated">,
+  ];
+  let statistics = [
+    Statistic<"numPartitions", "num-partitions", "PTX partitions made">,
+    Statistic<"numKernels", "num-kernels", "Kernels compiled">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // TILEC_CONVERSION_PASSES_TD

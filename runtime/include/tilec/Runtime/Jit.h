@@ -5,11 +5,32 @@
 //
 //   directory  $TILEC_CACHE_DIR, else $HOME/.cache/tilec, else
 //              /tmp/tilec-cache; TILEC_CACHE_DIR=off disables the cache
-//   key        64-bit FNV-1a (16 hex digits) over versionString(), arch,
-//              optLevel and the source; the file is <dir>/<key>.cubin
+//   key        64-bit FNV-1a (16 hex digits) over everything that makes
+//              the cubin, so that no entry outlives what made it:
+//                - versionString() and the build of the compiler: the GNU
+//                  build-id of the ELF object holding tilec::compile (and
+//                  of the one holding the JIT, if another), else that
+//                  file's path, size and mtime; so a rebuilt compiler
+//                  misses even at the same version
+//                - the ptxas it runs (findCudaToolkit()/bin/ptxas): path,
+//                  size and mtime, so a CUDA upgrade misses
+//                - arch, optLevel, emit, lineInfo, ptxasOptions, and
+//                  bufferName with lineInfo (PTX's .file names it)
+//                - the source
+//              The first two are computed once per process from memory and
+//              stat(), so that a hit costs no process start and no hashing
+//              of large files. The file is <dir>/<key>.cubin
 //   writes     to a unique temporary file in the same directory, then
 //              rename(): readers in any process see a whole entry or none
 //   entries    carry their length and checksum; a damaged one is a miss
+//   bound      TILEC_CACHE_MAX_BYTES (default 1 GiB; 0: none) over the
+//              entries' sizes. A hit sets the entry's mtime to now; after
+//              writing an entry, the least recently used others are
+//              removed until the rest fit (the new one always stays)
+//   failures   an entry that cannot be written (a read-only or missing
+//              directory, a full disk) still returns the cubin and counts
+//              in writeFailures; the first failure for a directory prints
+//              one line on stderr, naming it and the OS error
 //
 // Within a process, concurrent requests for the same key compile once and
 // share the result; different keys compile in parallel.
@@ -38,7 +59,8 @@
 
 namespace tilec::rt {
 
-/// The cache key of `source` compiled with `options` (arch, optLevel).
+/// The cache key of `source` compiled with `options` by this build of the
+/// compiler and the ptxas it runs (see the top of this file).
 std::string jitCacheKey(std::string_view source, const CompileOptions &options);
 
 /// The cache directory the environment selects; empty when disabled.
@@ -52,14 +74,16 @@ struct JitCacheStats {
   uint64_t misses = 0;
   /// Waited for the same key being compiled by another thread.
   uint64_t joined = 0;
-  /// Entries that could not be written (the result was still returned).
+  /// Entries that could not be written (the result was still returned;
+  /// the first failure for a directory is reported on stderr).
   uint64_t writeFailures = 0;
 };
 JitCacheStats jitCacheStats();
 
 /// Compiles `source` to a cubin (options.emit is ignored) through the disk
 /// cache. Needs no GPU. Throws Error with the compiler's diagnostics if the
-/// source does not compile; compile errors are not cached.
+/// source does not compile (compile errors are not cached), or if
+/// TILEC_CACHE_MAX_BYTES or TILEC_JIT_TIMEOUT is not a whole number.
 std::string compileCached(std::string_view source,
                           const CompileOptions &options);
 
@@ -71,8 +95,13 @@ struct JitOptions {
   /// Empty: archForDevice() of the context's device.
   std::string arch;
   int optLevel = 3;
-  /// The name diagnostics use for the source.
+  /// The name diagnostics use for the source (and, with lineInfo, PTX's
+  /// .file directive).
   std::string bufferName = "<jit>";
+  /// Source line numbers in PTX and SASS, for Nsight Compute's source view.
+  bool lineInfo = false;
+  /// Further ptxas options, space-separated.
+  std::string ptxasOptions;
 };
 
 /// Compiles (through the cache) and loads `source` on `ctx`.
