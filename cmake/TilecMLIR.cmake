@@ -29,29 +29,16 @@ set(MLIR_BINARY_DIR ${PROJECT_BINARY_DIR})
 # under build/docs/.
 
 # --- static LLVM -----------------------------------------------------------
-file(GLOB TILEC_LLVM_ARCHIVES "${LLVM_LIBRARY_DIR}/libLLVM*.a")
-list(FILTER TILEC_LLVM_ARCHIVES EXCLUDE REGEX "libLLVM(TableGen|Demangle)?\\.so")
-add_library(tilec_llvm_static INTERFACE)
-target_link_libraries(tilec_llvm_static INTERFACE
-  "-Wl,--start-group" ${TILEC_LLVM_ARCHIVES} "-Wl,--end-group"
-  z zstd ${CMAKE_DL_LIBS} pthread)
-
-get_property(_tilec_imported DIRECTORY PROPERTY IMPORTED_TARGETS)
-foreach(_t IN LISTS _tilec_imported)
-  if(_t MATCHES "^MLIR" OR _t MATCHES "^obj\\.MLIR")
-    get_target_property(_libs ${_t} INTERFACE_LINK_LIBRARIES)
-    if(_libs)
-      list(TRANSFORM _libs REPLACE "^LLVM$" "tilec_llvm_static")
-      list(REMOVE_ITEM _libs MLIR)
-      set_target_properties(${_t} PROPERTIES INTERFACE_LINK_LIBRARIES "${_libs}")
-    endif()
-  endif()
-endforeach()
+# The rewrite lives in its own module, which the installed package
+# (tilecConfig.cmake) applies the same way to its users' MLIR targets.
+include(${CMAKE_CURRENT_LIST_DIR}/TilecStaticLLVM.cmake)
+tilec_static_llvm(tilec_llvm_static)
 
 # lld links the large static executables several times faster than ld.bfd.
 # --as-needed as Debian's g++ passes it by default and clang does not: the
-# LLVM exports name libz3, which nothing tilec uses calls.
-find_program(TILEC_LLD NAMES ld.lld-22 ld.lld)
+# LLVM exports name libz3, which nothing tilec uses calls. (tilec_llvm_static
+# carries the same options for whatever links MLIR; these apply to every
+# tilec target.)
 if(TILEC_LLD)
   add_link_options(-fuse-ld=lld -Wl,--gc-sections -Wl,--as-needed)
 else()

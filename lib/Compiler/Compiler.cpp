@@ -15,6 +15,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -118,10 +119,28 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   pipeline.output = pipelineOutput(options.emit);
   pipeline.lineInfo = options.lineInfo;
   pipeline.ptxasOptions = options.ptxasOptions;
+  pipeline.dumpDirectory = options.dumpDirectory;
   PassManager pm(module.getContext());
   buildPipeline(pm, pipeline);
   if (configure && failed(configure(pm)))
     return failure();
+  // The dump folder also keeps the IR after every pass.
+  std::unique_ptr<llvm::raw_fd_ostream> passLog;
+  if (!options.dumpDirectory.empty()) {
+    std::error_code error =
+        llvm::sys::fs::create_directories(options.dumpDirectory);
+    if (!error)
+      passLog = std::make_unique<llvm::raw_fd_ostream>(
+          options.dumpDirectory + "/passes.mlir", error);
+    if (error)
+      return module.emitError("cannot write to the dump folder ")
+             << options.dumpDirectory << ": " << error.message();
+    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                        [](Pass *, Operation *) { return true; },
+                        /*printModuleScope=*/false,
+                        /*printAfterOnlyOnChange=*/false,
+                        /*printAfterOnlyOnFailure=*/false, *passLog);
+  }
   // Some upstream stages report an error yet succeed (a missing CUDA path
   // while emitting PTX); any error fails the compilation.
   bool sawError = false;

@@ -26,7 +26,21 @@ namespace tilec {
 std::string checkArch(llvm::StringRef arch) {
   if (arch == "sm_80" || arch == "sm_90" || arch == "sm_90a")
     return "";
-  return ("unsupported arch '" + arch + "'; expected sm_80, sm_90 or sm_90a")
+  // Say what is missing for the GPUs people have.
+  unsigned version = 0;
+  llvm::StringRef digits = arch;
+  std::string why;
+  if (digits.consume_front("sm_") && !digits.rtrim('a').getAsInteger(10, version)) {
+    if (version < 80)
+      why = ": tilec's kernels need sm_80's cp.async and 16-bit mma.sync";
+    else if (version < 90)
+      why = ": use sm_80, whose cubins run on every 8.x GPU";
+    else if (version >= 100)
+      why = ": Blackwell's tensor-core instructions (tcgen05, tensor memory) "
+            "have no lowering in tilec yet";
+  }
+  return ("unsupported arch '" + arch + "'" + why +
+          "; expected sm_80, sm_90 or sm_90a")
       .str();
 }
 
@@ -135,6 +149,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   cubin.ptxasThreads = options.ptxasThreads;
   cubin.ptxasOptions =
       (options.lineInfo ? "-lineinfo " : "") + options.ptxasOptions;
+  cubin.dumpDirectory = options.dumpDirectory;
   pm.addPass(createTileModuleToCubin(cubin));
 }
 

@@ -502,6 +502,20 @@ JitCacheStats jitCacheStats() {
   return stats;
 }
 
+/// TILEC_JIT_FORCE_RECOMPILE=1: compile even what the cache holds (and
+/// store the new cubin).
+static bool forceRecompile() {
+  const char *value = std::getenv("TILEC_JIT_FORCE_RECOMPILE");
+  return value && std::string_view(value) == "1";
+}
+
+/// TILEC_JIT_DUMP_DIR: each compile leaves its IR after every pass, its
+/// PTX and ptxas's log in a subfolder named by its cache key.
+static std::string dumpDirectory() {
+  const char *value = std::getenv("TILEC_JIT_DUMP_DIR");
+  return value ? value : "";
+}
+
 std::string detail::compileCachedWith(std::string_view source,
                                       const CompileOptions &options,
                                       const CompileFn &compile) {
@@ -509,13 +523,19 @@ std::string detail::compileCachedWith(std::string_view source,
   opts.emit = EmitKind::Cubin;
   CacheState &state = cacheState();
   std::string dir = jitCacheDirectory();
+  std::string key = jitCacheKey(source, opts);
+  // A dump shows a compile, so it compiles even on a hit.
+  bool recompile = forceRecompile();
+  if (std::string dump = dumpDirectory(); !dump.empty()) {
+    opts.dumpDirectory = dump + "/" + key;
+    recompile = true;
+  }
   if (dir.empty()) {
     ++state.counters.misses;
     return compileOrThrow(source, opts, compile);
   }
   uint64_t maxBytes = cacheMaxBytes(); // a bad value fails now, not later
-  std::string path =
-      dir + "/" + jitCacheKey(source, opts) + std::string(kEntrySuffix);
+  std::string path = dir + "/" + key + std::string(kEntrySuffix);
 
   std::promise<std::string> promise;
   {
@@ -527,7 +547,8 @@ std::string detail::compileCachedWith(std::string_view source,
       ++state.counters.joined;
       return pending.get(); // rethrows the compile error, if any
     }
-    if (std::optional<std::string> cached = readEntry(path)) {
+    if (std::optional<std::string> cached =
+            recompile ? std::nullopt : readEntry(path)) {
       ++state.counters.hits;
       return std::move(*cached);
     }

@@ -306,6 +306,42 @@ TEST_F(CacheTest, MissesThenHits) {
                                                 ".cubin"});
 }
 
+// TILEC_JIT_FORCE_RECOMPILE compiles again and replaces the entry.
+TEST_F(CacheTest, ForceRecompileSkipsTheEntry) {
+  FakeCompiler fake;
+  detail::compileCachedWith("k1", opts(), fake.fn());
+  ::setenv("TILEC_JIT_FORCE_RECOMPILE", "1", 1);
+  detail::compileCachedWith("k1", opts(), fake.fn());
+  ::unsetenv("TILEC_JIT_FORCE_RECOMPILE");
+  EXPECT_EQ(fake.calls, 2);
+  detail::compileCachedWith("k1", opts(), fake.fn());
+  EXPECT_EQ(fake.calls, 2);
+  EXPECT_EQ(entries().size(), 1u);
+}
+
+// TILEC_JIT_DUMP_DIR compiles even a cached source, into a subfolder named
+// by its key, and leaves the key as it was.
+TEST_F(CacheTest, DumpDirectoryCompilesIntoAFolderPerKey) {
+  std::string seen;
+  int calls = 0;
+  detail::CompileFn record = [&](std::string_view, const CompileOptions &o) {
+    ++calls;
+    seen = o.dumpDirectory;
+    CompileResult r;
+    r.ok = true;
+    r.output = "CUBIN";
+    return r;
+  };
+  detail::compileCachedWith("k1", opts(), record);
+  EXPECT_EQ(seen, "");
+  ::setenv("TILEC_JIT_DUMP_DIR", "/tmp/dumps", 1);
+  detail::compileCachedWith("k1", opts(), record);
+  ::unsetenv("TILEC_JIT_DUMP_DIR");
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(seen, "/tmp/dumps/" + jitCacheKey("k1", opts()));
+  EXPECT_EQ(entries().size(), 1u);
+}
+
 TEST_F(CacheTest, KeysOnSourceArchAndOptLevel) {
   FakeCompiler fake;
   detail::compileCachedWith("k", opts(), fake.fn());

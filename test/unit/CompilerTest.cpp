@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include <cstdlib>
 
 namespace {
@@ -56,6 +60,28 @@ TEST(Compiler, EmitsPtxWithLaunchMetadata) {
   EXPECT_NE(r.output.find(".visible .entry scale("), std::string::npos);
   EXPECT_NE(r.output.find("__tilec_launch_scale"), std::string::npos);
   EXPECT_NE(r.output.find(".maxntid 64, 1, 1"), std::string::npos);
+}
+
+// The dump folder keeps the IR after every pass, each PTX partition and
+// ptxas's verbose log.
+TEST(Compiler, LeavesItsStagesInTheDumpFolder) {
+  if (!hasPtxas())
+    GTEST_SKIP() << "no ptxas";
+  std::string dir = ::testing::TempDir() + "tilec-dump-test";
+  std::filesystem::remove_all(dir);
+  tilec::CompileOptions o = options(tilec::EmitKind::Cubin);
+  o.dumpDirectory = dir;
+  tilec::CompileResult r = tilec::compile(kScale, o);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  auto read = [&](const std::string &name) {
+    std::ifstream in(dir + "/" + name);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_NE(read("passes.mlir").find("IR Dump After TileMapWarps"),
+            std::string::npos);
+  EXPECT_NE(read("ptx-0.ptx").find(".entry scale"), std::string::npos);
+  EXPECT_NE(read("ptxas.log").find("Used"), std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Compiler, HonoursTheArch) {

@@ -16,6 +16,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
@@ -24,10 +26,16 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 namespace cl = llvm::cl;
 
 static cl::OptionCategory tilecCategory("tilec options");
@@ -69,6 +77,61 @@ static cl::opt<bool>
 static cl::list<std::string>
     xptxas("Xptxas", cl::desc("Pass an option to ptxas (repeatable)"),
            cl::value_desc("option"), cl::cat(tilecCategory));
+
+static cl::opt<bool>
+    progress("progress",
+             cl::desc("Say on stderr what a compile longer than 2 s is "
+                      "doing (on by default when stderr is a terminal)"),
+             cl::init(false), cl::cat(tilecCategory));
+
+namespace {
+
+/// Reports a long compile on stderr: after 2 s, then every 5 s, the time so
+/// far and the pass that started last (passes run on several threads; any
+/// of them says where the compile is).
+class ProgressReport : public PassInstrumentation {
+public:
+  explicit ProgressReport(std::string input)
+      : input(std::move(input)), start(Clock::now()),
+        reporter([this] { report(); }) {}
+  ~ProgressReport() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    wake.notify_all();
+    reporter.join();
+  }
+  void runBeforePass(Pass *pass, Operation *) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    current = pass->getName().str();
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+
+  void report() {
+    std::unique_lock<std::mutex> lock(mutex);
+    Clock::time_point next = start + std::chrono::seconds(2);
+    while (!wake.wait_until(lock, next, [this] { return done; })) {
+      auto seconds =
+          std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start);
+      llvm::errs() << "tilec: " << input << ": " << seconds.count()
+                   << " s so far, in " << current << "\n";
+      next += std::chrono::seconds(5);
+    }
+  }
+
+  std::string input;
+  Clock::time_point start;
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::string current = "parsing";
+  bool done = false;
+  std::thread reporter; // last: starts once the rest is set up
+};
+
+} // namespace
 
 static const char *defaultExtension(tilec::EmitKind kind) {
   switch (kind) {
@@ -144,6 +207,8 @@ static LogicalResult run() {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
     pm.enableTiming(timingScope);
+    if (progress || llvm::sys::Process::StandardErrIsDisplayed())
+      pm.addInstrumentation(std::make_unique<ProgressReport>(inputFilename));
     return success();
   };
   if (failed(tilec::compileModule(*module, options, os, configure)))

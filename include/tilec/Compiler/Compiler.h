@@ -31,6 +31,11 @@ struct CompileOptions {
   bool lineInfo = false;
   /// Further ptxas options, space-separated (e.g. "-v --maxrregcount=128").
   std::string ptxasOptions;
+  /// When set, the compile leaves in this folder (made if missing) what it
+  /// went through: the IR after every pass (passes.mlir), the PTX of each
+  /// partition (ptx-N.ptx) and ptxas's verbose log (ptxas.log). Not part of
+  /// the JIT's cache key: it changes no cubin.
+  std::string dumpDirectory;
 };
 
 struct CompileResult {

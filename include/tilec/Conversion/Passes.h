@@ -38,6 +38,8 @@ struct CubinOptions {
   unsigned maxPartitions = 0;
   unsigned ptxasThreads = 0;
   std::string ptxasOptions;
+  /// Keeps the PTX and ptxas's verbose log there; empty: temporary files.
+  std::string dumpDirectory;
 };
 
 /// The kernels of `gpuModule` in at most `maxPartitions` groups (0: no

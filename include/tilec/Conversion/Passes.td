@@ -195,6 +195,8 @@ def TileModuleToCubin : Pass<"tile-module-to-cubin", "::mlir::ModuleOp"> {
            "ptxas --split-compile threads (0: one per core)">,
     Option<"ptxasOptions", "ptxas-options", "std::string", /*default=*/"\"\"",
            "Further ptxas options, space-separated">,
+    Option<"dumpDirectory", "dump-dir", "std::string", /*default=*/"\"\"",
+           "Folder that keeps the PTX (ptx-N.ptx) and ptxas's verbose log">,
   ];
   let statistics = [
     Statistic<"numPartitions", "num-partitions", "PTX partitions made">,

@@ -47,6 +47,9 @@ struct PipelineOptions {
   /// PTX carries .file/.loc directives pointing at the source's lines and
   /// ptxas keeps them (-lineinfo), for profilers' source views.
   bool lineInfo = false;
+  /// Where tile-module-to-cubin leaves the PTX and ptxas's log; empty: no
+  /// dump.
+  std::string dumpDirectory;
 };
 
 /// The same options for textual pipelines:

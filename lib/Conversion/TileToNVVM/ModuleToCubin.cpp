@@ -229,7 +229,10 @@ assemble(gpu::GPUModuleOp gpuModule, NVVM::NVVMTargetAttr target,
          TemporaryFiles &temporaries) {
   std::string ptxas = ptxasPath(options.toolkitPath);
   FailureOr<std::string> cubin = temporaries.create("cubin");
-  FailureOr<std::string> log = temporaries.create("log");
+  FailureOr<std::string> log =
+      options.dumpDirectory.empty()
+          ? temporaries.create("log")
+          : FailureOr<std::string>(options.dumpDirectory + "/ptxas.log");
   if (failed(cubin) || failed(log))
     return emitError(gpuModule.getLoc(), "cannot create temporary files for ptxas");
 
@@ -241,6 +244,8 @@ assemble(gpu::GPUModuleOp gpuModule, NVVM::NVVMTargetAttr target,
   std::string threads = "--split-compile=" + std::to_string(options.ptxasThreads);
   SmallVector<StringRef> args = {"ptxas", "-arch", target.getChip(),
                                  "--opt-level", optLevel, threads};
+  if (!options.dumpDirectory.empty())
+    args.push_back("-v"); // registers, spills and stack in the kept log
   for (const char *option : extra)
     args.push_back(option);
   llvm::append_range(args, ptxFiles);
@@ -297,13 +302,21 @@ FailureOr<std::string> compileToCubin(gpu::GPUModuleOp gpuModule,
     return emitError(gpuModule.getLoc(), "PTX generation failed");
 
   TemporaryFiles temporaries;
+  if (!options.dumpDirectory.empty() &&
+      llvm::sys::fs::create_directories(options.dumpDirectory))
+    return emitError(gpuModule.getLoc(), "cannot create the dump folder ")
+           << options.dumpDirectory;
   SmallVector<std::string> ptxFiles;
-  for (std::optional<SmallVector<char, 0>> &text : ptx) {
+  for (auto [index, text] : llvm::enumerate(ptx)) {
     // The assembly may end with a NUL, which ptxas would read as text.
     ArrayRef<char> bytes(*text);
     while (!bytes.empty() && bytes.back() == '\0')
       bytes = bytes.drop_back();
-    FailureOr<std::string> path = temporaries.create("ptx");
+    FailureOr<std::string> path =
+        options.dumpDirectory.empty()
+            ? temporaries.create("ptx")
+            : FailureOr<std::string>(options.dumpDirectory + "/ptx-" +
+                                     std::to_string(index) + ".ptx");
     if (failed(path) || failed(writeFile(*path, bytes)))
       return emitError(gpuModule.getLoc(), "cannot write PTX to a temporary file");
     ptxFiles.push_back(*path);
@@ -319,7 +332,7 @@ struct TileModuleToCubin
 
   void runOnOperation() override {
     CubinOptions options{toolkitPath, maxPartitions, ptxasThreads,
-                         ptxasOptions};
+                         ptxasOptions, dumpDirectory};
     SmallVector<gpu::GPUModuleOp> modules(
         getOperation().getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp gpuModule : modules) {

@@ -43,6 +43,16 @@
 //   TILEC_JIT_IN_PROCESS=1 compiles in the caller's process instead (for a
 //                          debugger)
 //
+// Debugging a compile:
+//   TILEC_JIT_DUMP_DIR=D       each compile leaves D/<cache key>/ holding
+//                              passes.mlir (the IR after every pass), the
+//                              PTX (ptx-N.ptx, one per partition) and
+//                              ptxas.log (ptxas -v); it compiles even what
+//                              the cache holds
+//   TILEC_JIT_FORCE_RECOMPILE=1  compile even what the cache holds (the
+//                              new cubin replaces the entry)
+//   JitOptions::lineInfo       source lines in PTX and SASS (profilers)
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_RUNTIME_JIT_H
