@@ -19,7 +19,8 @@ export TILEC_CACHE_DIR=/tmp/tilec-cache
 for exe in tilec-run-examples tilec-jit-rowsum; do
   gunzip -c "$D/$exe.gz" > "/tmp/$exe" && chmod +x "/tmp/$exe"
 done
-chmod +x "$D/tilec-run-examples-aot" "$D/tilec_runtime_tests" "$D/tilec-matmul-bench"
+chmod +x "$D/tilec-run-examples-aot" "$D/tilec_runtime_tests" "$D/tilec-matmul-bench" \
+  "$D/tilec_kernel_wrapper_tests"
 
 declare -A status
 step() { # step NAME COMMAND...: runs, logs, records PASS/FAIL
@@ -57,6 +58,9 @@ jit_cache_hit() { # a second JIT run of the same sources adds no entry
   step cuobjdump-res-usage each_cubin cuobjdump -res-usage
   step sass-softmax sass_has "$D/cubins/softmax.cubin" SHFL.BFLY BAR.SYNC MUFU.EX2
   step runtime-unit-tests "$D/tilec_runtime_tests" --gtest_brief=1
+  # Kernels compiled at build time (tilec_add_kernels), through their
+  # generated functions.
+  step kernel-wrapper-tests "$D/tilec_kernel_wrapper_tests" --gtest_brief=1
   step examples-aot-jit /tmp/tilec-run-examples --cubin-dir "$D/cubins" \
     --source-dir examples --mode both --json "$OUT/examples.json"
   step jit-cache-hit jit_cache_hit

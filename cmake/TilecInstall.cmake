@@ -6,7 +6,8 @@
 #   P/lib/libtilec_runtime.a, libtilec_launch_metadata.a, libtilec_jit.a and
 #     the compiler's archives (libTilecCompiler.a and those under it)
 #   P/lib/cmake/tilec/tilecConfig.cmake, tilecConfigVersion.cmake,
-#     tilecTargets*.cmake, tilecJitTargets*.cmake, TilecStaticLLVM.cmake
+#     tilecTargets*.cmake, tilecJitTargets*.cmake, TilecStaticLLVM.cmake,
+#     TilecKernels.cmake (tilec_add_kernels, with the compiler)
 #
 # The package's targets: tilec::runtime (tilec_runtime: no MLIR, libcuda
 # dlopen'ed; needs cuda.h, which the config finds), tilec::jit (tilec_jit
@@ -124,3 +125,7 @@ install(FILES
   ${PROJECT_BINARY_DIR}/cmake/tilecConfigVersion.cmake
   ${CMAKE_CURRENT_LIST_DIR}/TilecStaticLLVM.cmake
   DESTINATION ${TILEC_INSTALL_CMAKEDIR})
+if(TILEC_ENABLE_COMPILER)
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/TilecKernels.cmake
+    DESTINATION ${TILEC_INSTALL_CMAKEDIR})
+endif()

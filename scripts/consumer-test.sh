@@ -6,8 +6,10 @@
 #      with CMAKE_PREFIX_PATH set to that prefix and nothing else
 #   3. builds it, and checks that neither the package nor the consumer's
 #      build refers to tilec's source or build tree
-#   4. runs it: on a GPU it JIT-compiles, runs and checks a kernel; without
-#      one it compiles the kernel to PTX and says so
+#   4. runs it: on a GPU it JIT-compiles, runs and checks a kernel, and
+#      runs and checks the kernel of scale.mlir that tilec_add_kernels
+#      compiled at build time; without one it compiles the first kernel to
+#      PTX, lists the embedded cubins and says so
 # and prints how long each step took.
 #
 # The prefix and the consumer's build are removed when it passes, unless
@@ -54,7 +56,8 @@ t0=$(now)
 t1=$(now)
 for f in bin/tilec bin/tilec-opt bin/tilec-cubin-info \
          include/tilec/Runtime/Jit.h include/tilec/Compiler/Compiler.h \
-         lib/cmake/tilec/tilecConfig.cmake lib/cmake/tilec/tilecConfigVersion.cmake; do
+         lib/cmake/tilec/tilecConfig.cmake lib/cmake/tilec/tilecConfigVersion.cmake \
+         lib/cmake/tilec/TilecKernels.cmake include/tilec/Runtime/EmbeddedKernels.h; do
   [ -e "$PREFIX/$f" ] || fail "the install has no $f"
 done
 

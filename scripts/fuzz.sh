@@ -3,7 +3,7 @@
 # build) for a given time and keeps what it finds.
 #
 #   scripts/fuzz.sh [--time SECONDS] [--build DIR] [--jobs N] [--seed S]
-#                   [--record FILE]
+#                   [--runs N] [--record FILE]
 #
 # Seeds: every `// -----` chunk of the lit tests. The corpus grows in
 # DIR/fuzz/corpus and is kept between runs. An input that crashes, hangs
@@ -11,8 +11,9 @@
 # it: ctest replays that folder) and the script fails; an input slower than
 # 10 s is named, not failed; each find is run again and its report and
 # text printed, so that a CI log shows what failed. --seed fixes libFuzzer's
-# random seed (process K of --jobs takes S + K), so that a run can be
-# repeated. The last line says how many inputs ran and how fast; with
+# random seed (process K of --jobs takes S + K); with --runs N (one process,
+# a fresh corpus) the run stops after N inputs instead of at the time limit,
+# so that it is the same run on every machine, however fast. The last line says how many inputs ran and how fast; with
 # --record, that line is also appended to FILE.
 set -euo pipefail
 
@@ -22,6 +23,7 @@ build="$root/build-sanitize"
 record=""
 jobs=1
 seed=""
+runs_limit=""
 while (($#)); do
   case "$1" in
     --time) seconds="$2"; shift 2 ;;
@@ -29,6 +31,7 @@ while (($#)); do
     --record) record="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
+    --runs) runs_limit="$2"; shift 2 ;;
     *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -39,6 +42,11 @@ fuzzer="$build/bin/tilec-fuzz"
 work="$build/fuzz"
 seeds="$work/seeds"
 corpus="$work/corpus"
+if [ -n "$runs_limit" ]; then
+  # A repeatable run starts from the seeds alone, in a corpus of its own.
+  corpus="$work/corpus-repeatable"
+  rm -rf "$corpus"
+fi
 artifacts="$work/artifacts"
 mkdir -p "$seeds" "$corpus" "$artifacts"
 
@@ -82,7 +90,8 @@ fuzz_until_deadline() {
 set +e
 if ((jobs <= 1)); then
   "$fuzzer" "$corpus" "$seeds" "${fuzz_options[@]}" \
-    -max_total_time="$seconds" ${seed:+-seed=$seed} 2>"$work/fuzz-0.log"
+    -max_total_time="$seconds" ${seed:+-seed=$seed} \
+    ${runs_limit:+-runs=$runs_limit} 2>"$work/fuzz-0.log"
   status=$?
 else
   # N processes, each starting from its own slice of the seeds and of the

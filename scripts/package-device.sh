@@ -2,7 +2,8 @@
 # Packs what bench/gpu-check.sh needs on the GPU machine (which has CUDA but
 # no LLVM/MLIR) into .device/: the example cubins compiled here by tilec, the
 # JIT-capable example runner and JIT example (statically linked, stripped,
-# gzipped), and the runtime unit tests. Usage: bash scripts/package-device.sh  (after a build)
+# gzipped), the runtime unit tests and the tests of the kernel wrappers
+# tilec_add_kernels generates (test/kernel-wrappers). Usage: bash scripts/package-device.sh  (after a build)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${TILEC_BUILD_DIR:-$ROOT/build}"
@@ -10,7 +11,7 @@ DEST="$ROOT/.device"
 rm -rf "$DEST" && mkdir -p "$DEST/cubins" "$DEST/bench"
 
 ninja -C "$BUILD" tilec tilec-run-examples tilec-run-examples-aot \
-  tilec-jit-rowsum tilec_runtime_tests >/dev/null
+  tilec-jit-rowsum tilec_runtime_tests tilec_kernel_wrapper_tests >/dev/null
 for src in "$ROOT"/examples/*.mlir; do
   name="$(basename "$src" .mlir)"
   "$BUILD/bin/tilec" "$src" -o "$DEST/cubins/$name.cubin"
@@ -21,7 +22,8 @@ for src in "$ROOT"/examples/*.mlir; do
     echo "note: no sm_80 cubin for $name" >&2
 done
 for exe in examples/tilec-run-examples examples/tilec-run-examples-aot \
-           examples/tilec-jit-rowsum runtime/test/tilec_runtime_tests; do
+           examples/tilec-jit-rowsum runtime/test/tilec_runtime_tests \
+           test/tilec_kernel_wrapper_tests; do
   strip -o "$DEST/$(basename "$exe")" "$BUILD/$exe"
 done
 gzip -6 "$DEST/tilec-run-examples" "$DEST/tilec-jit-rowsum"

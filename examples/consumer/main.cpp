@@ -2,9 +2,12 @@
 //
 // Built against an installed tilec (find_package(tilec), tilec::jit; see
 // CMakeLists.txt here and scripts/consumer-test.sh): JIT-compiles a tile
-// kernel held in a string, launches it and checks the result on the host.
-// Without a GPU it compiles the kernel to PTX (which needs the compiler but
-// neither a GPU nor ptxas), says that there is no GPU and exits with 0.
+// kernel held in a string, launches it and checks the result on the host;
+// then launches scale.mlir's kernel, compiled at build time by
+// tilec_add_kernels, through its generated function on a wrapped stream,
+// and checks that too. Without a GPU it compiles the JIT kernel to PTX
+// (which needs the compiler but neither a GPU nor ptxas), lists the cubins
+// the build embedded, says that there is no GPU and exits with 0.
 //
 //   tilec-consumer [n]
 //
@@ -12,6 +15,8 @@
 
 #include "tilec/Compiler/Compiler.h"
 #include "tilec/Runtime/Jit.h"
+// Generated from scale.mlir by tilec_add_kernels.
+#include "tilec_kernels/scale.h"
 
 #include <cmath>
 #include <cstdio>
@@ -54,7 +59,11 @@ int main(int argc, char **argv) {
     std::printf("no GPU found: saxpy compiled to PTX for %s (%zu bytes), "
                 "not run\n",
                 options.arch.c_str(), ptx.output.size());
-    return 0;
+    const tilec::rt::EmbeddedKernels &embedded = scale::tilec_embedded();
+    for (const tilec::rt::EmbeddedCubin &cubin : embedded.cubins())
+      std::printf("%s: %s cubin embedded (%zu bytes), not run\n",
+                  embedded.source().c_str(), cubin.arch, cubin.size);
+    return embedded.cubins().size() == 2 ? 0 : 1;
   }
 
   try {
@@ -87,7 +96,25 @@ int main(int argc, char **argv) {
     std::printf("saxpy on %s (%s), n = %lld: %lld wrong: %s\n",
                 ctx.device().name.c_str(), archForDevice(ctx.device()).c_str(),
                 (long long)n, (long long)wrong, wrong ? "FAIL" : "PASS");
-    return wrong ? 1 : 0;
+
+    // The build-time kernel, through its generated function, on a stream
+    // handed over as a framework would hand over its own (a CUstream).
+    Stream wrapped = Stream::wrap(ctx, stream.handle());
+    const float factor = -0.5f;
+    scale::scale(wrapped, factor, outBuf.view<float>({n}),
+                 yBuf.view<float>({n}));
+    wrapped.synchronize();
+    std::vector<float> scaled = yBuf.download<float>();
+    int64_t wrongScaled = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (scaled[i] != factor * out[i])
+        ++wrongScaled;
+    std::printf("scale (cubin %s of %s) on a wrapped stream: %lld wrong: "
+                "%s\n",
+                scale::tilec_embedded().cubinFor(ctx.device()).arch,
+                scale::tilec_embedded().archList().c_str(),
+                (long long)wrongScaled, wrongScaled ? "FAIL" : "PASS");
+    return wrong || wrongScaled ? 1 : 0;
   } catch (const tilec::rt::Error &e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

@@ -120,6 +120,12 @@ TensorView TensorView::contiguous(CUdeviceptr data, ScalarType type,
   return view;
 }
 
+void checkViewType(const TensorView &view, ScalarType type) {
+  if (view.type != type)
+    throw Error(std::string("a view of ") + scalarTypeName(view.type) +
+                " elements used as a view of " + scalarTypeName(type));
+}
+
 int64_t TensorView::numElements() const {
   // Saturating and sign-safe, since views are built from user values: an
   // absurd shape must be reported, not overflow.

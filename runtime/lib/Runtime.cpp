@@ -229,16 +229,24 @@ Stream::Stream(const Context &ctx) : ctx_(ctx.state()) {
   // copies of DeviceBuffer, which run on the legacy default stream, wait for
   // kernels launched here.
   check(driver().streamCreate(&stream_, CU_STREAM_DEFAULT), "cuStreamCreate");
+  owned_ = true;
+}
+
+Stream Stream::wrap(const Context &ctx, CUstream stream) {
+  return Stream(ctx.state(), stream, /*owned=*/false);
 }
 
 Stream::Stream(Stream &&other) noexcept
-    : ctx_(std::move(other.ctx_)), stream_(std::exchange(other.stream_, nullptr)) {}
+    : ctx_(std::move(other.ctx_)),
+      stream_(std::exchange(other.stream_, nullptr)),
+      owned_(std::exchange(other.owned_, false)) {}
 
 Stream &Stream::operator=(Stream &&other) noexcept {
   if (this != &other) {
     reset();
     ctx_ = std::move(other.ctx_);
     stream_ = std::exchange(other.stream_, nullptr);
+    owned_ = std::exchange(other.owned_, false);
   }
   return *this;
 }
@@ -246,12 +254,17 @@ Stream &Stream::operator=(Stream &&other) noexcept {
 Stream::~Stream() { reset(); }
 
 void Stream::reset() noexcept {
-  if (stream_) {
+  // A wrapped stream belongs to the caller, and may be nullptr (the legacy
+  // default stream) while in use.
+  if (owned_ && stream_) {
     ctx_->makeCurrentNoThrow();
     driver().streamDestroy(stream_);
-    stream_ = nullptr;
   }
+  stream_ = nullptr;
+  owned_ = false;
 }
+
+const Device &Stream::device() const { return ctx_->device; }
 
 void Stream::synchronize() const {
   ctx_->makeCurrent();

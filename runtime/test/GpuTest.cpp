@@ -8,6 +8,7 @@
 
 #include "TestKernels.h"
 #include "tilec/Runtime/CubinInfo.h"
+#include "tilec/Runtime/Driver.h"
 #include "tilec/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -969,6 +970,45 @@ TEST(Gpu, LaunchesTheThenKernelWithTheScratchBufferAsLeft) {
               "kernel 'then_missing': its then kernel 'no_such_kernel' is not "
               "in the module");
   }
+}
+
+TEST(Gpu, LaunchesOnAWrappedStreamAndLeavesItAlone) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel saxpy(module, "saxpy");
+  std::mt19937 rng(9);
+  // A stream the caller (a framework) created and owns; blocking, so that
+  // saxpyProblem's synchronous copies (legacy default stream) order with it.
+  ctx.makeCurrent();
+  CUstream raw = nullptr;
+  ASSERT_EQ(driver().streamCreate(&raw, CU_STREAM_DEFAULT), CUDA_SUCCESS);
+  {
+    Stream wrapped = Stream::wrap(ctx, raw);
+    EXPECT_EQ(wrapped.handle(), raw);
+    EXPECT_FALSE(wrapped.owned());
+    EXPECT_EQ(wrapped.device().ordinal, 0);
+    EXPECT_EQ(saxpyProblem(ctx, saxpy, wrapped, 5000, rng), "");
+    // Moved, it is still not owned.
+    Stream moved = std::move(wrapped);
+    EXPECT_FALSE(moved.owned());
+    EXPECT_EQ(moved.handle(), raw);
+    EXPECT_EQ(saxpyProblem(ctx, saxpy, moved, 77, rng), "");
+  }
+  // Not destroyed by ~Stream: still usable, and the caller's to destroy.
+  ctx.makeCurrent();
+  EXPECT_EQ(driver().streamSynchronize(raw), CUDA_SUCCESS);
+  EXPECT_EQ(saxpyProblem(ctx, saxpy, Stream::wrap(ctx, raw), 300, rng), "");
+  EXPECT_EQ(driver().streamDestroy(raw), CUDA_SUCCESS);
+
+  // The legacy default stream, and the per-thread one.
+  EXPECT_EQ(saxpyProblem(ctx, saxpy, Stream::wrap(ctx, nullptr), 1000, rng),
+            "");
+  EXPECT_EQ(saxpyProblem(ctx, saxpy, Stream::wrap(ctx, CU_STREAM_PER_THREAD),
+                         1000, rng),
+            "");
+  Stream own(ctx);
+  EXPECT_TRUE(own.owned());
 }
 
 TEST(Gpu, ObjectsOutliveTheirContextObject) {

@@ -1,11 +1,13 @@
 //===- tilec-cubin-info.cpp - What is in a cubin --------------------------===//
 //
 //   tilec-cubin-info a.cubin [b.cubin ...]   (--help, --version)
+//   tilec-cubin-info --emit-wrappers ...     (EmitWrappers.cpp)
 //
 // Lists each kernel with its registers, static shared memory and whether it
 // carries tilec launch metadata, read from the ELF file alone (no GPU, no
 // CUDA driver), so that machines without a GPU can still report what they
-// compiled.
+// compiled. With --emit-wrappers, writes the C++ that embeds cubins and
+// launches their kernels (what tilec_add_kernels runs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,19 +19,35 @@
 
 static const char kUsage[] =
     "usage: tilec-cubin-info FILE.cubin...\n"
+    "       tilec-cubin-info --emit-wrappers --name NAME --header OUT.h\n"
+    "                        --source OUT.cpp [--header-include PATH]\n"
+    "                        [--mlir FILE.mlir] ARCH=FILE.cubin...\n"
     "\n"
     "Lists each kernel of the cubins with its registers, static shared\n"
     "memory and, where tilec compiled it, its launch rule (block size and\n"
     "grid terms), read from the ELF file alone: no GPU or driver needed.\n"
     "\n"
+    "With --emit-wrappers (what CMake's tilec_add_kernels runs), writes\n"
+    "OUT.cpp, holding the bytes of every ARCH's cubin of one source, and\n"
+    "OUT.h, declaring in namespace NAME one C++ function per entry kernel\n"
+    "(its parameters typed from the launch metadata, named as in FILE.mlir)\n"
+    "that launches it on a tilec::rt::Stream from the cubin for the\n"
+    "stream's device. The cubins must hold the same entry kernels with the\n"
+    "same parameters. OUT.cpp includes OUT.h as PATH (default: its name).\n"
+    "\n"
     "  -h, --help     this text\n"
     "  --version      tilec's version\n";
+
+int emitWrappers(int argc, char **argv);
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     std::fputs(kUsage, stderr);
     return 1;
   }
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--emit-wrappers")
+      return emitWrappers(argc, argv);
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {

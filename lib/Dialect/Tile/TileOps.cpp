@@ -54,10 +54,19 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                           std::string &) {
     return builder.getFunctionType(argTypes, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildFuncType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (failed(function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name))))
+    return failure();
+  // The attribute dictionary becomes the op's properties by a conversion
+  // that drops an attribute of the wrong kind (num_warps = "x") without a
+  // word, and the verifier then reads a null attribute: check it here.
+  Properties properties;
+  return setPropertiesFromAttr(
+      properties, result.attributes.getDictionary(parser.getContext()),
+      [&] { return parser.emitError(loc); });
 }
 
 void KernelOp::print(OpAsmPrinter &p) {

@@ -116,3 +116,21 @@ tile.kernel @then_without_scratch(%x: memref<?xf32>)
                 tile.then = @next} {
   tile.return
 }
+
+// -----
+
+// An attribute of the wrong kind is an error, not a null attribute for the
+// verifier (found by tilec-fuzz: `num_warps = i642`).
+// expected-error @+1 {{Invalid attribute `num_warps` in property conversion: "x"}}
+tile.kernel @string_warps(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>],
+                num_warps = "x"} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{Invalid attribute `grid` in property conversion: 4}}
+tile.kernel @integer_grid(%x: memref<?xf32>) attributes {grid = 4} {
+  tile.return
+}

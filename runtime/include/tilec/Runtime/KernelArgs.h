@@ -51,6 +51,17 @@ struct Raw16 {
 inline Raw16 f16Bits(uint16_t bits) { return {ScalarType::F16, bits}; }
 inline Raw16 bf16Bits(uint16_t bits) { return {ScalarType::BF16, bits}; }
 
+/// The element types of f16 and bf16 buffers (TypedView<Half>) and the
+/// values of f16 and bf16 scalars: the raw bits of an IEEE binary16 or a
+/// bfloat16 number, without arithmetic. Two bytes each, so a vector of them
+/// uploads as the device's data.
+struct Half {
+  uint16_t bits = 0;
+};
+struct BFloat16 {
+  uint16_t bits = 0;
+};
+
 /// One argument value. Constructors are implicit so that launch() reads like a
 /// call; only these exact types are accepted (a size_t must be cast, so that
 /// its width is a choice rather than an accident).
@@ -63,6 +74,8 @@ public:
   KernelArg(int32_t v) : value_(v) {}
   KernelArg(int64_t v) : value_(v) {}
   KernelArg(Raw16 v) : value_(v) {}
+  KernelArg(Half v) : value_(Raw16{ScalarType::F16, v.bits}) {}
+  KernelArg(BFloat16 v) : value_(Raw16{ScalarType::BF16, v.bits}) {}
   KernelArg(const TensorView &v) : value_(v) {}
 
   const Value &value() const { return value_; }
@@ -176,6 +189,32 @@ template <> constexpr ScalarType scalarTypeOf<int8_t>() { return ScalarType::I8;
 template <> constexpr ScalarType scalarTypeOf<int16_t>() { return ScalarType::I16; }
 template <> constexpr ScalarType scalarTypeOf<int32_t>() { return ScalarType::I32; }
 template <> constexpr ScalarType scalarTypeOf<int64_t>() { return ScalarType::I64; }
+template <> constexpr ScalarType scalarTypeOf<Half>() { return ScalarType::F16; }
+template <> constexpr ScalarType scalarTypeOf<BFloat16>() { return ScalarType::BF16; }
+/// i1 buffers hold one byte per element.
+template <> constexpr ScalarType scalarTypeOf<bool>() { return ScalarType::I1; }
+
+/// Throws Error unless `view` has element type `type` (TypedView's check).
+void checkViewType(const TensorView &view, ScalarType type);
+
+/// A TensorView whose element type is T's (scalarTypeOf<T>): what the
+/// generated kernel wrappers take for a buffer of that type (see
+/// cmake/TilecKernels.cmake), and what DeviceBuffer::view<T> returns. A
+/// TensorView, so it passes wherever one does; the rank is checked at
+/// launch.
+template <typename T> struct TypedView : TensorView {
+  TypedView() { type = scalarTypeOf<T>(); }
+  /// `view` as a view of T; throws Error when its element type is not T's.
+  explicit TypedView(const TensorView &view) : TensorView(view) {
+    checkViewType(view, scalarTypeOf<T>());
+  }
+  /// A row-major, contiguous view of T elements at `data` (for instance
+  /// memory another framework allocated); see TensorView::contiguous.
+  static TypedView contiguous(CUdeviceptr data,
+                              const std::vector<int64_t> &sizes) {
+    return TypedView(TensorView::contiguous(data, scalarTypeOf<T>(), sizes));
+  }
+};
 
 } // namespace tilec::rt
 

@@ -86,9 +86,23 @@ private:
   std::shared_ptr<detail::ContextState> state_;
 };
 
+/// A CUDA stream of one context: one this object creates and destroys, or
+/// one it wraps (Stream::wrap) and leaves alone.
 class Stream {
 public:
+  /// Creates a stream in `ctx` (destroyed with this object).
   explicit Stream(const Context &ctx);
+  /// A stream over `stream`, which the caller (a framework: PyTorch's
+  /// current stream, cudaStream_t, which is a CUstream) created in `ctx`'s
+  /// device's primary context, the one the CUDA runtime API uses, and keeps
+  /// alive while this object or a launch on it is in use: tilec launches
+  /// then run in that stream's order. Never destroys it. nullptr (the legacy
+  /// default stream) and CU_STREAM_PER_THREAD are allowed. A stream of
+  /// another context fails at the first launch with the driver's error.
+  /// DeviceBuffer's synchronous copies run on the legacy default stream,
+  /// which a non-blocking stream (CU_STREAM_NON_BLOCKING, as frameworks
+  /// create) does not wait for: use the Async copies on this Stream.
+  static Stream wrap(const Context &ctx, CUstream stream);
   Stream(Stream &&other) noexcept;
   Stream &operator=(Stream &&other) noexcept;
   Stream(const Stream &) = delete;
@@ -96,13 +110,22 @@ public:
   ~Stream();
 
   CUstream handle() const { return stream_; }
+  /// Whether this object created the stream and destroys it (false for
+  /// Stream::wrap and for a moved-from object).
+  bool owned() const { return owned_; }
   void synchronize() const;
   const std::shared_ptr<detail::ContextState> &context() const { return ctx_; }
+  /// The device of the stream's context.
+  const Device &device() const;
 
 private:
+  Stream(std::shared_ptr<detail::ContextState> ctx, CUstream stream,
+         bool owned)
+      : ctx_(std::move(ctx)), stream_(stream), owned_(owned) {}
   void reset() noexcept;
   std::shared_ptr<detail::ContextState> ctx_;
   CUstream stream_ = nullptr;
+  bool owned_ = false;
 };
 
 class DeviceBuffer {
@@ -148,9 +171,11 @@ public:
 
   /// A contiguous row-major view; throws Error if it does not fit.
   TensorView view(ScalarType type, const std::vector<int64_t> &sizes) const;
+  /// The same, typed (a TensorView too): what generated kernel wrappers
+  /// take for a buffer argument.
   template <typename T>
-  TensorView view(const std::vector<int64_t> &sizes) const {
-    return view(scalarTypeOf<T>(), sizes);
+  TypedView<T> view(const std::vector<int64_t> &sizes) const {
+    return TypedView<T>(view(scalarTypeOf<T>(), sizes));
   }
 
 private:
