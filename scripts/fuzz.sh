@@ -13,7 +13,7 @@
 # text printed, so that a CI log shows what failed. --seed fixes libFuzzer's
 # random seed (process K of --jobs takes S + K); with --runs N (one process,
 # a fresh corpus) the run stops after N inputs instead of at the time limit,
-# so that it is the same run on every machine, however fast. The last line says how many inputs ran and how fast; with
+# so that it is nearly the same run on every machine, however fast. The last line says how many inputs ran and how fast; with
 # --record, that line is also appended to FILE.
 set -euo pipefail
 
