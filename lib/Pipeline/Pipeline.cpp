@@ -15,9 +15,6 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 using namespace mlir;
 
@@ -42,23 +39,6 @@ std::string checkArch(llvm::StringRef arch) {
   return ("unsupported arch '" + arch + "'" + why +
           "; expected sm_80, sm_90 or sm_90a")
       .str();
-}
-
-/// A toolkit directory must hold the ptxas that gpu-module-to-binary runs.
-static bool hasPtxas(llvm::StringRef dir) {
-  llvm::SmallString<128> ptxas(dir);
-  llvm::sys::path::append(ptxas, "bin", "ptxas");
-  return llvm::sys::fs::can_execute(ptxas);
-}
-
-std::string findCudaToolkit() {
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (const char *dir = std::getenv(var); dir && hasPtxas(dir))
-      return dir;
-  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
-    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
-        .str();
-  return "/usr/local/cuda";
 }
 
 /// PTX ISA 8.0 is the first with sm_90a; CUDA 12+ ptxas accepts it for all

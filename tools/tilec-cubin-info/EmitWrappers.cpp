@@ -18,6 +18,7 @@
 
 #include "tilec/Runtime/CubinInfo.h"
 #include "tilec/Runtime/EmbeddedKernels.h"
+#include "tilec/Runtime/KernelArgs.h"
 #include "tilec/Runtime/LaunchMetadata.h"
 
 #include <algorithm>
@@ -127,17 +128,10 @@ std::string paramType(const ParamInfo &p) {
   return scalarType(p.type) + " ";
 }
 
-std::string describe(const ParamInfo &p) {
-  std::string type = tilec::scalarTypeName(p.type);
-  if (p.kind == ParamInfo::Kind::Scalar)
-    return "scalar:" + type;
-  return "buffer:" + type + ":" + std::to_string(p.rank);
-}
-
 std::string describe(const std::vector<ParamInfo> &params) {
   std::string s = "(";
   for (size_t i = 0; i < params.size(); ++i)
-    s += (i ? ", " : "") + describe(params[i]);
+    s += (i ? ", " : "") + tilec::rt::describeParam(params[i]);
   return s + ")";
 }
 
@@ -450,7 +444,7 @@ int emitWrappers(int argc, char **argv) {
         const ParamInfo &p = meta.params[i];
         if (p.kind == ParamInfo::Kind::Scalar && scalarType(p.type).empty())
           fail("kernel '" + kernel + "' of " + sourceName + ": parameter " +
-               std::to_string(i) + " is " + describe(p) +
+               std::to_string(i) + " is " + tilec::rt::describeParam(p) +
                ", which the runtime cannot pass");
       }
       // Names from the source where every one is usable.
@@ -514,7 +508,7 @@ int emitWrappers(int argc, char **argv) {
         << "\n/// for it (" << archs << ").\n";
       for (size_t i = 0; i < w.params.size(); ++i) {
         const ParamInfo &p = w.params[i];
-        h << "///   " << w.names[i] << ": " << describe(p);
+        h << "///   " << w.names[i] << ": " << tilec::rt::describeParam(p);
         if (p.kind == ParamInfo::Kind::Buffer)
           h << " (" << tilec::scalarTypeName(p.type) << " elements, rank "
             << p.rank << ")";

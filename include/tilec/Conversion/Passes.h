@@ -32,6 +32,12 @@ unsigned passTensorMapsByValue(mlir::LLVM::LLVMFuncOp kernel);
 /// instructions (tile-approx-math-to-nvvm).
 void populateApproxMathToNVVMPatterns(mlir::RewritePatternSet &patterns);
 
+/// The CUDA toolkit the pipeline uses by default (and tile-module-to-cubin
+/// without a toolkit option): the first of $CUDA_HOME, $CUDA_PATH,
+/// $CUDA_ROOT that holds bin/ptxas, the parent of the `ptxas` on PATH, else
+/// /usr/local/cuda.
+std::string findCudaToolkit();
+
 /// What compileToCubin needs besides the module (see tile-module-to-cubin).
 struct CubinOptions {
   std::string toolkitPath;

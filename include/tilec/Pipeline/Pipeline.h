@@ -15,6 +15,8 @@
 #ifndef TILEC_PIPELINE_PIPELINE_H
 #define TILEC_PIPELINE_PIPELINE_H
 
+#include "tilec/Conversion/Passes.h" // findCudaToolkit
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -85,11 +87,6 @@ void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 /// Returns an empty string if `arch` is supported, else a message.
 std::string checkArch(llvm::StringRef arch);
-
-/// The CUDA toolkit the pipeline uses by default: the first of $CUDA_HOME,
-/// $CUDA_PATH, $CUDA_ROOT that holds bin/ptxas, the parent of the `ptxas` on
-/// PATH, else /usr/local/cuda.
-std::string findCudaToolkit();
 
 } // namespace tilec
 

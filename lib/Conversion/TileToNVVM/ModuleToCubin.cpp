@@ -13,7 +13,6 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
@@ -21,7 +20,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -207,18 +205,21 @@ static LogicalResult writeFile(StringRef path, ArrayRef<char> bytes) {
   return success(!os.has_error());
 }
 
-/// The toolkit's ptxas; without a toolkit, the one on PATH, else the one
-/// in the NVVM target's default toolkit.
-static std::string ptxasPath(StringRef toolkitPath) {
-  SmallString<128> path(toolkitPath);
-  if (path.empty()) {
-    if (llvm::ErrorOr<std::string> found =
-            llvm::sys::findProgramByName("ptxas"))
-      return *found;
-    path = NVVM::getCUDAToolkitPath();
-  }
-  llvm::sys::path::append(path, "bin", "ptxas");
-  return std::string(path);
+/// A toolkit directory must hold the ptxas that tilec runs.
+static bool hasPtxas(llvm::StringRef dir) {
+  llvm::SmallString<128> ptxas(dir);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  return llvm::sys::fs::can_execute(ptxas);
+}
+
+std::string findCudaToolkit() {
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *dir = std::getenv(var); dir && hasPtxas(dir))
+      return dir;
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+        .str();
+  return "/usr/local/cuda";
 }
 
 /// Runs ptxas on `ptxFiles` as one program; the cubin, or an error with
@@ -227,7 +228,9 @@ static FailureOr<std::string>
 assemble(gpu::GPUModuleOp gpuModule, NVVM::NVVMTargetAttr target,
          ArrayRef<std::string> ptxFiles, const CubinOptions &options,
          TemporaryFiles &temporaries) {
-  std::string ptxas = ptxasPath(options.toolkitPath);
+  SmallString<128> ptxas(options.toolkitPath.empty() ? findCudaToolkit()
+                                                     : options.toolkitPath);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
   FailureOr<std::string> cubin = temporaries.create("cubin");
   FailureOr<std::string> log =
       options.dumpDirectory.empty()
