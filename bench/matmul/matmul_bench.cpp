@@ -580,17 +580,27 @@ void launchMatmul(const Kernel &kernel, const Stream &stream,
 }
 
 /// Which kernel runs at `s`: "main"; "small", the small-grid variant, where
-/// the grid would leave most SMs idle; and "fallback" or "small/fallback",
-/// the TMA-free twin of either, where a buffer cannot be described to TMA
-/// (rows not 16-byte aligned).
+/// the grid would leave most SMs idle; then "/fallback" for the TMA-free twin
+/// of either, where a buffer cannot be described to TMA (rows not 16-byte
+/// aligned), and "/elements" for an element-copy twin (tilec
+/// --aligned-copy-kernels), where rows are not 4-byte aligned.
 std::string kernelPath(const Kernel &kernel, const Variant &v, const Shape &s,
                        const DeviceOperands &d) {
   std::vector<KernelArg> args = matmulArgs(v, s, d);
-  bool small = &kernel.selectFor(args) != &kernel;
-  bool fallback = kernel.usesFallback(args);
-  if (small)
-    return fallback ? "small/fallback" : "small";
-  return fallback ? "fallback" : "main";
+  const Kernel &selected = kernel.selectFor(args);
+  std::string path = &selected != &kernel ? "small" : "main";
+  const std::string_view elementTwin = "__element_copies";
+  for (const Kernel *k = &selected; k != &kernel.launchedFor(args);
+       k = k->fallbackKernel()) {
+    const std::string &next = k->fallbackKernel()->name();
+    bool elements = next.size() >= elementTwin.size() &&
+                    next.compare(next.size() - elementTwin.size(),
+                                 elementTwin.size(), elementTwin) == 0;
+    path += elements ? "/elements" : "/fallback";
+  }
+  if (path.rfind("main/", 0) == 0)
+    path = path.substr(5);
+  return path;
 }
 
 std::vector<float> downloadC(const DeviceOperands &d, DType out) {

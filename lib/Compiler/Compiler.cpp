@@ -118,6 +118,7 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   pipeline.optLevel = static_cast<unsigned>(options.optLevel);
   pipeline.output = pipelineOutput(options.emit);
   pipeline.lineInfo = options.lineInfo;
+  pipeline.alignedCopyKernels = options.alignedCopyKernels;
   pipeline.ptxasOptions = options.ptxasOptions;
   pipeline.dumpDirectory = options.dumpDirectory;
   PassManager pm(module.getContext());

@@ -62,13 +62,17 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // by the threads for buffers TMA cannot describe.
   if (warpgroupMma)
     gpuModulePM.addPass(createTileBulkCopyFallback());
-  OpPassManager &kernelPM = gpuModulePM.nest<gpu::GPUFuncOp>();
+  OpPassManager &stagingPM = gpuModulePM.nest<gpu::GPUFuncOp>();
   TilePromoteSharedOptions promotion;
   promotion.swizzle = warpgroupMma;
   promotion.bulkCopies = warpgroupMma;
-  kernelPM.addPass(createTilePromoteShared(promotion));
-  kernelPM.addPass(createTileVectorize());
-  kernelPM.addPass(createTileMapWarps());
+  stagingPM.addPass(createTilePromoteShared(promotion));
+  stagingPM.addPass(createTileVectorize());
+  // Sources aligned for cp.async and sources that are not go to different
+  // kernels, picked by the runtime.
+  if (options.alignedCopyKernels)
+    gpuModulePM.addPass(createTileElementCopyFallback());
+  gpuModulePM.nest<gpu::GPUFuncOp>().addPass(createTileMapWarps());
   gpuModulePM.addPass(createCanonicalizerPass());
   gpuModulePM.addPass(createCSEPass());
 

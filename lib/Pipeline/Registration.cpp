@@ -101,6 +101,7 @@ void tilec::registerPasses() {
         options.ptxasThreads = cl.ptxasThreads;
         options.ptxasOptions = cl.ptxasOptions;
         options.lineInfo = cl.lineInfo;
+        options.alignedCopyKernels = cl.alignedCopyKernels;
         if (cl.output == "nvvm")
           options.output = PipelineOptions::Output::NVVM;
         else if (cl.output == "ptx")

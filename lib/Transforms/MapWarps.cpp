@@ -165,6 +165,7 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
 static void prepareState(gpu::GPUFuncOp func, int64_t threads,
                          MapWarpsState &state) {
   state.threads = threads;
+  state.alignedCopies = func->hasAttr(tile::kAlignedArgsAttrName);
   func.walk([&](tile::LoadOp load) {
     if (load.getPlacement())
       state.asyncProxyReads = true;

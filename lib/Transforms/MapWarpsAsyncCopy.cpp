@@ -1,12 +1,18 @@
 //===- MapWarpsAsyncCopy.cpp - tile copies into workgroup memory ----------===//
 //
 // A tilegpu.copy_async becomes cp.async instructions: the tile is cut into
-// vectors of `vector_bytes`, handed out round-robin so that consecutive
-// threads copy consecutive addresses. A vector that crosses the end of a
-// source row copies only its inside part and zero-fills the rest (cp.async's
-// source size), one entirely outside copies nothing; so no access leaves the
-// source. Vectors need an aligned source, which only the run time knows: a
-// misaligned source is copied element by element instead.
+// vectors, handed out round-robin so that consecutive threads copy
+// consecutive addresses. A vector that crosses the end of a source row
+// copies only its inside part and zero-fills the rest (cp.async's source
+// size), one entirely outside copies nothing; so no access leaves the source.
+//
+// Vectors need an aligned source, which only the run time knows. A kernel
+// whose copy sources the runtime guarantees to be 4-byte aligned
+// (`tile.aligned_args`, see tile-element-copy-fallback) takes the widest
+// cp.async the source allows: `vector_bytes`, then each narrower width down
+// to 4 bytes (a bf16 matrix with K = 4100 has rows 8-byte aligned only). Any
+// other kernel takes `vector_bytes` or, failing that, copies element by
+// element through registers (odd K in 16-bit types).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +20,7 @@
 #include "MapWarpsPatterns.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
@@ -22,199 +29,261 @@ using namespace tilec;
 
 namespace {
 
-struct CopyAsyncLowering : MapWarpsPattern<tilegpu::CopyAsyncOp> {
-  using MapWarpsPattern::MapWarpsPattern;
+/// Keeps `loop` a loop through LLVM and ptxas (llvm.loop.unroll.disable,
+/// which NVPTX prints as `.pragma "nounroll"`): a path that never runs must
+/// not take registers or schedule slots from the one that does.
+void keepRolled(scf::ForOp loop) {
+  MLIRContext *ctx = loop.getContext();
+  auto unroll = LLVM::LoopUnrollAttr::get(
+      ctx, /*disable=*/BoolAttr::get(ctx, true), {}, {}, {}, {}, {}, {});
+  loop->setAttr("loop_annotation",
+                LLVM::LoopAnnotationAttr::get(
+                    ctx, {}, {}, {}, unroll, {}, {}, {}, {}, {}, {}, {}, {},
+                    {}, {}, {}));
+}
 
-  /// Element i of the copy: row, column in the tile.
-  struct Chunk {
-    Value row, col;
-  };
+/// Tile element (row, col) of a copy.
+struct Chunk {
+  Value row, col;
+};
+
+/// One tilegpu.copy_async being lowered: where the tile comes from and where
+/// each of its elements goes.
+class TileCopy {
+public:
+  TileCopy(OpBuilder &b, tilegpu::CopyAsyncOp op, Value src, Value dst,
+           ValueRange indices, const MapWarpsState &state)
+      : loc(op.getLoc()), src(src), dst(dst), state(state),
+        shape(op.getTileShape()), i0(indices[0]), j0(indices[1]) {
+    auto dstType = cast<MemRefType>(dst.getType());
+    elementType = dstType.getElementType();
+    elementBytes = dstType.getElementTypeBitWidth() / 8;
+    if (std::optional<tilegpu::SharedLayoutAttr> placement = op.getLayout())
+      placed = placement->toSharedLayout(shape);
+    rows = b.createOrFold<memref::DimOp>(loc, src, 0);
+    cols = b.createOrFold<memref::DimOp>(loc, src, 1);
+  }
+
+  /// Copies the tile with cp.async of `vectorBytes` where the source is
+  /// aligned for it, else element by element (unrolled: rolled, one element
+  /// a thread at a time ran odd-K bf16 matmuls at 14 TFLOP/s on the H200
+  /// instead of 105). `vectorBytes` 0: elements only.
+  void copyVectorsOrElements(OpBuilder &b, int64_t vectorBytes) {
+    if (vectorBytes < 4 || vectorBytes < elementBytes) {
+      copyGuardedElements(b);
+      return;
+    }
+    scf::IfOp::create(
+        b, loc, alignedFor(b, vectorBytes),
+        [&](OpBuilder &tb, Location) {
+          copyVectors(tb, vectorBytes / elementBytes);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          copyGuardedElements(eb);
+          scf::YieldOp::create(eb, loc);
+        });
+  }
+
+  /// For a source the runtime guarantees 4-byte aligned: cp.async of the
+  /// widest of `vectorBytes` and each narrower width down to 4 bytes that the
+  /// source allows, every width unrolled (in loops, 4- and 8-byte rows ran
+  /// 0.81x and 0.79x as fast on the H200); a rolled element loop is left
+  /// only for launches that break the guarantee (not through the runtime).
+  void copyWidestAligned(OpBuilder &b, int64_t vectorBytes) {
+    if (vectorBytes < 4 || vectorBytes < elementBytes) {
+      keepRolled(copyGuardedElements(b));
+      return;
+    }
+    scf::IfOp::create(
+        b, loc, alignedFor(b, vectorBytes),
+        [&](OpBuilder &tb, Location) {
+          copyVectors(tb, vectorBytes / elementBytes);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          copyWidestAligned(eb, vectorBytes / 2);
+          scf::YieldOp::create(eb, loc);
+        });
+  }
+
+private:
+  Value index(OpBuilder &b, int64_t v) const {
+    return indexConstant(b, loc, v);
+  }
+
+  /// Where tile element `chunk` goes in `dst`: its offset in the placement,
+  /// as indices of `dst`'s (contiguous) shape. A vector never straddles the
+  /// placement's vectors, so its first element's offset stands for it.
+  SmallVector<Value> dstIndices(OpBuilder &b, Chunk chunk) const {
+    if (!placed)
+      return {chunk.row, chunk.col};
+    Value offset =
+        emitSharedOffset(b, loc, *placed, ValueRange{chunk.row, chunk.col});
+    SmallVector<Value> indices;
+    int64_t shift = 0;
+    for (int64_t size : llvm::reverse(cast<MemRefType>(dst.getType()).getShape())) {
+      indices.push_back(extractBits(b, loc, offset, shift, llvm::Log2_64(size)));
+      shift += llvm::Log2_64(size);
+    }
+    std::reverse(indices.begin(), indices.end());
+    return indices;
+  }
+
+  /// The tile element that thread-relative element `q` (in row-major order
+  /// of the tile, `vector` elements per step) starts at.
+  Chunk chunkAt(OpBuilder &b, Value q, int64_t vector) const {
+    int64_t perRow = shape[1] / vector;
+    return {b.createOrFold<arith::DivUIOp>(loc, q, index(b, perRow)),
+            b.createOrFold<arith::MulIOp>(
+                loc, b.createOrFold<arith::RemUIOp>(loc, q, index(b, perRow)),
+                index(b, vector))};
+  }
+
+  /// The source position of `chunk` and whether it lies inside the source.
+  std::tuple<Value, Value, Value> sourceOf(OpBuilder &b, Chunk chunk) const {
+    Value gi = b.createOrFold<arith::AddIOp>(loc, i0, chunk.row);
+    Value gj = b.createOrFold<arith::AddIOp>(loc, j0, chunk.col);
+    // Named, so that the ops come in this order (argument evaluation order
+    // is the C++ compiler's choice).
+    Value rowInside =
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, gi, rows);
+    Value colInside =
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, gj, cols);
+    return {gi, gj, b.createOrFold<arith::AndIOp>(loc, rowInside, colInside)};
+  }
+
+  /// Whether accesses of `bytes` are aligned for every vector of the tile:
+  /// the source start, the row pitch and the tile's first column are
+  /// multiples of them.
+  Value alignedFor(OpBuilder &b, int64_t bytes) const {
+    int64_t vector = bytes / elementBytes;
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, src);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, src);
+    Value start = b.createOrFold<arith::AddIOp>(
+        loc, base,
+        b.createOrFold<arith::MulIOp>(loc, metadata.getOffset(),
+                                      index(b, elementBytes)));
+    auto multipleOf = [&](Value v, int64_t m) {
+      return b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq,
+          b.createOrFold<arith::RemUIOp>(loc, v, index(b, m)), index(b, 0));
+    };
+    return b.createOrFold<arith::AndIOp>(
+        loc, multipleOf(start, bytes),
+        b.createOrFold<arith::AndIOp>(
+            loc, multipleOf(metadata.getStrides()[0], vector),
+            multipleOf(j0, vector)));
+  }
 
   /// Calls `body` for each chunk of `vector` elements this thread copies.
-  void forEachChunk(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                    int64_t vector,
+  void forEachChunk(OpBuilder &b, int64_t vector,
                     function_ref<void(OpBuilder &, Chunk)> body) const {
-    int64_t perRow = shape[1] / vector;
-    int64_t chunks = shape[0] * perRow;
+    int64_t chunks = shape[0] * (shape[1] / vector);
     for (int64_t first = 0; first < chunks; first += state.threads) {
       Value q = b.createOrFold<arith::AddIOp>(loc, state.threadId,
-                                              indexConstant(b, loc, first));
-      Chunk chunk{
-          b.createOrFold<arith::DivUIOp>(loc, q, indexConstant(b, loc, perRow)),
-          b.createOrFold<arith::MulIOp>(
-              loc,
-              b.createOrFold<arith::RemUIOp>(loc, q,
-                                             indexConstant(b, loc, perRow)),
-              indexConstant(b, loc, vector))};
+                                              index(b, first));
       if (first + state.threads <= chunks) {
-        body(b, chunk);
+        body(b, chunkAt(b, q, vector));
         continue;
       }
       Value inside = b.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ult, q, indexConstant(b, loc, chunks));
+          loc, arith::CmpIPredicate::ult, q, index(b, chunks));
       auto guarded = scf::IfOp::create(b, loc, inside);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(guarded.thenBlock());
-      body(b, chunk);
+      body(b, chunkAt(b, q, vector));
     }
   }
+
+  /// cp.async of `vector` elements a chunk; the source must be aligned for
+  /// them (alignedFor).
+  void copyVectors(OpBuilder &b, int64_t vector) const {
+    bool bypassL1 = vector * elementBytes == 16;
+    forEachChunk(b, vector, [&](OpBuilder &cb, Chunk chunk) {
+      auto [gi, gj, inside] = sourceOf(cb, chunk);
+      Value left = cb.createOrFold<arith::MinUIOp>(
+          loc, cb.createOrFold<arith::SubIOp>(loc, cols, gj),
+          index(cb, vector));
+      Value valid = arith::SelectOp::create(cb, loc, inside, left, index(cb, 0));
+      // A vector that copies nothing still names an address: use the
+      // buffer's first element, so no address past the buffer is formed.
+      Value si = arith::SelectOp::create(cb, loc, inside, gi, index(cb, 0));
+      Value sj = arith::SelectOp::create(cb, loc, inside, gj, index(cb, 0));
+      nvgpu::DeviceAsyncCopyOp::create(
+          cb, loc, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), dst,
+          dstIndices(cb, chunk), src, ValueRange{si, sj},
+          cb.getIndexAttr(vector), valid,
+          bypassL1 ? cb.getUnitAttr() : UnitAttr());
+    });
+  }
+
+  /// One element a thread at a time, each read behind a bound check.
+  scf::ForOp copyGuardedElements(OpBuilder &b) const {
+    int64_t elements = shape[0] * shape[1];
+    return scf::ForOp::create(
+        b, loc, index(b, 0), index(b, elements), index(b, state.threads),
+        ValueRange{}, [&](OpBuilder &fb, Location, Value first, ValueRange) {
+          Value q = arith::AddIOp::create(fb, loc, first, state.threadId);
+          auto copyOne = [&](OpBuilder &cb) {
+            Chunk chunk = chunkAt(cb, q, 1);
+            auto [gi, gj, inside] = sourceOf(cb, chunk);
+            auto read = scf::IfOp::create(
+                cb, loc, inside,
+                [&](OpBuilder &tb, Location) {
+                  scf::YieldOp::create(
+                      tb, loc,
+                      ValueRange{memref::LoadOp::create(tb, loc, src,
+                                                        ValueRange{gi, gj})});
+                },
+                [&](OpBuilder &eb, Location) {
+                  Value zero = arith::ConstantOp::create(
+                      eb, loc, cast<TypedAttr>(eb.getZeroAttr(elementType)));
+                  scf::YieldOp::create(eb, loc, zero);
+                });
+            memref::StoreOp::create(cb, loc, read.getResult(0), dst,
+                                    dstIndices(cb, chunk));
+          };
+          if (elements % state.threads == 0) {
+            copyOne(fb);
+          } else {
+            auto guarded = scf::IfOp::create(
+                fb, loc,
+                arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::ult, q,
+                                      index(fb, elements)));
+            OpBuilder::InsertionGuard guard(fb);
+            fb.setInsertionPointToStart(guarded.thenBlock());
+            copyOne(fb);
+          }
+          scf::YieldOp::create(fb, loc);
+        });
+  }
+
+  Location loc;
+  Value src, dst;
+  const MapWarpsState &state;
+  SmallVector<int64_t> shape;
+  Value i0, j0, rows, cols;
+  Type elementType;
+  int64_t elementBytes = 0;
+  std::optional<layout::SharedLayout> placed;
+};
+
+struct CopyAsyncLowering : MapWarpsPattern<tilegpu::CopyAsyncOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::CopyAsyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value src = adaptor.getSrc(), dst = adaptor.getDst();
-    auto dstType = cast<MemRefType>(dst.getType());
-    SmallVector<int64_t> shape = op.getTileShape();
-    if (shape.size() != 2)
+    if (op.getTileShape().size() != 2)
       return rewriter.notifyMatchFailure(op, "only 2-D tiles are copied");
-    int64_t elementBytes = dstType.getElementTypeBitWidth() / 8;
-    std::optional<tilegpu::SharedLayoutAttr> placement = op.getLayout();
-    std::optional<layout::SharedLayout> placed;
-    if (placement)
-      placed = placement->toSharedLayout(shape);
-    // Where tile element (row, col) goes in `dst`: its offset in the
-    // placement, as indices of `dst`'s (contiguous) shape. A vector never
-    // straddles the placement's vectors, so its first element's offset
-    // stands for it.
-    auto dstIndices = [&](OpBuilder &b, Location l,
-                          Chunk chunk) -> SmallVector<Value> {
-      if (!placed)
-        return {chunk.row, chunk.col};
-      Value offset =
-          emitSharedOffset(b, l, *placed, ValueRange{chunk.row, chunk.col});
-      SmallVector<Value> indices;
-      int64_t shift = 0;
-      for (int64_t size : llvm::reverse(dstType.getShape())) {
-        indices.push_back(
-            extractBits(b, l, offset, shift, llvm::Log2_64(size)));
-        shift += llvm::Log2_64(size);
-      }
-      std::reverse(indices.begin(), indices.end());
-      return indices;
-    };
+    TileCopy copy(rewriter, op, adaptor.getSrc(), adaptor.getDst(),
+                  adaptor.getIndices(), state);
     int64_t vectorBytes = op.getVectorBytes().value_or(0);
-    Value i0 = adaptor.getIndices()[0], j0 = adaptor.getIndices()[1];
-    Value rows = rewriter.createOrFold<memref::DimOp>(loc, src, 0);
-    Value cols = rewriter.createOrFold<memref::DimOp>(loc, src, 1);
-    auto c = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
-
-    // One element: read where inside the source, zero elsewhere.
-    auto copyElement = [&](OpBuilder &cb, Location l, Chunk chunk) {
-      Value gi = cb.createOrFold<arith::AddIOp>(l, i0, chunk.row);
-      Value gj = cb.createOrFold<arith::AddIOp>(l, j0, chunk.col);
-      Value inside = cb.createOrFold<arith::AndIOp>(
-          l,
-          cb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::ult, gi,
-                                         rows),
-          cb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::ult, gj,
-                                         cols));
-      Type elementType = dstType.getElementType();
-      auto read = scf::IfOp::create(
-          cb, l, inside,
-          [&](OpBuilder &tb, Location tl) {
-            scf::YieldOp::create(
-                tb, tl,
-                ValueRange{memref::LoadOp::create(tb, tl, src,
-                                                  ValueRange{gi, gj})});
-          },
-          [&](OpBuilder &eb, Location el) {
-            Value zero = arith::ConstantOp::create(
-                eb, el, cast<TypedAttr>(eb.getZeroAttr(elementType)));
-            scf::YieldOp::create(eb, el, zero);
-          });
-      memref::StoreOp::create(cb, l, read.getResult(0), dst,
-                              dstIndices(cb, l, chunk));
-    };
-
-    // Element by element in a loop over this thread's elements, not
-    // unrolled: unrolled, the addresses of a path taken only for
-    // misaligned sources are hoisted out of the kernel's loop and held in
-    // registers all along it.
-    auto copyElements = [&](OpBuilder &b, Location l) {
-      int64_t elements = shape[0] * shape[1];
-      auto ci = [&](int64_t v) { return indexConstant(b, l, v); };
-      scf::ForOp::create(
-          b, l, ci(0), ci(elements), ci(state.threads), ValueRange{},
-          [&](OpBuilder &fb, Location fl, Value first, ValueRange) {
-            Value q = arith::AddIOp::create(fb, fl, first, state.threadId);
-            auto copyOne = [&](OpBuilder &cb) {
-              Chunk chunk{arith::DivUIOp::create(cb, fl, q, ci(shape[1])),
-                          arith::RemUIOp::create(cb, fl, q, ci(shape[1]))};
-              copyElement(cb, fl, chunk);
-            };
-            if (elements % state.threads == 0) {
-              copyOne(fb);
-            } else {
-              auto guarded = scf::IfOp::create(
-                  fb, fl,
-                  arith::CmpIOp::create(fb, fl, arith::CmpIPredicate::ult, q,
-                                        ci(elements)));
-              OpBuilder::InsertionGuard guard(fb);
-              fb.setInsertionPointToStart(guarded.thenBlock());
-              copyOne(fb);
-            }
-            scf::YieldOp::create(fb, fl);
-          });
-    };
-
-    if (vectorBytes == 0) {
-      copyElements(rewriter, loc);
-      rewriter.eraseOp(op);
-      return success();
-    }
-
-    int64_t vector = vectorBytes / elementBytes;
-    // The source start, row pitch and tile column must all be multiples of
-    // the vector for every vector to be aligned.
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, src);
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
-                                                                src);
-    Value start = rewriter.createOrFold<arith::AddIOp>(
-        loc, base,
-        rewriter.createOrFold<arith::MulIOp>(loc, metadata.getOffset(),
-                                             c(elementBytes)));
-    auto multipleOf = [&](Value v, int64_t m) {
-      return rewriter.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::eq,
-          rewriter.createOrFold<arith::RemUIOp>(loc, v, c(m)), c(0));
-    };
-    Value aligned = rewriter.createOrFold<arith::AndIOp>(
-        loc, multipleOf(start, vectorBytes),
-        rewriter.createOrFold<arith::AndIOp>(
-            loc, multipleOf(metadata.getStrides()[0], vector),
-            multipleOf(j0, vector)));
-
-    auto copyVectors = [&](OpBuilder &b, Location l) {
-      forEachChunk(b, l, shape, vector, [&](OpBuilder &cb, Chunk chunk) {
-        Value gi = cb.createOrFold<arith::AddIOp>(l, i0, chunk.row);
-        Value gj = cb.createOrFold<arith::AddIOp>(l, j0, chunk.col);
-        Value rowInside = cb.createOrFold<arith::CmpIOp>(
-            l, arith::CmpIPredicate::ult, gi, rows);
-        Value colInside = cb.createOrFold<arith::CmpIOp>(
-            l, arith::CmpIPredicate::ult, gj, cols);
-        Value inside = cb.createOrFold<arith::AndIOp>(l, rowInside, colInside);
-        Value left = cb.createOrFold<arith::MinUIOp>(
-            l, cb.createOrFold<arith::SubIOp>(l, cols, gj), c(vector));
-        Value valid = arith::SelectOp::create(cb, l, inside, left, c(0));
-        // A vector that copies nothing still names an address: use the
-        // buffer's first element, so no address past the buffer is formed.
-        Value si = arith::SelectOp::create(cb, l, inside, gi, c(0));
-        Value sj = arith::SelectOp::create(cb, l, inside, gj, c(0));
-        nvgpu::DeviceAsyncCopyOp::create(
-            cb, l, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), dst,
-            dstIndices(cb, l, chunk), src, ValueRange{si, sj},
-            cb.getIndexAttr(vector), valid,
-            vectorBytes == 16 ? cb.getUnitAttr() : UnitAttr());
-      });
-      scf::YieldOp::create(b, l);
-    };
-    scf::IfOp::create(rewriter, loc, aligned, copyVectors,
-                      [&](OpBuilder &b, Location l) {
-                        copyElements(b, l);
-                        scf::YieldOp::create(b, l);
-                      });
+    if (state.alignedCopies)
+      copy.copyWidestAligned(rewriter, vectorBytes);
+    else
+      copy.copyVectorsOrElements(rewriter, vectorBytes);
     rewriter.eraseOp(op);
     return success();
   }

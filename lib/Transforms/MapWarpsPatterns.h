@@ -30,6 +30,9 @@ struct MapWarpsState {
   mlir::Value threadId;
   /// Some tile.dot reads swizzled panels through the async proxy (wgmma).
   bool asyncProxyReads = false;
+  /// The runtime launches this kernel only with 4-byte-aligned copy sources
+  /// (tile.aligned_args).
+  bool alignedCopies = false;
   /// The workgroup buffer of each exchanging op (tile.reduce,
   /// tile.broadcast).
   llvm::DenseMap<mlir::Operation *, mlir::Value> exchangeBuffers;

@@ -467,6 +467,8 @@ std::string jitCacheKey(std::string_view source,
   std::string optLevel = std::to_string(options.optLevel);
   std::string emit = std::to_string(static_cast<int>(options.emit));
   std::string_view lineInfo = options.lineInfo ? "lineinfo" : "";
+  std::string_view alignedCopies =
+      options.alignedCopyKernels ? "aligned-copy-kernels" : "";
   std::string_view fileName =
       options.lineInfo ? std::string_view(options.bufferName) : "";
   for (std::string_view field :
@@ -474,7 +476,8 @@ std::string jitCacheKey(std::string_view source,
         std::string_view(compilerBuildIdentity()),
         std::string_view(ptxasIdentity()), std::string_view(options.arch),
         std::string_view(optLevel), std::string_view(emit), lineInfo,
-        std::string_view(options.ptxasOptions), fileName, source}) {
+        alignedCopies, std::string_view(options.ptxasOptions), fileName,
+        source}) {
     h = fnv1a(field, h);
     h = fnv1a(std::string_view("\0", 1), h);
   }
@@ -626,6 +629,7 @@ Module jitLoad(const Context &ctx, std::string_view source,
   compile.bufferName = options.bufferName;
   compile.lineInfo = options.lineInfo;
   compile.ptxasOptions = options.ptxasOptions;
+  compile.alignedCopyKernels = options.alignedCopyKernels;
   return Module::loadData(ctx, compileCached(source, compile));
 }
 

@@ -228,6 +228,8 @@ TEST(JitCacheKey, CoversEveryOptionThatReachesTheCubin) {
   std::string lineInfo = keyWith([](CompileOptions &o) { o.lineInfo = true; });
   EXPECT_NE(lineInfo, key);
   EXPECT_NE(keyWith([](CompileOptions &o) { o.ptxasOptions = "-v"; }), key);
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.alignedCopyKernels = true; }),
+            key);
   EXPECT_NE(
       keyWith([](CompileOptions &o) { o.ptxasOptions = "--maxrregcount=128"; }),
       keyWith([](CompileOptions &o) { o.ptxasOptions = "--maxrregcount=64"; }));

@@ -303,6 +303,27 @@ std::string checkTmaLayout(const TensorView &view) {
 }
 } // namespace
 
+std::optional<std::pair<unsigned, std::string>>
+misalignedArgument(const LaunchMetadata &meta,
+                   const std::vector<KernelArg> &args) {
+  // The per-thread copies move 4 bytes at least.
+  constexpr uint64_t kAlignment = 4;
+  for (unsigned arg : meta.alignedArgs) {
+    const auto &view = std::get<TensorView>(args[arg].value());
+    uint64_t elementBytes = scalarTypeSize(view.type);
+    if (view.data % kAlignment != 0)
+      return std::pair(arg, "its start is not " + std::to_string(kAlignment) +
+                                "-byte aligned");
+    for (unsigned d = 0; d + 1 < view.rank; ++d)
+      if ((uint64_t(view.strides[d]) * elementBytes) % kAlignment != 0)
+        return std::pair(arg, "its stride " + std::to_string(view.strides[d]) +
+                                  " in dimension " + std::to_string(d) +
+                                  " is not a multiple of " +
+                                  std::to_string(kAlignment) + " bytes");
+  }
+  return std::nullopt;
+}
+
 std::variant<TensorMapRequest, std::string>
 describeTensorMap(const TensorMapInfo &info, const TensorView &view) {
   std::optional<CUtensorMapDataType> dataType = tensorMapDataType(view.type);

@@ -287,6 +287,12 @@ std::string serialize(const LaunchMetadata &meta) {
       os << " " << serializeTensorMap(map);
     os << "\n";
   }
+  if (!meta.alignedArgs.empty()) {
+    os << "aligned";
+    for (unsigned arg : meta.alignedArgs)
+      os << " " << arg;
+    os << "\n";
+  }
   if (!meta.fallback.empty())
     os << "fallback " << meta.fallback << "\n";
   if (!meta.smallGrid.kernel.empty())
@@ -352,6 +358,16 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
         if (!parseTensorMap(w[i], map))
           return fail("bad tensor map '" + std::string(w[i]) + "'");
         meta.tensorMaps.push_back(map);
+      }
+    } else if (key == "aligned") {
+      if (w.size() < 2 || !meta.alignedArgs.empty())
+        return fail("aligned line '" + std::string(line) +
+                    "' is not one 'aligned ARG...'");
+      for (size_t i = 1; i < w.size(); ++i) {
+        unsigned arg = 0;
+        if (!parseInt(w[i], arg))
+          return fail("bad aligned argument '" + std::string(w[i]) + "'");
+        meta.alignedArgs.push_back(arg);
       }
     } else if (key == "fallback" && w.size() == 2) {
       meta.fallback = std::string(w[1]);
@@ -419,6 +435,20 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   for (const TensorMapInfo &map : meta.tensorMaps)
     if (std::string why = checkTensorMap(meta, map); !why.empty())
       return fail(why);
+  for (size_t i = 0; i < meta.alignedArgs.size(); ++i) {
+    unsigned arg = meta.alignedArgs[i];
+    if (arg >= meta.params.size() ||
+        meta.params[arg].kind != ParamInfo::Kind::Buffer)
+      return fail("aligned argument " + std::to_string(arg) +
+                  " is not a buffer argument");
+    for (size_t j = 0; j < i; ++j)
+      if (meta.alignedArgs[j] == arg)
+        return fail("aligned argument " + std::to_string(arg) +
+                    " is listed twice");
+  }
+  // Without a fallback nothing could run for misaligned arguments.
+  if (!meta.alignedArgs.empty() && meta.fallback.empty())
+    return fail("aligned line without a fallback line");
   // A kernel that falls back to itself would never launch anything else.
   if (!meta.fallback.empty() && meta.fallback == meta.kernel)
     return fail("kernel '" + meta.kernel + "' is its own fallback");

@@ -555,10 +555,11 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
                                static_cast<int>(meta_.sharedBytes)),
           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name);
   // Eagerly, so that a broken fallback fails here rather than on the first
-  // launch with unaligned buffers. A fallback's own fallback is never needed
-  // (it has no tensor maps), and not loading it rules out cycles.
+  // launch with unaligned buffers. A fallback's own fallback (for copy
+  // sources not 4-byte aligned) is loaded down the chain; loadFallback rules
+  // out cycles.
   if (loadFallback && !meta_.fallback.empty())
-    this->loadFallback();
+    this->loadFallback({name});
   // Eagerly too. The variant is a full kernel with its fallback; it may not
   // name a variant itself, so there are no cycles. A fallback's variant is
   // never loaded: the choice of grid is made before the choice of fallback.
@@ -585,19 +586,26 @@ std::string describeParams(const std::vector<ParamInfo> &params) {
 }
 } // namespace
 
-void Kernel::loadFallback() {
-  auto fallback = std::shared_ptr<const Kernel>(
+void Kernel::loadFallback(std::vector<std::string> chain) {
+  std::string prefix =
+      "kernel '" + name_ + "': its fallback '" + meta_.fallback + "' ";
+  for (const std::string &before : chain)
+    if (before == meta_.fallback)
+      throw Error(prefix + "falls back to it again", name_);
+  auto fallback = std::shared_ptr<Kernel>(
       new Kernel(module_, meta_.fallback, /*loadFallback=*/false,
                  /*loadSmallGrid=*/false, /*loadNarrow=*/false));
   const LaunchMetadata &other = fallback->metadata();
-  std::string prefix =
-      "kernel '" + name_ + "': its fallback '" + meta_.fallback + "' ";
   if (!(other.params == meta_.params))
     throw Error(prefix + "takes " + describeParams(other.params) +
                     ", not the kernel's " + describeParams(meta_.params),
                 name_);
   if (!other.tensorMaps.empty())
     throw Error(prefix + "has tensor maps itself", name_);
+  if (!other.fallback.empty()) {
+    chain.push_back(meta_.fallback);
+    fallback->loadFallback(std::move(chain));
+  }
   fallback_ = std::move(fallback);
 }
 
@@ -780,9 +788,20 @@ const Kernel &Kernel::selectFor(const std::vector<KernelArg> &args) const {
 bool Kernel::usesFallback(const std::vector<KernelArg> &args) const {
   // The variant takes the same user parameters, so the arguments that
   // selectFor validated are valid for it too.
-  const Kernel &chosen = selectFor(args);
-  return chosen.fallback_ && std::holds_alternative<TensorMapFailure>(
-                                 describeTensorMaps(chosen.meta_, args));
+  return &launchedFor(args) != &selectFor(args);
+}
+
+const Kernel &Kernel::launchedFor(const std::vector<KernelArg> &args) const {
+  const Kernel *chosen = &selectFor(args);
+  while (chosen->fallback_ && chosen->needsFallback(args))
+    chosen = chosen->fallback_.get();
+  return *chosen;
+}
+
+bool Kernel::needsFallback(const std::vector<KernelArg> &args) const {
+  return misalignedArgument(meta_, args) ||
+         std::holds_alternative<TensorMapFailure>(
+             describeTensorMaps(meta_, args));
 }
 
 void Kernel::launchArgs(const Stream &stream,
@@ -805,6 +824,15 @@ void Kernel::launchArgs(const Stream &stream,
                     " but the stream belongs to device " +
                     std::to_string(stream.context()->device.ordinal),
                 name_);
+  if (auto misaligned = misalignedArgument(meta_, args)) {
+    if (fallback_)
+      return fallback_->launchArgs(stream, args);
+    // The metadata parser requires a fallback with an aligned line.
+    throw Error("kernel '" + name_ + "': argument " +
+                    std::to_string(misaligned->first) + " is misaligned (" +
+                    misaligned->second + ") and there is no fallback kernel",
+                name_);
+  }
   auto described = describeTensorMaps(meta_, args);
   if (auto *failure = std::get_if<TensorMapFailure>(&described)) {
     if (fallback_)

@@ -523,3 +523,53 @@ TEST(TensorMap, RejectsARankMismatch) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Aligned arguments
+//===----------------------------------------------------------------------===//
+
+TEST(AlignedArguments, HoldForStartsAndRowPitchesOfFourBytes) {
+  LaunchMetadata m = parse("tilec-launch 1\nkernel mm\n"
+                           "params buffer:bf16:2 buffer:bf16:2 scalar:i32\n"
+                           "aligned 0 1\nfallback mm__element_copies\n"
+                           "block 128 1 1\ngrid - - -\n");
+  auto check = [&](TensorView a, TensorView b) {
+    return misalignedArgument(m, {a, b, int32_t(0)});
+  };
+  // K = 4098 and 4100: rows of 8196 and 8200 bytes.
+  EXPECT_EQ(check(mat(kX, 64, 4098, ScalarType::BF16),
+                  mat(kY, 4098, 64, ScalarType::BF16)),
+            std::nullopt);
+  EXPECT_EQ(check(mat(kX, 64, 4100, ScalarType::BF16),
+                  mat(kY, 4100, 64, ScalarType::BF16)),
+            std::nullopt);
+  // Odd K: rows of A 2-byte aligned only.
+  auto odd = check(mat(kX, 64, 4095, ScalarType::BF16),
+                   mat(kY, 4095, 64, ScalarType::BF16));
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(odd->first, 0u);
+  EXPECT_EQ(odd->second,
+            "its stride 4095 in dimension 0 is not a multiple of 4 bytes");
+  // Odd N: rows of B.
+  auto oddN = check(mat(kX, 64, 64, ScalarType::BF16),
+                    mat(kY, 64, 4095, ScalarType::BF16));
+  ASSERT_TRUE(oddN);
+  EXPECT_EQ(oddN->first, 1u);
+  // A start 2 bytes past an aligned one.
+  auto start = check(mat(kX + 2, 64, 64, ScalarType::BF16),
+                     mat(kY, 64, 64, ScalarType::BF16));
+  ASSERT_TRUE(start);
+  EXPECT_EQ(start->first, 0u);
+  EXPECT_EQ(start->second, "its start is not 4-byte aligned");
+  // A single column has rows of 2 bytes.
+  EXPECT_TRUE(check(mat(kX, 64, 1, ScalarType::BF16),
+                    mat(kY, 1, 64, ScalarType::BF16)));
+}
+
+TEST(AlignedArguments, HoldWithoutAnAlignedLine) {
+  LaunchMetadata m = parse("tilec-launch 1\nkernel mm\n"
+                           "params buffer:bf16:2\nblock 128 1 1\n"
+                           "grid - - -\n");
+  EXPECT_EQ(misalignedArgument(m, {mat(kX + 2, 3, 5, ScalarType::BF16)}),
+            std::nullopt);
+}

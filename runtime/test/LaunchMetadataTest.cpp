@@ -87,6 +87,55 @@ TEST(LaunchMetadata, TensorMapsAndFallbackTakePartInEquality) {
   EXPECT_FALSE(a == b);
 }
 
+TEST(LaunchMetadata, RoundTripsAnAlignedLine) {
+  LaunchMetadata m = tmaMatmul();
+  m.tensorMaps.clear();
+  m.alignedArgs = {0, 1};
+  std::string text = serialize(m);
+  EXPECT_EQ(text, "tilec-launch 1\n"
+                  "kernel matmul_bf16\n"
+                  "params buffer:bf16:2 buffer:bf16:2 buffer:f32:2\n"
+                  "aligned 0 1\n"
+                  "fallback matmul_bf16__unaligned\n"
+                  "block 128 1 1\n"
+                  "grid 2.1/128 2.0/128 -\n"
+                  "shared 0\n");
+  expectRoundTrip(m, text);
+  LaunchMetadata other = m;
+  other.alignedArgs = {0};
+  EXPECT_FALSE(m == other);
+}
+
+TEST(LaunchMetadataRejects, AlignedLinesWithTheirReason) {
+  auto error = [](const char *lines) {
+    std::string why;
+    EXPECT_FALSE(parseLaunchMetadata(
+        std::string("tilec-launch 1\nkernel k\nparams buffer:bf16:2 "
+                    "scalar:i32\nblock 1 1 1\ngrid - - -\n") +
+            lines,
+        &why));
+    return why;
+  };
+  EXPECT_EQ(error("aligned\nfallback f"),
+            "malformed launch metadata: aligned line 'aligned' is not one "
+            "'aligned ARG...'");
+  EXPECT_EQ(error("aligned 0\naligned 0\nfallback f"),
+            "malformed launch metadata: aligned line 'aligned 0' is not one "
+            "'aligned ARG...'");
+  EXPECT_EQ(error("aligned x\nfallback f"),
+            "malformed launch metadata: bad aligned argument 'x'");
+  EXPECT_EQ(error("aligned 1\nfallback f"),
+            "malformed launch metadata: aligned argument 1 is not a buffer "
+            "argument");
+  EXPECT_EQ(error("aligned 2\nfallback f"),
+            "malformed launch metadata: aligned argument 2 is not a buffer "
+            "argument");
+  EXPECT_EQ(error("aligned 0 0\nfallback f"),
+            "malformed launch metadata: aligned argument 0 is listed twice");
+  EXPECT_EQ(error("aligned 0"),
+            "malformed launch metadata: aligned line without a fallback line");
+}
+
 TEST(LaunchMetadata, RoundTripsASmallGridVariant) {
   LaunchMetadata m = tmaMatmul();
   m.smallGrid = {"matmul_bf16__small_grid", 50};

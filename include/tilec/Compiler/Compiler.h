@@ -31,6 +31,9 @@ struct CompileOptions {
   bool lineInfo = false;
   /// Further ptxas options, space-separated (e.g. "-v --maxrregcount=128").
   std::string ptxasOptions;
+  /// Kernels copied by the threads get an element-copy twin and every
+  /// cp.async width (PipelineOptions::alignedCopyKernels).
+  bool alignedCopyKernels = false;
   /// When set, the compile leaves in this folder (made if missing) what it
   /// went through: the IR after every pass (passes.mlir), the PTX of each
   /// partition (ptx-N.ptx) and ptxas's verbose log (ptxas.log). Not part of

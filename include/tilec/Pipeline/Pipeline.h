@@ -52,6 +52,10 @@ struct PipelineOptions {
   /// Where tile-module-to-cubin leaves the PTX and ptxas's log; empty: no
   /// dump.
   std::string dumpDirectory;
+  /// Kernels copied by the threads get an element-copy twin and every
+  /// cp.async width (tile-element-copy-fallback): faster on buffers whose
+  /// rows are 4- or 8-byte aligned, at about twice the compile time.
+  bool alignedCopyKernels = false;
 };
 
 /// The same options for textual pipelines:
@@ -80,6 +84,11 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<bool> lineInfo{*this, "lineinfo",
                         llvm::cl::desc("Source line info in PTX and SASS"),
                         llvm::cl::init(false)};
+  Option<bool> alignedCopyKernels{
+      *this, "aligned-copy-kernels",
+      llvm::cl::desc("Element-copy twins and every cp.async width "
+                     "(tile-element-copy-fallback)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the pipeline to `pm`, which must be anchored on builtin.module.

@@ -68,6 +68,10 @@ mlir::FailureOr<tile::KernelOp> tileAttention(mlir::RewriterBase &rewriter,
 /// tile-promote-shared stages its operands with per-thread copies.
 inline constexpr llvm::StringLiteral kNoBulkCopiesAttr = "tile.no_bulk_copies";
 
+/// Set by tile-element-copy-fallback on the twin it makes: the kernel the
+/// runtime launches when some copy source is not 4-byte aligned.
+inline constexpr llvm::StringLiteral kElementCopiesAttr = "tile.element_copies";
+
 /// Stages the tile.dot operand loads of `loop` through `stages` slots of
 /// workgroup memory (see tile-promote-shared). With `swizzle`, the operands
 /// of dots that fit warpgroup MMA on `threads` threads go into 128-byte
@@ -93,6 +97,19 @@ promoteStraightLineDot(mlir::RewriterBase &rewriter, tile::DotOp dot,
 /// operands of `kernel` with bulk copies, loops without a tile.stages
 /// attribute having `defaultStages`.
 bool stagesWithBulkCopies(mlir::gpu::GPUFuncOp kernel, int64_t defaultStages);
+
+/// The buffer arguments that `kernel`'s vectorised per-thread copies
+/// (tilegpu.copy_async with vector_bytes) read, in order; none if it has no
+/// such copy or one reads a buffer that is not a view of an argument.
+std::optional<llvm::SmallVector<int64_t>>
+alignedCopySources(mlir::gpu::GPUFuncOp kernel);
+
+/// Records in `kernel`'s tile.aligned_args that the runtime launches it only
+/// with 4-byte-aligned `alignedArgs`, and, unless it has a fallback already,
+/// makes its element-copy twin (see tile-element-copy-fallback), records it
+/// in tile.fallback and returns it.
+mlir::gpu::GPUFuncOp addElementCopyFallback(mlir::gpu::GPUFuncOp kernel,
+                                            llvm::ArrayRef<int64_t> alignedArgs);
 
 /// Makes `kernel`'s per-thread-copy twin (see tile-bulk-copy-fallback),
 /// records it in the kernel's tile.fallback and returns it.

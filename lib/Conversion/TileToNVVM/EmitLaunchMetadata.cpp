@@ -113,6 +113,22 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   if (auto fallback =
           kernel->getAttrOfType<FlatSymbolRefAttr>(tile::kFallbackAttrName))
     meta.fallback = fallback.getValue().str();
+  if (Attribute attr = kernel->getAttr(tile::kAlignedArgsAttrName)) {
+    auto args = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!args || args.empty() || meta.fallback.empty() ||
+        !llvm::is_sorted(args.asArrayRef(), std::less_equal<int64_t>()) ||
+        llvm::any_of(args.asArrayRef(), [&](int64_t arg) {
+          return arg < 0 || arg >= int64_t(types.size()) ||
+                 !isa<MemRefType>(types[arg]);
+        }))
+      return kernel.emitError("'")
+             << tile::kAlignedArgsAttrName
+             << "' must list buffer arguments in increasing order, on a "
+                "kernel with a '"
+             << tile::kFallbackAttrName << "'";
+    for (int64_t arg : args.asArrayRef())
+      meta.alignedArgs.push_back(static_cast<unsigned>(arg));
+  }
   if (Attribute attr = kernel->getAttr(tile::kSmallGridAttrName)) {
     auto smallGrid = dyn_cast<DictionaryAttr>(attr);
     auto name = smallGrid ? smallGrid.getAs<FlatSymbolRefAttr>("kernel")

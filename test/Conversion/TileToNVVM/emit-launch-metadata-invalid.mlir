@@ -220,3 +220,39 @@ gpu.module @tilec_kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.aligned_args' must list buffer arguments in increasing order, on a kernel with a 'tile.fallback'}}
+  gpu.func @no_fallback(%x: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.aligned_args = array<i64: 0>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.aligned_args' must list buffer arguments in increasing order, on a kernel with a 'tile.fallback'}}
+  gpu.func @scalar(%x: memref<?x?xbf16>, %n: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.aligned_args = array<i64: 1>, tile.fallback = @twin} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.aligned_args' must list buffer arguments in increasing order, on a kernel with a 'tile.fallback'}}
+  gpu.func @twice(%x: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.aligned_args = array<i64: 0, 0>, tile.fallback = @twin} {
+    gpu.return
+  }
+}

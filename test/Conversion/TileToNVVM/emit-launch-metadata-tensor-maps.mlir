@@ -84,3 +84,17 @@ gpu.module @tilec_kernels {
     gpu.return
   }
 }
+
+// -----
+
+// tile.aligned_args becomes the aligned line, before the fallback.
+// CHECK: @__tilec_launch_mm("tilec-launch 1\0Akernel mm\0Aparams buffer:bf16:2 buffer:bf16:2 buffer:f32:2\0Aaligned 0 1\0Afallback mm__element_copies\0Ablock 256 1 1\0Agrid 2.0/128 - -\0Ashared 0\0A\00")
+gpu.module @tilec_kernels {
+  gpu.func @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 2, dim = 0, per_program = 128>],
+                  tile.aligned_args = array<i64: 0, 1>,
+                  tile.fallback = @mm__element_copies} {
+    gpu.return
+  }
+}

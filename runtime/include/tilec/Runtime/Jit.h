@@ -112,6 +112,9 @@ struct JitOptions {
   bool lineInfo = false;
   /// Further ptxas options, space-separated.
   std::string ptxasOptions;
+  /// Element-copy twins and every cp.async width for kernels copied by the
+  /// threads (tilec --aligned-copy-kernels).
+  bool alignedCopyKernels = false;
 };
 
 /// Compiles (through the cache) and loads `source` on `ctx`.

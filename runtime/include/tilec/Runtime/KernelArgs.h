@@ -165,6 +165,15 @@ std::optional<CUtensorMapDataType> tensorMapDataType(ScalarType type);
 std::variant<TensorMapRequest, std::string>
 describeTensorMap(const TensorMapInfo &info, const TensorView &view);
 
+/// The first of `meta`'s aligned arguments (see `aligned` in
+/// LaunchMetadata.h) among the (validated) `args` whose start or a row pitch
+/// (a stride other than the innermost, in bytes) is not a multiple of 4
+/// bytes, with the reason; nullopt when all are aligned. Pure, so it is
+/// testable without a GPU; the runtime launches the fallback on a reason.
+std::optional<std::pair<unsigned, std::string>>
+misalignedArgument(const LaunchMetadata &meta,
+                   const std::vector<KernelArg> &args);
+
 /// The scratch buffer of one launch (see `scratch` in LaunchMetadata.h).
 struct ScratchBuffer {
   CUdeviceptr data = 0;

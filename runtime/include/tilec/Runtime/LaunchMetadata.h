@@ -18,6 +18,7 @@
 // without them still parses, so the version stays 1):
 //
 //   tensormaps 0:64x128:128 1:64x64:128
+//   aligned 0 1
 //   fallback matmul_bf16__unaligned
 //   smallgrid matmul_bf16__small_grid 50
 //   narrow rowscan__rows_8 0.1 8
@@ -29,9 +30,15 @@
 // Each tensormap entry is `ARG:BOX0xBOX1[xBOX2...]:SWIZZLE`: a TMA descriptor
 // over buffer argument ARG whose box is BOX0 x BOX1 ... elements, innermost
 // (contiguous) dimension first, with a 0 (none), 32, 64 or 128-byte swizzle.
+// `aligned ARG...` lists buffer arguments whose start and row pitches (every
+// stride but the innermost, in bytes) must be multiples of 4 bytes for this
+// kernel (its per-thread copies use cp.async of 4 to 16 bytes); each ARG a
+// buffer argument, listed once, and only with a fallback line.
 // `fallback` names a kernel of the same module, with the same user
 // parameters and no tensor maps, that the runtime launches instead when some
-// buffer cannot be described by a tensor map (TMA's alignment rules).
+// buffer cannot be described by a tensor map (TMA's alignment rules) or an
+// `aligned` argument is not aligned. NAME may have a fallback of its own (a
+// chain: the runtime follows it to the first kernel whose conditions hold).
 // `smallgrid NAME P` names a kernel of the same module, with the same user
 // parameters, computing the same result with smaller tiles: the runtime
 // launches it instead when this kernel's grid has fewer blocks in all than
@@ -219,8 +226,12 @@ struct LaunchMetadata {
   unsigned sharedBytes = 0;
   /// Tensor maps passed after the user parameters, in this order.
   std::vector<TensorMapInfo> tensorMaps;
+  /// Buffer arguments that must start, and have row pitches, on 4-byte
+  /// boundaries for this kernel (else its fallback runs).
+  std::vector<unsigned> alignedArgs;
   /// Kernel of the same module to launch instead when some tensor map cannot
-  /// be encoded for the arguments given (empty: none).
+  /// be encoded for the arguments given or some aligned argument is not
+  /// aligned (empty: none).
   std::string fallback;
   /// Kernel to launch instead when the grid would leave the GPU mostly idle.
   SmallGridVariant smallGrid;
@@ -235,7 +246,8 @@ struct LaunchMetadata {
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
            grid == o.grid && sharedBytes == o.sharedBytes &&
-           tensorMaps == o.tensorMaps && fallback == o.fallback &&
+           tensorMaps == o.tensorMaps && alignedArgs == o.alignedArgs &&
+           fallback == o.fallback &&
            smallGrid == o.smallGrid && narrow == o.narrow &&
            scratch == o.scratch && then == o.then;
   }

@@ -298,14 +298,24 @@ public:
   /// Validates the arguments first.
   const Kernel &selectFor(const std::vector<KernelArg> &args) const;
   /// Whether launchArgs(args) would launch a fallback kernel (that of the
-  /// kernel selectFor(args) picks), so that a benchmark can tell which
-  /// kernel ran. Validates the arguments first.
+  /// kernel selectFor(args) picks, or one further down its fallback chain),
+  /// so that a benchmark can tell which kernel ran. Validates the arguments
+  /// first.
   bool usesFallback(const std::vector<KernelArg> &args) const;
+  /// The kernel launchArgs(args) launches: selectFor(args), or the first
+  /// kernel down its fallback chain whose tensor maps and aligned arguments
+  /// (see LaunchMetadata.h) hold. Validates the arguments first.
+  const Kernel &launchedFor(const std::vector<KernelArg> &args) const;
 
 private:
   Kernel(std::shared_ptr<detail::ModuleState> module, const std::string &name,
          bool loadFallback, bool loadSmallGrid, bool loadNarrow);
-  void loadFallback();
+  /// Loads the fallback and, down the chain, its own; `chain` holds the
+  /// kernels above it, so that a cycle is an error.
+  void loadFallback(std::vector<std::string> chain);
+  /// Whether a tensor map or an aligned argument of this kernel does not
+  /// hold for `args` (validated).
+  bool needsFallback(const std::vector<KernelArg> &args) const;
   void loadSmallGrid();
   void loadNarrow();
   void loadThen();

@@ -43,8 +43,15 @@ namespace tilec::tile {
 /// swizzle bytes] (set by tile-map-warps for tilegpu.copy_bulk).
 inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensor_maps";
 /// `tile.fallback`: the kernel to launch instead when a buffer cannot be
-/// described to the copy engine (set by tile-bulk-copy-fallback).
+/// described to the copy engine (set by tile-bulk-copy-fallback) or an
+/// argument of tile.aligned_args is not aligned (tile-element-copy-fallback).
 inline constexpr llvm::StringLiteral kFallbackAttrName = "tile.fallback";
+/// `tile.aligned_args`: array<i64: ...>: the buffer arguments that the
+/// kernel's per-thread copies read with cp.async of 4 bytes or more; the
+/// runtime launches the kernel only when their starts and row pitches are
+/// multiples of 4 bytes, its tile.fallback otherwise (set by
+/// tile-element-copy-fallback).
+inline constexpr llvm::StringLiteral kAlignedArgsAttrName = "tile.aligned_args";
 /// `tile.small_grid`: {kernel = @name, percent_of_sms = P}: the kernel (same
 /// parameters, smaller tiles) to launch instead when this kernel's grid has
 /// fewer blocks than P% of the multiprocessors (set by tile-tiling).

@@ -1,0 +1,51 @@
+// RUN: tilec-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))' | FileCheck %s
+
+// A kernel whose copy sources the runtime keeps 4-byte aligned
+// (tile.aligned_args) tries cp.async of 16, then 8, then 4 bytes, each
+// unrolled (16 bytes: 1024 vectors over 128 threads, 8 a thread; 8 bytes:
+// 16; 4 bytes: 32), and keeps only a rolled element loop for launches that
+// break the guarantee.
+// CHECK-LABEL: gpu.func @aligned(
+// CHECK-COUNT-8: nvgpu.device_async_copy {{.*}}], 8, %{{[0-9]+}} {bypassL1}
+// CHECK-NOT: nvgpu.device_async_copy {{.*}}], 8, %{{[0-9]+}} {bypassL1}
+// CHECK: } else {
+// CHECK-COUNT-16: nvgpu.device_async_copy {{.*}}], 4, %{{[0-9]+}} :
+// CHECK: } else {
+// CHECK-COUNT-32: nvgpu.device_async_copy {{.*}}], 2, %{{[0-9]+}} :
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK: } {loop_annotation = #loop_annotation}
+// CHECK-NOT: nvgpu.device_async_copy
+gpu.module @m {
+  gpu.func @aligned(%a: memref<?x?xbf16>, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.aligned_args = array<i64: 0>,
+                  tile.fallback = @twin} {
+    %s = memref.alloca() : memref<64x128xbf16, #gpu.address_space<workgroup>>
+    tilegpu.copy_async %a[%i, %i], %s {vector_bytes = 16} : memref<?x?xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+    tilegpu.async_commit
+    gpu.return
+  }
+}
+
+// -----
+
+// Any other kernel tries 16 bytes only, then copies element by element in an
+// unrolled loop (each element read behind its bound check).
+// CHECK-LABEL: gpu.func @twin(
+// CHECK-COUNT-8: nvgpu.device_async_copy {{.*}}], 8, %{{[0-9]+}} {bypassL1}
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: memref.load
+// CHECK-NOT: loop_annotation
+// CHECK-NOT: nvgpu.device_async_copy
+gpu.module @m {
+  gpu.func @twin(%a: memref<?x?xbf16>, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.element_copies} {
+    %s = memref.alloca() : memref<64x128xbf16, #gpu.address_space<workgroup>>
+    tilegpu.copy_async %a[%i, %i], %s {vector_bytes = 16} : memref<?x?xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+    tilegpu.async_commit
+    gpu.return
+  }
+}
