@@ -396,6 +396,56 @@ TEST(Gpu, FallsBackWhereTmaCannotDescribeABuffer) {
                               empty.view<float>({0, 33})));
 }
 
+TEST(Gpu, FollowsTheFallbackChainOfAlignedArguments) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::alignedKernelsPtx());
+  Kernel first(module, "al_first");
+  ASSERT_TRUE(first.fallbackKernel());
+  EXPECT_EQ(first.fallbackKernel()->name(), "al_second");
+  ASSERT_TRUE(first.fallbackKernel()->fallbackKernel());
+  EXPECT_EQ(first.fallbackKernel()->fallbackKernel()->name(), "al_third");
+  EXPECT_EQ(first.fallbackKernel()->fallbackKernel()->fallbackKernel(),
+            nullptr);
+
+  DeviceBuffer data(ctx, 256), out(ctx, 4);
+  // Rows of 6 i16 (12 bytes: 4-byte aligned) or 5 (10 bytes: not); or a
+  // start 2 bytes past an aligned one.
+  auto view = [&](int64_t cols, int64_t startBytes) {
+    return TensorView::contiguous(data.data() + startBytes, ScalarType::I16,
+                                  {4, cols});
+  };
+  TensorView aligned = view(6, 0), oddPitch = view(5, 0), oddStart = view(6, 2);
+  Stream stream(ctx);
+  auto ran = [&](TensorView x, TensorView y) {
+    std::vector<KernelArg> args = {x, y, out.view<int32_t>({1})};
+    out.memset(0);
+    first.launchArgs(stream, args);
+    stream.synchronize();
+    int32_t mark = out.download<int32_t>(1)[0];
+    EXPECT_EQ(first.launchedFor(args).name(),
+              mark == 1 ? "al_first" : mark == 2 ? "al_second" : "al_third");
+    EXPECT_EQ(first.usesFallback(args), mark != 1);
+    return mark;
+  };
+  EXPECT_EQ(ran(aligned, aligned), 1);
+  // al_first needs only x aligned.
+  EXPECT_EQ(ran(aligned, oddPitch), 1);
+  EXPECT_EQ(ran(oddPitch, aligned), 2);
+  EXPECT_EQ(ran(oddStart, aligned), 2);
+  EXPECT_EQ(ran(oddPitch, oddPitch), 3);
+  EXPECT_EQ(ran(oddStart, oddStart), 3);
+
+  try {
+    Kernel cycle(module, "al_cycle_a");
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kernel 'al_cycle_b': its fallback 'al_cycle_a' falls back to "
+              "it again");
+  }
+}
+
 TEST(Gpu, ReportsTensorMapProblems) {
   REQUIRE_HOPPER();
   Context ctx(0);

@@ -2,6 +2,7 @@
 
 #include "TestKernels.h"
 
+#include "kAlignedKernelsPtx.inc"
 #include "kFaultKernelsPtx.inc"
 #include "kNarrowKernelsPtx.inc"
 #include "kScratchKernelsPtx.inc"
@@ -48,6 +49,10 @@ std::string_view narrowKernelsPtx() {
 
 std::string_view faultKernelsPtx() {
   return bytesOf(kFaultKernelsPtx, kFaultKernelsPtxSize);
+}
+
+std::string_view alignedKernelsPtx() {
+  return bytesOf(kAlignedKernelsPtx, kAlignedKernelsPtxSize);
 }
 
 std::optional<std::string_view> kernelsCubin(int arch) {

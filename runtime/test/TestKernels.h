@@ -31,6 +31,8 @@ std::string_view narrowKernelsPtx();
 /// The PTX text of faults.ptx: a kernel that traps, one that asks for too
 /// much shared memory.
 std::string_view faultKernelsPtx();
+/// Kernels with aligned arguments and a fallback chain (aligned.ptx).
+std::string_view alignedKernelsPtx();
 /// The cubin for sm_<arch> (80 or 90), if it was built.
 std::optional<std::string_view> kernelsCubin(int arch);
 
