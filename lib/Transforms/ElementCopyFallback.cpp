@@ -39,8 +39,12 @@ tilec::alignedCopySources(gpu::GPUFuncOp kernel) {
   SmallVector<int64_t> args;
   bool traced = true;
   kernel.walk([&](tilegpu::CopyAsyncOp copy) {
-    // Copies without vectors have no faster path to keep apart.
-    if (copy.getVectorBytes().value_or(0) < 4)
+    // Copies without vectors have no faster path to keep apart, and copies
+    // of elements of 4 bytes or more need no element path (a 4-byte
+    // cp.async moves one).
+    auto dst = cast<MemRefType>(copy.getDst().getType());
+    if (copy.getVectorBytes().value_or(0) < 4 ||
+        dst.getElementTypeBitWidth() >= 32)
       return WalkResult::advance();
     std::optional<unsigned> arg = viewedArgument(kernel, copy.getSrc());
     if (!arg) {

@@ -84,3 +84,18 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// f32 copies need no twin: a 4-byte cp.async moves one element.
+// CHECK-LABEL: gpu.module @m
+// CHECK-NOT: tile.aligned_args
+// CHECK-NOT: __element_copies
+gpu.module @m {
+  gpu.func @sgemm(%a: memref<?x?xf32>, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %sa = memref.alloca() : memref<64x32xf32, #gpu.address_space<workgroup>>
+    tilegpu.copy_async %a[%i, %i], %sa {vector_bytes = 16} : memref<?x?xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -38,13 +38,37 @@ gpu.module @m {
 // CHECK: scf.for
 // CHECK: scf.if
 // CHECK: memref.load
-// CHECK-NOT: loop_annotation
+// CHECK-NOT: {loop_annotation
 // CHECK-NOT: nvgpu.device_async_copy
 gpu.module @m {
   gpu.func @twin(%a: memref<?x?xbf16>, %i: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>, tile.element_copies} {
     %s = memref.alloca() : memref<64x128xbf16, #gpu.address_space<workgroup>>
     tilegpu.copy_async %a[%i, %i], %s {vector_bytes = 16} : memref<?x?xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+    tilegpu.async_commit
+    gpu.return
+  }
+}
+
+// -----
+
+// f32 in any kernel: 16, 8, then 4 bytes (one element: 64x32 over 128
+// threads, 16 a thread), and the rolled element loop only for sources not
+// aligned to their elements.
+// CHECK-LABEL: gpu.func @sgemm(
+// CHECK-COUNT-4: nvgpu.device_async_copy {{.*}}], 4, %{{[0-9]+}} {bypassL1}
+// CHECK: } else {
+// CHECK-COUNT-8: nvgpu.device_async_copy {{.*}}], 2, %{{[0-9]+}} :
+// CHECK: } else {
+// CHECK-COUNT-16: nvgpu.device_async_copy {{.*}}], 1, %{{[0-9]+}} :
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: } {loop_annotation = #loop_annotation}
+gpu.module @m {
+  gpu.func @sgemm(%a: memref<?x?xf32>, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %s = memref.alloca() : memref<64x32xf32, #gpu.address_space<workgroup>>
+    tilegpu.copy_async %a[%i, %i], %s {vector_bytes = 16} : memref<?x?xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
     tilegpu.async_commit
     gpu.return
   }

@@ -98,9 +98,10 @@ promoteStraightLineDot(mlir::RewriterBase &rewriter, tile::DotOp dot,
 /// attribute having `defaultStages`.
 bool stagesWithBulkCopies(mlir::gpu::GPUFuncOp kernel, int64_t defaultStages);
 
-/// The buffer arguments that `kernel`'s vectorised per-thread copies
-/// (tilegpu.copy_async with vector_bytes) read, in order; none if it has no
-/// such copy or one reads a buffer that is not a view of an argument.
+/// The buffer arguments that `kernel`'s vectorised per-thread copies of
+/// elements narrower than 4 bytes (tilegpu.copy_async with vector_bytes)
+/// read, in order; none if it has no such copy or one reads a buffer that is
+/// not a view of an argument.
 std::optional<llvm::SmallVector<int64_t>>
 alignedCopySources(mlir::gpu::GPUFuncOp kernel);
 

@@ -281,6 +281,10 @@ def TileElementCopyFallback
     launches the twin when one of those arguments does not start, or has a
     row pitch that is not, on a 4-byte boundary.
 
+    Copies of elements of 4 bytes or more need no twin: `tile-map-warps`
+    gives them every width down to a 4-byte cp.async, which moves one
+    element, in any kernel.
+
     A kernel that has a fallback already (a bulk-copy kernel, see
     `tile-bulk-copy-fallback`) only records its arguments: the runtime then
     goes on to its twin, which gets its own element-copy twin. A kernel
