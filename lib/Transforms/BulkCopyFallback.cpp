@@ -17,12 +17,13 @@ namespace tilec {
 using namespace mlir;
 using namespace tilec;
 
-gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
+gpu::GPUFuncOp tilec::addFallbackTwin(gpu::GPUFuncOp kernel,
+                                      StringRef suffix, StringRef marker) {
   auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
   SymbolTable symbols(module);
   auto twin = cast<gpu::GPUFuncOp>(kernel->clone());
-  twin.setName((kernel.getName() + "__thread_copies").str());
-  twin->setAttr(kNoBulkCopiesAttr, UnitAttr::get(kernel.getContext()));
+  twin.setName((kernel.getName() + suffix).str());
+  twin->setAttr(marker, UnitAttr::get(kernel.getContext()));
   // The runtime picks the narrow and small-grid kernels before the twin,
   // never after.
   twin->removeAttr(tile::kSmallGridAttrName);
@@ -31,6 +32,10 @@ gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
   symbols.insert(twin, std::next(Block::iterator(kernel)));
   kernel->setAttr(tile::kFallbackAttrName, FlatSymbolRefAttr::get(twin.getNameAttr()));
   return twin;
+}
+
+gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
+  return addFallbackTwin(kernel, "__thread_copies", kNoBulkCopiesAttr);
 }
 
 namespace {

@@ -63,26 +63,14 @@ tilec::alignedCopySources(gpu::GPUFuncOp kernel) {
 
 gpu::GPUFuncOp tilec::addElementCopyFallback(gpu::GPUFuncOp kernel,
                                              ArrayRef<int64_t> alignedArgs) {
-  MLIRContext *ctx = kernel.getContext();
-  kernel->setAttr(tile::kAlignedArgsAttrName, DenseI64ArrayAttr::get(ctx, alignedArgs));
   // A kernel with a fallback already (a bulk-copy kernel whose twin copies
   // by threads) hands misaligned sources to it: the twin gets its own
   // element-copy twin.
-  if (kernel->hasAttr(tile::kFallbackAttrName))
-    return {};
-  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
-  SymbolTable symbols(module);
-  auto twin = cast<gpu::GPUFuncOp>(kernel->clone());
-  twin.setName((kernel.getName() + "__element_copies").str());
-  twin->removeAttr(tile::kAlignedArgsAttrName);
-  twin->setAttr(kElementCopiesAttr, UnitAttr::get(ctx));
-  // As for bulk-copy twins: the runtime picks the narrow and small-grid
-  // kernels before the fallback, never after.
-  twin->removeAttr(tile::kSmallGridAttrName);
-  twin->removeAttr(tile::kNarrowAttrName);
-  symbols.insert(twin, std::next(Block::iterator(kernel)));
-  kernel->setAttr(tile::kFallbackAttrName,
-                  FlatSymbolRefAttr::get(twin.getNameAttr()));
+  gpu::GPUFuncOp twin;
+  if (!kernel->hasAttr(tile::kFallbackAttrName))
+    twin = addFallbackTwin(kernel, "__element_copies", kElementCopiesAttr);
+  kernel->setAttr(tile::kAlignedArgsAttrName,
+                  DenseI64ArrayAttr::get(kernel.getContext(), alignedArgs));
   return twin;
 }
 

@@ -65,12 +65,18 @@ public:
   }
 
   /// Copies the tile with cp.async of `vectorBytes` where the source is
-  /// aligned for it, else element by element (unrolled: rolled, one element
-  /// a thread at a time ran odd-K bf16 matmuls at 14 TFLOP/s on the H200
+  /// aligned for it; otherwise, with `narrower`, with the widest narrower
+  /// width down to 4 bytes that it is aligned for (every width unrolled: in
+  /// loops, 4- and 8-byte rows ran 0.81x and 0.79x as fast on the H200), and
+  /// only then element by element in a rolled loop, for sources the runtime
+  /// or the element size makes rare; without `narrower`, element by element
+  /// unrolled (rolled, odd-K bf16 matmuls ran at 14 TFLOP/s on the H200
   /// instead of 105). `vectorBytes` 0: elements only.
-  void copyVectorsOrElements(OpBuilder &b, int64_t vectorBytes) {
+  void copyWidestFirst(OpBuilder &b, int64_t vectorBytes, bool narrower) {
     if (vectorBytes < 4 || vectorBytes < elementBytes) {
-      copyGuardedElements(b);
+      scf::ForOp loop = copyGuardedElements(b);
+      if (narrower)
+        keepRolled(loop);
       return;
     }
     scf::IfOp::create(
@@ -80,30 +86,7 @@ public:
           scf::YieldOp::create(tb, loc);
         },
         [&](OpBuilder &eb, Location) {
-          copyGuardedElements(eb);
-          scf::YieldOp::create(eb, loc);
-        });
-  }
-
-  /// For a source the runtime guarantees 4-byte aligned, or one of elements
-  /// of 4 bytes or more: cp.async of the
-  /// widest of `vectorBytes` and each narrower width down to 4 bytes that the
-  /// source allows, every width unrolled (in loops, 4- and 8-byte rows ran
-  /// 0.81x and 0.79x as fast on the H200); a rolled element loop is left
-  /// only for launches that break the guarantee (not through the runtime).
-  void copyWidestAligned(OpBuilder &b, int64_t vectorBytes) {
-    if (vectorBytes < 4 || vectorBytes < elementBytes) {
-      keepRolled(copyGuardedElements(b));
-      return;
-    }
-    scf::IfOp::create(
-        b, loc, alignedFor(b, vectorBytes),
-        [&](OpBuilder &tb, Location) {
-          copyVectors(tb, vectorBytes / elementBytes);
-          scf::YieldOp::create(tb, loc);
-        },
-        [&](OpBuilder &eb, Location) {
-          copyWidestAligned(eb, vectorBytes / 2);
+          copyWidestFirst(eb, narrower ? vectorBytes / 2 : 0, narrower);
           scf::YieldOp::create(eb, loc);
         });
   }
@@ -286,10 +269,8 @@ struct CopyAsyncLowering : MapWarpsPattern<tilegpu::CopyAsyncOp> {
     // matmuls with unaligned rows ran 1.06-1.19x faster on the H200).
     int64_t elementBytes =
         cast<MemRefType>(op.getDst().getType()).getElementTypeBitWidth() / 8;
-    if (state.alignedCopies || elementBytes >= 4)
-      copy.copyWidestAligned(rewriter, vectorBytes);
-    else
-      copy.copyVectorsOrElements(rewriter, vectorBytes);
+    copy.copyWidestFirst(rewriter, vectorBytes,
+                         /*narrower=*/state.alignedCopies || elementBytes >= 4);
     rewriter.eraseOp(op);
     return success();
   }

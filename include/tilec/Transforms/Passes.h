@@ -112,6 +112,14 @@ alignedCopySources(mlir::gpu::GPUFuncOp kernel);
 mlir::gpu::GPUFuncOp addElementCopyFallback(mlir::gpu::GPUFuncOp kernel,
                                             llvm::ArrayRef<int64_t> alignedArgs);
 
+/// Clones `kernel` as `<kernel><suffix>` marked with unit attribute `marker`
+/// and without small-grid or narrow variants (the runtime picks those
+/// before a fallback, never after), inserts it after `kernel`, records it in
+/// the kernel's tile.fallback and returns it.
+mlir::gpu::GPUFuncOp addFallbackTwin(mlir::gpu::GPUFuncOp kernel,
+                                     llvm::StringRef suffix,
+                                     llvm::StringRef marker);
+
 /// Makes `kernel`'s per-thread-copy twin (see tile-bulk-copy-fallback),
 /// records it in the kernel's tile.fallback and returns it.
 mlir::gpu::GPUFuncOp addBulkCopyFallback(mlir::gpu::GPUFuncOp kernel);
