@@ -30,8 +30,9 @@ struct MapWarpsState {
   mlir::Value threadId;
   /// Some tile.dot reads swizzled panels through the async proxy (wgmma).
   bool asyncProxyReads = false;
-  /// The runtime launches this kernel only with 4-byte-aligned copy sources
-  /// (tile.aligned_args).
+  /// The runtime launches this kernel only with the arguments its copies
+  /// read 4-byte aligned (tile.aligned_args); a view of one with offsets or
+  /// strides that break that still copies correctly, element by element.
   bool alignedCopies = false;
   /// The workgroup buffer of each exchanging op (tile.reduce,
   /// tile.broadcast).

@@ -788,11 +788,17 @@ const Kernel &Kernel::selectFor(const std::vector<KernelArg> &args) const {
 bool Kernel::usesFallback(const std::vector<KernelArg> &args) const {
   // The variant takes the same user parameters, so the arguments that
   // selectFor validated are valid for it too.
-  return &launchedFor(args) != &selectFor(args);
+  const Kernel &selected = selectFor(args);
+  return &selected.downTheFallbacks(args) != &selected;
 }
 
 const Kernel &Kernel::launchedFor(const std::vector<KernelArg> &args) const {
-  const Kernel *chosen = &selectFor(args);
+  return selectFor(args).downTheFallbacks(args);
+}
+
+const Kernel &
+Kernel::downTheFallbacks(const std::vector<KernelArg> &args) const {
+  const Kernel *chosen = this;
   while (chosen->fallback_ && chosen->needsFallback(args))
     chosen = chosen->fallback_.get();
   return *chosen;

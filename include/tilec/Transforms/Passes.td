@@ -279,7 +279,9 @@ def TileElementCopyFallback
     widest width and the element path, and the kernel records it in
     `tile.fallback`. The launch metadata carries both to the runtime, which
     launches the twin when one of those arguments does not start, or has a
-    row pitch that is not, on a 4-byte boundary.
+    row pitch that is not, on a 4-byte boundary. (A copy from a view whose
+    offsets or strides break the alignment of an aligned argument still
+    finds that at run time and copies element by element, slowly.)
 
     Copies of elements of 4 bytes or more need no twin: `tile-map-warps`
     gives them every width down to a 4-byte cp.async, which moves one

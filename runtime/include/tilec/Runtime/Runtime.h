@@ -313,6 +313,9 @@ private:
   /// Loads the fallback and, down the chain, its own; `chain` holds the
   /// kernels above it, so that a cycle is an error.
   void loadFallback(std::vector<std::string> chain);
+  /// This kernel or the first down its fallback chain whose tensor maps and
+  /// aligned arguments hold for `args` (validated).
+  const Kernel &downTheFallbacks(const std::vector<KernelArg> &args) const;
   /// Whether a tensor map or an aligned argument of this kernel does not
   /// hold for `args` (validated).
   bool needsFallback(const std::vector<KernelArg> &args) const;
