@@ -42,8 +42,10 @@ done
 # Odd K (element copies), K = 2 and 4 mod 8 (4- and 8-byte cp.async), on the
 # main and the small-grid kernels.
 run memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
-  --cubin "$first" --check --variant mm_bf16_bf16_rr,mm_f16_f32_rc,mm_f32_f32_rr \
-  --shape 1100x2100x201,1100x2100x202,1100x2100x204,127x129x4097,1000x1002x518
+  --cubin "$first" --check \
+  --variant "${MEMCHECK_VARIANTS:-mm_bf16_bf16_rr,mm_f16_f32_rc,mm_f32_f32_rr}" \
+  --shape "${MEMCHECK_SHAPES:-1100x2100x201,1100x2100x202,1100x2100x204,127x129x4097,1000x1002x518}"
 run racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$BIN" \
-  --cubin "$first" --check --variant mm_bf16_bf16_rr --shape 1100x2100x201,1100x2100x202,1100x2100x204
+  --cubin "$first" --check --variant "${RACECHECK_VARIANTS:-mm_bf16_bf16_rr}" \
+  --shape "${RACECHECK_SHAPES:-1100x2100x201,1100x2100x202,1100x2100x204}"
 echo "$passed passed, $failed failed"

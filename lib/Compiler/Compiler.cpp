@@ -119,6 +119,7 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   pipeline.output = pipelineOutput(options.emit);
   pipeline.lineInfo = options.lineInfo;
   pipeline.alignedCopyKernels = options.alignedCopyKernels;
+  pipeline.producerWarp = options.producerWarp;
   pipeline.ptxasOptions = options.ptxasOptions;
   pipeline.dumpDirectory = options.dumpDirectory;
   PassManager pm(module.getContext());

@@ -55,6 +55,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Shapes are known only at launch: unhinted matmuls carry a smaller-tile
   // kernel that the runtime picks for grids too small to fill the GPU.
   tiling.smallGridVariants = true;
+  tiling.producerWarp = options.producerWarp;
   pm.addPass(createTileTiling(tiling));
   pm.addPass(createConvertTileKernelsToGPU());
   OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();

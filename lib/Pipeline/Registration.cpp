@@ -102,6 +102,7 @@ void tilec::registerPasses() {
         options.ptxasOptions = cl.ptxasOptions;
         options.lineInfo = cl.lineInfo;
         options.alignedCopyKernels = cl.alignedCopyKernels;
+        options.producerWarp = cl.producerWarp;
         if (cl.output == "nvvm")
           options.output = PipelineOptions::Output::NVVM;
         else if (cl.output == "ptx")

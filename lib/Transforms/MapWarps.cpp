@@ -359,6 +359,8 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   ConversionTarget target(*ctx);
   target.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect>();
   // Dots read their staged operands themselves and erase these.
+  // Its regions are rewritten like any other; the op itself after.
+  target.addLegalOp<tilegpu::WarpRolesOp>();
   target.addDynamicallyLegalOp<tile::LoadOp, tile::TransposeOp>(
       [](Operation *op) { return isStagedDotOperand(op); });
   target.addLegalDialect<gpu::GPUDialect, vector::VectorDialect,
@@ -384,6 +386,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   if (failed(applyPartialConversion(func, target, std::move(patterns))))
     return failure();
   tieLoopResultsToWaits(func);
+  lowerWarpRoles(func, state);
   if (stats)
     *stats = state.stats;
   return success();

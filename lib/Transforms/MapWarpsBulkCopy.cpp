@@ -128,7 +128,7 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
     int64_t panelBytes = rows * width * dst.getElementTypeBitWidth() / 8;
     MLIRContext *ctx = rewriter.getContext();
     auto clusterPointer = LLVM::LLVMPointerType::get(ctx, 7);
-    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
+    auto issue = [&](OpBuilder &b) {
       Value barrier = barrierPointer(b, loc, adaptor.getBarriers(),
                                      adaptor.getBarrier());
       // One arrival that expects every byte of the tile; the copy engine
@@ -163,7 +163,12 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
             /*isCTAOnly=*/b.getBoolAttr(false), /*group=*/nullptr,
             /*predicate=*/nullptr);
       }
-    });
+    };
+    // A producer region runs on one thread already.
+    if (inProducerRole(op))
+      issue(rewriter);
+    else
+      inFirstThread(rewriter, loc, state.threadId, issue);
     rewriter.eraseOp(op);
     return success();
   }
@@ -189,6 +194,23 @@ struct BarrierWaitLowering : OpConversionPattern<tilegpu::BarrierWaitOp> {
   }
 };
 
+struct BarrierArriveLowering
+    : OpConversionPattern<tilegpu::BarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::BarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
+        op, /*res=*/Type(),
+        barrierPointer(rewriter, loc, adaptor.getBarriers(),
+                       adaptor.getBarrier()),
+        /*count=*/Value());
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::populateMapWarpsBulkCopyPatterns(const TypeConverter &converter,
@@ -196,5 +218,6 @@ void tilec::populateMapWarpsBulkCopyPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns) {
   patterns.add<BarrierInitLowering, CopyBulkLowering>(
       converter, patterns.getContext(), state);
-  patterns.add<BarrierWaitLowering>(converter, patterns.getContext());
+  patterns.add<BarrierWaitLowering, BarrierArriveLowering>(
+      converter, patterns.getContext());
 }

@@ -121,6 +121,16 @@ bool isStagedDotOperand(mlir::Operation *op);
 /// stay in flight define the accumulators the loop returns.
 void tieLoopResultsToWaits(mlir::gpu::GPUFuncOp func);
 
+/// After the conversion: turns each tilegpu.warp_roles into a branch for the
+/// producer (the first thread of one warp appended after the `threads` tile
+/// threads) and one for the tile threads, whose block barriers become a
+/// named barrier over them alone, and adds the producer warp to the
+/// kernel's known block size.
+void lowerWarpRoles(mlir::gpu::GPUFuncOp func, const MapWarpsState &state);
+/// Whether `op` runs in the producer region of a tilegpu.warp_roles (on one
+/// thread).
+bool inProducerRole(mlir::Operation *op);
+
 /// Before any rewrite: appends one tensor-map parameter (!llvm.ptr) to
 /// `func` per source buffer and box of its tilegpu.copy_bulk ops, records them
 /// in `state` and lists them in the kernel's tile.tensor_maps.

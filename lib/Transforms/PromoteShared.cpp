@@ -12,6 +12,7 @@
 #include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -632,6 +633,112 @@ void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
   p.readSlots(rewriter, slot);
   p.markDotsInFlight(rewriter);
 }
+
+/// Whether the bulk pipeline of `p` can be fed by a producer warp
+/// (tilegpu.warp_roles): asked for by the loop, every tile copied each
+/// iteration (loop-invariant tiles are copied by the threads, which then
+/// must all meet), and the loop directly in the kernel's body, so that the
+/// tile threads can take it and everything after it.
+bool wantsProducer(const Pipeline &p) {
+  return p.loop->hasAttr(kProducerWarpAttr) &&
+         llvm::none_of(p.tiles,
+                       [](const StagedTile &t) { return t.invariant; }) &&
+         isa<gpu::GPUFuncOp>(p.loop->getParentOp());
+}
+
+/// Moves `loop` and everything after it in its block (bar the terminator)
+/// into `consumers`, then the tiles defined before `roles` that only the
+/// moved ops use: the producer warp computes no tiles.
+void moveIntoConsumers(scf::ForOp loop, tilegpu::WarpRolesOp roles,
+                       Block *consumers) {
+  Block *body = loop->getBlock();
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(loop->getIterator(),
+                            body->getTerminator()->getIterator())))
+    op.moveBefore(consumers, consumers->end());
+  Region &region = roles.getConsumers();
+  // Latest first, so that a tile's users have moved before it is looked at.
+  SmallVector<Operation *> before;
+  for (Operation &op : llvm::make_range(body->begin(), roles->getIterator()))
+    before.push_back(&op);
+  for (Operation *op : llvm::reverse(before)) {
+    bool tile = llvm::any_of(op->getResultTypes(), [](Type type) {
+      return isa<RankedTensorType>(type);
+    });
+    bool onlyConsumersUse = llvm::all_of(op->getUsers(), [&](Operation *user) {
+      return region.isAncestor(user->getParentRegion());
+    });
+    if (tile && onlyConsumersUse)
+      op->moveBefore(consumers, consumers->begin());
+  }
+}
+
+/// Bulk copies issued by a producer warp: the tile threads (consumers) run
+/// the loop, waiting on slot s's "full" barrier as in pipelineBulkCopies,
+/// and release the slot by arriving on its "empty" barrier (one arrival
+/// per tile thread) once their dots have read it: after the next
+/// iteration's dot where a dot stays in flight, else at the end of the
+/// iteration. The producer walks the same iterations, waiting for a slot's
+/// release before refilling it, so no block barrier remains in the loop
+/// and the copies run as far ahead as the slots allow.
+void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
+                          Value full, Value empty, int64_t threads) {
+  Location loc = p.loop.getLoc();
+  tilegpu::BarrierInitOp::create(rewriter, loc, full, p.tiles.size());
+  tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads);
+  auto roles = tilegpu::WarpRolesOp::create(rewriter, loc);
+  Block *producer = rewriter.createBlock(&roles.getProducer());
+  Block *consumers = rewriter.createBlock(&roles.getConsumers());
+
+  // Producer: iteration i waits for the release of iteration i - stages
+  // (the slot's (i / stages - 1)-th phase: parity of i / stages + 1).
+  rewriter.setInsertionPointToStart(producer);
+  auto fill = scf::ForOp::create(rewriter, loc, p.loop.getLowerBound(),
+                                 p.loop.getUpperBound(), p.loop.getStep());
+  rewriter.setInsertionPoint(fill.getBody()->getTerminator());
+  Value iv = fill.getInductionVar();
+  Value iteration = rewriter.createOrFold<arith::DivUIOp>(
+      loc, rewriter.createOrFold<arith::SubIOp>(loc, iv, fill.getLowerBound()),
+      fill.getStep());
+  Value use = rewriter.createOrFold<arith::DivUIOp>(
+      loc, iteration, p.constant(rewriter, p.stages));
+  Value slot = p.slot(rewriter, iteration, 0);
+  Value reused = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                       iteration,
+                                       p.constant(rewriter, p.stages));
+  auto wait = scf::IfOp::create(rewriter, loc, reused);
+  rewriter.setInsertionPointToStart(wait.thenBlock());
+  tilegpu::BarrierWaitOp::create(
+      rewriter, loc, empty, slot,
+      arith::AddIOp::create(rewriter, loc, use, p.constant(rewriter, 1)));
+  rewriter.setInsertionPointAfter(wait);
+  p.copyAll(rewriter, iv, slot, full);
+
+  // Consumers.
+  moveIntoConsumers(p.loop, roles, consumers);
+  bool dotInFlight = anyDotStaysInFlight(p.loop);
+  rewriter.setInsertionPointToStart(p.loop.getBody());
+  iteration = p.iteration(rewriter);
+  slot = p.slot(rewriter, iteration, 0);
+  tilegpu::BarrierWaitOp::create(
+      rewriter, loc, full, slot,
+      rewriter.createOrFold<arith::DivUIOp>(loc, iteration,
+                                            p.constant(rewriter, p.stages)));
+  p.readSlots(rewriter, slot);
+  p.markDotsInFlight(rewriter);
+  rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
+  if (!dotInFlight) {
+    tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot);
+    return;
+  }
+  // This iteration's dot has completed the previous one's.
+  Value notFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                         iteration, p.constant(rewriter, 0));
+  auto release = scf::IfOp::create(rewriter, loc, notFirst);
+  rewriter.setInsertionPointToStart(release.thenBlock());
+  tilegpu::BarrierArriveOp::create(rewriter, loc, empty,
+                                   p.slot(rewriter, iteration, p.stages - 1));
+}
 } // namespace
 
 FailureOr<unsigned>
@@ -661,7 +768,13 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   if (bulkCopies) {
     Value barriers =
         allocateBarriers(rewriter, loc, stages, sharedBase, sharedBytes);
-    pipelineBulkCopies(rewriter, pipeline, barriers);
+    if (wantsProducer(pipeline)) {
+      Value empty =
+          allocateBarriers(rewriter, loc, stages, sharedBase, sharedBytes);
+      pipelineWithProducer(rewriter, pipeline, barriers, empty, threads);
+    } else {
+      pipelineBulkCopies(rewriter, pipeline, barriers);
+    }
   } else if (failed(pipelineThreadCopies(rewriter, pipeline))) {
     return failure();
   }

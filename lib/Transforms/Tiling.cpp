@@ -28,6 +28,8 @@ struct MatmulSchedule {
   int64_t blockM, blockN, blockK;
   int64_t warps;
   int64_t stages;
+  /// A producer warp issues the loop's bulk copies (tile.producer_warp).
+  bool producerWarp = false;
 };
 
 /// The hints of `op`, completed by defaults for its element type: tensor
@@ -163,6 +165,8 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
         scf::YieldOp::create(lb, l, d);
       });
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
+  if (s.producerWarp)
+    loop->setAttr(kProducerWarpAttr, b.getUnitAttr());
 
   Value result = loop.getResult(0);
   if (cElement != f32)
@@ -179,8 +183,9 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
     IRRewriter rewriter(&getContext());
     SmallVector<tile::MatmulOp> matmuls(getOperation().getOps<tile::MatmulOp>());
     for (tile::MatmulOp matmul : matmuls) {
-      FailureOr<tile::KernelOp> kernel = tileMatmul(
-          rewriter, matmul, groupRows, warpgroupMma, smallGridVariants);
+      FailureOr<tile::KernelOp> kernel =
+          tileMatmul(rewriter, matmul, groupRows, warpgroupMma,
+                     smallGridVariants, producerWarp);
       if (failed(kernel))
         return signalPassFailure();
       ++numMatmuls;
@@ -231,7 +236,7 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
 
 FailureOr<tile::KernelOp>
 tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
-                  bool warpgroupMma, bool smallGridVariant) {
+                  bool warpgroupMma, bool smallGridVariant, bool producerWarp) {
   if (groupRows < 1)
     return op.emitOpError("needs a positive group size, got ") << groupRows;
   std::optional<MatmulSchedule> small =
@@ -242,10 +247,16 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     return op.emitOpError("cannot name its small-grid kernel '")
            << smallName << "': the symbol exists";
 
-  tile::KernelOp kernel = buildMatmulKernel(
-      rewriter, op, op.getSymName(), chooseSchedule(op, warpgroupMma),
-      groupRows);
+  // Only warpgroup MMA's operands come by bulk copies for a producer to
+  // issue.
+  bool producer = producerWarp && warpgroupMma &&
+                  !op.getAType().getElementType().isF32();
+  MatmulSchedule schedule = chooseSchedule(op, warpgroupMma);
+  schedule.producerWarp = producer;
+  tile::KernelOp kernel =
+      buildMatmulKernel(rewriter, op, op.getSymName(), schedule, groupRows);
   if (small) {
+    small->producerWarp = producer;
     tile::KernelOp smallKernel =
         buildMatmulKernel(rewriter, op, smallName, *small, groupRows);
     Builder &b = rewriter;

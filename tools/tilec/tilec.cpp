@@ -82,6 +82,13 @@ static cl::opt<bool> alignedCopyKernels(
              "3.3 times the compile time"),
     cl::init(false), cl::cat(tilecCategory));
 
+static cl::opt<bool> producerWarp(
+    "producer-warp",
+    cl::desc("Warpgroup-MMA matmuls: a producer warp issues the bulk copies "
+             "and the tile threads meet on barriers per pipeline slot, not "
+             "on a block barrier each K step"),
+    cl::init(false), cl::cat(tilecCategory));
+
 static cl::list<std::string>
     xptxas("Xptxas", cl::desc("Pass an option to ptxas (repeatable)"),
            cl::value_desc("option"), cl::cat(tilecCategory));
@@ -205,6 +212,7 @@ static LogicalResult run() {
   options.bufferName = inputFilename;
   options.lineInfo = lineInfo;
   options.alignedCopyKernels = alignedCopyKernels;
+  options.producerWarp = producerWarp;
   options.ptxasOptions = llvm::join(xptxas, " ");
 
   std::string artifact;

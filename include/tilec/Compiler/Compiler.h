@@ -34,6 +34,8 @@ struct CompileOptions {
   /// Kernels copied by the threads get an element-copy twin and every
   /// cp.async width (PipelineOptions::alignedCopyKernels).
   bool alignedCopyKernels = false;
+  /// Warpgroup-MMA matmuls get a producer warp (PipelineOptions::producerWarp).
+  bool producerWarp = false;
   /// When set, the compile leaves in this folder (made if missing) what it
   /// went through: the IR after every pass (passes.mlir), the PTX of each
   /// partition (ptx-N.ptx) and ptxas's verbose log (ptxas.log). Not part of

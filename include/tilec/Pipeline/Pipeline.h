@@ -56,6 +56,9 @@ struct PipelineOptions {
   /// cp.async width (tile-element-copy-fallback): faster on buffers whose
   /// rows are 4- or 8-byte aligned, at 2.4 to 3.3 times the compile time.
   bool alignedCopyKernels = false;
+  /// Warpgroup-MMA matmuls get a producer warp issuing their bulk copies
+  /// (tilegpu.warp_roles) instead of a block barrier each K step.
+  bool producerWarp = false;
 };
 
 /// The same options for textual pipelines:
@@ -88,6 +91,11 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
       *this, "aligned-copy-kernels",
       llvm::cl::desc("Element-copy twins and every cp.async width "
                      "(tile-element-copy-fallback)"),
+      llvm::cl::init(false)};
+  Option<bool> producerWarp{
+      *this, "producer-warp",
+      llvm::cl::desc("A producer warp issues warpgroup-MMA matmuls' bulk "
+                     "copies"),
       llvm::cl::init(false)};
 };
 

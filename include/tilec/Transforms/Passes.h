@@ -41,16 +41,23 @@ class DotOp;
 /// many warpgroup MMA groups in flight instead of waiting for the dot.
 inline constexpr llvm::StringLiteral kDotInFlightAttr = "tile.in_flight";
 
+/// Set by tile-tiling on a pipelined loop whose bulk copies a producer warp
+/// should issue (tilegpu.warp_roles, made by tile-promote-shared).
+inline constexpr llvm::StringLiteral kProducerWarpAttr = "tile.producer_warp";
+
 /// Replaces a matmul description by its block program (see tile-tiling);
 /// `groupRows` tile rows form one group of the program order;
 /// `warpgroupMma` picks the defaults of a Hopper warpgroup-MMA target;
 /// `smallGridVariant` also builds, for a description without schedule
-/// hints, a smaller-tile kernel for grids that would not fill the GPU.
+/// hints, a smaller-tile kernel for grids that would not fill the GPU;
+/// `producerWarp` marks the K loops of warpgroup-MMA kernels for a producer
+/// warp (kProducerWarpAttr).
 mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
                                            tile::MatmulOp matmul,
                                            int64_t groupRows,
                                            bool warpgroupMma = false,
-                                           bool smallGridVariant = false);
+                                           bool smallGridVariant = false,
+                                           bool producerWarp = false);
 
 /// Replaces a scan description by its block program (see tile-tiling):
 /// one program per row, scanning the row piece by piece with a carry.

@@ -119,6 +119,9 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
            /*default=*/"false",
            "Also build a smaller-tile kernel for grids that would not fill "
            "the GPU (matmuls without schedule hints)">,
+    Option<"producerWarp", "producer-warp", "bool", /*default=*/"false",
+           "With warpgroup-mma, mark matmul K loops (tile.producer_warp) so "
+           "that a producer warp issues their bulk copies">,
   ];
   let statistics = [
     Statistic<"numMatmuls", "num-matmuls", "Matmul descriptions tiled">,

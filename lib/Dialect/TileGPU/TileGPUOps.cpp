@@ -181,6 +181,28 @@ LogicalResult BarrierWaitOp::verify() {
   return verifyBarriers(*this, getBarriers().getType());
 }
 
+LogicalResult BarrierArriveOp::verify() {
+  return verifyBarriers(*this, getBarriers().getType());
+}
+
+LogicalResult WarpRolesOp::verify() {
+  auto func = (*this)->getParentOfType<gpu::GPUFuncOp>();
+  if (!func || !func.isKernel())
+    return emitOpError("must be inside a gpu.func kernel");
+  if ((*this)->getParentOfType<WarpRolesOp>())
+    return emitOpError("cannot be nested in another tilegpu.warp_roles");
+  // The producer is one thread: it has no tiles to lay out.
+  WalkResult tiles = getProducer().walk([](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (isa<RankedTensorType>(type))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (tiles.wasInterrupted())
+    return emitOpError("producer region must not compute tiles");
+  return success();
+}
+
 LogicalResult CopyBulkOp::verify() {
   MemRefType src = getSrc().getType(), dst = getDst().getType();
   // TMA describes at most 5 dimensions.

@@ -313,4 +313,72 @@ def TileGPU_BarrierWaitOp : TileGPU_Op<"barrier_wait", [
   let hasVerifier = 1;
 }
 
+def TileGPU_BarrierArriveOp : TileGPU_Op<"barrier_arrive", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Arrives on a barrier: the thread is done with what it guards";
+  let description = [{
+    Every thread that executes it makes one arrival on barrier `barrier` of
+    `barriers`, releasing what it did before (its reads of a pipeline slot,
+    say) to the threads that wait for the phase. With warp roles, the tile
+    threads arrive on a slot's "empty" barrier once their dots have read it,
+    and the producer waits for that phase before refilling the slot.
+
+    ```mlir
+    tilegpu.barrier_arrive %empty[%slot] : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Barriers:$barriers, Index:$barrier);
+  let assemblyFormat = [{
+    $barriers `[` $barrier `]` attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Warp roles
+//===----------------------------------------------------------------------===//
+
+def TileGPU_WarpRolesOp : TileGPU_Op<"warp_roles", [
+    NoTerminator, NoRegionArguments,
+    RecursiveMemoryEffects]> {
+  let summary = "Splits a program's threads into a producer and the tile threads";
+  let description = [{
+    The program's tile threads (the block size its tiles are laid out over)
+    run the `consumers` region; one extra warp, appended after them, runs
+    the `producer` region on its first thread. The producer issues bulk
+    copies (`tilegpu.copy_bulk`, made by that thread alone) and waits on
+    barriers; the consumers compute. Synchronizations of the tile threads
+    inside `consumers` (the block barriers that layout conversions and
+    reductions use) are over the tile threads only (a named barrier), so
+    the producer never takes part in them. `tile-warp-specialize` creates
+    this op from a pipelined loop of bulk copies; `tile-map-warps` lowers
+    it to two branches on the thread index and adds the producer warp to
+    the kernel's block size.
+
+    ```mlir
+    tilegpu.warp_roles producer {
+      scf.for %k = %c0 to %K step %c64 {
+        // wait for the slot's "empty" phase, then refill it
+        tilegpu.barrier_wait %empty[%slot], %phase : memref<4xi64, #gpu.address_space<workgroup>>
+        tilegpu.copy_bulk %a[%m0, %k], %panels, %full[%slot] {layout = ...} : ...
+      }
+    } consumers {
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+        tilegpu.barrier_wait %full[%slot], %phase : memref<4xi64, #gpu.address_space<workgroup>>
+        %d = tile.dot %ta, %tb, %acc {tile.in_flight = 1 : i64} : ...
+        tilegpu.barrier_arrive %empty[%previous] : memref<4xi64, #gpu.address_space<workgroup>>
+        scf.yield %d : tensor<128x256xf32>
+      }
+      tile.store %acc, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    }
+    ```
+  }];
+  let regions = (region MaxSizedRegion<1>:$producer,
+                       MaxSizedRegion<1>:$consumers);
+  let assemblyFormat = [{
+    `producer` $producer `consumers` $consumers attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILEC_DIALECT_TILEGPU_TILEGPUOPS_TD

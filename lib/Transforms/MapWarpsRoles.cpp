@@ -1,0 +1,75 @@
+//===- MapWarpsRoles.cpp - Producer and tile threads of a program ---------===//
+//
+// tilegpu.warp_roles, after its regions have been mapped to threads: the
+// tile threads keep thread ids 0 .. threads-1 (so the layouts computed for
+// them hold as they are), and one warp appended after them runs the
+// producer on its first thread. The tile threads' block barriers become
+// named barrier 1 over them alone: the producer warp never reaches them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MapWarpsPatterns.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+
+/// Barrier 0 is the whole block's (bar.sync 0, gpu.barrier).
+static constexpr int32_t kTileThreadsBarrier = 1;
+/// The producer's threads: a warp, of which the first issues the copies.
+static constexpr int32_t kProducerThreads = 32;
+
+bool tilec::inProducerRole(Operation *op) {
+  auto roles = op->getParentOfType<tilegpu::WarpRolesOp>();
+  return roles && roles.getProducer().isAncestor(op->getParentRegion());
+}
+
+/// Moves the ops of `region`'s block into an scf.if on `condition` built at
+/// `b`'s insertion point.
+static scf::IfOp moveIntoIf(OpBuilder &b, Location loc, Value condition,
+                            Region &region) {
+  auto branch = scf::IfOp::create(b, loc, condition);
+  Block *then = branch.thenBlock();
+  if (!region.empty())
+    then->getOperations().splice(then->begin(),
+                                 region.front().getOperations());
+  return branch;
+}
+
+void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
+  SmallVector<tilegpu::WarpRolesOp> all;
+  func.walk([&](tilegpu::WarpRolesOp roles) { all.push_back(roles); });
+  if (all.empty())
+    return;
+  for (tilegpu::WarpRolesOp roles : all) {
+    Location loc = roles.getLoc();
+    OpBuilder b(roles);
+    Value threads = indexConstant(b, loc, state.threads);
+    moveIntoIf(b, loc,
+               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     state.threadId, threads),
+               roles.getProducer());
+    scf::IfOp consumers =
+        moveIntoIf(b, loc,
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         state.threadId, threads),
+                   roles.getConsumers());
+    consumers.walk([&](gpu::BarrierOp barrier) {
+      OpBuilder at(barrier);
+      NVVM::BarrierOp::create(
+          at, barrier.getLoc(), /*res=*/TypeRange{},
+          arith::ConstantIntOp::create(at, barrier.getLoc(),
+                                       kTileThreadsBarrier, 32),
+          arith::ConstantIntOp::create(at, barrier.getLoc(), state.threads,
+                                       32),
+          /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+      barrier.erase();
+    });
+    roles.erase();
+  }
+  OpBuilder b(func.getContext());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(state.threads) + kProducerThreads, 1, 1}));
+}

@@ -1,0 +1,49 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+gpu.module @m {
+  gpu.func @not_a_kernel() {
+    // expected-error @+1 {{'tilegpu.warp_roles' op must be inside a gpu.func kernel}}
+    tilegpu.warp_roles producer {
+    } consumers {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @nested() kernel {
+    tilegpu.warp_roles producer {
+    } consumers {
+      // expected-error @+1 {{'tilegpu.warp_roles' op cannot be nested in another tilegpu.warp_roles}}
+      tilegpu.warp_roles producer {
+      } consumers {
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @producer_tiles() kernel {
+    // expected-error @+1 {{'tilegpu.warp_roles' op producer region must not compute tiles}}
+    tilegpu.warp_roles producer {
+      %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    } consumers {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @global_barriers(%bars: memref<4xi64>, %i: index) kernel {
+    // expected-error @+1 {{'tilegpu.barrier_arrive' op barriers must be in workgroup memory}}
+    tilegpu.barrier_arrive %bars[%i] : memref<4xi64>
+    gpu.return
+  }
+}

@@ -1,0 +1,97 @@
+// RUN: tilec-opt %s -split-input-file \
+// RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true bulk-copies=true})))' | FileCheck %s
+
+// A loop marked tile.producer_warp gets a producer: a second row of
+// barriers ("empty", one arrival per tile thread) after the "full" ones;
+// the producer walks the iterations, waiting from the fifth on for the
+// slot's release (parity of iteration / 4 + 1) before refilling it; the
+// tile threads take the loop, with no block barrier in it, and release the
+// previous iteration's slot after the dot in flight, from the second
+// iteration on. The accumulator's splat and the store go with them.
+// CHECK-LABEL: gpu.func @producer(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %[[B:[^:]*]]: memref<?x?xbf16>
+// CHECK-SAME: tile.dynamic_shared_bytes = 197696 : i64
+// CHECK: %[[FULL:.*]] = memref.view %{{.*}}[%c197632{{.*}}][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: %[[EMPTY:.*]] = memref.view %{{.*}}[%c197664{{.*}}][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.barrier_init %[[FULL]] arrivals 2
+// CHECK: tilegpu.barrier_init %[[EMPTY]] arrivals 256
+// CHECK-NOT: tilegpu.copy_bulk
+// CHECK: tilegpu.warp_roles producer {
+// CHECK: scf.for %[[PK:.*]] = %c0 to %{{.*}} step %c64 {
+// CHECK: %[[PIT:.*]] = arith.divui %[[PK]], %c64
+// CHECK: %[[USE:.*]] = arith.divui %[[PIT]], %c4
+// CHECK: %[[PSLOT:.*]] = arith.remui %[[PIT]], %c4
+// CHECK: %[[REUSED:.*]] = arith.cmpi uge, %[[PIT]], %c4
+// CHECK: scf.if %[[REUSED]] {
+// CHECK: %[[PARITY:.*]] = arith.addi %[[USE]], %c1
+// CHECK: tilegpu.barrier_wait %[[EMPTY]][%[[PSLOT]]], %[[PARITY]]
+// CHECK: }
+// CHECK: tilegpu.copy_bulk %[[A]][%{{.*}}, %[[PK]]], %{{.*}}, %[[FULL]][%[[PSLOT]]]
+// CHECK: tilegpu.copy_bulk %[[B]][%{{.*}}, %[[PK]]], %{{.*}}, %[[FULL]][%[[PSLOT]]]
+// CHECK: } consumers {
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x256xf32>
+// CHECK: scf.for %[[K:.*]] = %c0 to %{{.*}} step %c64 iter_args(%{{.*}} = %[[ZERO]])
+// CHECK: %[[IT:.*]] = arith.divui %[[K]], %c64
+// CHECK: %[[SLOT:.*]] = arith.remui %[[IT]], %c4
+// CHECK: %[[PHASE:.*]] = arith.divui %[[IT]], %c4
+// CHECK: tilegpu.barrier_wait %[[FULL]][%[[SLOT]]], %[[PHASE]]
+// CHECK-NOT: gpu.barrier
+// CHECK: tile.dot {{.*}} {tile.in_flight = 1 : i64}
+// CHECK: %[[LATER:.*]] = arith.cmpi ne, %[[IT]], %c0
+// CHECK: scf.if %[[LATER]] {
+// CHECK: %[[PREV:.*]] = arith.addi %[[IT]], %c3
+// CHECK: %[[PSLOT2:.*]] = arith.remui %[[PREV]], %c4
+// CHECK: tilegpu.barrier_arrive %[[EMPTY]][%[[PSLOT2]]]
+// CHECK: scf.yield
+// CHECK: tile.store
+// CHECK: }
+// CHECK-NEXT: gpu.return
+gpu.module @m {
+  gpu.func @producer(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c1 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tbt = tile.load %b[%n0, %kk] : memref<?x?xbf16> -> tensor<256x64xbf16>
+      %tb = tile.transpose %tbt : tensor<256x64xbf16> -> tensor<64x256xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+      scf.yield %d : tensor<128x256xf32>
+    } {tile.stages = 4 : i64, tile.producer_warp}
+    tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A loop nested in another is not the kernel's whole work: it keeps the
+// block barrier and no producer is made.
+// CHECK-LABEL: gpu.func @nested(
+// CHECK-NOT: tilegpu.warp_roles
+// CHECK: tile.dot
+// CHECK-NEXT: gpu.barrier
+gpu.module @m {
+  gpu.func @nested(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index, %n: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c1 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    scf.for %t = %c0 to %n step %c1 {
+      %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+        %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+        %tbt = tile.load %b[%n0, %kk] : memref<?x?xbf16> -> tensor<256x64xbf16>
+        %tb = tile.transpose %tbt : tensor<256x64xbf16> -> tensor<64x256xbf16>
+        %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+        scf.yield %d : tensor<128x256xf32>
+      } {tile.stages = 4 : i64, tile.producer_warp}
+      tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    }
+    gpu.return
+  }
+}

@@ -1,0 +1,24 @@
+// RUN: tilec %s --emit=ptx --producer-warp -o - | FileCheck %s
+// RUN: tilec %s --emit=ptx -o - | FileCheck %s --check-prefix=DEFAULT
+// RUN: tilec %s --arch=sm_90 --emit=ptx --producer-warp -o - | FileCheck %s --check-prefix=SM90
+
+// With --producer-warp, the TMA kernels (main and small-grid) take a warp
+// more than their 256 tile threads; the producer waits on the slots'
+// "empty" barriers, the tile threads arrive on them; the per-thread-copy
+// twins have no producer.
+// CHECK-LABEL: .entry mm(
+// CHECK: .maxntid 288, 1, 1
+// CHECK-DAG: mbarrier.try_wait.parity
+// CHECK-DAG: cp.async.bulk.tensor
+// CHECK-DAG: mbarrier.arrive.shared.b64
+// CHECK-LABEL: .entry mm__thread_copies(
+// CHECK: .maxntid 256, 1, 1
+// CHECK-LABEL: .entry mm__small_grid(
+// CHECK: .maxntid 288, 1, 1
+
+// DEFAULT-NOT: .maxntid 288
+
+// Without TMA (sm_90) there is no bulk copy to hand to a producer.
+// SM90-NOT: .maxntid 288
+tile.matmul @mm a(row) b(col)
+    : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
