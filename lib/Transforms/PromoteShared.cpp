@@ -634,22 +634,35 @@ void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
   p.markDotsInFlight(rewriter);
 }
 
-/// Whether the bulk pipeline of `p` can be fed by a producer warp
-/// (tilegpu.warp_roles): asked for by the loop, every tile copied each
-/// iteration (loop-invariant tiles are copied by the threads, which then
-/// must all meet), and the loop directly in the kernel's body, so that the
-/// tile threads can take it and everything after it.
-bool wantsProducer(const Pipeline &p) {
-  return p.loop->hasAttr(kProducerWarpAttr) &&
-         llvm::none_of(p.tiles,
-                       [](const StagedTile &t) { return t.invariant; }) &&
-         isa<gpu::GPUFuncOp>(p.loop->getParentOp());
+/// The op a producer warp would take `loop`'s copies from: the loop itself
+/// when it is directly in the kernel's body, or the persistent loop over
+/// tiles holding it there; null when the loop does not ask for a producer
+/// or sits elsewhere (the tile threads must take the root and everything
+/// after it).
+scf::ForOp producerRoot(scf::ForOp loop) {
+  if (!loop->hasAttr(kProducerWarpAttr))
+    return nullptr;
+  if (isa<gpu::GPUFuncOp>(loop->getParentOp()))
+    return loop;
+  auto tiles = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (tiles && tiles->hasAttr(kPersistentTilesAttr) &&
+      isa<gpu::GPUFuncOp>(tiles->getParentOp()))
+    return tiles;
+  return nullptr;
+}
+
+/// Whether a producer warp can feed the bulk pipeline of `loads`: every
+/// tile is copied each iteration (loop-invariant tiles are copied by the
+/// threads, which then must all meet).
+bool producerCanFeed(ArrayRef<PromotableLoad> loads) {
+  return llvm::none_of(loads,
+                       [](const PromotableLoad &p) { return p.invariant; });
 }
 
 /// Moves `loop` and everything after it in its block (bar the terminator)
 /// into `consumers`, then the tiles defined before `roles` that only the
 /// moved ops use: the producer warp computes no tiles.
-void moveIntoConsumers(scf::ForOp loop, tilegpu::WarpRolesOp roles,
+void moveIntoConsumers(Operation *loop, tilegpu::WarpRolesOp roles,
                        Block *consumers) {
   Block *body = loop->getBlock();
   for (Operation &op : llvm::make_early_inc_range(
@@ -673,33 +686,75 @@ void moveIntoConsumers(scf::ForOp loop, tilegpu::WarpRolesOp roles,
   }
 }
 
+/// The number of `loop`'s current iteration counted over all the tiles of
+/// a persistent kernel (`tiles`, may be null): the tiles before this one
+/// (their induction variable `tile`) each took as many iterations.
+Value globalIteration(OpBuilder &b, Location loc, scf::ForOp tiles,
+                      Value tile, Value lb, Value ub, Value step, Value iv) {
+  Value iteration = b.createOrFold<arith::DivUIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, iv, lb), step);
+  if (!tiles)
+    return iteration;
+  Value done = b.createOrFold<arith::DivUIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, tile, tiles.getLowerBound()),
+      tiles.getStep());
+  Value perTile = b.createOrFold<arith::CeilDivUIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, ub, lb), step);
+  return b.createOrFold<arith::AddIOp>(
+      loc, b.createOrFold<arith::MulIOp>(loc, done, perTile), iteration);
+}
+
 /// Bulk copies issued by a producer warp: the tile threads (consumers) run
-/// the loop, waiting on slot s's "full" barrier as in pipelineBulkCopies,
-/// and release the slot by arriving on its "empty" barrier (one arrival
-/// per tile thread) once their dots have read it: after the next
-/// iteration's dot where a dot stays in flight, else at the end of the
-/// iteration. The producer walks the same iterations, waiting for a slot's
-/// release before refilling it, so no block barrier remains in the loop
-/// and the copies run as far ahead as the slots allow.
+/// `root` (the loop, or the persistent loop over tiles holding it), waiting
+/// on slot s's "full" barrier as in pipelineBulkCopies, and release the
+/// slot by arriving on its "empty" barrier (one arrival per tile thread)
+/// once their dots have read it: after the next iteration's dot where a dot
+/// stays in flight, else at the end of the iteration. The producer walks
+/// the same iterations (of every tile), waiting for a slot's release before
+/// refilling it, so no block barrier remains in the loop, the copies run as
+/// far ahead as the slots allow, and the next tile's first copies overlap
+/// this tile's store. Iterations are counted over all tiles, so slots and
+/// phases go on from one tile to the next.
 void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
-                          Value full, Value empty, int64_t threads) {
+                          scf::ForOp root, Value full, Value empty,
+                          int64_t threads) {
   Location loc = p.loop.getLoc();
+  scf::ForOp tiles = root == p.loop ? scf::ForOp() : root;
   tilegpu::BarrierInitOp::create(rewriter, loc, full, p.tiles.size());
   tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads);
   auto roles = tilegpu::WarpRolesOp::create(rewriter, loc);
   Block *producer = rewriter.createBlock(&roles.getProducer());
   Block *consumers = rewriter.createBlock(&roles.getConsumers());
 
-  // Producer: iteration i waits for the release of iteration i - stages
-  // (the slot's (i / stages - 1)-th phase: parity of i / stages + 1).
+  // Producer: the same loops, with the tile's index arithmetic (the pure,
+  // tile-free ops before the loop in the tile's body) cloned.
   rewriter.setInsertionPointToStart(producer);
-  auto fill = scf::ForOp::create(rewriter, loc, p.loop.getLowerBound(),
-                                 p.loop.getUpperBound(), p.loop.getStep());
+  IRMapping cloned;
+  Value tile;
+  if (tiles) {
+    auto walk = scf::ForOp::create(rewriter, loc, tiles.getLowerBound(),
+                                   tiles.getUpperBound(), tiles.getStep());
+    rewriter.setInsertionPoint(walk.getBody()->getTerminator());
+    tile = walk.getInductionVar();
+    cloned.map(tiles.getInductionVar(), tile);
+    for (Operation &op : llvm::make_range(tiles.getBody()->begin(),
+                                          p.loop->getIterator())) {
+      bool tileFree = llvm::none_of(op.getResultTypes(), [](Type type) {
+        return isa<RankedTensorType>(type);
+      });
+      if (tileFree && isMemoryEffectFree(&op) && op.getNumRegions() == 0)
+        rewriter.clone(op, cloned);
+    }
+  }
+  Value lb = cloned.lookupOrDefault(p.loop.getLowerBound());
+  Value ub = cloned.lookupOrDefault(p.loop.getUpperBound());
+  Value step = cloned.lookupOrDefault(p.loop.getStep());
+  auto fill = scf::ForOp::create(rewriter, loc, lb, ub, step);
   rewriter.setInsertionPoint(fill.getBody()->getTerminator());
   Value iv = fill.getInductionVar();
-  Value iteration = rewriter.createOrFold<arith::DivUIOp>(
-      loc, rewriter.createOrFold<arith::SubIOp>(loc, iv, fill.getLowerBound()),
-      fill.getStep());
+  // Iteration i waits for the release of iteration i - stages (the slot's
+  // (i / stages - 1)-th phase: parity of i / stages + 1).
+  Value iteration = globalIteration(rewriter, loc, tiles, tile, lb, ub, step, iv);
   Value use = rewriter.createOrFold<arith::DivUIOp>(
       loc, iteration, p.constant(rewriter, p.stages));
   Value slot = p.slot(rewriter, iteration, 0);
@@ -713,12 +768,21 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
       arith::AddIOp::create(rewriter, loc, use, p.constant(rewriter, 1)));
   rewriter.setInsertionPointAfter(wait);
   p.copyAll(rewriter, iv, slot, full);
+  // The copies' indices were the tile's: use the producer's clones.
+  fill.walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands())
+      if (Value mapped = cloned.lookupOrNull(operand.get()))
+        operand.set(mapped);
+  });
 
   // Consumers.
-  moveIntoConsumers(p.loop, roles, consumers);
+  moveIntoConsumers(root, roles, consumers);
   bool dotInFlight = anyDotStaysInFlight(p.loop);
   rewriter.setInsertionPointToStart(p.loop.getBody());
-  iteration = p.iteration(rewriter);
+  iteration = globalIteration(
+      rewriter, loc, tiles, tiles ? tiles.getInductionVar() : Value(),
+      p.loop.getLowerBound(), p.loop.getUpperBound(), p.loop.getStep(),
+      p.loop.getInductionVar());
   slot = p.slot(rewriter, iteration, 0);
   tilegpu::BarrierWaitOp::create(
       rewriter, loc, full, slot,
@@ -731,7 +795,8 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
     tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot);
     return;
   }
-  // This iteration's dot has completed the previous one's.
+  // This iteration's dot has completed the previous one's (the previous
+  // tile's last, which the wait after its loop completed).
   Value notFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
                                          iteration, p.constant(rewriter, 0));
   auto release = scf::IfOp::create(rewriter, loc, notFirst);
@@ -759,7 +824,12 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   if (!bulkCopies && stages < 3 && anyDotStaysInFlight(loop))
     loads = promotableLoads(loop, /*swizzle=*/false, threads);
   Location loc = loop.getLoc();
-  rewriter.setInsertionPoint(loop);
+  // A producer takes the copies of the loop, or of the loop over tiles
+  // holding it, from the kernel's body: set up before that.
+  scf::ForOp root = bulkCopies && producerCanFeed(loads)
+                        ? producerRoot(loop)
+                        : scf::ForOp();
+  rewriter.setInsertionPoint(root ? root : loop);
   Pipeline pipeline{loop,
                     allocateAll(rewriter, loc, loads, stages, sharedBase,
                                 sharedBytes),
@@ -768,10 +838,10 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   if (bulkCopies) {
     Value barriers =
         allocateBarriers(rewriter, loc, stages, sharedBase, sharedBytes);
-    if (wantsProducer(pipeline)) {
+    if (root) {
       Value empty =
           allocateBarriers(rewriter, loc, stages, sharedBase, sharedBytes);
-      pipelineWithProducer(rewriter, pipeline, barriers, empty, threads);
+      pipelineWithProducer(rewriter, pipeline, root, barriers, empty, threads);
     } else {
       pipelineBulkCopies(rewriter, pipeline, barriers);
     }

@@ -30,6 +30,8 @@ struct MatmulSchedule {
   int64_t stages;
   /// A producer warp issues the loop's bulk copies (tile.producer_warp).
   bool producerWarp = false;
+  /// One block a multiprocessor walks the tiles (tile.persistent).
+  bool persistent = false;
 };
 
 /// The hints of `op`, completed by defaults for its element type: tensor
@@ -82,7 +84,24 @@ constexpr int64_t kSmallGridPercentOfSms = 50;
 /// down a group of `groupRows` tile rows before moving right, so that the
 /// programs resident at one time reuse a few A rows and B columns from L2
 /// instead of sweeping all of B.
+/// The (row, column) of tile `pid` of a `rows` x `columns` grid of tiles in
+/// the grouped order.
 std::pair<Value, Value> groupedTileCoords(OpBuilder &b, Location loc,
+                                          int64_t groupRows, Value pid,
+                                          Value columns, Value rows) {
+  IndexMath m{b, loc};
+  Value group = m.constant(groupRows);
+  Value perGroup = m.mul(group, columns);
+  Value firstRow = m.mul(m.div(pid, perGroup), group);
+  Value rowsInGroup = m.min(m.sub(rows, firstRow), group);
+  Value inGroup = m.rem(pid, perGroup);
+  Value tileRow = m.add(firstRow, m.rem(inGroup, rowsInGroup));
+  Value tileColumn = m.div(inGroup, rowsInGroup);
+  return {tileRow, tileColumn};
+}
+
+/// The program's tile in the grouped order of the grid's programs.
+std::pair<Value, Value> programTileCoords(OpBuilder &b, Location loc,
                                           int64_t groupRows) {
   IndexMath m{b, loc};
   Type index = b.getIndexType();
@@ -96,16 +115,8 @@ std::pair<Value, Value> groupedTileCoords(OpBuilder &b, Location loc,
       tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
   Value rows =
       tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::y));
-  Value pid = m.add(m.mul(row, columns), column);
-
-  Value group = m.constant(groupRows);
-  Value perGroup = m.mul(group, columns);
-  Value firstRow = m.mul(m.div(pid, perGroup), group);
-  Value rowsInGroup = m.min(m.sub(rows, firstRow), group);
-  Value inGroup = m.rem(pid, perGroup);
-  Value tileRow = m.add(firstRow, m.rem(inGroup, rowsInGroup));
-  Value tileColumn = m.div(inGroup, rowsInGroup);
-  return {tileRow, tileColumn};
+  return groupedTileCoords(b, loc, groupRows,
+                           m.add(m.mul(row, columns), column), columns, rows);
 }
 
 RankedTensorType tileType(int64_t rows, int64_t cols, Type elementType) {
@@ -127,14 +138,13 @@ Value loadOperandTile(OpBuilder &b, Location loc, Value buffer,
                                    stored);
 }
 
-/// Fills the body of the matmul kernel: grouped tile coordinates, the
-/// accumulator, the K loop and the masked store of C.
-void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
-                     const MatmulSchedule &s, int64_t groupRows,
-                     ValueRange args) {
+/// Computes C's tile (tileRow, tileColumn): the accumulator, the K loop
+/// and the masked store.
+void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
+                     const MatmulSchedule &s, ValueRange args, Value tileRow,
+                     Value tileColumn) {
   IndexMath m{b, loc};
   Value a = args[0], bMatrix = args[1], c = args[2];
-  auto [tileRow, tileColumn] = groupedTileCoords(b, loc, groupRows);
   Value m0 = m.mul(tileRow, m.constant(s.blockM));
   Value n0 = m.mul(tileColumn, m.constant(s.blockN));
   unsigned kDim = op.getALayout() == tile::MatrixLayout::row ? 1 : 0;
@@ -173,6 +183,40 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
     result = arith::TruncFOp::create(
         b, loc, tileType(s.blockM, s.blockN, cElement), result);
   tile::StoreOp::create(b, loc, result, c, ValueRange{m0, n0});
+}
+
+/// Fills the body of the matmul kernel: one C tile a program, or (persistent
+/// schedules) a loop of each program over the tiles pid, pid + programs, ...
+/// in the grouped order, so that the next tile's copies can overlap this
+/// one's store.
+void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
+                     const MatmulSchedule &s, int64_t groupRows,
+                     ValueRange args) {
+  if (!s.persistent) {
+    auto [tileRow, tileColumn] = programTileCoords(b, loc, groupRows);
+    buildMatmulTile(b, loc, op, s, args, tileRow, tileColumn);
+    tile::ReturnOp::create(b, loc);
+    return;
+  }
+  IndexMath m{b, loc};
+  Value c = args[2];
+  Value rows = m.ceilDiv(b.createOrFold<memref::DimOp>(loc, c, 0),
+                         m.constant(s.blockM));
+  Value columns = m.ceilDiv(b.createOrFold<memref::DimOp>(loc, c, 1),
+                            m.constant(s.blockN));
+  Type index = b.getIndexType();
+  auto x = tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x);
+  Value pid = tile::ProgramIdOp::create(b, loc, index, x);
+  Value programs = tile::NumProgramsOp::create(b, loc, index, x);
+  auto tiles = scf::ForOp::create(
+      b, loc, pid, m.mul(rows, columns), programs, ValueRange{},
+      [&](OpBuilder &lb, Location l, Value t, ValueRange) {
+        auto [tileRow, tileColumn] =
+            groupedTileCoords(lb, l, groupRows, t, columns, rows);
+        buildMatmulTile(lb, l, op, s, args, tileRow, tileColumn);
+        scf::YieldOp::create(lb, l);
+      });
+  tiles->setAttr(kPersistentTilesAttr, b.getUnitAttr());
   tile::ReturnOp::create(b, loc);
 }
 
@@ -224,6 +268,8 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
   auto kernel = tile::KernelOp::create(
       rewriter, loc, name, op.getFunctionType(),
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, grid, s.warps);
+  if (s.persistent)
+    kernel->setAttr(tile::kPersistentAttrName, b.getI64IntegerAttr(1));
   Block *body = rewriter.createBlock(
       &kernel.getBody(), {}, op.getFunctionType().getInputs(),
       SmallVector<Location>(3, loc));
@@ -253,6 +299,8 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
                   !op.getAType().getElementType().isF32();
   MatmulSchedule schedule = chooseSchedule(op, warpgroupMma);
   schedule.producerWarp = producer;
+  // With a producer, the next tile's copies overlap this tile's store.
+  schedule.persistent = producer;
   tile::KernelOp kernel =
       buildMatmulKernel(rewriter, op, op.getSymName(), schedule, groupRows);
   if (small) {

@@ -2,6 +2,8 @@
 
 #include "tilec/Runtime/LaunchMetadata.h"
 
+#include <algorithm>
+
 #include <charconv>
 #include <sstream>
 
@@ -310,6 +312,8 @@ std::string serialize(const LaunchMetadata &meta) {
        << (meta.scratch.zeroFilled ? "" : " unzeroed") << "\n";
   if (!meta.then.empty())
     os << "then " << meta.then << "\n";
+  if (meta.persistentBlocksPerSm)
+    os << "persistent " << meta.persistentBlocksPerSm << "\n";
   os << "block " << meta.block[0] << " " << meta.block[1] << " "
      << meta.block[2] << "\n";
   os << "grid";
@@ -402,6 +406,15 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
       if (!meta.then.empty())
         return fail("duplicate then line '" + std::string(line) + "'");
       meta.then = std::string(w[1]);
+    } else if (key == "persistent") {
+      unsigned &blocks = meta.persistentBlocksPerSm;
+      if (blocks)
+        return fail("duplicate persistent line '" + std::string(line) + "'");
+      // A multiprocessor holds at most 32 blocks.
+      if (w.size() != 2 || !parseInt(w[1], blocks) || blocks == 0 ||
+          blocks > 32)
+        return fail("persistent line '" + std::string(line) +
+                    "' is not 'persistent N' with N in 1..32");
     } else if (key == "block" && w.size() == 4) {
       for (int i = 0; i < 3; ++i)
         if (!parseInt(w[i + 1], meta.block[i]) || meta.block[i] == 0)
@@ -463,6 +476,19 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   if (meta.then == meta.kernel)
     return fail("kernel '" + meta.kernel + "' is its own then kernel");
   return meta;
+}
+
+std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
+                                   const std::array<uint64_t, 3> &grid,
+                                   int multiprocessors) {
+  if (!meta.persistentBlocksPerSm)
+    return grid;
+  uint64_t tiles = grid[0] * grid[1] * grid[2];
+  uint64_t blocks = tiles;
+  if (multiprocessors > 0)
+    blocks = std::min<uint64_t>(
+        tiles, uint64_t(meta.persistentBlocksPerSm) * multiprocessors);
+  return {blocks, 1, 1};
 }
 
 bool prefersSmallGrid(const LaunchMetadata &meta,

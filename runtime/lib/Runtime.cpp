@@ -516,6 +516,10 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
       parseLaunchMetadata(readMetadataText(module_->module, name), &why);
   if (!meta)
     throw Error("kernel '" + name + "': " + why, name);
+  // The context asked the driver for it when it was created
+  // (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT of its device): small-grid
+  // choices and persistent grids depend on it.
+  multiprocessors_ = module_->ctx->device.smCount;
   if (meta->kernel != name)
     throw Error("kernel '" + name + "': its launch metadata describes kernel '" +
                     meta->kernel + "'",
@@ -654,9 +658,6 @@ void Kernel::loadSmallGrid() {
     throw Error(prefix + "names a small-grid variant itself ('" +
                     other.smallGrid.kernel + "')",
                 name_);
-  // The context asked the driver for it when it was created
-  // (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT of its device).
-  multiprocessors_ = module_->ctx->device.smCount;
   smallGrid_ = std::move(variant);
 }
 
@@ -850,6 +851,8 @@ void Kernel::launchArgs(const Stream &stream,
                     failure->reason,
                 name_);
   }
+  // A persistent kernel walks the tiles with the blocks that fit at once.
+  grid = launchGrid(meta_, grid, multiprocessors_);
   const auto &requests = std::get<std::vector<TensorMapRequest>>(described);
   std::vector<CUtensorMap> tensorMaps;
   for (size_t i = 0; i < requests.size(); ++i)

@@ -1034,3 +1034,57 @@ TEST(PrefersNarrow, NeverWithoutAVariant) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(LaunchMetadata, RoundTripsAPersistentLine) {
+  LaunchMetadata m = tmaMatmul();
+  m.persistentBlocksPerSm = 1;
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\npersistent 1\n"), std::string::npos) << text;
+  expectRoundTrip(m, text);
+  LaunchMetadata other = m;
+  other.persistentBlocksPerSm = 2;
+  EXPECT_FALSE(m == other);
+}
+
+TEST(LaunchMetadataRejects, PersistentLinesWithTheirReason) {
+  auto error = [](const char *lines) {
+    std::string why;
+    EXPECT_FALSE(parseLaunchMetadata(
+        std::string("tilec-launch 1\nkernel k\nparams buffer:bf16:2\n"
+                    "block 1 1 1\ngrid - - -\n") +
+            lines,
+        &why));
+    return why;
+  };
+  for (const char *bad : {"persistent", "persistent 0", "persistent 33",
+                          "persistent x", "persistent 1 2"})
+    EXPECT_EQ(error(bad), std::string("malformed launch metadata: persistent "
+                                      "line '") +
+                              bad + "' is not 'persistent N' with N in 1..32");
+  EXPECT_EQ(error("persistent 1\npersistent 2"),
+            "malformed launch metadata: duplicate persistent line "
+            "'persistent 2'");
+}
+
+TEST(LaunchGrid, IsTheGridItselfWithoutAPersistentLine) {
+  LaunchMetadata m = tmaMatmul();
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 132), (Grid{16, 32, 1}));
+}
+
+TEST(LaunchGrid, CapsTheTilesOfAllDimensionsAtTheResidentBlocks) {
+  LaunchMetadata m = tmaMatmul();
+  m.persistentBlocksPerSm = 1;
+  // 512 tiles on 132 multiprocessors: 132 blocks in x.
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 132), (Grid{132, 1, 1}));
+  // Fewer tiles than blocks: one block a tile.
+  EXPECT_EQ(launchGrid(m, Grid{5, 7, 3}, 132), (Grid{105, 1, 1}));
+  m.persistentBlocksPerSm = 2;
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 132), (Grid{264, 1, 1}));
+  EXPECT_EQ(launchGrid(m, Grid{0, 32, 1}, 132), (Grid{0, 1, 1}));
+  // An unknown device: every tile a block.
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 0), (Grid{512, 1, 1}));
+}
+
+} // namespace

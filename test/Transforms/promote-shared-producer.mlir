@@ -95,3 +95,63 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// In a persistent kernel the producer takes the loop over tiles with its
+// K loop: it walks the same tiles, recomputing the tile's offsets (the
+// index arithmetic before the K loop, cloned), and counts iterations over
+// all tiles (tiles done x ceil(K / 64) + k / 64), as the tile threads do,
+// so slots and phases go on from one tile to the next. The tile threads
+// take the loop over tiles, the store with it.
+// CHECK-LABEL: gpu.func @persistent(
+// CHECK: tilegpu.barrier_init %[[FULL:[^ ]*]] arrivals 2
+// CHECK: tilegpu.barrier_init %[[EMPTY:[^ ]*]] arrivals 256
+// CHECK: tilegpu.warp_roles producer {
+// CHECK: scf.for %[[PT:.*]] = %[[FIRST:[^ ]*]] to %[[TILES:[^ ]*]] step %[[PROGRAMS:[^ ]*]] {
+// CHECK: %[[PM0:.*]] = arith.muli %[[PT]], %c128
+// CHECK: %[[PK:.*]] = memref.dim
+// CHECK: scf.for %[[KK:.*]] = %c0{{.*}} to %[[PK]] step %c64 {
+// CHECK: %[[LOCAL:.*]] = arith.divui %[[KK]], %c64
+// CHECK: %[[SINCE:.*]] = arith.subi %[[PT]], %[[FIRST]]
+// CHECK: %[[DONE:.*]] = arith.divui %[[SINCE]], %[[PROGRAMS]]
+// CHECK: %[[PER:.*]] = arith.ceildivui %[[PK]], %c64
+// CHECK: %[[BEFORE:.*]] = arith.muli %[[DONE]], %[[PER]]
+// CHECK: %[[IT:.*]] = arith.addi %[[BEFORE]], %[[LOCAL]]
+// CHECK: tilegpu.barrier_wait %[[EMPTY]]
+// CHECK: tilegpu.copy_bulk %{{.*}}[%[[PM0]], %[[KK]]]
+// CHECK: } consumers {
+// CHECK: scf.for %[[T:.*]] = %[[FIRST]] to %[[TILES]] step %[[PROGRAMS]] {
+// CHECK: scf.for
+// CHECK: arith.subi %[[T]], %[[FIRST]]
+// CHECK: tilegpu.barrier_wait %[[FULL]]
+// CHECK: tile.dot
+// CHECK: tilegpu.barrier_arrive %[[EMPTY]]
+// CHECK: tile.store
+// CHECK: } {tile.persistent_tiles}
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
+gpu.module @m {
+  gpu.func @persistent(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %first: index, %tiles: index, %programs: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n0 = arith.constant 0 : index
+    scf.for %t = %first to %tiles step %programs {
+      %m0 = arith.muli %t, %c128 : index
+      %k = memref.dim %a, %c1 : memref<?x?xbf16>
+      %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+      %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+        %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+        %tbt = tile.load %b[%n0, %kk] : memref<?x?xbf16> -> tensor<256x64xbf16>
+        %tb = tile.transpose %tbt : tensor<256x64xbf16> -> tensor<64x256xbf16>
+        %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+        scf.yield %d : tensor<128x256xf32>
+      } {tile.stages = 4 : i64, tile.producer_warp}
+      tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    } {tile.persistent_tiles}
+    gpu.return
+  }
+}

@@ -1,6 +1,7 @@
 // RUN: tilec %s --emit=ptx --producer-warp -o - | FileCheck %s
 // RUN: tilec %s --emit=ptx -o - | FileCheck %s --check-prefix=DEFAULT
 // RUN: tilec %s --arch=sm_90 --emit=ptx --producer-warp -o - | FileCheck %s --check-prefix=SM90
+// RUN: tilec %s --producer-warp -o %t.cubin && tilec-cubin-info %t.cubin | FileCheck %s --check-prefix=INFO
 
 // With --producer-warp, the TMA kernels (main and small-grid) take a warp
 // more than their 256 tile threads; the producer waits on the slots'
@@ -17,6 +18,11 @@
 // CHECK: .maxntid 288, 1, 1
 
 // DEFAULT-NOT: .maxntid 288
+
+// The main kernel (and its per-thread-copy twin) walk the tiles with at
+// most one block a multiprocessor; the small-grid kernels do not.
+// INFO-DAG: mm  {{.*}} 288 threads / ceil(dim1(arg2)/256) ceil(dim0(arg2)/128) tiles, persistent: at most 1 block(s) an SM
+// INFO-DAG: mm__small_grid {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128){{$}}
 
 // Without TMA (sm_90) there is no bulk copy to hand to a producer.
 // SM90-NOT: .maxntid 288

@@ -155,8 +155,15 @@ std::string describeLaunch(const LaunchMetadata &meta,
     }
     grid += (d ? " x " : "") + (dim.empty() ? std::string("1") : dim);
   }
-  return "grid " + grid + ", block " + std::to_string(meta.block[0]) + "x" +
-         std::to_string(meta.block[1]) + "x" + std::to_string(meta.block[2]);
+  std::string persistent =
+      meta.persistentBlocksPerSm
+          ? " tiles walked by at most " +
+                std::to_string(meta.persistentBlocksPerSm) +
+                " block(s) a multiprocessor"
+          : "";
+  return "grid " + grid + persistent + ", block " +
+         std::to_string(meta.block[0]) + "x" + std::to_string(meta.block[1]) +
+         "x" + std::to_string(meta.block[2]);
 }
 
 std::string readFile(const std::string &path) {

@@ -97,6 +97,10 @@ int main(int argc, char **argv) {
                                : "arg" + std::to_string(t.arg)) +
                         "/" + std::to_string(t.perProgram) + ")";
           }
+          if (meta->persistentBlocksPerSm)
+            launch += " tiles, persistent: at most " +
+                      std::to_string(meta->persistentBlocksPerSm) +
+                      " block(s) an SM";
         }
       }
       std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),

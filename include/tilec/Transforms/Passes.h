@@ -44,6 +44,9 @@ inline constexpr llvm::StringLiteral kDotInFlightAttr = "tile.in_flight";
 /// Set by tile-tiling on a pipelined loop whose bulk copies a producer warp
 /// should issue (tilegpu.warp_roles, made by tile-promote-shared).
 inline constexpr llvm::StringLiteral kProducerWarpAttr = "tile.producer_warp";
+/// Set by tile-tiling on a persistent kernel's loop over its tiles (each
+/// iteration one tile, the same loops inside).
+inline constexpr llvm::StringLiteral kPersistentTilesAttr = "tile.persistent_tiles";
 
 /// Replaces a matmul description by its block program (see tile-tiling);
 /// `groupRows` tile rows form one group of the program order;

@@ -20,6 +20,12 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       tiles, 8 warps and 4 stages (128x256x64 with `warpgroup-mma`, whose
       operands are read in 128-byte panels); f32 takes 128x128x32, 8 warps,
       3 stages.
+      With `producer-warp` (and `warpgroup-mma`, 16-bit inputs), the K loop
+      is marked `tile.producer_warp` for `tile-promote-shared`, and the
+      main kernel is persistent (`tile.persistent = 1`): program x walks the
+      ceil(M / 128) x ceil(N / 256) tiles pid, pid + programs, ... in the
+      grouped order (a loop marked `tile.persistent_tiles`), and the runtime
+      launches at most one block a multiprocessor.
 
     - `tile.scan` (a kind or a combiner region over n operands; inclusive
       or exclusive; forward or reverse; 1-D, or 2-D along its rows or its
@@ -189,6 +195,19 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     issued. Loop-invariant tiles are copied once by the threads. Kernels
     marked `tile.no_bulk_copies` (fallbacks made by
     `tile-bulk-copy-fallback`) keep per-thread copies.
+
+    A bulk-copy loop marked `tile.producer_warp` (every tile copied each
+    iteration), directly in the kernel's body or in a persistent loop over
+    tiles (`tile.persistent_tiles`) that is, gets a producer instead: a
+    `tilegpu.warp_roles` whose producer (one thread of an extra warp) walks
+    the same iterations and issues the copies, waiting on slot s's "empty"
+    barrier (one arrival per tile thread, a second row after the "full"
+    ones) before refilling it, and whose tile threads run the loop (and
+    everything after it) waiting on the "full" barriers and arriving on the
+    "empty" ones once their dots have read a slot (after the next
+    iteration's dot where one stays in flight). No block barrier remains in
+    the loop; iterations are counted over all of a program's tiles, so the
+    producer fills the next tile's slots during this tile's store.
 
     ```mlir
     // Before

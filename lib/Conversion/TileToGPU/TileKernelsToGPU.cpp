@@ -61,7 +61,8 @@ tilec::outlineTileKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   func->setAttr("tile.grid", kernel.getGrid());
   for (StringRef name : {tile::kSmallGridAttrName, tile::kNarrowAttrName,
                          tile::kScratchAttrName, tile::kThenAttrName,
-                         tile::kMinBlocksPerSmAttrName})
+                         tile::kMinBlocksPerSmAttrName,
+                         tile::kPersistentAttrName})
     if (Attribute attr = kernel->getAttr(name))
       func->setAttr(name, attr);
   if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())

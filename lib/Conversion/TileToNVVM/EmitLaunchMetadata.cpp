@@ -187,6 +187,14 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << "' must be a kernel symbol, on a kernel with a scratch buffer";
     meta.then = then.getValue().str();
   }
+  if (Attribute attr = kernel->getAttr(tile::kPersistentAttrName)) {
+    auto blocks = dyn_cast<IntegerAttr>(attr);
+    if (!blocks || blocks.getInt() < 1 || blocks.getInt() > 32)
+      return kernel.emitError("'")
+             << tile::kPersistentAttrName
+             << "' must be a number of blocks a multiprocessor, 1 to 32";
+    meta.persistentBlocksPerSm = static_cast<unsigned>(blocks.getInt());
+  }
   for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;
     Type elementType = type;

@@ -24,6 +24,7 @@
 //   narrow rowscan__rows_8 0.1 8
 //   scratch 16 8
 //   then attn__combine
+//   persistent 1
 //
 // (a scratch line may end in `unzeroed`: `scratch 0 8448 unzeroed`)
 //
@@ -79,6 +80,13 @@
 // the parameter), over NAME's own grid: a second pass that combines what
 // the first left there (split-key attention). NAME may have no fallback,
 // small-grid, narrow or then line and no tensor maps; at most one line.
+//
+// `persistent N` makes the kernel walk its tiles itself: the grid line
+// gives the number of tiles (the product of its three dimensions), and the
+// runtime launches a 1-D grid of min(tiles, N * multiprocessors) blocks
+// (N, 1..32, the blocks that fit on a multiprocessor); block b takes tiles
+// b, b + blocks, ... At most one line. A small-grid choice looks at the
+// tiles, not at the blocks launched.
 //
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
 // each `A.D/P` = ceildiv(size of dimension D of buffer argument A, P) or
@@ -242,6 +250,9 @@ struct LaunchMetadata {
   /// Kernel of the same module launched right after this one, with this
   /// launch's scratch buffer (empty: none).
   std::string then;
+  /// With N > 0, a persistent kernel: min(tiles, N * multiprocessors)
+  /// blocks walk the grid's tiles (see `persistent`).
+  unsigned persistentBlocksPerSm = 0;
 
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
@@ -249,7 +260,8 @@ struct LaunchMetadata {
            tensorMaps == o.tensorMaps && alignedArgs == o.alignedArgs &&
            fallback == o.fallback &&
            smallGrid == o.smallGrid && narrow == o.narrow &&
-           scratch == o.scratch && then == o.then;
+           scratch == o.scratch && then == o.then &&
+           persistentBlocksPerSm == o.persistentBlocksPerSm;
   }
 };
 
@@ -270,6 +282,14 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
 /// the grid is empty (it launches nothing).
 bool prefersSmallGrid(const LaunchMetadata &meta,
                       const std::array<uint64_t, 3> &grid, int multiprocessors);
+
+/// The grid to launch for `grid` (see computeGrid) on a device with
+/// `multiprocessors` SMs: `grid` itself, or for a persistent kernel
+/// {min(tiles, persistentBlocksPerSm * multiprocessors), 1, 1} (all tiles
+/// when `multiprocessors` is not positive).
+std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
+                                   const std::array<uint64_t, 3> &grid,
+                                   int multiprocessors);
 
 /// Whether `meta`'s narrow variant should run instead of its kernel when
 /// dimension `narrow.dim` of buffer argument `narrow.arg` has `extent`

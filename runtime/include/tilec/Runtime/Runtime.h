@@ -356,8 +356,8 @@ private:
   /// Shared between copies; launched after this kernel with its scratch
   /// buffer; has no variants of its own.
   std::shared_ptr<const Kernel> then_;
-  /// The device's multiprocessor count, for prefersSmallGrid; set only
-  /// with smallGrid_.
+  /// The device's multiprocessor count, for prefersSmallGrid and
+  /// persistent grids (launchGrid).
   int multiprocessors_ = 0;
   /// One scratch buffer per stream, shared between copies (launchArgs is
   /// const) and freed with the last; set only when the metadata has a

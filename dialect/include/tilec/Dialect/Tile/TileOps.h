@@ -75,6 +75,11 @@ inline constexpr llvm::StringLiteral kScratchAttrName = "tile.scratch";
 /// (set by tile-tiling where a result is combined from partial ones, as
 /// split-key attention's).
 inline constexpr llvm::StringLiteral kThenAttrName = "tile.then";
+/// `tile.persistent`: N: the kernel walks its tiles (the product of its
+/// grid) itself, with min(tiles, N * multiprocessors) blocks launched in x
+/// (set by tile-tiling for persistent matmuls; launch metadata
+/// `persistent N`).
+inline constexpr llvm::StringLiteral kPersistentAttrName = "tile.persistent";
 /// `tile.min_blocks_per_sm`: N: ptxas should fit N blocks of the kernel on
 /// a multiprocessor (set by tile-tiling where that measured faster; becomes
 /// nvvm.minctasm in tile-occupancy-hints).
