@@ -34,6 +34,10 @@
 //   a float64 sample (so a harness bug cannot pass as a result), then the
 //   tilec kernel is checked against cuBLAS over all of C; only a verified
 //   kernel is timed. Times are CUDA event medians of back-to-back launches.
+//   Each row also gives the quantisation of the schedule launched: waves
+//   (C's tiles over the blocks that run at once: a last wave partly empty
+//   leaves multiprocessors idle) and fill (the share of the tiles' elements
+//   inside C: partial edge tiles compute padding).
 //
 // Exit status: 0 when nothing failed, 1 on a failure (or, with
 // --fail-if-none, when nothing passed), 2 on bad usage. The last line of
@@ -1146,7 +1150,38 @@ struct BenchRow {
   double errorVsCublas = NAN, tilecRefError = NAN, cublasRefError = NAN;
   int64_t nonFinite = 0;
   std::string error;
+  /// The schedule of the kernel launched: C tiles, blocks launched, blocks
+  /// resident a multiprocessor, waves (tiles over the blocks running at
+  /// once) and the share of the tiles' elements inside C.
+  uint64_t tiles = 0, blocks = 0;
+  int residentPerSm = 0;
+  double waves = NAN, tileFill = NAN;
 };
+
+/// Tile and wave quantisation of the kernel `kernel` launches for `args`
+/// (C is m x n): a last wave that is partly empty, and partial edge tiles,
+/// both leave tensor cores idle.
+void describeSchedule(const Kernel &kernel, const std::vector<KernelArg> &args,
+                      const Shape &s, BenchRow &row) {
+  const Kernel &launched = kernel.launchedFor(args);
+  const tilec::LaunchMetadata &meta = launched.metadata();
+  std::array<uint64_t, 3> grid = tilec::rt::computeGrid(meta, args);
+  std::array<uint64_t, 3> blocks =
+      tilec::launchGrid(meta, grid, launched.multiprocessors());
+  row.tiles = grid[0] * grid[1] * grid[2];
+  row.blocks = blocks[0] * blocks[1] * blocks[2];
+  row.residentPerSm = launched.residentBlocksPerSm();
+  uint64_t atOnce = std::min<uint64_t>(
+      row.blocks, uint64_t(row.residentPerSm) * launched.multiprocessors());
+  if (atOnce)
+    row.waves = double(row.tiles) / double(atOnce);
+  // Matmul grids: x over C's columns, y over its rows, one term each.
+  if (meta.grid[0].size() == 1 && meta.grid[1].size() == 1 && row.tiles) {
+    double covered = double(grid[0] * meta.grid[0][0].perProgram) *
+                     double(grid[1] * meta.grid[1][0].perProgram);
+    row.tileFill = double(s.m) * double(s.n) / covered;
+  }
+}
 
 /// Elements of the float64 check in bench mode (besides the corners and
 /// the last row and column): enough to catch a wrong cuBLAS call.
@@ -1229,18 +1264,19 @@ void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
   });
   row.tilecMs = tt.medianMs;
   row.tilecRuns = tt.runs;
+  describeSchedule(*kernel, matmulArgs(v, s, ops[0]), s, row);
   row.status = "PASS";
 }
 
 void printBenchHeader() {
-  std::printf("%-16s %-16s %9s %8s %9s %8s %7s %10s %9s  %s\n", "kernel",
-              "shape", "tilec_ms", "TFLOP/s", "cublas_ms", "TFLOP/s", "ratio",
-              "err_cublas", "cb32F_TF", "status");
+  std::printf("%-16s %-16s %9s %8s %9s %8s %7s %10s %9s %6s %5s  %s\n",
+              "kernel", "shape", "tilec_ms", "TFLOP/s", "cublas_ms", "TFLOP/s",
+              "ratio", "err_cublas", "cb32F_TF", "waves", "fill", "status");
 }
 
 void printBenchRow(const BenchRow &r) {
   double ratio = r.cublasMs / r.tilecMs;
-  std::printf("%-16s %-16s %9s %8s %9s %8s %7s %10s %9s  %s%s%s\n",
+  std::printf("%-16s %-16s %9s %8s %9s %8s %7s %10s %9s %6s %5s  %s%s%s\n",
               r.kernel.c_str(), r.shape.str().c_str(),
               fmt("%.3f", r.tilecMs).c_str(),
               fmt("%.1f", tflops(r.shape, r.tilecMs)).c_str(),
@@ -1248,6 +1284,7 @@ void printBenchRow(const BenchRow &r) {
               fmt("%.1f", tflops(r.shape, r.cublasMs)).c_str(),
               fmt("%.3f", ratio).c_str(), fmt("%.2e", r.errorVsCublas).c_str(),
               fmt("%.1f", tflops(r.shape, r.cublasDefaultMs)).c_str(),
+              fmt("%.2f", r.waves).c_str(), fmt("%.3f", r.tileFill).c_str(),
               r.status.c_str(), r.error.empty() ? "" : "  ", r.error.c_str());
   std::fflush(stdout);
 }
@@ -1289,6 +1326,10 @@ bool writeBenchJson(const std::string &path, const std::string &header,
         << ", \"tilec_rel_error_vs_ref\": " << jsonNumber(r.tilecRefError)
         << ", \"cublas_rel_error_vs_ref\": " << jsonNumber(r.cublasRefError)
         << ", \"non_finite\": " << r.nonFinite
+        << ", \"tiles\": " << r.tiles << ", \"blocks\": " << r.blocks
+        << ", \"resident_blocks_per_sm\": " << r.residentPerSm
+        << ", \"waves\": " << jsonNumber(r.waves)
+        << ", \"tile_fill\": " << jsonNumber(r.tileFill)
         << ", \"error\": " << jsonString(r.error) << "}"
         << (i + 1 < rows.size() ? ",\n" : "\n");
   }

@@ -164,9 +164,14 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
             /*predicate=*/nullptr);
       }
     };
-    // A producer region runs on one thread already.
+    // A producer's copies are issued by its first thread, the first after
+    // the tile threads.
     if (inProducerRole(op))
-      issue(rewriter);
+      buildIf(rewriter, loc,
+              rewriter.createOrFold<arith::CmpIOp>(
+                  loc, arith::CmpIPredicate::eq, state.threadId,
+                  indexConstant(rewriter, loc, state.threads)),
+              issue);
     else
       inFirstThread(rewriter, loc, state.threadId, issue);
     rewriter.eraseOp(op);

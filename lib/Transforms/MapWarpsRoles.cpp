@@ -3,7 +3,7 @@
 // tilegpu.warp_roles, after its regions have been mapped to threads: the
 // tile threads keep thread ids 0 .. threads-1 (so the layouts computed for
 // them hold as they are), and one warp appended after them runs the
-// producer on its first thread. The tile threads' block barriers become
+// producer (its first thread issues the copies). The tile threads' block barriers become
 // named barrier 1 over them alone: the producer warp never reaches them.
 //
 //===----------------------------------------------------------------------===//
@@ -46,15 +46,26 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
   for (tilegpu::WarpRolesOp roles : all) {
     Location loc = roles.getLoc();
     OpBuilder b(roles);
-    Value threads = indexConstant(b, loc, state.threads);
+    // The roles split on the warp index read from lane 0: ptxas then knows
+    // both branches warp-uniform and keeps uniform values (the warpgroup
+    // MMA descriptors) in uniform registers inside them.
+    Value warp = arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(),
+        arith::DivUIOp::create(b, loc, state.threadId,
+                               indexConstant(b, loc, 32)));
+    Value uniformWarp =
+        gpu::ShuffleOp::create(b, loc, warp, i32Constant(b, loc, 0),
+                               i32Constant(b, loc, 32), gpu::ShuffleMode::IDX)
+            .getShuffleResult();
+    Value tileWarps = i32Constant(b, loc, state.threads / 32);
     moveIntoIf(b, loc,
                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     state.threadId, threads),
+                                     uniformWarp, tileWarps),
                roles.getProducer());
     scf::IfOp consumers =
         moveIntoIf(b, loc,
                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         state.threadId, threads),
+                                         uniformWarp, tileWarps),
                    roles.getConsumers());
     consumers.walk([&](gpu::BarrierOp barrier) {
       OpBuilder at(barrier);

@@ -89,6 +89,8 @@ std::string resolveAll(GetProcAddressFn getProcAddress, DriverApi &api) {
       {"cuModuleGetGlobal", (void **)&api.moduleGetGlobal},
       {"cuFuncSetAttribute", (void **)&api.funcSetAttribute},
       {"cuFuncGetAttribute", (void **)&api.funcGetAttribute},
+      {"cuOccupancyMaxActiveBlocksPerMultiprocessor",
+       (void **)&api.occupancyMaxActiveBlocksPerMultiprocessor},
       {"cuLaunchKernel", (void **)&api.launchKernel},
       {"cuEventCreate", (void **)&api.eventCreate},
       {"cuEventRecord", (void **)&api.eventRecord},

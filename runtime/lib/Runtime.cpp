@@ -708,6 +708,16 @@ int Kernel::attribute(CUfunction_attribute attribute) const {
   return value;
 }
 
+int Kernel::residentBlocksPerSm() const {
+  module_->ctx->makeCurrent();
+  int blocks = 0;
+  check(driver().occupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, func_, int(meta_.block[0] * meta_.block[1] * meta_.block[2]),
+            meta_.sharedBytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor", name_);
+  return blocks;
+}
+
 namespace {
 /// A tensor map that TMA cannot describe for the arguments given.
 struct TensorMapFailure {

@@ -1,26 +1,30 @@
 // RUN: tilec-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))' | FileCheck %s
 
-// Warp roles become two branches on the thread index: the producer runs on
-// thread 256, the first of a warp appended after the 256 tile threads (the
-// block grows to 288), and issues its bulk copies itself, with no
-// first-thread guard; the tile threads (index below 256) arrive on the
-// "empty" barrier, and their block barriers become named barrier 1 over
-// 256 threads, which the producer warp never reaches. The barriers' own
-// initialization still synchronizes the whole block (gpu.barrier) before
-// the roles split.
+// Warp roles become two branches on the warp index, read from lane 0 (a
+// shuffle: ptxas then knows each branch warp-uniform): the producer is warp
+// 8, appended after the 256 tile threads (the block grows to 288), whose
+// first thread (256) issues the bulk copies; the tile threads (warps below
+// 8) arrive on the "empty" barrier, and their block barriers become named
+// barrier 1 over 256 threads, which the producer warp never reaches. The
+// barriers' own initialization still synchronizes the whole block
+// (gpu.barrier) before the roles split.
 // CHECK-LABEL: gpu.func @roles(
 // CHECK-SAME: known_block_size = array<i32: 288, 1, 1>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: nvvm.mbarrier.init
 // CHECK: gpu.barrier
-// CHECK: %[[PRODUCER:.*]] = arith.cmpi eq, %[[TID]], %c256
+// CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
+// CHECK: %[[WARP32:.*]] = arith.index_castui %[[WARP]] : index to i32
+// CHECK: %[[UNIFORM:.*]], %{{.*}} = gpu.shuffle  idx %[[WARP32]], %c0_i32, %c32_i32 : i32
+// CHECK: %[[PRODUCER:.*]] = arith.cmpi eq, %[[UNIFORM]], %c8_i32
 // CHECK-NEXT: scf.if %[[PRODUCER]] {
-// CHECK-NOT: arith.cmpi eq, %[[TID]], %c0
 // CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: %[[ISSUER:.*]] = arith.cmpi eq, %[[TID]], %c256
+// CHECK: scf.if %[[ISSUER]] {
 // CHECK: nvvm.mbarrier.arrive.expect_tx
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: }
-// CHECK: %[[TILE:.*]] = arith.cmpi ult, %[[TID]], %c256
+// CHECK: %[[TILE:.*]] = arith.cmpi ult, %[[UNIFORM]], %c8_i32
 // CHECK-NEXT: scf.if %[[TILE]] {
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK-NOT: gpu.barrier

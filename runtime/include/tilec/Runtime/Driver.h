@@ -61,6 +61,10 @@ struct DriverApi {
                                int value);
   CUresult (*funcGetAttribute)(int *value, CUfunction_attribute attrib,
                                CUfunction func);
+  CUresult (*occupancyMaxActiveBlocksPerMultiprocessor)(int *blocks,
+                                                        CUfunction func,
+                                                        int blockSize,
+                                                        size_t sharedBytes);
   CUresult (*launchKernel)(CUfunction func, unsigned gridX, unsigned gridY,
                            unsigned gridZ, unsigned blockX, unsigned blockY,
                            unsigned blockZ, unsigned sharedBytes,

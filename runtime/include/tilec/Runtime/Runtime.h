@@ -252,6 +252,12 @@ public:
   CUfunction handle() const { return func_; }
   /// Registers per thread, static shared bytes, ... (CU_FUNC_ATTRIBUTE_*).
   int attribute(CUfunction_attribute attribute) const;
+  /// How many blocks of this kernel fit on a multiprocessor at once, with
+  /// its block size and dynamic shared memory (the driver's occupancy
+  /// calculator): what a wave of the grid holds per multiprocessor.
+  int residentBlocksPerSm() const;
+  /// The device's multiprocessors.
+  int multiprocessors() const { return multiprocessors_; }
 
   std::array<uint64_t, 3> gridFor(const std::vector<KernelArg> &args) const {
     return computeGrid(meta_, args);

@@ -345,8 +345,8 @@ def TileGPU_WarpRolesOp : TileGPU_Op<"warp_roles", [
   let description = [{
     The program's tile threads (the block size its tiles are laid out over)
     run the `consumers` region; one extra warp, appended after them, runs
-    the `producer` region on its first thread. The producer issues bulk
-    copies (`tilegpu.copy_bulk`, made by that thread alone) and waits on
+    the `producer` region. The producer issues bulk copies
+    (`tilegpu.copy_bulk`, made by its first thread alone) and waits on
     barriers; the consumers compute. Synchronizations of the tile threads
     inside `consumers` (the block barriers that layout conversions and
     reductions use) are over the tile threads only (a named barrier), so
