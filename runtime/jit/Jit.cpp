@@ -469,6 +469,7 @@ std::string jitCacheKey(std::string_view source,
   std::string_view lineInfo = options.lineInfo ? "lineinfo" : "";
   std::string_view alignedCopies =
       options.alignedCopyKernels ? "aligned-copy-kernels" : "";
+  std::string_view producerWarp = options.producerWarp ? "producer-warp" : "";
   std::string_view fileName =
       options.lineInfo ? std::string_view(options.bufferName) : "";
   for (std::string_view field :
@@ -476,7 +477,8 @@ std::string jitCacheKey(std::string_view source,
         std::string_view(compilerBuildIdentity()),
         std::string_view(ptxasIdentity()), std::string_view(options.arch),
         std::string_view(optLevel), std::string_view(emit), lineInfo,
-        alignedCopies, std::string_view(options.ptxasOptions), fileName,
+        alignedCopies, producerWarp, std::string_view(options.ptxasOptions),
+        fileName,
         source}) {
     h = fnv1a(field, h);
     h = fnv1a(std::string_view("\0", 1), h);
@@ -630,6 +632,7 @@ Module jitLoad(const Context &ctx, std::string_view source,
   compile.lineInfo = options.lineInfo;
   compile.ptxasOptions = options.ptxasOptions;
   compile.alignedCopyKernels = options.alignedCopyKernels;
+  compile.producerWarp = options.producerWarp;
   return Module::loadData(ctx, compileCached(source, compile));
 }
 

@@ -230,6 +230,9 @@ TEST(JitCacheKey, CoversEveryOptionThatReachesTheCubin) {
   EXPECT_NE(keyWith([](CompileOptions &o) { o.ptxasOptions = "-v"; }), key);
   EXPECT_NE(keyWith([](CompileOptions &o) { o.alignedCopyKernels = true; }),
             key);
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.producerWarp = true; }), key);
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.producerWarp = true; }),
+            keyWith([](CompileOptions &o) { o.alignedCopyKernels = true; }));
   EXPECT_NE(
       keyWith([](CompileOptions &o) { o.ptxasOptions = "--maxrregcount=128"; }),
       keyWith([](CompileOptions &o) { o.ptxasOptions = "--maxrregcount=64"; }));

@@ -131,6 +131,38 @@ TEST(Compiler, CubinCarriesParsableLaunchMetadata) {
   EXPECT_EQ(meta->grid[0][0].perProgram, 256);
 }
 
+TEST(Compiler, ProducerWarpMakesMatmulsPersistentWithWarpRoles) {
+  if (!hasPtxas())
+    GTEST_SKIP() << "no ptxas";
+  const char *matmul = R"mlir(
+tile.matmul @mm a(row) b(col)
+    : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+)mlir";
+  auto mainKernel = [&](bool producerWarp) {
+    tilec::CompileOptions o = options(tilec::EmitKind::Cubin);
+    o.producerWarp = producerWarp;
+    tilec::CompileResult r = tilec::compile(matmul, o);
+    EXPECT_TRUE(r.ok) << r.diagnostics;
+    std::optional<tilec::rt::CubinInfo> info = tilec::rt::parseCubin(r.output);
+    EXPECT_TRUE(info);
+    std::optional<tilec::LaunchMetadata> meta;
+    for (const tilec::rt::CubinLaunchSymbol &sym : info->launchSymbols)
+      if (sym.symbol == tilec::launchMetadataSymbol("mm"))
+        meta = tilec::parseLaunchMetadata(sym.text);
+    EXPECT_TRUE(meta);
+    return meta.value_or(tilec::LaunchMetadata());
+  };
+  tilec::LaunchMetadata plain = mainKernel(false);
+  EXPECT_EQ(plain.block[0], 256u);
+  EXPECT_EQ(plain.persistentBlocksPerSm, 0u);
+  // The 256 tile threads and a producer warp; one block a multiprocessor
+  // walks the tiles.
+  tilec::LaunchMetadata roles = mainKernel(true);
+  EXPECT_EQ(roles.block[0], 288u);
+  EXPECT_EQ(roles.persistentBlocksPerSm, 1u);
+  EXPECT_EQ(roles.grid, plain.grid);
+}
+
 TEST(Compiler, ReportsLocatedParseErrors) {
   tilec::CompileResult r =
       tilec::compile("tile.kernel @k(\n", options(tilec::EmitKind::PTX));

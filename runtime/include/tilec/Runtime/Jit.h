@@ -115,6 +115,9 @@ struct JitOptions {
   /// Element-copy twins and every cp.async width for kernels copied by the
   /// threads (tilec --aligned-copy-kernels).
   bool alignedCopyKernels = false;
+  /// Warpgroup-MMA matmuls get a producer warp and walk their tiles
+  /// persistently (tilec --producer-warp).
+  bool producerWarp = false;
 };
 
 /// Compiles (through the cache) and loads `source` on `ctx`.
