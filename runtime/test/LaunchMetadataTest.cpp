@@ -106,16 +106,20 @@ TEST(LaunchMetadata, RoundTripsAnAlignedLine) {
   EXPECT_FALSE(m == other);
 }
 
+/// Why the parser rejects a kernel `k` taking a bf16 matrix and an i32,
+/// with one block and grid, followed by `lines`.
+std::string rejection(const char *lines) {
+  std::string why;
+  EXPECT_FALSE(parseLaunchMetadata(
+      std::string("tilec-launch 1\nkernel k\nparams buffer:bf16:2 "
+                  "scalar:i32\nblock 1 1 1\ngrid - - -\n") +
+          lines,
+      &why));
+  return why;
+}
+
 TEST(LaunchMetadataRejects, AlignedLinesWithTheirReason) {
-  auto error = [](const char *lines) {
-    std::string why;
-    EXPECT_FALSE(parseLaunchMetadata(
-        std::string("tilec-launch 1\nkernel k\nparams buffer:bf16:2 "
-                    "scalar:i32\nblock 1 1 1\ngrid - - -\n") +
-            lines,
-        &why));
-    return why;
-  };
+  auto error = rejection;
   EXPECT_EQ(error("aligned\nfallback f"),
             "malformed launch metadata: aligned line 'aligned' is not one "
             "'aligned ARG...'");
@@ -1049,15 +1053,7 @@ TEST(LaunchMetadata, RoundTripsAPersistentLine) {
 }
 
 TEST(LaunchMetadataRejects, PersistentLinesWithTheirReason) {
-  auto error = [](const char *lines) {
-    std::string why;
-    EXPECT_FALSE(parseLaunchMetadata(
-        std::string("tilec-launch 1\nkernel k\nparams buffer:bf16:2\n"
-                    "block 1 1 1\ngrid - - -\n") +
-            lines,
-        &why));
-    return why;
-  };
+  auto error = rejection;
   for (const char *bad : {"persistent", "persistent 0", "persistent 33",
                           "persistent x", "persistent 1 2"})
     EXPECT_EQ(error(bad), std::string("malformed launch metadata: persistent "
