@@ -704,30 +704,16 @@ Value globalIteration(OpBuilder &b, Location loc, scf::ForOp tiles,
       loc, b.createOrFold<arith::MulIOp>(loc, done, perTile), iteration);
 }
 
-/// Bulk copies issued by a producer warp: the tile threads (consumers) run
-/// `root` (the loop, or the persistent loop over tiles holding it), waiting
-/// on slot s's "full" barrier as in pipelineBulkCopies, and release the
-/// slot by arriving on its "empty" barrier (one arrival per tile thread)
-/// once their dots have read it: after the next iteration's dot where a dot
-/// stays in flight, else at the end of the iteration. The producer walks
-/// the same iterations (of every tile), waiting for a slot's release before
-/// refilling it, so no block barrier remains in the loop, the copies run as
-/// far ahead as the slots allow, and the next tile's first copies overlap
-/// this tile's store. Iterations are counted over all tiles, so slots and
-/// phases go on from one tile to the next.
-void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
-                          scf::ForOp root, Value full, Value empty,
-                          int64_t threads) {
+/// The producer's loops in `producer`: the tiles of `tiles` (if any), with
+/// each tile's index arithmetic (the tile-free, side-effect-free ops before
+/// the loop in the tile's body) cloned, and in each the loop's iterations,
+/// where iteration i waits for the release of iteration i - stages (the
+/// slot's (i / stages - 1)-th phase: parity of i / stages + 1) and issues
+/// the copies into its slot.
+void buildProducer(RewriterBase &rewriter, const Pipeline &p,
+                   scf::ForOp tiles, Block *producer, Value full,
+                   Value empty) {
   Location loc = p.loop.getLoc();
-  scf::ForOp tiles = root == p.loop ? scf::ForOp() : root;
-  tilegpu::BarrierInitOp::create(rewriter, loc, full, p.tiles.size());
-  tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads);
-  auto roles = tilegpu::WarpRolesOp::create(rewriter, loc);
-  Block *producer = rewriter.createBlock(&roles.getProducer());
-  Block *consumers = rewriter.createBlock(&roles.getConsumers());
-
-  // Producer: the same loops, with the tile's index arithmetic (the pure,
-  // tile-free ops before the loop in the tile's body) cloned.
   rewriter.setInsertionPointToStart(producer);
   IRMapping cloned;
   Value tile;
@@ -752,9 +738,8 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
   auto fill = scf::ForOp::create(rewriter, loc, lb, ub, step);
   rewriter.setInsertionPoint(fill.getBody()->getTerminator());
   Value iv = fill.getInductionVar();
-  // Iteration i waits for the release of iteration i - stages (the slot's
-  // (i / stages - 1)-th phase: parity of i / stages + 1).
-  Value iteration = globalIteration(rewriter, loc, tiles, tile, lb, ub, step, iv);
+  Value iteration =
+      globalIteration(rewriter, loc, tiles, tile, lb, ub, step, iv);
   Value use = rewriter.createOrFold<arith::DivUIOp>(
       loc, iteration, p.constant(rewriter, p.stages));
   Value slot = p.slot(rewriter, iteration, 0);
@@ -774,16 +759,24 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
       if (Value mapped = cloned.lookupOrNull(operand.get()))
         operand.set(mapped);
   });
+}
 
-  // Consumers.
-  moveIntoConsumers(root, roles, consumers);
-  bool dotInFlight = anyDotStaysInFlight(p.loop);
+/// The tile threads' side of the loop (now in the consumers region): each
+/// iteration waits on its slot's "full" barrier, reads its tiles there and
+/// releases a slot on the "empty" barrier once the dots have read it: the
+/// previous iteration's after this one's dot where a dot stays in flight
+/// (the previous tile's last, which the wait after its loop completed,
+/// at a tile's first), else its own at the end.
+void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
+                       scf::ForOp tiles, Value full, Value empty,
+                       bool dotInFlight) {
+  Location loc = p.loop.getLoc();
   rewriter.setInsertionPointToStart(p.loop.getBody());
-  iteration = globalIteration(
+  Value iteration = globalIteration(
       rewriter, loc, tiles, tiles ? tiles.getInductionVar() : Value(),
       p.loop.getLowerBound(), p.loop.getUpperBound(), p.loop.getStep(),
       p.loop.getInductionVar());
-  slot = p.slot(rewriter, iteration, 0);
+  Value slot = p.slot(rewriter, iteration, 0);
   tilegpu::BarrierWaitOp::create(
       rewriter, loc, full, slot,
       rewriter.createOrFold<arith::DivUIOp>(loc, iteration,
@@ -795,14 +788,36 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
     tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot);
     return;
   }
-  // This iteration's dot has completed the previous one's (the previous
-  // tile's last, which the wait after its loop completed).
   Value notFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
                                          iteration, p.constant(rewriter, 0));
   auto release = scf::IfOp::create(rewriter, loc, notFirst);
   rewriter.setInsertionPointToStart(release.thenBlock());
   tilegpu::BarrierArriveOp::create(rewriter, loc, empty,
                                    p.slot(rewriter, iteration, p.stages - 1));
+}
+
+/// Bulk copies issued by a producer warp (tilegpu.warp_roles): the tile
+/// threads run `root` (the loop, or the persistent loop over tiles holding
+/// it) and everything after it, the producer the same iterations (of every
+/// tile), so no block barrier remains in the loop, the copies run as far
+/// ahead as the slots allow, and the next tile's first copies overlap this
+/// tile's store. Iterations are counted over all tiles, so slots and phases
+/// go on from one tile to the next. One arrival per tile thread releases a
+/// slot.
+void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
+                          scf::ForOp root, Value full, Value empty,
+                          int64_t threads) {
+  Location loc = p.loop.getLoc();
+  scf::ForOp tiles = root == p.loop ? scf::ForOp() : root;
+  tilegpu::BarrierInitOp::create(rewriter, loc, full, p.tiles.size());
+  tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads);
+  auto roles = tilegpu::WarpRolesOp::create(rewriter, loc);
+  Block *producer = rewriter.createBlock(&roles.getProducer());
+  Block *consumers = rewriter.createBlock(&roles.getConsumers());
+  buildProducer(rewriter, p, tiles, producer, full, empty);
+  moveIntoConsumers(root, roles, consumers);
+  buildConsumerLoop(rewriter, p, tiles, full, empty,
+                    anyDotStaysInFlight(p.loop));
 }
 } // namespace
 
