@@ -166,6 +166,8 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
                          MapWarpsState &state) {
   state.threads = threads;
   state.alignedCopies = func->hasAttr(tile::kAlignedArgsAttrName);
+  if (auto cluster = func->getAttrOfType<IntegerAttr>(tile::kClusterAttrName))
+    state.clusterBlocks = cluster.getInt();
   func.walk([&](tile::LoadOp load) {
     if (load.getPlacement())
       state.asyncProxyReads = true;

@@ -40,12 +40,26 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
       return WalkResult::interrupt();
     }
     MemRefType dst = copy.getDst().getType();
+    // Each block of the cluster copies a whole number of swizzle atoms (8
+    // rows of 128 bytes) of every panel.
+    if (copy.getMulticast() &&
+        (state.clusterBlocks < 2 ||
+         dst.getDimSize(1) % (8 * state.clusterBlocks) != 0)) {
+      copy.emitOpError("multicast needs a kernel in thread-block clusters "
+                       "(tile.cluster) and panels whose rows split into 8-row "
+                       "parts, one per block; got ")
+          << dst.getDimSize(1) << " rows in clusters of "
+          << state.clusterBlocks;
+      return WalkResult::interrupt();
+    }
     // The box, innermost first: a panel's columns, its rows along
     // rows_dim, one element in every other dimension.
     int64_t rank = copy.getSrc().getType().getRank();
     SmallVector<int64_t> box(rank, 1);
     box[0] = dst.getDimSize(2);
-    box[rank - 1 - copy.getRowsDimension()] = dst.getDimSize(1);
+    // A multicast copy's block copies its share of the rows.
+    box[rank - 1 - copy.getRowsDimension()] =
+        dst.getDimSize(1) / (copy.getMulticast() ? state.clusterBlocks : 1);
     Value &descriptor = descriptors[{src.getArgNumber(), box}];
     if (!descriptor) {
       unsigned index = func.getNumArguments();
@@ -128,6 +142,10 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
     int64_t panelBytes = rows * width * dst.getElementTypeBitWidth() / 8;
     MLIRContext *ctx = rewriter.getContext();
     auto clusterPointer = LLVM::LLVMPointerType::get(ctx, 7);
+    // Multicast: this block copies rows [r R / X, (r + 1) R / X) of each
+    // panel, r its rank in the cluster of X, into every block's slot.
+    int64_t share = op.getMulticast() ? state.clusterBlocks : 1;
+    int64_t shareRows = rows / share;
     auto issue = [&](OpBuilder &b) {
       Value barrier = barrierPointer(b, loc, adaptor.getBarriers(),
                                      adaptor.getBarrier());
@@ -142,7 +160,27 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
       auto toI32 = [&](Value index) {
         return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
       };
-      ValueRange indices = adaptor.getIndices();
+      SmallVector<Value> indices(adaptor.getIndices());
+      Value mask;
+      if (share > 1) {
+        Value rankInCluster = arith::IndexCastUIOp::create(
+            b, loc, b.getIndexType(),
+            NVVM::ClusterId::create(b, loc, b.getI32Type()));
+        Value firstRow = b.createOrFold<arith::MulIOp>(
+            loc, rankInCluster, indexConstant(b, loc, shareRows));
+        unsigned rowsDim = op.getRowsDimension();
+        indices[rowsDim] =
+            b.createOrFold<arith::AddIOp>(loc, indices[rowsDim], firstRow);
+        base = b.createOrFold<arith::AddIOp>(
+            loc, base,
+            arith::IndexCastUIOp::create(
+                b, loc, b.getI64Type(),
+                b.createOrFold<arith::MulIOp>(
+                    loc, firstRow,
+                    indexConstant(b, loc,
+                                  width * dst.getElementTypeBitWidth() / 8))));
+        mask = arith::ConstantIntOp::create(b, loc, (1 << share) - 1, 16);
+      }
       for (int64_t p = 0; p < panels; ++p) {
         Value address = b.createOrFold<arith::AddIOp>(
             loc, base,
@@ -153,11 +191,11 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
         // the row and any outer indices.
         SmallVector<Value> coordinates = {toI32(b.createOrFold<arith::AddIOp>(
             loc, indices.back(), indexConstant(b, loc, p * width)))};
-        for (Value index : llvm::reverse(indices.drop_back()))
+        for (Value index : llvm::reverse(ArrayRef(indices).drop_back()))
           coordinates.push_back(toI32(index));
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
             b, loc, dstPointer, descriptor, coordinates, barrier,
-            /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/nullptr,
+            /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/mask,
             /*l2CacheHint=*/nullptr,
             NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
             /*isCTAOnly=*/b.getBoolAttr(false), /*group=*/nullptr,
@@ -199,19 +237,45 @@ struct BarrierWaitLowering : OpConversionPattern<tilegpu::BarrierWaitOp> {
   }
 };
 
-struct BarrierArriveLowering
-    : OpConversionPattern<tilegpu::BarrierArriveOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BarrierArriveLowering : MapWarpsPattern<tilegpu::BarrierArriveOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
-        op, /*res=*/Type(),
-        barrierPointer(rewriter, loc, adaptor.getBarriers(),
-                       adaptor.getBarrier()),
-        /*count=*/Value());
+    Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
+                                   adaptor.getBarrier());
+    if (!op.getCluster()) {
+      rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
+          op, /*res=*/Type(), barrier, /*count=*/Value());
+      return success();
+    }
+    // The same barrier of every block of the cluster (this one's too),
+    // through its address in the cluster's shared window.
+    auto clusterPointer = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
+    for (int64_t rank = 0; rank < state.clusterBlocks; ++rank) {
+      Value remote = NVVM::MapaOp::create(rewriter, loc, clusterPointer,
+                                          barrier,
+                                          i32Constant(rewriter, loc, rank));
+      NVVM::MBarrierArriveOp::create(rewriter, loc, /*res=*/Type(), remote,
+                                     /*count=*/Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ClusterSyncLowering : OpConversionPattern<tilegpu::ClusterSyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::ClusterSyncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Not .aligned: the producer warp and the tile threads arrive from
+    // different branches.
+    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), /*aligned=*/nullptr);
+    rewriter.replaceOpWithNewOp<NVVM::ClusterWaitOp>(op, /*aligned=*/nullptr);
     return success();
   }
 };
@@ -223,6 +287,7 @@ void tilec::populateMapWarpsBulkCopyPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns) {
   patterns.add<BarrierInitLowering, CopyBulkLowering>(
       converter, patterns.getContext(), state);
-  patterns.add<BarrierWaitLowering, BarrierArriveLowering>(
+  patterns.add<BarrierArriveLowering>(converter, patterns.getContext(), state);
+  patterns.add<BarrierWaitLowering, ClusterSyncLowering>(
       converter, patterns.getContext());
 }

@@ -26,6 +26,9 @@ namespace tilec {
 struct MapWarpsState {
   /// Threads in the block (known block size).
   int64_t threads = 0;
+  /// Blocks of the kernel's thread-block cluster (tile.cluster; 1: none),
+  /// which share multicast copies.
+  int64_t clusterBlocks = 1;
   /// gpu.thread_id x, created at the kernel entry.
   mlir::Value threadId;
   /// Some tile.dot reads swizzled panels through the async proxy (wgmma).

@@ -273,7 +273,8 @@ struct StagedTile {
   /// `iv` into slot `slot`: by the threads, or, given `barriers`, as a bulk
   /// copy completing on barrier `slot`.
   void copyInto(OpBuilder &b, Location loc, Value inductionVar, Value iv,
-                Value slot, Value barriers = nullptr) const {
+                Value slot, Value barriers = nullptr,
+                bool multicast = false) const {
     SmallVector<Value> indices;
     IRMapping atIteration;
     if (inductionVar)
@@ -307,9 +308,11 @@ struct StagedTile {
         if (source.rowsDim + 2 != indices.size())
           rowsDim = b.getI64IntegerAttr(source.rowsDim);
       }
-      tilegpu::CopyBulkOp::create(b, loc, source.arg, indices,
-                                  slotView(b, loc, slot), barriers, slot,
-                                  placement(), rowsDim);
+      auto copy = tilegpu::CopyBulkOp::create(b, loc, source.arg, indices,
+                                              slotView(b, loc, slot), barriers,
+                                              slot, placement(), rowsDim);
+      if (multicast && load->hasAttr(kClusterSharedAttr))
+        copy.setMulticast(true);
       return;
     }
     tilegpu::CopyAsyncOp::create(b, loc, load.getBuffer(), indices,
@@ -484,12 +487,15 @@ struct Pipeline {
         loc, b.createOrFold<arith::AddIOp>(loc, iteration, constant(b, ahead)),
         constant(b, stages));
   }
-  void copyAll(OpBuilder &b, Value iv, Value slot,
-               Value barriers = nullptr) const {
+  /// Copies every tile of iteration `iv` into `slot` (bulk copies on
+  /// `barriers` if given; `multicast`: those of tiles a cluster shares are
+  /// multicast).
+  void copyAll(OpBuilder &b, Value iv, Value slot, Value barriers = nullptr,
+               bool multicast = false) const {
     for (const StagedTile &t : tiles)
       if (!t.invariant)
         t.copyInto(b, loop.getLoc(), loop.getInductionVar(), iv, slot,
-                   barriers);
+                   barriers, multicast);
   }
   /// Copies the loop-invariant tiles (into their slot 0).
   void copyInvariants(OpBuilder &b) const {
@@ -711,8 +717,8 @@ Value globalIteration(OpBuilder &b, Location loc, scf::ForOp tiles,
 /// slot's (i / stages - 1)-th phase: parity of i / stages + 1) and issues
 /// the copies into its slot.
 void buildProducer(RewriterBase &rewriter, const Pipeline &p,
-                   scf::ForOp tiles, Block *producer, Value full,
-                   Value empty) {
+                   scf::ForOp tiles, Block *producer, Value full, Value empty,
+                   bool multicast) {
   Location loc = p.loop.getLoc();
   rewriter.setInsertionPointToStart(producer);
   IRMapping cloned;
@@ -752,7 +758,7 @@ void buildProducer(RewriterBase &rewriter, const Pipeline &p,
       rewriter, loc, empty, slot,
       arith::AddIOp::create(rewriter, loc, use, p.constant(rewriter, 1)));
   rewriter.setInsertionPointAfter(wait);
-  p.copyAll(rewriter, iv, slot, full);
+  p.copyAll(rewriter, iv, slot, full, multicast);
   // The copies' indices were the tile's: use the producer's clones.
   fill.walk([&](Operation *op) {
     for (OpOperand &operand : op->getOpOperands())
@@ -769,7 +775,7 @@ void buildProducer(RewriterBase &rewriter, const Pipeline &p,
 /// at a tile's first), else its own at the end.
 void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
                        scf::ForOp tiles, Value full, Value empty,
-                       bool dotInFlight) {
+                       bool dotInFlight, bool cluster) {
   Location loc = p.loop.getLoc();
   rewriter.setInsertionPointToStart(p.loop.getBody());
   Value iteration = globalIteration(
@@ -785,7 +791,7 @@ void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
   p.markDotsInFlight(rewriter);
   rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
   if (!dotInFlight) {
-    tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot);
+    tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot, cluster);
     return;
   }
   Value notFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
@@ -793,7 +799,8 @@ void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
   auto release = scf::IfOp::create(rewriter, loc, notFirst);
   rewriter.setInsertionPointToStart(release.thenBlock());
   tilegpu::BarrierArriveOp::create(rewriter, loc, empty,
-                                   p.slot(rewriter, iteration, p.stages - 1));
+                                   p.slot(rewriter, iteration, p.stages - 1),
+                                   cluster);
 }
 
 /// Bulk copies issued by a producer warp (tilegpu.warp_roles): the tile
@@ -809,15 +816,32 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
                           int64_t threads) {
   Location loc = p.loop.getLoc();
   scf::ForOp tiles = root == p.loop ? scf::ForOp() : root;
+  // In a thread-block cluster, a slot is filled by every block's producer
+  // (multicast), so every block's tile threads release it.
+  int64_t clusterBlocks = 1;
+  if (auto cluster = root->getParentOfType<gpu::GPUFuncOp>()
+                         ->getAttrOfType<IntegerAttr>(tile::kClusterAttrName))
+    clusterBlocks = cluster.getInt();
+  bool cluster = clusterBlocks > 1;
   tilegpu::BarrierInitOp::create(rewriter, loc, full, p.tiles.size());
-  tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads);
+  tilegpu::BarrierInitOp::create(rewriter, loc, empty,
+                                 threads * clusterBlocks);
+  // No block copies into, or arrives on, another's barriers before they
+  // are ready.
+  if (cluster)
+    tilegpu::ClusterSyncOp::create(rewriter, loc);
   auto roles = tilegpu::WarpRolesOp::create(rewriter, loc);
   Block *producer = rewriter.createBlock(&roles.getProducer());
   Block *consumers = rewriter.createBlock(&roles.getConsumers());
-  buildProducer(rewriter, p, tiles, producer, full, empty);
+  buildProducer(rewriter, p, tiles, producer, full, empty, cluster);
   moveIntoConsumers(root, roles, consumers);
   buildConsumerLoop(rewriter, p, tiles, full, empty,
-                    anyDotStaysInFlight(p.loop));
+                    anyDotStaysInFlight(p.loop), cluster);
+  // Nor leaves while another may still copy into, or arrive on, its own.
+  if (cluster) {
+    rewriter.setInsertionPointAfter(roles);
+    tilegpu::ClusterSyncOp::create(rewriter, loc);
+  }
 }
 } // namespace
 

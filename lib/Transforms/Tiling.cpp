@@ -32,6 +32,9 @@ struct MatmulSchedule {
   bool producerWarp = false;
   /// One block a multiprocessor walks the tiles (tile.persistent).
   bool persistent = false;
+  /// Persistent blocks in thread-block clusters of this many (tile.cluster),
+  /// which take tiles on adjacent rows and share B (multicast).
+  int64_t clusterBlocks = 1;
 };
 
 /// The hints of `op`, completed by defaults for its element type: tensor
@@ -138,6 +141,13 @@ Value loadOperandTile(OpBuilder &b, Location loc, Value buffer,
                                    stored);
 }
 
+/// The tile.load a loaded operand tile comes from (through a transpose).
+Operation *sourceLoad(Value tile) {
+  if (auto transpose = tile.getDefiningOp<tile::TransposeOp>())
+    tile = transpose.getOperand();
+  return tile.getDefiningOp<tile::LoadOp>();
+}
+
 /// Computes C's tile (tileRow, tileColumn): the accumulator, the K loop
 /// and the masked store.
 void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
@@ -171,6 +181,9 @@ void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
                                    s.blockK);
         Value bt = loadOperandTile(lb, l, bMatrix, op.getBLayout(), kk, n0,
                                    s.blockK, s.blockN);
+        // The blocks of a cluster take tiles on adjacent rows: B is theirs.
+        if (s.clusterBlocks > 1)
+          sourceLoad(bt)->setAttr(kClusterSharedAttr, lb.getUnitAttr());
         Value d = tile::DotOp::create(lb, l, accType, at, bt, iterArgs[0]);
         scf::YieldOp::create(lb, l, d);
       });
@@ -208,11 +221,20 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
   auto x = tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x);
   Value pid = tile::ProgramIdOp::create(b, loc, index, x);
   Value programs = tile::NumProgramsOp::create(b, loc, index, x);
+  // The blocks of a cluster (consecutive ids) walk groups of as many
+  // adjacent tile rows together, one row each, all the same number of
+  // times (a row past C computes a tile that nothing stores).
+  Value cluster = m.constant(s.clusterBlocks);
+  Value rank = m.rem(pid, cluster);
+  Value rowGroups = m.ceilDiv(rows, cluster);
   auto tiles = scf::ForOp::create(
-      b, loc, pid, m.mul(rows, columns), programs, ValueRange{},
+      b, loc, m.div(pid, cluster), m.mul(rowGroups, columns),
+      m.div(programs, cluster), ValueRange{},
       [&](OpBuilder &lb, Location l, Value t, ValueRange) {
-        auto [tileRow, tileColumn] =
-            groupedTileCoords(lb, l, groupRows, t, columns, rows);
+        IndexMath lm{lb, l};
+        auto [rowGroup, tileColumn] =
+            groupedTileCoords(lb, l, groupRows, t, columns, rowGroups);
+        Value tileRow = lm.add(lm.mul(rowGroup, cluster), rank);
         buildMatmulTile(lb, l, op, s, args, tileRow, tileColumn);
         scf::YieldOp::create(lb, l);
       });
@@ -270,6 +292,9 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, grid, s.warps);
   if (s.persistent)
     kernel->setAttr(tile::kPersistentAttrName, b.getI64IntegerAttr(1));
+  if (s.clusterBlocks > 1)
+    kernel->setAttr(tile::kClusterAttrName,
+                    b.getI64IntegerAttr(s.clusterBlocks));
   Block *body = rewriter.createBlock(
       &kernel.getBody(), {}, op.getFunctionType().getInputs(),
       SmallVector<Location>(3, loc));
@@ -299,8 +324,10 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
                   !op.getAType().getElementType().isF32();
   MatmulSchedule schedule = chooseSchedule(op, warpgroupMma);
   schedule.producerWarp = producer;
-  // With a producer, the next tile's copies overlap this tile's store.
+  // With a producer, the next tile's copies overlap this tile's store,
+  // and pairs of blocks share B.
   schedule.persistent = producer;
+  schedule.clusterBlocks = producer ? 2 : 1;
   tile::KernelOp kernel =
       buildMatmulKernel(rewriter, op, op.getSymName(), schedule, groupRows);
   if (small) {

@@ -91,6 +91,7 @@ std::string resolveAll(GetProcAddressFn getProcAddress, DriverApi &api) {
       {"cuFuncGetAttribute", (void **)&api.funcGetAttribute},
       {"cuOccupancyMaxActiveBlocksPerMultiprocessor",
        (void **)&api.occupancyMaxActiveBlocksPerMultiprocessor},
+      {"cuLaunchKernelEx", (void **)&api.launchKernelEx},
       {"cuLaunchKernel", (void **)&api.launchKernel},
       {"cuEventCreate", (void **)&api.eventCreate},
       {"cuEventRecord", (void **)&api.eventRecord},

@@ -314,6 +314,8 @@ std::string serialize(const LaunchMetadata &meta) {
     os << "then " << meta.then << "\n";
   if (meta.persistentBlocksPerSm)
     os << "persistent " << meta.persistentBlocksPerSm << "\n";
+  if (meta.clusterX > 1)
+    os << "cluster " << meta.clusterX << "\n";
   os << "block " << meta.block[0] << " " << meta.block[1] << " "
      << meta.block[2] << "\n";
   os << "grid";
@@ -415,6 +417,14 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
           blocks > 32)
         return fail("persistent line '" + std::string(line) +
                     "' is not 'persistent N' with N in 1..32");
+    } else if (key == "cluster") {
+      if (meta.clusterX > 1)
+        return fail("duplicate cluster line '" + std::string(line) + "'");
+      // Portable cluster sizes: at most 8 blocks.
+      if (w.size() != 2 || !parseInt(w[1], meta.clusterX) ||
+          meta.clusterX < 2 || meta.clusterX > 8)
+        return fail("cluster line '" + std::string(line) +
+                    "' is not 'cluster X' with X in 2..8");
     } else if (key == "block" && w.size() == 4) {
       for (int i = 0; i < 3; ++i)
         if (!parseInt(w[i + 1], meta.block[i]) || meta.block[i] == 0)
@@ -475,6 +485,9 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
     return fail("then line without a scratch line");
   if (meta.then == meta.kernel)
     return fail("kernel '" + meta.kernel + "' is its own then kernel");
+  // Clusters are rounded on the persistent grid only.
+  if (meta.clusterX > 1 && !meta.persistentBlocksPerSm)
+    return fail("cluster line without a persistent line");
   return meta;
 }
 
@@ -484,10 +497,13 @@ std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
   if (!meta.persistentBlocksPerSm)
     return grid;
   uint64_t tiles = grid[0] * grid[1] * grid[2];
-  uint64_t blocks = tiles;
-  if (multiprocessors > 0)
-    blocks = std::min<uint64_t>(
-        tiles, uint64_t(meta.persistentBlocksPerSm) * multiprocessors);
+  uint64_t cluster = std::max(meta.clusterX, 1u);
+  uint64_t blocks = (tiles + cluster - 1) / cluster * cluster;
+  if (multiprocessors > 0) {
+    uint64_t resident = uint64_t(meta.persistentBlocksPerSm) *
+                        uint64_t(multiprocessors) / cluster * cluster;
+    blocks = std::min(blocks, std::max(resident, cluster));
+  }
   return {blocks, 1, 1};
 }
 

@@ -913,6 +913,27 @@ void Kernel::launchPacked(const Stream &stream,
                           PackedArgs &packed) const {
   std::vector<void *> params = packed.pointers();
   module_->ctx->makeCurrent();
+  if (meta_.clusterX > 1) {
+    CUlaunchAttribute cluster{};
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = meta_.clusterX;
+    cluster.value.clusterDim.y = 1;
+    cluster.value.clusterDim.z = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = static_cast<unsigned>(grid[0]);
+    config.gridDimY = static_cast<unsigned>(grid[1]);
+    config.gridDimZ = static_cast<unsigned>(grid[2]);
+    config.blockDimX = meta_.block[0];
+    config.blockDimY = meta_.block[1];
+    config.blockDimZ = meta_.block[2];
+    config.sharedMemBytes = meta_.sharedBytes;
+    config.hStream = stream.handle();
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    check(driver().launchKernelEx(&config, func_, params.data(), nullptr),
+          "cuLaunchKernelEx", name_);
+    return;
+  }
   check(driver().launchKernel(func_, static_cast<unsigned>(grid[0]),
                               static_cast<unsigned>(grid[1]),
                               static_cast<unsigned>(grid[2]), meta_.block[0],

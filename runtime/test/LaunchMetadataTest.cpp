@@ -1084,3 +1084,45 @@ TEST(LaunchGrid, CapsTheTilesOfAllDimensionsAtTheResidentBlocks) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(LaunchMetadata, RoundTripsAClusterLine) {
+  LaunchMetadata m = tmaMatmul();
+  m.persistentBlocksPerSm = 1;
+  m.clusterX = 2;
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\ncluster 2\n"), std::string::npos) << text;
+  expectRoundTrip(m, text);
+}
+
+TEST(LaunchMetadataRejects, ClusterLinesWithTheirReason) {
+  for (const char *bad : {"persistent 1\ncluster", "persistent 1\ncluster 1",
+                          "persistent 1\ncluster 9", "persistent 1\ncluster x"}) {
+    std::string line = std::string(bad).substr(std::string(bad).find('\n') + 1);
+    EXPECT_EQ(rejection(bad), "malformed launch metadata: cluster line '" +
+                                  line +
+                                  "' is not 'cluster X' with X in 2..8");
+  }
+  EXPECT_EQ(rejection("persistent 1\ncluster 2\ncluster 2"),
+            "malformed launch metadata: duplicate cluster line 'cluster 2'");
+  EXPECT_EQ(rejection("cluster 2"),
+            "malformed launch metadata: cluster line without a persistent "
+            "line");
+}
+
+TEST(LaunchGrid, RoundsPersistentGridsToWholeClusters) {
+  LaunchMetadata m = tmaMatmul();
+  m.persistentBlocksPerSm = 1;
+  m.clusterX = 2;
+  // Down from the multiprocessors: 133 SMs hold 66 clusters.
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 133), (Grid{132, 1, 1}));
+  // Up from the tiles: 3 tiles take 2 clusters, 1 tile one.
+  EXPECT_EQ(launchGrid(m, Grid{3, 1, 1}, 132), (Grid{4, 1, 1}));
+  EXPECT_EQ(launchGrid(m, Grid{1, 1, 1}, 132), (Grid{2, 1, 1}));
+  // A device with fewer multiprocessors than a cluster still gets one.
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 1), (Grid{2, 1, 1}));
+  EXPECT_EQ(launchGrid(m, Grid{0, 1, 1}, 132), (Grid{0, 1, 1}));
+}
+
+} // namespace

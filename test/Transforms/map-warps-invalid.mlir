@@ -316,3 +316,37 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @multicast_without_cluster(%b: memref<?x?xbf16>, %k: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c1024 = arith.constant 1024 : index
+    %c99328 = arith.constant 99328 : index
+    %panels = memref.view %base[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c99328][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tilegpu.copy_bulk' op multicast needs a kernel in thread-block clusters (tile.cluster) and panels whose rows split into 8-row parts, one per block; got 64 rows in clusters of 1}}
+    tilegpu.copy_bulk %b[%k, %n0], %panels, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, multicast} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<1xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @multicast_rows(%b: memref<?x?xbf16>, %k: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.cluster = 4 : i64} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c1024 = arith.constant 1024 : index
+    %c99328 = arith.constant 99328 : index
+    %panels = memref.view %base[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x16x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c99328][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{got 16 rows in clusters of 4}}
+    tilegpu.copy_bulk %b[%k, %n0], %panels, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, multicast} : memref<?x?xbf16>, memref<4x16x64xbf16, #gpu.address_space<workgroup>>, memref<1xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -57,3 +57,45 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// In clusters of two blocks (tile.cluster = 2): a multicast copy's tensor
+// map has a box of half the rows (32 of 64); the block announces all 32 KB
+// on its own barrier and copies, r being its rank in the cluster, rows
+// 32 r .. 32 r + 31 of each panel to 32 r x 128 bytes into the panel, for
+// both blocks (mask 0b11); an arrival with `cluster` reaches the barrier of
+// both blocks through mapa; cluster_sync is barrier.cluster.arrive and
+// wait, not .aligned.
+// CHECK-LABEL: gpu.func @multicast(
+// CHECK-SAME: tile.tensor_maps = [array<i64: 0, 64, 32, 128>]
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32
+// CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK: %[[RANKI:.*]] = arith.index_castui %[[RANK]] : i32 to index
+// CHECK: %[[FIRST:.*]] = arith.muli %[[RANKI]], %c32
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[FIRST]]
+// CHECK: arith.muli %[[FIRST]], %c128
+// CHECK: %[[R32:.*]] = arith.index_cast %[[ROW]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %[[R32]]] multicast_mask = %c3_i16
+// CHECK-COUNT-3: box[%{{.*}}, %{{.*}}] multicast_mask = %c3_i16
+// CHECK: %[[MINE:.*]] = nvvm.mapa %{{.*}}, %c0_i32{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %[[MINE]] : !llvm.ptr<7>
+// CHECK: %[[PEER:.*]] = nvvm.mapa %{{.*}}, %c1_i32{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %[[PEER]] : !llvm.ptr<7>
+gpu.module @m {
+  gpu.func @multicast(%b: memref<?x?xbf16>, %k: index, %n0: index, %slot: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.cluster = 2 : i64} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c1024 = arith.constant 1024 : index
+    %c99328 = arith.constant 99328 : index
+    %panels = memref.view %base[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x4x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c99328][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.cluster_sync
+    %slot0 = memref.subview %panels[%slot, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<3x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%k, %n0], %slot0, %bars[%slot] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, multicast} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_arrive %bars[%slot] cluster : memref<3xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -155,3 +155,50 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// In a kernel of clusters of two blocks (tile.cluster = 2), a slot is
+// filled by both blocks' producers: B (tile.cluster_shared) is copied by
+// multicast; both blocks' tile threads release each slot (512 arrivals,
+// tilegpu.barrier_arrive cluster); the blocks meet once their barriers are
+// ready and again before they leave.
+// CHECK-LABEL: gpu.func @cluster(
+// CHECK: tilegpu.barrier_init %[[FULL:[^ ]*]] arrivals 2
+// CHECK: tilegpu.barrier_init %[[EMPTY:[^ ]*]] arrivals 512
+// CHECK-NEXT: tilegpu.cluster_sync
+// CHECK-NEXT: tilegpu.warp_roles producer {
+// CHECK: tilegpu.copy_bulk %arg0[
+// CHECK-NOT: multicast
+// CHECK: tilegpu.copy_bulk %arg1[{{.*}}] {layout = {{.*}}, multicast}
+// CHECK: } consumers {
+// CHECK: tilegpu.barrier_arrive %[[EMPTY]][%{{.*}}] cluster
+// CHECK: tile.store
+// CHECK: } {tile.persistent_tiles}
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.cluster_sync
+// CHECK-NEXT: gpu.return
+gpu.module @m {
+  gpu.func @cluster(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %first: index, %tiles: index, %programs: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.cluster = 2 : i64} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n0 = arith.constant 0 : index
+    scf.for %t = %first to %tiles step %programs {
+      %m0 = arith.muli %t, %c128 : index
+      %k = memref.dim %a, %c1 : memref<?x?xbf16>
+      %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+      %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x256xf32>) {
+        %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+        %tbt = tile.load %b[%n0, %kk] {tile.cluster_shared} : memref<?x?xbf16> -> tensor<256x64xbf16>
+        %tb = tile.transpose %tbt : tensor<256x64xbf16> -> tensor<64x256xbf16>
+        %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+        scf.yield %d : tensor<128x256xf32>
+      } {tile.stages = 4 : i64, tile.producer_warp}
+      tile.store %r, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    } {tile.persistent_tiles}
+    gpu.return
+  }
+}

@@ -2,13 +2,16 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling="producer-warp=true" | FileCheck %s --check-prefix=NOWGMMA
 
 // With producer-warp, a warpgroup-MMA matmul is persistent (tile.persistent
-// = 1: the runtime launches at most one block a multiprocessor): program x
-// walks the ceil(M/128) x ceil(N/256) tiles pid, pid + programs, ... in the
-// grouped order, computing each as before; its K loop is marked for a
+// = 1: the runtime launches at most one block a multiprocessor) and runs in
+// clusters of two blocks (tile.cluster = 2): the pair (program x / 2) walks
+// the ceil(ceil(M/128) / 2) x ceil(N/256) pairs of tile rows in the grouped
+// order, block x % 2 taking row 2 g + x % 2 of each; B's load is marked
+// tile.cluster_shared (both blocks read it); the K loop is marked for a
 // producer warp. The small-grid kernel keeps one tile a program (its grid
 // leaves multiprocessors idle anyway), its K loop marked too.
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: grid = [#tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>]
+// CHECK-SAME: tile.cluster = 2 : i64
 // CHECK-SAME: tile.persistent = 1 : i64
 // CHECK: %[[M:.*]] = memref.dim %{{.*}}, %c0
 // CHECK: %[[ROWS:.*]] = arith.ceildivui %[[M]], %c128
@@ -16,15 +19,25 @@
 // CHECK: %[[COLS:.*]] = arith.ceildivui %[[N]], %c256
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[PROGRAMS:.*]] = tile.num_programs x
-// CHECK: %[[TILES:.*]] = arith.muli %[[ROWS]], %[[COLS]]
-// CHECK: scf.for %[[T:.*]] = %[[PID]] to %[[TILES]] step %[[PROGRAMS]] {
+// CHECK: %[[RANK:.*]] = arith.remui %[[PID]], %c2
+// CHECK: %[[GROUPS:.*]] = arith.ceildivui %[[ROWS]], %c2
+// CHECK: %[[PAIRS:.*]] = arith.divui %[[PROGRAMS]], %c2
+// CHECK: %[[TILES:.*]] = arith.muli %[[GROUPS]], %[[COLS]]
+// CHECK: %[[PAIR:.*]] = arith.divui %[[PID]], %c2
+// CHECK: scf.for %[[T:.*]] = %[[PAIR]] to %[[TILES]] step %[[PAIRS]] {
 // CHECK: arith.divui %[[T]],
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c2
+// CHECK: %[[ROW:.*]] = arith.addi %[[FIRST]], %[[RANK]]
+// CHECK: %[[M0:.*]] = arith.muli %[[ROW]], %c128
 // CHECK: scf.for
+// CHECK: tile.load %{{.*}}[%[[M0]], %{{.*}}] : memref<?x?xbf16> -> tensor<128x64xbf16>
+// CHECK: tile.load {{.*}} {tile.cluster_shared} : memref<?x?xbf16> -> tensor<256x64xbf16>
 // CHECK: tile.dot
 // CHECK: } {tile.producer_warp, tile.stages = 4 : i64}
 // CHECK: tile.store
 // CHECK: } {tile.persistent_tiles}
 // CHECK-LABEL: tile.kernel @mm__small_grid(
+// CHECK-NOT: tile.cluster
 // CHECK-NOT: tile.persistent
 // CHECK: tile.program_id y
 // CHECK: {tile.producer_warp, tile.stages = 4 : i64}

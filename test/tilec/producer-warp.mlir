@@ -6,22 +6,38 @@
 // With --producer-warp, the TMA kernels (main and small-grid) take a warp
 // more than their 256 tile threads; the producer waits on the slots'
 // "empty" barriers, the tile threads arrive on them; the per-thread-copy
-// twins have no producer.
+// twins have no producer. The main kernel runs in clusters of two blocks,
+// which meet after initializing their barriers and before leaving, split
+// B's copy between them (multicast to both) and release each slot in both
+// (mapa); the small-grid kernel keeps its own slots.
 // CHECK-LABEL: .entry mm(
 // CHECK: .maxntid 288, 1, 1
+// CHECK: barrier.cluster.arrive;
+// CHECK-NEXT: barrier.cluster.wait;
 // CHECK-DAG: mbarrier.try_wait.parity
-// CHECK-DAG: cp.async.bulk.tensor
-// CHECK-DAG: mbarrier.arrive.shared.b64
+// CHECK-DAG: %cluster_ctarank
+// CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [
+// CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// CHECK-DAG: mapa.shared::cluster.u64 {{.*}}, 0;
+// CHECK-DAG: mapa.shared::cluster.u64 {{.*}}, 1;
+// CHECK-DAG: mbarrier.arrive.shared::cluster.b64
+// CHECK: barrier.cluster.arrive;
+// CHECK-NEXT: barrier.cluster.wait;
 // CHECK-LABEL: .entry mm__thread_copies(
 // CHECK: .maxntid 256, 1, 1
 // CHECK-LABEL: .entry mm__small_grid(
 // CHECK: .maxntid 288, 1, 1
+// CHECK-NOT: multicast
+// CHECK: mbarrier.arrive.shared.b64
+// CHECK-NOT: barrier.cluster
+// CHECK-LABEL: .entry mm__small_grid__thread_copies(
 
 // DEFAULT-NOT: .maxntid 288
 
 // The main kernel (and its per-thread-copy twin) walk the tiles with at
-// most one block a multiprocessor; the small-grid kernels do not.
-// INFO-DAG: mm  {{.*}} 288 threads / ceil(dim1(arg2)/256) ceil(dim0(arg2)/128) tiles, persistent: at most 1 block(s) an SM
+// most one block a multiprocessor, in clusters of two; the small-grid
+// kernels do not.
+// INFO-DAG: mm  {{.*}} 288 threads / ceil(dim1(arg2)/256) ceil(dim0(arg2)/128) tiles, persistent: at most 1 block(s) an SM, clusters of 2
 // INFO-DAG: mm__small_grid {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128){{$}}
 
 // Without TMA (sm_90) there is no bulk copy to hand to a producer.

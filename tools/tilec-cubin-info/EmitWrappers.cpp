@@ -159,7 +159,10 @@ std::string describeLaunch(const LaunchMetadata &meta,
       meta.persistentBlocksPerSm
           ? " tiles walked by at most " +
                 std::to_string(meta.persistentBlocksPerSm) +
-                " block(s) a multiprocessor"
+                " block(s) a multiprocessor" +
+                (meta.clusterX > 1
+                     ? " in clusters of " + std::to_string(meta.clusterX)
+                     : std::string())
           : "";
   return "grid " + grid + persistent + ", block " +
          std::to_string(meta.block[0]) + "x" + std::to_string(meta.block[1]) +

@@ -101,6 +101,8 @@ int main(int argc, char **argv) {
             launch += " tiles, persistent: at most " +
                       std::to_string(meta->persistentBlocksPerSm) +
                       " block(s) an SM";
+          if (meta->clusterX > 1)
+            launch += ", clusters of " + std::to_string(meta->clusterX);
         }
       }
       std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),

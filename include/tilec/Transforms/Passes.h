@@ -47,6 +47,10 @@ inline constexpr llvm::StringLiteral kProducerWarpAttr = "tile.producer_warp";
 /// Set by tile-tiling on a persistent kernel's loop over its tiles (each
 /// iteration one tile, the same loops inside).
 inline constexpr llvm::StringLiteral kPersistentTilesAttr = "tile.persistent_tiles";
+/// Set by tile-tiling on a tile.load whose tile every block of a
+/// thread-block cluster reads (a matmul's B, shared by blocks on adjacent
+/// rows): its bulk copy is multicast (tilegpu.copy_bulk multicast).
+inline constexpr llvm::StringLiteral kClusterSharedAttr = "tile.cluster_shared";
 
 /// Replaces a matmul description by its block program (see tile-tiling);
 /// `groupRows` tile rows form one group of the program order;

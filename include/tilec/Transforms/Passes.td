@@ -25,7 +25,11 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       main kernel is persistent (`tile.persistent = 1`): program x walks the
       ceil(M / 128) x ceil(N / 256) tiles pid, pid + programs, ... in the
       grouped order (a loop marked `tile.persistent_tiles`), and the runtime
-      launches at most one block a multiprocessor.
+      launches at most one block a multiprocessor, in thread-block clusters
+      of two (`tile.cluster = 2`): the two blocks of a cluster take the two
+      tiles of a pair of adjacent tile rows (a row past C computes a tile
+      nothing stores), so they read the same B tile, whose load is marked
+      `tile.cluster_shared`.
 
     - `tile.scan` (a kind or a combiner region over n operands; inclusive
       or exclusive; forward or reverse; 1-D, or 2-D along its rows or its
@@ -207,7 +211,14 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     "empty" ones once their dots have read a slot (after the next
     iteration's dot where one stays in flight). No block barrier remains in
     the loop; iterations are counted over all of a program's tiles, so the
-    producer fills the next tile's slots during this tile's store.
+    producer fills the next tile's slots during this tile's store. In a
+    kernel of thread-block clusters (`tile.cluster` = X), tiles marked
+    `tile.cluster_shared` are copied by multicast (each block copies its
+    share of the rows into every block's slot), every block's tile threads
+    release each slot in every block (X times the arrivals,
+    `tilegpu.barrier_arrive cluster`), and the blocks meet
+    (`tilegpu.cluster_sync`) once their barriers are ready and before they
+    leave.
 
     ```mlir
     // Before

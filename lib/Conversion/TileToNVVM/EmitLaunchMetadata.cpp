@@ -195,6 +195,15 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << "' must be a number of blocks a multiprocessor, 1 to 32";
     meta.persistentBlocksPerSm = static_cast<unsigned>(blocks.getInt());
   }
+  if (Attribute attr = kernel->getAttr(tile::kClusterAttrName)) {
+    auto blocks = dyn_cast<IntegerAttr>(attr);
+    if (!blocks || blocks.getInt() < 2 || blocks.getInt() > 8 ||
+        !meta.persistentBlocksPerSm)
+      return kernel.emitError("'")
+             << tile::kClusterAttrName
+             << "' must be 2 to 8 blocks, on a persistent kernel";
+    meta.clusterX = static_cast<unsigned>(blocks.getInt());
+  }
   for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;
     Type elementType = type;

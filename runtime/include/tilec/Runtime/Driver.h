@@ -65,6 +65,9 @@ struct DriverApi {
                                                         CUfunction func,
                                                         int blockSize,
                                                         size_t sharedBytes);
+  // Since CUDA 12.0; launches in thread-block clusters.
+  CUresult (*launchKernelEx)(const CUlaunchConfig *config, CUfunction func,
+                             void **params, void **extra);
   CUresult (*launchKernel)(CUfunction func, unsigned gridX, unsigned gridY,
                            unsigned gridZ, unsigned blockX, unsigned blockY,
                            unsigned blockZ, unsigned sharedBytes,

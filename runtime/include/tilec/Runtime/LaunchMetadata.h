@@ -25,6 +25,7 @@
 //   scratch 16 8
 //   then attn__combine
 //   persistent 1
+//   cluster 2
 //
 // (a scratch line may end in `unzeroed`: `scratch 0 8448 unzeroed`)
 //
@@ -87,6 +88,12 @@
 // (N, 1..32, the blocks that fit on a multiprocessor); block b takes tiles
 // b, b + blocks, ... At most one line. A small-grid choice looks at the
 // tiles, not at the blocks launched.
+// `cluster X` (X in 2..8, only with a persistent line) launches the blocks
+// in thread-block clusters of X along x (cuLaunchKernelEx): the persistent
+// grid is rounded to whole clusters, up from the tiles and down from the
+// multiprocessors (min(roundup(tiles, X), floor(N * multiprocessors / X) *
+// X) blocks), and blocks b and b + 1 ... of a cluster share copies (TMA
+// multicast). At most one line.
 //
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
 // each `A.D/P` = ceildiv(size of dimension D of buffer argument A, P) or
@@ -253,6 +260,8 @@ struct LaunchMetadata {
   /// With N > 0, a persistent kernel: min(tiles, N * multiprocessors)
   /// blocks walk the grid's tiles (see `persistent`).
   unsigned persistentBlocksPerSm = 0;
+  /// Blocks a thread-block cluster holds along x (1: no clusters).
+  unsigned clusterX = 1;
 
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
@@ -261,7 +270,8 @@ struct LaunchMetadata {
            fallback == o.fallback &&
            smallGrid == o.smallGrid && narrow == o.narrow &&
            scratch == o.scratch && then == o.then &&
-           persistentBlocksPerSm == o.persistentBlocksPerSm;
+           persistentBlocksPerSm == o.persistentBlocksPerSm &&
+           clusterX == o.clusterX;
   }
 };
 
@@ -286,7 +296,8 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
 /// The grid to launch for `grid` (see computeGrid) on a device with
 /// `multiprocessors` SMs: `grid` itself, or for a persistent kernel
 /// {min(tiles, persistentBlocksPerSm * multiprocessors), 1, 1} (all tiles
-/// when `multiprocessors` is not positive).
+/// when `multiprocessors` is not positive), in whole clusters (see
+/// `cluster`).
 std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
                                    const std::array<uint64_t, 3> &grid,
                                    int multiprocessors);

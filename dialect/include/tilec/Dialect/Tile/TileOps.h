@@ -80,6 +80,10 @@ inline constexpr llvm::StringLiteral kThenAttrName = "tile.then";
 /// (set by tile-tiling for persistent matmuls; launch metadata
 /// `persistent N`).
 inline constexpr llvm::StringLiteral kPersistentAttrName = "tile.persistent";
+/// `tile.cluster`: X: the kernel runs in thread-block clusters of X blocks
+/// along x (launch metadata `cluster X`), whose blocks share multicast
+/// copies (set by tile-tiling with tile.persistent).
+inline constexpr llvm::StringLiteral kClusterAttrName = "tile.cluster";
 /// `tile.min_blocks_per_sm`: N: ptxas should fit N blocks of the kernel on
 /// a multiprocessor (set by tile-tiling where that measured faster; becomes
 /// nvvm.minctasm in tile-occupancy-hints).

@@ -267,6 +267,12 @@ def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
     other. This is how a tile of one (batch, head) of a 4-D attention
     buffer is copied without a view the runtime could not describe.
 
+    With `multicast`, the blocks of the kernel's thread-block cluster
+    (`tile.cluster` = X blocks) share the tile: block r of the cluster
+    copies rows [r R / X, (r + 1) R / X) of every panel into the same slot
+    of every block of the cluster (TMA multicast), and each block announces
+    the whole tile on its own barrier.
+
     ```mlir
     tilegpu.copy_bulk %b[%k, %n0], %panels, %bars[%slot]
         {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
@@ -276,7 +282,8 @@ def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
   let arguments = (ins TileGPU_Buffer:$src, Variadic<Index>:$indices,
                        TileGPU_Buffer:$dst, TileGPU_Barriers:$barriers,
                        Index:$barrier, TileGPU_SharedLayoutAttr:$layout,
-                       OptionalAttr<I64Attr>:$rows_dim);
+                       OptionalAttr<I64Attr>:$rows_dim,
+                       UnitAttr:$multicast);
   let extraClassDeclaration = [{
     /// The logical [rows, cols] of the copied tile.
     ::llvm::SmallVector<int64_t> getTileShape();
@@ -322,16 +329,36 @@ def TileGPU_BarrierArriveOp : TileGPU_Op<"barrier_arrive", [
     say) to the threads that wait for the phase. With warp roles, the tile
     threads arrive on a slot's "empty" barrier once their dots have read it,
     and the producer waits for that phase before refilling the slot.
+    With `cluster`, the thread arrives on barrier `barrier` of every block
+    of its thread-block cluster (the slot the blocks share by multicast).
 
     ```mlir
     tilegpu.barrier_arrive %empty[%slot] : memref<4xi64, #gpu.address_space<workgroup>>
     ```
   }];
-  let arguments = (ins TileGPU_Barriers:$barriers, Index:$barrier);
+  let arguments = (ins TileGPU_Barriers:$barriers, Index:$barrier,
+                       UnitAttr:$cluster);
   let assemblyFormat = [{
-    $barriers `[` $barrier `]` attr-dict `:` type($barriers)
+    $barriers `[` $barrier `]` (`cluster` $cluster^)? attr-dict `:` type($barriers)
   }];
   let hasVerifier = 1;
+}
+
+def TileGPU_ClusterSyncOp : TileGPU_Op<"cluster_sync"> {
+  let summary = "All threads of every block of the thread-block cluster meet";
+  let description = [{
+    Every thread of every block of the kernel's cluster arrives, then waits
+    for all the others (`barrier.cluster.arrive` and `wait`), so that what
+    one block did before (initialize its barriers, say) is visible to the
+    others, and no block leaves while another may still write to its
+    shared memory or arrive on its barriers. Threads may arrive from
+    different branches (the producer warp and the tile threads).
+
+    ```mlir
+    tilegpu.cluster_sync
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
