@@ -230,8 +230,8 @@ TEST(JitCacheKey, CoversEveryOptionThatReachesTheCubin) {
   EXPECT_NE(keyWith([](CompileOptions &o) { o.ptxasOptions = "-v"; }), key);
   EXPECT_NE(keyWith([](CompileOptions &o) { o.alignedCopyKernels = true; }),
             key);
-  EXPECT_NE(keyWith([](CompileOptions &o) { o.producerWarp = true; }), key);
-  EXPECT_NE(keyWith([](CompileOptions &o) { o.producerWarp = true; }),
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.producerWarp = false; }), key);
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.producerWarp = false; }),
             keyWith([](CompileOptions &o) { o.alignedCopyKernels = true; }));
   EXPECT_NE(
       keyWith([](CompileOptions &o) { o.ptxasOptions = "--maxrregcount=128"; }),

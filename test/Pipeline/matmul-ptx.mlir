@@ -1,8 +1,10 @@
-// RUN: tilec %s --emit=ptx -o - | FileCheck %s
+// RUN: tilec %s --emit=ptx --producer-warp=false -o - | FileCheck %s
 // RUN: tilec %s --emit=ptx --arch=sm_90 -o - | FileCheck %s --check-prefix=SM90
 // RUN: tilec %s --emit=ptx --arch=sm_80 -o - | FileCheck %s --check-prefix=SM80
 
-// A matmul description down to PTX. On sm_90a the 16-bit operands are
+// A matmul description down to PTX, one tile a block (--producer-warp=false;
+// the default's warp roles, persistent tiles and clusters are in
+// test/tilec/producer-warp.mlir). On sm_90a the 16-bit operands are
 // staged by TMA into 128-byte swizzled panels: thread 0 initializes one
 // mbarrier per stage (4), announces each tile's bytes and issues
 // cp.async.bulk.tensor through the tensor maps the kernel takes as 128-byte

@@ -1,9 +1,10 @@
 // RUN: tilec %s --emit=ptx --producer-warp -o - | FileCheck %s
-// RUN: tilec %s --emit=ptx -o - | FileCheck %s --check-prefix=DEFAULT
+// RUN: tilec %s --emit=ptx -o - | FileCheck %s
+// RUN: tilec %s --emit=ptx --producer-warp=false -o - | FileCheck %s --check-prefix=OFF
 // RUN: tilec %s --arch=sm_90 --emit=ptx --producer-warp -o - | FileCheck %s --check-prefix=SM90
 // RUN: tilec %s --producer-warp -o %t.cubin && tilec-cubin-info %t.cubin | FileCheck %s --check-prefix=INFO
 
-// With --producer-warp, the TMA kernels (main and small-grid) take a warp
+// With --producer-warp (the default), the TMA kernels (main and small-grid) take a warp
 // more than their 256 tile threads; the producer waits on the slots'
 // "empty" barriers, the tile threads arrive on them; the per-thread-copy
 // twins have no producer. The main kernel runs in clusters of two blocks,
@@ -32,7 +33,8 @@
 // CHECK-NOT: barrier.cluster
 // CHECK-LABEL: .entry mm__small_grid__thread_copies(
 
-// DEFAULT-NOT: .maxntid 288
+// OFF-NOT: .maxntid 288
+// OFF-NOT: barrier.cluster
 
 // The main kernel (and its per-thread-copy twin) walk the tiles with at
 // most one block a multiprocessor, in clusters of two; the small-grid

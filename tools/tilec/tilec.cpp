@@ -85,9 +85,11 @@ static cl::opt<bool> alignedCopyKernels(
 static cl::opt<bool> producerWarp(
     "producer-warp",
     cl::desc("Warpgroup-MMA matmuls: a producer warp issues the bulk copies "
-             "and the tile threads meet on barriers per pipeline slot, not "
-             "on a block barrier each K step"),
-    cl::init(false), cl::cat(tilecCategory));
+             "(the tile threads meet on barriers per pipeline slot, not on a "
+             "block barrier each K step), blocks walk the tiles "
+             "persistently, in clusters of two sharing B by multicast (on by "
+             "default; --producer-warp=false for one tile a block)"),
+    cl::init(true), cl::cat(tilecCategory));
 
 static cl::list<std::string>
     xptxas("Xptxas", cl::desc("Pass an option to ptxas (repeatable)"),

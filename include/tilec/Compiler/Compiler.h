@@ -34,8 +34,9 @@ struct CompileOptions {
   /// Kernels copied by the threads get an element-copy twin and every
   /// cp.async width (PipelineOptions::alignedCopyKernels).
   bool alignedCopyKernels = false;
-  /// Warpgroup-MMA matmuls get a producer warp (PipelineOptions::producerWarp).
-  bool producerWarp = false;
+  /// Warpgroup-MMA matmuls get a producer warp, persistent tiles and
+  /// clusters (PipelineOptions::producerWarp).
+  bool producerWarp = true;
   /// When set, the compile leaves in this folder (made if missing) what it
   /// went through: the IR after every pass (passes.mlir), the PTX of each
   /// partition (ptx-N.ptx) and ptxas's verbose log (ptxas.log). Not part of

@@ -57,8 +57,9 @@ struct PipelineOptions {
   /// rows are 4- or 8-byte aligned, at 2.4 to 3.3 times the compile time.
   bool alignedCopyKernels = false;
   /// Warpgroup-MMA matmuls get a producer warp issuing their bulk copies
-  /// (tilegpu.warp_roles) instead of a block barrier each K step.
-  bool producerWarp = false;
+  /// (tilegpu.warp_roles) instead of a block barrier each K step, walk
+  /// their tiles persistently, in clusters of two blocks sharing B.
+  bool producerWarp = true;
 };
 
 /// The same options for textual pipelines:
@@ -95,8 +96,8 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<bool> producerWarp{
       *this, "producer-warp",
       llvm::cl::desc("A producer warp issues warpgroup-MMA matmuls' bulk "
-                     "copies"),
-      llvm::cl::init(false)};
+                     "copies; persistent tiles in clusters of two"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the pipeline to `pm`, which must be anchored on builtin.module.

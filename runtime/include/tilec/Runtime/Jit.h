@@ -116,8 +116,9 @@ struct JitOptions {
   /// threads (tilec --aligned-copy-kernels).
   bool alignedCopyKernels = false;
   /// Warpgroup-MMA matmuls get a producer warp and walk their tiles
-  /// persistently (tilec --producer-warp).
-  bool producerWarp = false;
+  /// persistently in clusters of two blocks (tilec --producer-warp, on by
+  /// default).
+  bool producerWarp = true;
 };
 
 /// Compiles (through the cache) and loads `source` on `ctx`.
