@@ -49,14 +49,15 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
     // The roles split on the warp index read from lane 0: ptxas then knows
     // both branches warp-uniform and keeps uniform values (the warpgroup
     // MMA descriptors) in uniform registers inside them.
+    Value warpSize = indexConstant(b, loc, 32);
     Value warp = arith::IndexCastUIOp::create(
         b, loc, b.getI32Type(),
-        arith::DivUIOp::create(b, loc, state.threadId,
-                               indexConstant(b, loc, 32)));
-    Value uniformWarp =
-        gpu::ShuffleOp::create(b, loc, warp, i32Constant(b, loc, 0),
-                               i32Constant(b, loc, 32), gpu::ShuffleMode::IDX)
-            .getShuffleResult();
+        arith::DivUIOp::create(b, loc, state.threadId, warpSize));
+    Value firstLane = i32Constant(b, loc, 0);
+    Value width = i32Constant(b, loc, 32);
+    Value uniformWarp = gpu::ShuffleOp::create(b, loc, warp, firstLane, width,
+                                               gpu::ShuffleMode::IDX)
+                            .getShuffleResult();
     Value tileWarps = i32Constant(b, loc, state.threads / 32);
     moveIntoIf(b, loc,
                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -69,13 +70,13 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
                    roles.getConsumers());
     consumers.walk([&](gpu::BarrierOp barrier) {
       OpBuilder at(barrier);
-      NVVM::BarrierOp::create(
-          at, barrier.getLoc(), /*res=*/TypeRange{},
-          arith::ConstantIntOp::create(at, barrier.getLoc(),
-                                       kTileThreadsBarrier, 32),
-          arith::ConstantIntOp::create(at, barrier.getLoc(), state.threads,
-                                       32),
-          /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+      Value id = arith::ConstantIntOp::create(at, barrier.getLoc(),
+                                              kTileThreadsBarrier, 32);
+      Value count = arith::ConstantIntOp::create(at, barrier.getLoc(),
+                                                 state.threads, 32);
+      NVVM::BarrierOp::create(at, barrier.getLoc(), /*res=*/TypeRange{}, id,
+                              count, /*reductionOp=*/nullptr,
+                              /*reductionPredicate=*/Value());
       barrier.erase();
     });
     roles.erase();

@@ -213,10 +213,10 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
   }
   IndexMath m{b, loc};
   Value c = args[2];
-  Value rows = m.ceilDiv(b.createOrFold<memref::DimOp>(loc, c, 0),
-                         m.constant(s.blockM));
-  Value columns = m.ceilDiv(b.createOrFold<memref::DimOp>(loc, c, 1),
-                            m.constant(s.blockN));
+  Value cRows = b.createOrFold<memref::DimOp>(loc, c, 0);
+  Value rows = m.ceilDiv(cRows, m.constant(s.blockM));
+  Value cColumns = b.createOrFold<memref::DimOp>(loc, c, 1);
+  Value columns = m.ceilDiv(cColumns, m.constant(s.blockN));
   Type index = b.getIndexType();
   auto x = tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x);
   Value pid = tile::ProgramIdOp::create(b, loc, index, x);
@@ -224,12 +224,15 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
   // The blocks of a cluster (consecutive ids) walk groups of as many
   // adjacent tile rows together, one row each, all the same number of
   // times (a row past C computes a tile that nothing stores).
+  // (Each op built in its own statement: argument order is unspecified.)
   Value cluster = m.constant(s.clusterBlocks);
   Value rank = m.rem(pid, cluster);
   Value rowGroups = m.ceilDiv(rows, cluster);
+  Value firstGroup = m.div(pid, cluster);
+  Value groupTiles = m.mul(rowGroups, columns);
+  Value clusters = m.div(programs, cluster);
   auto tiles = scf::ForOp::create(
-      b, loc, m.div(pid, cluster), m.mul(rowGroups, columns),
-      m.div(programs, cluster), ValueRange{},
+      b, loc, firstGroup, groupTiles, clusters, ValueRange{},
       [&](OpBuilder &lb, Location l, Value t, ValueRange) {
         IndexMath lm{lb, l};
         auto [rowGroup, tileColumn] =

@@ -21,9 +21,9 @@
 // CHECK: %[[PROGRAMS:.*]] = tile.num_programs x
 // CHECK: %[[RANK:.*]] = arith.remui %[[PID]], %c2
 // CHECK: %[[GROUPS:.*]] = arith.ceildivui %[[ROWS]], %c2
-// CHECK: %[[PAIRS:.*]] = arith.divui %[[PROGRAMS]], %c2
-// CHECK: %[[TILES:.*]] = arith.muli %[[GROUPS]], %[[COLS]]
 // CHECK: %[[PAIR:.*]] = arith.divui %[[PID]], %c2
+// CHECK: %[[TILES:.*]] = arith.muli %[[GROUPS]], %[[COLS]]
+// CHECK: %[[PAIRS:.*]] = arith.divui %[[PROGRAMS]], %c2
 // CHECK: scf.for %[[T:.*]] = %[[PAIR]] to %[[TILES]] step %[[PAIRS]] {
 // CHECK: arith.divui %[[T]],
 // CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c2
