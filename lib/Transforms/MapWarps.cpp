@@ -294,12 +294,18 @@ void tilec::buildIf(OpBuilder &b, Location loc, Value condition,
   body(b);
 }
 
-void tilec::inFirstThread(OpBuilder &b, Location loc, Value threadId,
-                          function_ref<void(OpBuilder &)> body) {
+void tilec::inThread(OpBuilder &b, Location loc, Value threadId,
+                     int64_t thread, function_ref<void(OpBuilder &)> body) {
+  Value index = indexConstant(b, loc, thread);
   buildIf(b, loc,
           b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                        threadId, indexConstant(b, loc, 0)),
+                                        threadId, index),
           body);
+}
+
+void tilec::inFirstThread(OpBuilder &b, Location loc, Value threadId,
+                          function_ref<void(OpBuilder &)> body) {
+  inThread(b, loc, threadId, 0, body);
 }
 
 Value tilec::bitcastIfNeeded(OpBuilder &b, Location loc, Value v, Type to) {

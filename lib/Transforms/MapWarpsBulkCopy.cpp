@@ -204,14 +204,8 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
     };
     // A producer's copies are issued by its first thread, the first after
     // the tile threads.
-    if (inProducerRole(op))
-      buildIf(rewriter, loc,
-              rewriter.createOrFold<arith::CmpIOp>(
-                  loc, arith::CmpIPredicate::eq, state.threadId,
-                  indexConstant(rewriter, loc, state.threads)),
-              issue);
-    else
-      inFirstThread(rewriter, loc, state.threadId, issue);
+    inThread(rewriter, loc, state.threadId,
+             inProducerRole(op) ? state.threads : 0, issue);
     rewriter.eraseOp(op);
     return success();
   }

@@ -144,6 +144,9 @@ mlir::LogicalResult addTensorMapParams(mlir::gpu::GPUFuncOp func,
 /// holds.
 void buildIf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
              llvm::function_ref<void(mlir::OpBuilder &)> body);
+/// Builds `body` so that only thread `thread` of the block runs it.
+void inThread(mlir::OpBuilder &b, mlir::Location loc, mlir::Value threadId,
+              int64_t thread, llvm::function_ref<void(mlir::OpBuilder &)> body);
 /// Builds `body` so that only thread 0 of the block runs it.
 void inFirstThread(mlir::OpBuilder &b, mlir::Location loc,
                    mlir::Value threadId,
