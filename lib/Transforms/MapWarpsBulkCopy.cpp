@@ -240,20 +240,35 @@ struct BarrierArriveLowering : MapWarpsPattern<tilegpu::BarrierArriveOp> {
     Location loc = op.getLoc();
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
                                    adaptor.getBarrier());
-    if (!op.getCluster()) {
-      rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
-          op, /*res=*/Type(), barrier, /*count=*/Value());
-      return success();
-    }
-    // The same barrier of every block of the cluster (this one's too),
-    // through its address in the cluster's shared window.
-    auto clusterPointer = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
-    for (int64_t rank = 0; rank < state.clusterBlocks; ++rank) {
-      Value remote = NVVM::MapaOp::create(rewriter, loc, clusterPointer,
-                                          barrier,
-                                          i32Constant(rewriter, loc, rank));
-      NVVM::MBarrierArriveOp::create(rewriter, loc, /*res=*/Type(), remote,
-                                     /*count=*/Value());
+    bool cluster = op.getCluster();
+    auto arrive = [&](OpBuilder &b) {
+      if (!cluster) {
+        NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), barrier,
+                                       /*count=*/Value());
+        return;
+      }
+      // The same barrier of every block of the cluster (this one's too),
+      // through its address in the cluster's shared window.
+      auto clusterPointer = LLVM::LLVMPointerType::get(b.getContext(), 7);
+      for (int64_t rank = 0; rank < state.clusterBlocks; ++rank) {
+        Value remote = NVVM::MapaOp::create(b, loc, clusterPointer, barrier,
+                                            i32Constant(b, loc, rank));
+        NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote,
+                                       /*count=*/Value());
+      }
+    };
+    if (!op.getWarp()) {
+      arrive(rewriter);
+    } else {
+      // The warp's lanes meet, which orders their reads before the first
+      // lane's arrival (its release) on their behalf.
+      NVVM::SyncWarpOp::create(rewriter, loc, i32Constant(rewriter, loc, -1));
+      Value lane = arith::RemUIOp::create(rewriter, loc, state.threadId,
+                                          indexConstant(rewriter, loc, 32));
+      buildIf(rewriter, loc,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                    lane, indexConstant(rewriter, loc, 0)),
+              arrive);
     }
     rewriter.eraseOp(op);
     return success();

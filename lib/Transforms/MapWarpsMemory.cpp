@@ -454,6 +454,106 @@ struct LoadLowering : MapWarpsPattern<tile::LoadOp> {
   }
 };
 
+/// Whether the whole tile of `shape` at `indices` lies inside the buffer:
+/// each index inside (unsigned, so a negative one is not) and its last
+/// element too. One uniform check a tile.
+Value tileInside(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                 ValueRange indices, ArrayRef<Value> sizes) {
+  Value all;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Value first = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                                index, sizes[d]);
+    Value lastIndex = b.createOrFold<arith::AddIOp>(
+        loc, index, indexConstant(b, loc, shape[d] - 1));
+    Value last = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                               lastIndex, sizes[d]);
+    Value both = b.createOrFold<arith::AndIOp>(loc, first, last);
+    all = all ? b.createOrFold<arith::AndIOp>(loc, all, both) : both;
+  }
+  return all;
+}
+
+/// One thread's part of a tile.store: runs that move as vectors where the
+/// buffer allows, else guarded elements; or, for a tile wholly inside the
+/// buffer, every run without a guard.
+struct ThreadStore {
+  Location loc;
+  const MapWarpsState &state;
+  RankedTensorType tileType;
+  Value buffer, value;
+  ValueRange indices;
+  SmallVector<Value> sizes;
+  RunPlan plan;
+
+  /// The run of `plan.length` slots from `first` as one vector store (or
+  /// one element) at `at`.
+  void storeRun(OpBuilder &b, int64_t first, ValueRange at) {
+    int64_t run = plan.length;
+    if (run == 1) {
+      memref::StoreOp::create(b, loc,
+                              vector::ExtractOp::create(b, loc, value, first),
+                              buffer, at);
+      return;
+    }
+    SmallVector<Value> runElements;
+    for (int64_t i = 0; i < run; ++i)
+      runElements.push_back(vector::ExtractOp::create(b, loc, value, first + i));
+    Value slice = vector::FromElementsOp::create(
+        b, loc, VectorType::get({run}, tileType.getElementType()),
+        runElements);
+    vector::StoreOp::create(
+        b, loc, slice, buffer, at, /*nontemporal=*/false,
+        llvm::MaybeAlign(run * tileType.getElementTypeBitWidth() / 8));
+  }
+
+  /// Every run, no guard: the tile is inside and its runs aligned.
+  void storeInside(OpBuilder &b) {
+    for (int64_t first = 0; first < state.perThread(tileType);
+         first += plan.length) {
+      SmallVector<Value> local =
+          slotPosition(b, loc, state, tileType, first);
+      SmallVector<Value> at;
+      for (auto [index, offset] : llvm::zip(indices, local))
+        at.push_back(b.createOrFold<arith::AddIOp>(loc, index, offset));
+      storeRun(b, first, at);
+    }
+  }
+
+  /// Each run guarded by the bounds (and, for replicated tiles, `owner`).
+  void storeGuarded(OpBuilder &b, Value owner) {
+    int64_t run = plan.length;
+    for (int64_t first = 0; first < state.perThread(tileType); first += run) {
+      SmallVector<ElementAccess> accesses = runAccesses(
+          b, loc, state, tileType, plan, first, indices, sizes);
+      auto storeElements = [&](OpBuilder &eb) {
+        for (auto [i, access] : llvm::enumerate(accesses)) {
+          Value write = owner ? eb.createOrFold<arith::AndIOp>(
+                                    loc, owner, access.inBounds)
+                              : access.inBounds;
+          Value element = vector::ExtractOp::create(eb, loc, value,
+                                                    first + int64_t(i));
+          buildIf(eb, loc, write, [&](OpBuilder &ib) {
+            memref::StoreOp::create(ib, loc, element, buffer, access.indices);
+          });
+        }
+      };
+      if (run == 1) {
+        storeElements(b);
+        continue;
+      }
+      Value whole = movesWhole(b, loc, plan, accesses, sizes);
+      if (owner)
+        whole = b.createOrFold<arith::AndIOp>(loc, whole, owner);
+      auto ifOp = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      storeRun(b, first, accesses[0].indices);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      storeElements(b);
+    }
+  }
+};
+
 struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -463,7 +563,6 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
     Location loc = op.getLoc();
     auto tileType = cast<RankedTensorType>(op.getValue().getType());
     Value buffer = adaptor.getBuffer();
-    SmallVector<Value> sizes = bufferSizes(rewriter, loc, buffer);
     // Replicated tiles are written by one owner per element.
     Value owner =
         tileType.getEncoding()
@@ -471,53 +570,33 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
                                state.threadId)
             : state.layoutOf(tileType).ownsElements(rewriter, loc,
                                                     state.threadId);
-    RunPlan plan = planRuns(rewriter, loc, state, tileType, buffer,
-                            adaptor.getIndices());
-    int64_t run = plan.length;
-    int64_t bytes = run * tileType.getElementTypeBitWidth() / 8;
-
-    for (int64_t first = 0; first < state.perThread(tileType); first += run) {
-      SmallVector<ElementAccess> accesses =
-          runAccesses(rewriter, loc, state, tileType, plan, first,
-                      adaptor.getIndices(), sizes);
-      auto storeElements = [&](OpBuilder &b, Location l) {
-        for (auto [i, access] : llvm::enumerate(accesses)) {
-          Value write = owner ? b.createOrFold<arith::AndIOp>(
-                                    l, owner, access.inBounds)
-                              : access.inBounds;
-          Value element = vector::ExtractOp::create(
-              b, l, adaptor.getValue(), first + int64_t(i));
-          auto guarded = scf::IfOp::create(b, l, write);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(guarded.thenBlock());
-          memref::StoreOp::create(b, l, element, buffer, access.indices);
-        }
-      };
-      if (run == 1) {
-        storeElements(rewriter, loc);
-        continue;
-      }
-      Value whole = movesWhole(rewriter, loc, plan, accesses, sizes);
-      if (owner)
-        whole = rewriter.createOrFold<arith::AndIOp>(loc, whole, owner);
-      auto ifOp = scf::IfOp::create(rewriter, loc, whole,
+    ThreadStore store{loc,
+                      state,
+                      tileType,
+                      buffer,
+                      adaptor.getValue(),
+                      adaptor.getIndices(),
+                      bufferSizes(rewriter, loc, buffer),
+                      planRuns(rewriter, loc, state, tileType, buffer,
+                               adaptor.getIndices())};
+    // A tile wholly inside the buffer (all but the edge tiles of a grid)
+    // stores with one uniform check: a bound check and branch a run kept
+    // the epilogue of a 128x256 matmul tile at 13% of its warps' time.
+    if (owner) {
+      store.storeGuarded(rewriter, owner);
+    } else {
+      Value inside = tileInside(rewriter, loc, tileType.getShape(),
+                                store.indices, store.sizes);
+      if (store.plan.length > 1)
+        inside = rewriter.createOrFold<arith::AndIOp>(loc, inside,
+                                                      store.plan.aligned);
+      auto ifOp = scf::IfOp::create(rewriter, loc, inside,
                                     /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        SmallVector<Value> runElements;
-        for (int64_t i = 0; i < run; ++i)
-          runElements.push_back(vector::ExtractOp::create(
-              rewriter, loc, adaptor.getValue(), first + i));
-        Value slice = vector::FromElementsOp::create(
-            rewriter, loc,
-            VectorType::get({run}, tileType.getElementType()), runElements);
-        vector::StoreOp::create(rewriter, loc, slice, buffer,
-                                accesses[0].indices, /*nontemporal=*/false,
-                                llvm::MaybeAlign(bytes));
-        rewriter.setInsertionPointToStart(ifOp.elseBlock());
-        storeElements(rewriter, loc);
-      }
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      store.storeInside(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      store.storeGuarded(rewriter, Value());
     }
     rewriter.eraseOp(op);
     return success();

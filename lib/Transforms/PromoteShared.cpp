@@ -791,7 +791,8 @@ void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
   p.markDotsInFlight(rewriter);
   rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
   if (!dotInFlight) {
-    tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot, cluster);
+    tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot,
+                                     /*warp=*/true, cluster);
     return;
   }
   Value notFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
@@ -800,7 +801,7 @@ void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
   rewriter.setInsertionPointToStart(release.thenBlock());
   tilegpu::BarrierArriveOp::create(rewriter, loc, empty,
                                    p.slot(rewriter, iteration, p.stages - 1),
-                                   cluster);
+                                   /*warp=*/true, cluster);
 }
 
 /// Bulk copies issued by a producer warp (tilegpu.warp_roles): the tile
@@ -809,8 +810,9 @@ void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
 /// tile), so no block barrier remains in the loop, the copies run as far
 /// ahead as the slots allow, and the next tile's first copies overlap this
 /// tile's store. Iterations are counted over all tiles, so slots and phases
-/// go on from one tile to the next. One arrival per tile thread releases a
-/// slot.
+/// go on from one tile to the next. One arrival per warp of tile threads
+/// (of every block of a cluster) releases a slot: one a thread made 512
+/// arrivals a slot in clusters of two, half of them remote.
 void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
                           scf::ForOp root, Value full, Value empty,
                           int64_t threads) {
@@ -825,7 +827,7 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
   bool cluster = clusterBlocks > 1;
   tilegpu::BarrierInitOp::create(rewriter, loc, full, p.tiles.size());
   tilegpu::BarrierInitOp::create(rewriter, loc, empty,
-                                 threads * clusterBlocks);
+                                 threads / 32 * clusterBlocks);
   // No block copies into, or arrives on, another's barriers before they
   // are ready.
   if (cluster)

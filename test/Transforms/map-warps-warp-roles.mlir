@@ -99,3 +99,29 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An arrival with `warp`: the warp's lanes meet (bar.warp.sync, all lanes)
+// and its first lane arrives for them; with `cluster`, on the barrier of
+// both blocks.
+// CHECK-LABEL: gpu.func @warp_arrival(
+// CHECK: nvvm.bar.warp.sync %c-1_i32
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: nvvm.mapa %{{.*}}, %c0_i32
+// CHECK-NEXT: nvvm.mbarrier.arrive
+// CHECK: nvvm.mapa %{{.*}}, %c1_i32
+// CHECK-NEXT: nvvm.mbarrier.arrive
+// CHECK-NEXT: }
+gpu.module @m {
+  gpu.func @warp_arrival(%slot: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.cluster = 2 : i64} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %bars = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_arrive %bars[%slot] warp cluster : memref<3xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -2,7 +2,7 @@
 // RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true bulk-copies=true})))' | FileCheck %s
 
 // A loop marked tile.producer_warp gets a producer: a second row of
-// barriers ("empty", one arrival per tile thread) after the "full" ones;
+// barriers ("empty", one arrival per warp of tile threads) after the "full" ones;
 // the producer walks the iterations, waiting from the fifth on for the
 // slot's release (parity of iteration / 4 + 1) before refilling it; the
 // tile threads take the loop, with no block barrier in it, and release the
@@ -14,7 +14,7 @@
 // CHECK: %[[FULL:.*]] = memref.view %{{.*}}[%c197632{{.*}}][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK: %[[EMPTY:.*]] = memref.view %{{.*}}[%c197664{{.*}}][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK: tilegpu.barrier_init %[[FULL]] arrivals 2
-// CHECK: tilegpu.barrier_init %[[EMPTY]] arrivals 256
+// CHECK: tilegpu.barrier_init %[[EMPTY]] arrivals 8
 // CHECK-NOT: tilegpu.copy_bulk
 // CHECK: tilegpu.warp_roles producer {
 // CHECK: scf.for %[[PK:.*]] = %c0 to %{{.*}} step %c64 {
@@ -41,7 +41,7 @@
 // CHECK: scf.if %[[LATER]] {
 // CHECK: %[[PREV:.*]] = arith.addi %[[IT]], %c3
 // CHECK: %[[PSLOT2:.*]] = arith.remui %[[PREV]], %c4
-// CHECK: tilegpu.barrier_arrive %[[EMPTY]][%[[PSLOT2]]]
+// CHECK: tilegpu.barrier_arrive %[[EMPTY]][%[[PSLOT2]]] warp :
 // CHECK: scf.yield
 // CHECK: tile.store
 // CHECK: }
@@ -106,7 +106,7 @@ gpu.module @m {
 // take the loop over tiles, the store with it.
 // CHECK-LABEL: gpu.func @persistent(
 // CHECK: tilegpu.barrier_init %[[FULL:[^ ]*]] arrivals 2
-// CHECK: tilegpu.barrier_init %[[EMPTY:[^ ]*]] arrivals 256
+// CHECK: tilegpu.barrier_init %[[EMPTY:[^ ]*]] arrivals 8
 // CHECK: tilegpu.warp_roles producer {
 // CHECK: scf.for %[[PT:.*]] = %[[FIRST:[^ ]*]] to %[[TILES:[^ ]*]] step %[[PROGRAMS:[^ ]*]] {
 // CHECK: %[[PM0:.*]] = arith.muli %[[PT]], %c128
@@ -126,7 +126,7 @@ gpu.module @m {
 // CHECK: arith.subi %[[T]], %[[FIRST]]
 // CHECK: tilegpu.barrier_wait %[[FULL]]
 // CHECK: tile.dot
-// CHECK: tilegpu.barrier_arrive %[[EMPTY]]
+// CHECK: tilegpu.barrier_arrive %[[EMPTY]][%{{.*}}] warp :
 // CHECK: tile.store
 // CHECK: } {tile.persistent_tiles}
 // CHECK-NEXT: }
@@ -160,19 +160,19 @@ gpu.module @m {
 
 // In a kernel of clusters of two blocks (tile.cluster = 2), a slot is
 // filled by both blocks' producers: B (tile.cluster_shared) is copied by
-// multicast; both blocks' tile threads release each slot (512 arrivals,
-// tilegpu.barrier_arrive cluster); the blocks meet once their barriers are
-// ready and again before they leave.
+// multicast; both blocks' tile threads release each slot (one arrival a
+// warp, 16 a slot: tilegpu.barrier_arrive warp cluster); the blocks meet
+// once their barriers are ready and again before they leave.
 // CHECK-LABEL: gpu.func @cluster(
 // CHECK: tilegpu.barrier_init %[[FULL:[^ ]*]] arrivals 2
-// CHECK: tilegpu.barrier_init %[[EMPTY:[^ ]*]] arrivals 512
+// CHECK: tilegpu.barrier_init %[[EMPTY:[^ ]*]] arrivals 16
 // CHECK-NEXT: tilegpu.cluster_sync
 // CHECK-NEXT: tilegpu.warp_roles producer {
 // CHECK: tilegpu.copy_bulk %arg0[
 // CHECK-NOT: multicast
 // CHECK: tilegpu.copy_bulk %arg1[{{.*}}] {layout = {{.*}}, multicast}
 // CHECK: } consumers {
-// CHECK: tilegpu.barrier_arrive %[[EMPTY]][%{{.*}}] cluster
+// CHECK: tilegpu.barrier_arrive %[[EMPTY]][%{{.*}}] warp cluster
 // CHECK: tile.store
 // CHECK: } {tile.persistent_tiles}
 // CHECK-NEXT: }

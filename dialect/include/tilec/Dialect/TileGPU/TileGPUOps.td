@@ -331,15 +331,20 @@ def TileGPU_BarrierArriveOp : TileGPU_Op<"barrier_arrive", [
     and the producer waits for that phase before refilling the slot.
     With `cluster`, the thread arrives on barrier `barrier` of every block
     of its thread-block cluster (the slot the blocks share by multicast).
+    With `warp`, a warp makes one arrival instead of one a thread: its
+    lanes meet (they must all reach the op together) and the first arrives
+    for them, so a barrier of 8 warps counts 8 arrivals, not 256, and a
+    cluster's remote arrivals drop by as much.
 
     ```mlir
     tilegpu.barrier_arrive %empty[%slot] : memref<4xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_arrive %empty[%slot] warp cluster : memref<4xi64, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins TileGPU_Barriers:$barriers, Index:$barrier,
-                       UnitAttr:$cluster);
+                       UnitAttr:$warp, UnitAttr:$cluster);
   let assemblyFormat = [{
-    $barriers `[` $barrier `]` (`cluster` $cluster^)? attr-dict `:` type($barriers)
+    $barriers `[` $barrier `]` (`warp` $warp^)? (`cluster` $cluster^)? attr-dict `:` type($barriers)
   }];
   let hasVerifier = 1;
 }
