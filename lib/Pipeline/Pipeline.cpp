@@ -99,6 +99,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Before the GPU conversion, which would send them to libdevice.
   lowerPM.addPass(createTileApproxMathToNVVM());
   lowerPM.addPass(createConvertGpuOpsToNVVMOps());
+  lowerPM.addPass(createTileExternDynamicShared());
   lowerPM.addPass(createTileTensorMapParams());
   // wgmma and proxy fences have no LLVM intrinsic: they become inline PTX.
   lowerPM.addPass(createConvertNVVMToLLVMPass());

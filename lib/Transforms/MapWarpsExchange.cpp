@@ -286,6 +286,8 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
                                                        int64_t threads) {
   if (auto prefix = dyn_cast<tile::PrefixOp>(op))
     return prefixExchangeBuffer(prefix, threads);
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    return stagedStoreBuffer(store, threads);
   if (isa<tilegpu::ConvertLayoutOp>(op) || hasEncodedTile(op))
     return layoutExchangeBuffer(op, threads);
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {

@@ -13,9 +13,12 @@
 #include "MapWarpsPatterns.h"
 #include "tilec/Dialect/Tile/TileOps.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace tilec;
+using layout::InDim;
+using layout::LinearLayout;
 
 namespace {
 
@@ -554,6 +557,187 @@ struct ThreadStore {
   }
 };
 
+} // namespace
+
+/// A warp's part of a staged store (see stagedStorePlan): the rows it
+/// holds, the columns of one round (128 bytes), the element size.
+struct StagedStore {
+  int64_t rowsPerWarp, roundColumns, elementBytes, warps, rounds;
+
+  /// Buffer elements of one warp: its rows of one round's columns, padded.
+  int64_t warpElements() const {
+    return rowsPerWarp * (roundColumns + 16 / elementBytes);
+  }
+};
+
+/// Bytes of workgroup memory a block may have on sm_90 (227 KiB).
+static constexpr int64_t kMaxBlockSharedBytes = 232448;
+
+/// Bytes a warp's lane writes to global memory in one staged access.
+static constexpr int64_t kStagedAccessBytes = 16;
+/// Bytes of a staged row in workgroup memory: 128 and a 16-byte pad.
+static constexpr int64_t kStagedRowBytes = 128 + 16;
+
+/// A tile.store worth staging through workgroup memory: a persistent
+/// kernel's (one block a multiprocessor, so the buffer costs no
+/// occupancy) store of a layout-encoded tile whose threads hold runs of
+/// less than 16 bytes (a warpgroup MMA accumulator: 4 bytes a row a
+/// thread, so each warp store wrote 8 rows x 16 bytes, half a sector each)
+/// to a global buffer, each warp holding whole rows of it.
+static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
+                                                  int64_t threads) {
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  auto bufferType = cast<MemRefType>(op.getBuffer().getType());
+  if (!type.getEncoding() || type.getRank() != 2 || !func ||
+      !func->hasAttr(tile::kPersistentAttrName) ||
+      bufferType.getMemorySpace())
+    return std::nullopt;
+  unsigned bits = type.getElementTypeBitWidth();
+  if (bits != 16 && bits != 32)
+    return std::nullopt;
+  StagedStore plan;
+  plan.elementBytes = bits / 8;
+  plan.roundColumns = 128 / plan.elementBytes;
+  LinearLayout layout = tilegpu::layoutOf(type, threads);
+  int64_t columns = type.getDimSize(1);
+  if (innermostRun(layout) * plan.elementBytes >= kStagedAccessBytes ||
+      columns % plan.roundColumns != 0 || copyingThreadBits(layout) != 0 ||
+      !layout.isInjective())
+    return std::nullopt;
+  // Lanes and registers spread a warp over rows 0..h-1 (low row bits) and
+  // lanes over the columns of one round; warps over rows only, above h.
+  int64_t threadRows = 0, warpRows = 0;
+  for (InDim in : {InDim::Register, InDim::Lane})
+    for (const LinearLayout::Basis &basis : layout.getBases(in)) {
+      threadRows |= basis[0];
+      if (in == InDim::Lane && basis[1] >= plan.roundColumns)
+        return std::nullopt;
+    }
+  for (const LinearLayout::Basis &basis : layout.getBases(InDim::Warp)) {
+    if (basis[1] != 0)
+      return std::nullopt;
+    warpRows |= basis[0];
+  }
+  plan.rowsPerWarp = threadRows + 1;
+  plan.warps = layout.getNumWarps();
+  plan.rounds = columns / plan.roundColumns;
+  if (!llvm::isPowerOf2_64(plan.rowsPerWarp) || (threadRows & warpRows) ||
+      plan.rowsPerWarp % (32 * kStagedAccessBytes / 128) != 0 ||
+      layout.getPerThread() * 32 != plan.rowsPerWarp * columns)
+    return std::nullopt;
+  // Only where the block's workgroup memory has room for it, before the
+  // dynamic shared memory (which starts 1024-byte aligned), with room for
+  // a few small buffers of other ops.
+  auto dynamicBytes =
+      func->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes");
+  int64_t bytes = plan.warps * plan.warpElements() * plan.elementBytes;
+  if ((dynamicBytes ? dynamicBytes.getInt() : 0) + llvm::alignTo(bytes, 1024) >
+      kMaxBlockSharedBytes - 4096)
+    return std::nullopt;
+  return plan;
+}
+
+std::optional<ExchangeBuffer> tilec::stagedStoreBuffer(tile::StoreOp op,
+                                                       int64_t threads) {
+  std::optional<StagedStore> plan = stagedStorePlan(op, threads);
+  if (!plan)
+    return std::nullopt;
+  return ExchangeBuffer{plan->warps * plan->warpElements(),
+                        op.getValue().getType().getElementType()};
+}
+
+namespace {
+
+/// Each warp moves its rows through its part of `buffer` a round of 128
+/// bytes of columns at a time: its threads write their runs there, the
+/// warp meets, and each lane stores 16 bytes, eight lanes a 128-byte row.
+void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
+                 const StagedStore &plan, RankedTensorType tileType,
+                 Value value, Value staging, Value global,
+                 ValueRange indices) {
+  LinearLayout layout = state.linearLayoutOf(tileType);
+  auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+  Value tid = state.threadId;
+  Value lane = b.createOrFold<arith::RemUIOp>(loc, tid, c(32));
+  Value warpBase = b.createOrFold<arith::MulIOp>(
+      loc, b.createOrFold<arith::DivUIOp>(loc, tid, c(32)),
+      c(plan.warpElements()));
+  int64_t eb = plan.elementBytes, rowMask = plan.rowsPerWarp - 1;
+  // The warp's first row in the tile (warp bits only: rows above h).
+  Value firstRow = b.createOrFold<arith::AndIOp>(
+      loc, emitCoordinates(b, loc, layout, tid, 0)[0], c(~rowMask));
+  // Element index in the warp's part of the buffer of (row, byte in row):
+  // rows padded by 16 bytes, so that the 8 rows a warp's MMA-layout write
+  // touches fall in different banks, while each address stays a per-lane
+  // base plus a constant (an XOR swizzle needed one register a column
+  // block, and ptxas spilled).
+  auto padded = [&](Value row, Value byte) {
+    Value offset = b.createOrFold<arith::AddIOp>(
+        loc, b.createOrFold<arith::MulIOp>(loc, row, c(kStagedRowBytes)),
+        byte);
+    return b.createOrFold<arith::AddIOp>(
+        loc, warpBase, b.createOrFold<arith::DivUIOp>(loc, offset, c(eb)));
+  };
+  int64_t run = innermostRun(layout);
+  Type elementType = tileType.getElementType();
+  int64_t lanesPerRow = 128 / kStagedAccessBytes;
+  int64_t rowsPerAccess = 32 / lanesPerRow;
+  int64_t accessElements = kStagedAccessBytes / eb;
+  Value accessRow = b.createOrFold<arith::DivUIOp>(loc, lane, c(lanesPerRow));
+  Value accessByte = b.createOrFold<arith::MulIOp>(
+      loc, b.createOrFold<arith::RemUIOp>(loc, lane, c(lanesPerRow)),
+      c(kStagedAccessBytes));
+  Value allLanes = arith::ConstantIntOp::create(b, loc, -1, 32);
+  for (int64_t round = 0; round < plan.rounds; ++round) {
+    // The previous round's (or tile's) reads are done.
+    NVVM::SyncWarpOp::create(b, loc, allLanes);
+    for (int64_t slot = 0; slot < layout.getPerThread(); slot += run) {
+      if (layout.apply(slot, 0, 0)[1] / plan.roundColumns != round)
+        continue;
+      SmallVector<Value> at = emitCoordinates(b, loc, layout, tid, slot);
+      Value row = b.createOrFold<arith::AndIOp>(loc, at[0], c(rowMask));
+      Value byte = b.createOrFold<arith::MulIOp>(
+          loc,
+          b.createOrFold<arith::AndIOp>(loc, at[1], c(plan.roundColumns - 1)),
+          c(eb));
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < run; ++i)
+        elements.push_back(vector::ExtractOp::create(b, loc, value, slot + i));
+      Value slice = vector::FromElementsOp::create(
+          b, loc, VectorType::get({run}, elementType), elements);
+      vector::StoreOp::create(b, loc, slice, staging,
+                              ValueRange{padded(row, byte)},
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(run * eb));
+    }
+    NVVM::SyncWarpOp::create(b, loc, allLanes);
+    for (int64_t first = 0; first < plan.rowsPerWarp;
+         first += rowsPerAccess) {
+      Value row = b.createOrFold<arith::AddIOp>(loc, accessRow, c(first));
+      Value moved = vector::LoadOp::create(
+          b, loc, VectorType::get({accessElements}, elementType), staging,
+          ValueRange{padded(row, accessByte)}, /*nontemporal=*/false,
+          llvm::MaybeAlign(kStagedAccessBytes));
+      Value globalRow = b.createOrFold<arith::AddIOp>(
+          loc, indices[0], b.createOrFold<arith::AddIOp>(loc, firstRow, row));
+      Value globalColumn = b.createOrFold<arith::AddIOp>(
+          loc, indices[1],
+          b.createOrFold<arith::AddIOp>(
+              loc, c(round * plan.roundColumns),
+              b.createOrFold<arith::DivUIOp>(loc, accessByte, c(eb))));
+      vector::StoreOp::create(b, loc, moved, global,
+                              ValueRange{globalRow, globalColumn},
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(kStagedAccessBytes));
+    }
+  }
+}
+
+} // namespace
+
+namespace {
+
 struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -582,19 +766,33 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
     // A tile wholly inside the buffer (all but the edge tiles of a grid)
     // stores with one uniform check: a bound check and branch a run kept
     // the epilogue of a 128x256 matmul tile at 13% of its warps' time.
+    // Staged, such a tile moves in 16-byte accesses, whole rows a warp.
+    std::optional<StagedStore> staged;
+    Value staging = state.exchangeBuffers.lookup(op);
+    if (staging)
+      staged = stagedStorePlan(op, state.threads);
     if (owner) {
       store.storeGuarded(rewriter, owner);
     } else {
       Value inside = tileInside(rewriter, loc, tileType.getShape(),
                                 store.indices, store.sizes);
-      if (store.plan.length > 1)
-        inside = rewriter.createOrFold<arith::AndIOp>(loc, inside,
-                                                      store.plan.aligned);
+      Value aligned =
+          staged ? runsAligned(rewriter, loc, buffer, store.indices,
+                               kStagedAccessBytes / staged->elementBytes)
+                 : store.plan.aligned;
+      if (staged ? bool(aligned) : store.plan.length > 1)
+        inside = rewriter.createOrFold<arith::AndIOp>(loc, inside, aligned);
+      else if (staged)
+        staged.reset();
       auto ifOp = scf::IfOp::create(rewriter, loc, inside,
                                     /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      store.storeInside(rewriter);
+      if (staged)
+        storeStaged(rewriter, loc, state, *staged, tileType,
+                    adaptor.getValue(), staging, buffer, store.indices);
+      else
+        store.storeInside(rewriter);
       rewriter.setInsertionPointToStart(ifOp.elseBlock());
       store.storeGuarded(rewriter, Value());
     }

@@ -98,6 +98,10 @@ std::optional<ExchangeBuffer> layoutExchangeBuffer(mlir::Operation *op,
 /// Fails with a located error where `buffer` exceeds static workgroup memory.
 mlir::LogicalResult checkExchangeBufferFits(mlir::Operation *op,
                                             const ExchangeBuffer &buffer);
+/// The buffer where a tile.store's warps stage their rows, if it is worth
+/// staging (MapWarpsMemory.cpp).
+std::optional<ExchangeBuffer> stagedStoreBuffer(tile::StoreOp op,
+                                                int64_t threads);
 /// The buffer `op` needs, or nullopt if it exchanges nothing.
 std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
                                                 int64_t threads);

@@ -28,6 +28,11 @@ mlir::LogicalResult emitLaunchMetadata(mlir::gpu::GPUFuncOp kernel);
 /// 128-byte by-value grid constants; returns how many.
 unsigned passTensorMapsByValue(mlir::LLVM::LLVMFuncOp kernel);
 
+/// Gives `global` external linkage and 1024-byte alignment if it is a
+/// dynamic shared memory symbol (a zero-length array in shared memory);
+/// returns whether it was one.
+bool externDynamicShared(mlir::LLVM::GlobalOp global);
+
 /// Patterns rewriting math ops marked `afn` into NVIDIA's approximate
 /// instructions (tile-approx-math-to-nvvm).
 void populateApproxMathToNVVMPatterns(mlir::RewritePatternSet &patterns);

@@ -130,6 +130,33 @@ def TileTensorMapParams : Pass<"tile-tensor-map-params",
   ];
 }
 
+def TileExternDynamicShared : Pass<"tile-extern-dynamic-shared",
+                                   "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Place dynamic shared memory after a kernel's static shared memory";
+  let description = [{
+    Runs after the GPU to NVVM conversion, which gives the symbol behind
+    `gpu.dynamic_shared_memory` internal linkage: PTX then declares it as
+    one more static variable, which ptxas may place before the kernel's
+    static workgroup buffers, so that offsets from it run into them (a
+    persistent matmul's staged epilogue buffer was overwritten by the next
+    tile's TMA copies). External linkage makes it `.extern .shared`, the
+    form of CUDA's `extern __shared__`, which starts after all static
+    shared memory; its alignment is raised to 1024 bytes, the alignment
+    that 128-byte-swizzled TMA copies and warpgroup MMA panels need (at
+    address 0, where it stood without static memory, it had it).
+
+    ```mlir
+    // Before
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    // After
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numSymbols", "num-symbols", "Dynamic shared memory symbols made external">,
+  ];
+}
+
 def TileEmitLaunchMetadata : Pass<"tile-emit-launch-metadata",
                                   "::mlir::gpu::GPUModuleOp"> {
   let summary = "Record each kernel's launch metadata in the device module";

@@ -268,18 +268,33 @@ struct TileEmitLaunchMetadataPass
     : tilec::impl::TileEmitLaunchMetadataBase<TileEmitLaunchMetadataPass> {
   using Base::Base;
 
-  /// A kernel whose staged tiles exceed the block's shared memory would
-  /// only fail at launch (cuFuncSetAttribute).
+  /// A kernel whose staged tiles and workgroup buffers exceed the block's
+  /// shared memory would only fail at launch (cuFuncSetAttribute). Dynamic
+  /// shared memory starts after the static buffers, 1024-byte aligned
+  /// (tile-extern-dynamic-shared).
   LogicalResult checkSharedBytes(gpu::GPUFuncOp kernel) {
     auto shared =
         kernel->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes");
     int64_t limit = maxSharedBytes;
-    if (limit <= 0 || !shared || shared.getInt() <= limit)
+    if (limit <= 0 || !shared)
+      return success();
+    int64_t staticBytes = 0;
+    for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
+      auto type = cast<MemRefType>(buffer.getType());
+      staticBytes = llvm::alignTo(staticBytes, 16) +
+                    type.getNumElements() *
+                        llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    }
+    int64_t total = llvm::alignTo(staticBytes, 1024) + shared.getInt();
+    if (total <= limit)
       return success();
     return kernel.emitError("needs ")
-           << shared.getInt()
-           << " bytes of dynamic shared memory, more than the target's "
-           << limit << " a block: use fewer pipeline stages or smaller tiles";
+           << shared.getInt() << " bytes of dynamic shared memory"
+           << (staticBytes ? " after " + std::to_string(staticBytes) +
+                                 " bytes of workgroup buffers"
+                           : std::string())
+           << ", more than the target's " << limit
+           << " a block: use fewer pipeline stages or smaller tiles";
   }
 
   void runOnOperation() override {
