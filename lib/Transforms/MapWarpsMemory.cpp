@@ -477,8 +477,7 @@ Value tileInside(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 }
 
 /// One thread's part of a tile.store: runs that move as vectors where the
-/// buffer allows, else guarded elements; or, for a tile wholly inside the
-/// buffer, every run without a guard.
+/// buffer allows, else guarded elements.
 struct ThreadStore {
   Location loc;
   const MapWarpsState &state;
@@ -507,19 +506,6 @@ struct ThreadStore {
     vector::StoreOp::create(
         b, loc, slice, buffer, at, /*nontemporal=*/false,
         llvm::MaybeAlign(run * tileType.getElementTypeBitWidth() / 8));
-  }
-
-  /// Every run, no guard: the tile is inside and its runs aligned.
-  void storeInside(OpBuilder &b) {
-    for (int64_t first = 0; first < state.perThread(tileType);
-         first += plan.length) {
-      SmallVector<Value> local =
-          slotPosition(b, loc, state, tileType, first);
-      SmallVector<Value> at;
-      for (auto [index, offset] : llvm::zip(indices, local))
-        at.push_back(b.createOrFold<arith::AddIOp>(loc, index, offset));
-      storeRun(b, first, at);
-    }
   }
 
   /// Each run guarded by the bounds (and, for replicated tiles, `owner`).
@@ -763,38 +749,32 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
                       bufferSizes(rewriter, loc, buffer),
                       planRuns(rewriter, loc, state, tileType, buffer,
                                adaptor.getIndices())};
-    // A tile wholly inside the buffer (all but the edge tiles of a grid)
-    // stores with one uniform check: a bound check and branch a run kept
-    // the epilogue of a 128x256 matmul tile at 13% of its warps' time.
-    // Staged, such a tile moves in 16-byte accesses, whole rows a warp.
-    std::optional<StagedStore> staged;
+    // A staged store (a buffer was set aside for it) moves a tile wholly
+    // inside C, whose rows keep 16-byte runs aligned, in 16-byte accesses
+    // after one uniform check; edge tiles take the guarded stores.
     Value staging = state.exchangeBuffers.lookup(op);
-    if (staging)
-      staged = stagedStorePlan(op, state.threads);
-    if (owner) {
+    std::optional<StagedStore> staged =
+        staging ? stagedStorePlan(op, state.threads) : std::nullopt;
+    Value aligned = staged ? runsAligned(rewriter, loc, buffer, store.indices,
+                                         kStagedAccessBytes /
+                                             staged->elementBytes)
+                           : Value();
+    if (!aligned) {
       store.storeGuarded(rewriter, owner);
     } else {
-      Value inside = tileInside(rewriter, loc, tileType.getShape(),
-                                store.indices, store.sizes);
-      Value aligned =
-          staged ? runsAligned(rewriter, loc, buffer, store.indices,
-                               kStagedAccessBytes / staged->elementBytes)
-                 : store.plan.aligned;
-      if (staged ? bool(aligned) : store.plan.length > 1)
-        inside = rewriter.createOrFold<arith::AndIOp>(loc, inside, aligned);
-      else if (staged)
-        staged.reset();
+      Value inside = rewriter.createOrFold<arith::AndIOp>(
+          loc,
+          tileInside(rewriter, loc, tileType.getShape(), store.indices,
+                     store.sizes),
+          aligned);
       auto ifOp = scf::IfOp::create(rewriter, loc, inside,
                                     /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      if (staged)
-        storeStaged(rewriter, loc, state, *staged, tileType,
-                    adaptor.getValue(), staging, buffer, store.indices);
-      else
-        store.storeInside(rewriter);
+      storeStaged(rewriter, loc, state, *staged, tileType, adaptor.getValue(),
+                  staging, buffer, store.indices);
       rewriter.setInsertionPointToStart(ifOp.elseBlock());
-      store.storeGuarded(rewriter, Value());
+      store.storeGuarded(rewriter, owner);
     }
     rewriter.eraseOp(op);
     return success();
