@@ -256,3 +256,51 @@ gpu.module @tilec_kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.persistent' must be a number of blocks a multiprocessor, 1 to 32}}
+  gpu.func @no_blocks(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.persistent = 0 : i64} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.persistent' must be a number of blocks a multiprocessor, 1 to 32}}
+  gpu.func @not_a_number(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.persistent = "all"} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.cluster' must be 2 to 8 blocks, on a persistent kernel}}
+  gpu.func @cluster_not_persistent(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.cluster = 2 : i64} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.cluster' must be 2 to 8 blocks, on a persistent kernel}}
+  gpu.func @cluster_of_sixteen(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.persistent = 1 : i64, tile.cluster = 16 : i64} {
+    gpu.return
+  }
+}
