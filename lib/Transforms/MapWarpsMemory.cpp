@@ -564,19 +564,47 @@ static constexpr int64_t kStagedAccessBytes = 16;
 /// Bytes of a staged row in workgroup memory: 128 and a 16-byte pad.
 static constexpr int64_t kStagedRowBytes = 128 + 16;
 
-/// A tile.store worth staging through workgroup memory: a persistent
-/// kernel's (one block a multiprocessor, so the buffer costs no
-/// occupancy) store of a layout-encoded tile whose threads hold runs of
-/// less than 16 bytes (a warpgroup MMA accumulator: 4 bytes a row a
-/// thread, so each warp store wrote 8 rows x 16 bytes, half a sector each)
-/// to a global buffer, each warp holding whole rows of it.
+/// Bytes of shared memory a multiprocessor has on sm_90, and what each
+/// resident block costs besides its own.
+static constexpr int64_t kMultiprocessorSharedBytes = 233472;
+static constexpr int64_t kBlockReservedSharedBytes = 1024;
+
+/// Whether a buffer of `bytes` before the dynamic shared memory costs
+/// `func` no residency: it is persistent (one block a multiprocessor), or
+/// a warpgroup-MMA kernel (sm_90a, whose sizes these are) whose staged
+/// slots already hold as few blocks a multiprocessor by shared memory.
+static bool costsNoResidency(gpu::GPUFuncOp func, int64_t bytes) {
+  auto dynamicAttr =
+      func->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes");
+  int64_t dynamic = dynamicAttr ? dynamicAttr.getInt() : 0;
+  // Room for it, and for a few small buffers of other ops.
+  int64_t withBuffer = dynamic + llvm::alignTo(bytes, 1024);
+  if (withBuffer > kMaxBlockSharedBytes - 4096)
+    return false;
+  if (func->hasAttr(tile::kPersistentAttrName))
+    return true;
+  bool warpgroupMma = func.walk([](tile::LoadOp load) {
+                            return load.getPlacement() ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+                          }).wasInterrupted();
+  auto blocks = [](int64_t shared) {
+    return kMultiprocessorSharedBytes / (shared + kBlockReservedSharedBytes);
+  };
+  return warpgroupMma && dynamic > 0 && blocks(dynamic) == blocks(withBuffer);
+}
+
+/// A tile.store worth staging through workgroup memory: the store of a
+/// layout-encoded tile whose threads hold runs of less than 16 bytes (a
+/// warpgroup MMA accumulator: 4 bytes a row a thread, so each warp store
+/// wrote 8 rows x 16 bytes, half a sector each) to a global buffer, each
+/// warp holding whole rows of it, in a kernel where the buffer costs no
+/// residency.
 static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
                                                   int64_t threads) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
   auto bufferType = cast<MemRefType>(op.getBuffer().getType());
   if (!type.getEncoding() || type.getRank() != 2 || !func ||
-      !func->hasAttr(tile::kPersistentAttrName) ||
       bufferType.getMemorySpace())
     return std::nullopt;
   unsigned bits = type.getElementTypeBitWidth();
@@ -612,14 +640,8 @@ static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
       plan.rowsPerWarp % (32 * kStagedAccessBytes / 128) != 0 ||
       layout.getPerThread() * 32 != plan.rowsPerWarp * columns)
     return std::nullopt;
-  // Only where the block's workgroup memory has room for it, before the
-  // dynamic shared memory (which starts 1024-byte aligned), with room for
-  // a few small buffers of other ops.
-  auto dynamicBytes =
-      func->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes");
-  int64_t bytes = plan.warps * plan.warpElements() * plan.elementBytes;
-  if ((dynamicBytes ? dynamicBytes.getInt() : 0) + llvm::alignTo(bytes, 1024) >
-      kMaxBlockSharedBytes - 4096)
+  if (!costsNoResidency(func,
+                        plan.warps * plan.warpElements() * plan.elementBytes))
     return std::nullopt;
   return plan;
 }

@@ -551,9 +551,10 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
                     std::to_string(device.maxSharedPerBlockOptin) +
                     " a block of " + device.name + " can have",
                 name);
-  // Beyond 48 KiB, dynamic shared memory must be requested explicitly; doing
-  // it once here keeps it off the launch path.
-  if (meta_.sharedBytes > kDefaultSharedLimit)
+  // Beyond 48 KiB a block (static and dynamic together), dynamic shared
+  // memory must be requested explicitly; doing it once here keeps it off
+  // the launch path.
+  if (meta_.sharedBytes + staticShared > kDefaultSharedLimit)
     check(api.funcSetAttribute(func_,
                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                static_cast<int>(meta_.sharedBytes)),

@@ -251,8 +251,8 @@ TEST_P(RealCubin, ListsKernelsAndMetadata) {
   std::string error;
   std::optional<CubinInfo> info = parseCubin(*bytes, &error);
   ASSERT_TRUE(info) << error;
-  EXPECT_EQ(info->kernels.size(), 4u);
-  for (const char *name : {"saxpy", "iota2d", "fill", "nometa"}) {
+  EXPECT_EQ(info->kernels.size(), 5u);
+  for (const char *name : {"saxpy", "iota2d", "fill", "fill_wide", "nometa"}) {
     const CubinKernel *k = info->findKernel(name);
     ASSERT_TRUE(k) << name;
     // ptxas decides the exact count; a kernel that loads parameters into
@@ -260,11 +260,14 @@ TEST_P(RealCubin, ListsKernelsAndMetadata) {
     EXPECT_GE(k->registers, 2u) << name;
     EXPECT_LE(k->registers, 64u) << name;
     EXPECT_EQ(k->hasLaunchMetadata, std::string(name) != "nometa") << name;
-    // Only fill has static shared memory (iota2d's is dynamic).
-    EXPECT_EQ(k->staticSharedBytes, std::string(name) == "fill" ? 512u : 0u)
+    // Only fill and fill_wide have static shared memory (iota2d's is
+    // dynamic).
+    EXPECT_EQ(k->staticSharedBytes, std::string(name) == "fill"        ? 512u
+                                    : std::string(name) == "fill_wide" ? 16384u
+                                                                       : 0u)
         << name;
   }
-  ASSERT_EQ(info->launchSymbols.size(), 3u);
+  ASSERT_EQ(info->launchSymbols.size(), 4u);
   for (const CubinLaunchSymbol &sym : info->launchSymbols) {
     std::optional<LaunchMetadata> m = parseLaunchMetadata(sym.text, &error);
     ASSERT_TRUE(m) << sym.symbol << ": " << error;
@@ -273,8 +276,10 @@ TEST_P(RealCubin, ListsKernelsAndMetadata) {
       EXPECT_EQ(*m, test::saxpyMetadata());
     else if (m->kernel == "iota2d")
       EXPECT_EQ(*m, test::iota2dMetadata());
-    else
+    else if (m->kernel == "fill")
       EXPECT_EQ(*m, test::fillMetadata());
+    else
+      EXPECT_EQ(m->sharedBytes, 40000u) << m->kernel;
   }
 }
 

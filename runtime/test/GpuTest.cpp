@@ -192,6 +192,27 @@ TEST(Gpu, TakesTheGridFromAScalar) {
   }
 }
 
+// Static and dynamic shared memory each under the default 48 KiB but over
+// it together need the opt-in as much as dynamic memory over it alone.
+TEST(Gpu, OptsInWhereStaticAndDynamicSharedMemoryPassTheDefault) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel fill(module, "fill_wide");
+  Stream stream(ctx);
+  DeviceBuffer out(ctx, 1000 * sizeof(float));
+  out.memset(0xff);
+  fill.launch(stream, int64_t(700), -3.5f, out.view<float>({1000}));
+  stream.synchronize();
+  std::vector<float> got = out.download<float>();
+  for (int i = 0; i < 1000; ++i) {
+    if (i < 700)
+      ASSERT_EQ(got[i], -3.5f) << i;
+    else
+      ASSERT_TRUE(std::isnan(got[i])) << i;
+  }
+}
+
 TEST(Gpu, ReportsBadKernelsAndArguments) {
   REQUIRE_GPU();
   Context ctx(0);

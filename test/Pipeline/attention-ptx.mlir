@@ -37,7 +37,9 @@
 // reads both operands through descriptors (K-contiguous: no transpose),
 // and P V takes P from registers (wgmma's register-A form: four 32-bit
 // registers a thread) and V through a transposed descriptor. No
-// ldmatrix, no ld.shared, no mma.sync.
+// ldmatrix, no ld.shared, no mma.sync. d128's slots hold it to one block a
+// multiprocessor, so its output is staged (each warp's rows through
+// workgroup memory, stored 16 bytes a lane); d64's would lose a block.
 // d64: S is 4 m64n128k16 (K = 64), P V 8 m64n64k16 (K = 128 keys).
 // SM90A-LABEL: .entry attention_d64(
 // SM90A-NOT: ld.shared
@@ -69,3 +71,7 @@
 // SM90A-NOT: wgmma.mma_async
 // SM90A-NOT: mma.sync
 // SM90A-NOT: ld.shared
+// SM90A: bar.warp.sync
+// SM90A: ld.shared.v4.b32
+// SM90A: st.global.v4.b32
+// SM90A-NOT: mma.sync

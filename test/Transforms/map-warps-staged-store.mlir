@@ -27,7 +27,8 @@ gpu.module @m {
 
 // -----
 
-// Not persistent (the buffer could cost a block of occupancy): no staging.
+// Neither persistent nor a warpgroup-MMA kernel whose slots already hold it
+// to its residency (the buffer could cost a block): no staging.
 // CHECK-LABEL: gpu.func @direct(
 // CHECK-NOT: workgroup(
 // CHECK-NOT: nvvm.bar.warp.sync

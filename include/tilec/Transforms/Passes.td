@@ -432,8 +432,10 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
     - `arith` / `math` ops on tiles become the same ops on vectors;
       `scf.for` / `scf.if` / `scf.yield` carry the vectors.
     - `tile.load` / `tile.store` become bounds-checked element accesses
-      (vectors of up to 16 bytes where runs allow). A persistent kernel's
-      store of an MMA-layout tile (4-byte runs: each warp store wrote 8
+      (vectors of up to 16 bytes where runs allow). Where a buffer costs
+      no residency (a persistent kernel, or a warpgroup-MMA kernel whose
+      slots already hold as few blocks a multiprocessor), the store of an
+      MMA-layout tile (4-byte runs: each warp store wrote 8
       rows x 16 bytes, half a sector each) is staged: where the tile lies
       inside the buffer, each warp writes its rows to its part of a
       workgroup buffer, 128 bytes of columns a round, meets with
