@@ -3,6 +3,7 @@
 // tilec-matmul-bench --cubin FILE (--check | --bench) [--json FILE]
 //                    [--shape MxNxK,...] [--variant NAME,...]
 //                    [--seed N] [--device N] [--dry-run] [--fail-if-none]
+//                    [--roofs bench/matmul/roofs.ptx]
 //
 // The cubin holds kernels mm_<in>_<out>_<la><lb>[_acc]: <in> the dtype of A
 // and B, <out> that of C (f32, f16, bf16), <la>/<lb> the layout of A and B
@@ -37,7 +38,11 @@
 //   Each row also gives the quantisation of the schedule launched: waves
 //   (C's tiles over the blocks that run at once: a last wave partly empty
 //   leaves multiprocessors idle) and fill (the share of the tiles' elements
-//   inside C: partial edge tiles compute padding).
+//   inside C: partial edge tiles compute padding). With --roofs, the run
+//   first measures the roofs (bench/matmul/roofs.ptx: the tensor cores'
+//   bf16 peak, the f32 FMA peak, copy bandwidth) and each row gives its
+//   arithmetic intensity (FLOP a compulsory byte), the roof that bounds it
+//   and the fraction of that roof tilec and cuBLAS reached.
 //
 // Exit status: 0 when nothing failed, 1 on a failure (or, with
 // --fail-if-none, when nothing passed), 2 on bad usage. The last line of
@@ -858,6 +863,8 @@ std::string jsonHeader(const std::string &mode, const Context &ctx,
 
 struct Options {
   std::string cubin, json;
+  /// --roofs: bench/matmul/roofs.ptx, whose kernels measure the roofs.
+  std::string roofs;
   bool check = false, bench = false, dryRun = false;
   /// Exit 1 when no tilec kernel ran (all SKIP): a vacuous pass.
   bool failIfNone = false;
@@ -1156,6 +1163,10 @@ struct BenchRow {
   uint64_t tiles = 0, blocks = 0;
   int residentPerSm = 0;
   double waves = NAN, tileFill = NAN;
+  /// Against the roofs (--roofs): FLOP a compulsory byte, the roof that
+  /// bounds the shape (TFLOP/s) and whether it is the memory one.
+  double intensity = NAN, roofTflops = NAN;
+  bool memoryBound = false;
 };
 
 /// Tile and wave quantisation of the kernel `kernel` launches for `args`
@@ -1268,15 +1279,97 @@ void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
   row.status = "PASS";
 }
 
+/// The roofs a shape is held to, measured in the same run by the kernels of
+/// bench/matmul/roofs.ptx: the tensor cores' bf16/f16 peak (warpgroup MMA
+/// with f32 accumulators, one group in flight), the f32 FMA peak and the
+/// bandwidth of a 16-byte-a-thread copy (bytes read plus written).
+struct Roofs {
+  double tensorTflops = NAN, fmaTflops = NAN, copyGBs = NAN;
+  bool measured() const { return std::isfinite(copyGBs); }
+};
+
+Roofs measureRoofs(const Context &ctx, const Stream &stream,
+                   const std::string &ptxPath) {
+  std::ifstream in(ptxPath);
+  if (!in)
+    throw Error("cannot read the roofs' PTX '" + ptxPath + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  Module module = Module::loadData(ctx, text.str());
+  const int64_t sms = ctx.device().smCount;
+  Roofs roofs;
+  {
+    // One block of two warpgroups a multiprocessor (40 KiB of operands,
+    // 154 registers a thread); 4 wgmma m64n256k16 a group.
+    Kernel k(module, "roof_wgmma_bf16");
+    const int64_t threads = sms * 256, groups = 20000;
+    DeviceBuffer out(ctx, size_t(threads) * sizeof(float));
+    double ms = timeLaunches(ctx, stream, [&](int) {
+                  k.launch(stream, threads, groups, out.view<float>({threads}));
+                }).medianMs;
+    double flops = double(sms) * 2 * double(groups) * 4 * 2.0 * 64 * 256 * 16;
+    roofs.tensorTflops = flops / (ms * 1e9);
+  }
+  {
+    Kernel k(module, "roof_fma_f32");
+    const int64_t threads = sms * 2048, iterations = 4096;
+    DeviceBuffer out(ctx, size_t(threads) * sizeof(float));
+    double ms = timeLaunches(ctx, stream, [&](int) {
+                  k.launch(stream, threads, iterations,
+                           out.view<float>({threads}));
+                }).medianMs;
+    roofs.fmaTflops = double(threads) * double(iterations) * 128 / (ms * 1e9);
+  }
+  {
+    Kernel k(module, "roof_copy");
+    const int64_t vectors = int64_t(1) << 26; // 1 GiB each way
+    DeviceBuffer src(ctx, size_t(vectors) * 16), dst(ctx, size_t(vectors) * 16);
+    src.memset(0x3c);
+    double ms = timeLaunches(ctx, stream, [&](int) {
+                  k.launch(stream, vectors, src.view<float>({vectors * 4}),
+                           dst.view<float>({vectors * 4}));
+                }).medianMs;
+    roofs.copyGBs = 2.0 * double(vectors) * 16 / (ms * 1e6);
+  }
+  return roofs;
+}
+
+/// Bytes a matmul must move at least: A and B read once, C written (and
+/// read, when accumulating) once.
+double compulsoryBytes(const Shape &s, DType in, DType out, bool accumulate) {
+  return double(dtypeBytes(in)) * (double(s.m) * s.k + double(s.k) * s.n) +
+         double(dtypeBytes(out)) * double(s.m) * s.n * (accumulate ? 2 : 1);
+}
+
+/// Where `row` stands against the roofs: its arithmetic intensity (FLOP a
+/// compulsory byte), the roof that bounds it (the compute peak of its type,
+/// or intensity x copy bandwidth) and the fraction of it each side reached.
+void placeOnRoofline(const Roofs &roofs, DType t, BenchRow &row) {
+  if (!roofs.measured())
+    return;
+  row.intensity = row.shape.flops() / compulsoryBytes(row.shape, t, t, false);
+  double peak = t == DType::F32 ? roofs.fmaTflops : roofs.tensorTflops;
+  double memoryRoof = row.intensity * roofs.copyGBs / 1e3;
+  row.memoryBound = memoryRoof < peak;
+  row.roofTflops = std::min(peak, memoryRoof);
+}
+
 void printBenchHeader() {
-  std::printf("%-16s %-16s %9s %8s %9s %8s %7s %10s %9s %6s %5s  %s\n",
+  std::printf("%-16s %-16s %9s %8s %9s %8s %7s %10s %9s %6s %5s %6s %9s %6s "
+              "%6s  %s\n",
               "kernel", "shape", "tilec_ms", "TFLOP/s", "cublas_ms", "TFLOP/s",
-              "ratio", "err_cublas", "cb32F_TF", "waves", "fill", "status");
+              "ratio", "err_cublas", "cb32F_TF", "waves", "fill", "AI",
+              "roof_TF", "tilec%", "cblas%", "status");
 }
 
 void printBenchRow(const BenchRow &r) {
   double ratio = r.cublasMs / r.tilecMs;
-  std::printf("%-16s %-16s %9s %8s %9s %8s %7s %10s %9s %6s %5s  %s%s%s\n",
+  std::string roof =
+      std::isfinite(r.roofTflops)
+          ? fmt("%.0f", r.roofTflops) + (r.memoryBound ? "(M)" : "(C)")
+          : "-";
+  std::printf("%-16s %-16s %9s %8s %9s %8s %7s %10s %9s %6s %5s %6s %9s %6s "
+              "%6s  %s%s%s\n",
               r.kernel.c_str(), r.shape.str().c_str(),
               fmt("%.3f", r.tilecMs).c_str(),
               fmt("%.1f", tflops(r.shape, r.tilecMs)).c_str(),
@@ -1285,15 +1378,27 @@ void printBenchRow(const BenchRow &r) {
               fmt("%.3f", ratio).c_str(), fmt("%.2e", r.errorVsCublas).c_str(),
               fmt("%.1f", tflops(r.shape, r.cublasDefaultMs)).c_str(),
               fmt("%.2f", r.waves).c_str(), fmt("%.3f", r.tileFill).c_str(),
+              fmt("%.0f", r.intensity).c_str(), roof.c_str(),
+              fmt("%.1f", 100 * tflops(r.shape, r.tilecMs) / r.roofTflops).c_str(),
+              fmt("%.1f", 100 * tflops(r.shape, r.cublasMs) / r.roofTflops).c_str(),
               r.status.c_str(), r.error.empty() ? "" : "  ", r.error.c_str());
   std::fflush(stdout);
 }
 
 bool writeBenchJson(const std::string &path, const std::string &header,
-                    const std::string &cublasVersion,
+                    const std::string &cublasVersion, const Roofs &roofs,
                     const std::vector<BenchRow> &rows) {
   std::ofstream out(path);
   out << "{\n" << header << "  \"cublas_version\": " << jsonString(cublasVersion)
+      << ",\n  \"roofs\": {\"tensor_bf16_tflops\": "
+      << jsonNumber(roofs.tensorTflops)
+      << ", \"fma_f32_tflops\": " << jsonNumber(roofs.fmaTflops)
+      << ", \"copy_gbs\": " << jsonNumber(roofs.copyGBs)
+      << ", \"how\": "
+      << jsonString("bench/matmul/roofs.ptx in the same run: warpgroup MMA "
+                    "m64n256k16 bf16 (one group in flight), 8 chains of f32 "
+                    "FMA a thread, a 16-byte-a-thread copy (read + written)")
+      << "}"
       << ",\n  \"timing\": "
       << jsonString("median of " + std::to_string(kMinRuns) + "-" +
                     std::to_string(kMaxRuns) +
@@ -1330,6 +1435,16 @@ bool writeBenchJson(const std::string &path, const std::string &header,
         << ", \"resident_blocks_per_sm\": " << r.residentPerSm
         << ", \"waves\": " << jsonNumber(r.waves)
         << ", \"tile_fill\": " << jsonNumber(r.tileFill)
+        << ", \"intensity\": " << jsonNumber(r.intensity)
+        << ", \"roof_tflops\": " << jsonNumber(r.roofTflops)
+        << ", \"roof\": "
+        << jsonString(!std::isfinite(r.roofTflops) ? ""
+                      : r.memoryBound             ? "memory"
+                                                  : "compute")
+        << ", \"tilec_roof_fraction\": "
+        << jsonNumber(tflops(s, r.tilecMs) / r.roofTflops)
+        << ", \"cublas_roof_fraction\": "
+        << jsonNumber(tflops(s, r.cublasMs) / r.roofTflops)
         << ", \"error\": " << jsonString(r.error) << "}"
         << (i + 1 < rows.size() ? ",\n" : "\n");
   }
@@ -1354,6 +1469,14 @@ int runBenchMode(const Context &ctx, const Options &opts, uint64_t seed) {
               "TFLOP/s; cb32F_TF = cuBLAS f32 in default (non-pedantic) "
               "mode\n\n",
               cublasVersion.c_str(), driverVersion().c_str());
+  Roofs roofs;
+  if (!opts.roofs.empty()) {
+    roofs = measureRoofs(ctx, stream, opts.roofs);
+    std::printf("roofs (measured now): bf16/f16 tensor %.1f TFLOP/s, f32 FMA "
+                "%.1f TFLOP/s, copy %.0f GB/s; AI = FLOP a compulsory byte, "
+                "roof_TF (C)ompute or (M)emory bound, tilec%%/cblas%% of it\n\n",
+                roofs.tensorTflops, roofs.fmaTflops, roofs.copyGBs);
+  }
   printBenchHeader();
   std::vector<BenchRow> rows;
   std::string lost;
@@ -1375,6 +1498,7 @@ int runBenchMode(const Context &ctx, const Options &opts, uint64_t seed) {
         row.error = "not run: the CUDA context was lost after: " + lost;
       } else {
         try {
+          placeOnRoofline(roofs, bc->dtype, row);
           runBench(ctx, stream, cublas, *bc, kernel ? &*kernel : nullptr, s,
                    seed, row);
           if (!kernelError.empty()) {
@@ -1402,7 +1526,7 @@ int runBenchMode(const Context &ctx, const Options &opts, uint64_t seed) {
   int status = failed || (opts.failIfNone && passed == 0) ? 1 : 0;
   if (!opts.json.empty() &&
       !writeBenchJson(opts.json, jsonHeader("bench", ctx, opts.cubin, seed),
-                      cublasVersion, rows)) {
+                      cublasVersion, roofs, rows)) {
     std::fprintf(stderr, "cannot write '%s'\n", opts.json.c_str());
     status = 1;
   }
@@ -1447,13 +1571,15 @@ void printPlan(const Options &opts) {
 const char kUsage[] =
     "usage: tilec-matmul-bench --cubin FILE (--check | --bench) [--json FILE]\n"
     "         [--shape MxNxK,...] [--variant NAME,...] [--seed N]\n"
-    "         [--device N] [--dry-run] [--fail-if-none]\n"
+    "         [--device N] [--dry-run] [--fail-if-none] [--roofs PTX]\n"
     "  --check     every variant in the cubin on 30 shapes vs float64\n"
     "  --bench     bf16/f16/f32 row-major kernels timed against cuBLAS\n"
     "  --shape     only these shapes (check: every selected variant on each)\n"
     "  --variant   only these kernels, e.g. mm_bf16_f32_rc_acc\n"
     "  --dry-run   print what would run (no GPU needed)\n"
-    "  --fail-if-none  exit 1 if no kernel of the cubin ran (all SKIP)\n";
+    "  --fail-if-none  exit 1 if no kernel of the cubin ran (all SKIP)\n"
+    "  --roofs     with --bench: measure the roofs with this PTX\n"
+    "              (bench/matmul/roofs.ptx) and place each row on them\n";
 
 std::vector<std::string> splitComma(const std::string &s) {
   std::vector<std::string> parts;
@@ -1496,6 +1622,8 @@ bool parseOption(int argc, char **argv, int &i, Options &opts) {
     return value() && !(opts.cubin = v).empty();
   else if (arg == "--json")
     return value() && !(opts.json = v).empty();
+  else if (arg == "--roofs")
+    return value() && !(opts.roofs = v).empty();
   else if (arg == "--seed") {
     if (!value() || !parseUnsigned(v, number))
       return false;
