@@ -742,10 +742,6 @@ void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
   }
 }
 
-} // namespace
-
-namespace {
-
 struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
