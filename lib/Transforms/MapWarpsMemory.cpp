@@ -515,12 +515,13 @@ struct ThreadStore {
       SmallVector<ElementAccess> accesses = runAccesses(
           b, loc, state, tileType, plan, first, indices, sizes);
       auto storeElements = [&](OpBuilder &eb) {
-        for (auto [i, access] : llvm::enumerate(accesses)) {
+        for (int64_t i = 0; i < int64_t(accesses.size()); ++i) {
+          const ElementAccess &access = accesses[i];
           Value write = owner ? eb.createOrFold<arith::AndIOp>(
                                     loc, owner, access.inBounds)
                               : access.inBounds;
-          Value element = vector::ExtractOp::create(eb, loc, value,
-                                                    first + int64_t(i));
+          Value element =
+              vector::ExtractOp::create(eb, loc, value, first + i);
           buildIf(eb, loc, write, [&](OpBuilder &ib) {
             memref::StoreOp::create(ib, loc, element, buffer, access.indices);
           });

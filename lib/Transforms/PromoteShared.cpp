@@ -220,13 +220,15 @@ promotableLoads(scf::ForOp loop, bool swizzle = false, int64_t threads = 0) {
     }
     lhsInvariant &= swizzled;
     rhsInvariant &= swizzled;
-    for (auto [load, ok, invariant] :
+    for (auto [operand, ok, invariant] :
          {std::tuple{lhs, lhsOk, lhsInvariant},
-          std::tuple{rhs, rhsOk, rhsInvariant}})
+          std::tuple{rhs, rhsOk, rhsInvariant}}) {
+      tile::LoadOp load = operand; // a plain variable: lambdas capture it
       if ((ok || invariant) && llvm::none_of(loads, [&](const PromotableLoad &p) {
             return p.load == load;
           }))
         loads.push_back({load, swizzled, invariant});
+    }
   }
   return loads;
 }
