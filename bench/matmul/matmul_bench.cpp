@@ -3,7 +3,7 @@
 // tilec-matmul-bench --cubin FILE (--check | --bench) [--json FILE]
 //                    [--shape MxNxK,...] [--variant NAME,...]
 //                    [--seed N] [--device N] [--dry-run] [--fail-if-none]
-//                    [--roofs bench/matmul/roofs.ptx]
+//                    [--roofs bench/roofs/roofs.ptx]
 //
 // The cubin holds kernels mm_<in>_<out>_<la><lb>[_acc]: <in> the dtype of A
 // and B, <out> that of C (f32, f16, bf16), <la>/<lb> the layout of A and B
@@ -39,7 +39,7 @@
 //   (C's tiles over the blocks that run at once: a last wave partly empty
 //   leaves multiprocessors idle) and fill (the share of the tiles' elements
 //   inside C: partial edge tiles compute padding). With --roofs, the run
-//   first measures the roofs (bench/matmul/roofs.ptx: the tensor cores'
+//   first measures the roofs (bench/roofs/roofs.ptx: the tensor cores'
 //   bf16 peak, the f32 FMA peak, copy bandwidth) and each row gives its
 //   arithmetic intensity (FLOP a compulsory byte), the roof that bounds it
 //   and the fraction of that roof tilec and cuBLAS reached.
@@ -63,6 +63,8 @@
 #include "tilec/Runtime/Driver.h"
 #include "tilec/Runtime/Runtime.h"
 
+#include "Roofs.h"
+
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -85,6 +87,7 @@
 
 using namespace tilec;
 using namespace tilec::rt;
+using tilec::bench::Roofs;
 
 namespace {
 
@@ -863,7 +866,8 @@ std::string jsonHeader(const std::string &mode, const Context &ctx,
 
 struct Options {
   std::string cubin, json;
-  /// --roofs: bench/matmul/roofs.ptx, whose kernels measure the roofs.
+  /// --roofs: bench/roofs/roofs.ptx, whose kernels measure the roofs
+  /// (bench/roofs/Roofs.h).
   std::string roofs;
   bool check = false, bench = false, dryRun = false;
   /// Exit 1 when no tilec kernel ran (all SKIP): a vacuous pass.
@@ -1279,61 +1283,6 @@ void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
   row.status = "PASS";
 }
 
-/// The roofs a shape is held to, measured in the same run by the kernels of
-/// bench/matmul/roofs.ptx: the tensor cores' bf16/f16 peak (warpgroup MMA
-/// with f32 accumulators, one group in flight), the f32 FMA peak and the
-/// bandwidth of a 16-byte-a-thread copy (bytes read plus written).
-struct Roofs {
-  double tensorTflops = NAN, fmaTflops = NAN, copyGBs = NAN;
-  bool measured() const { return std::isfinite(copyGBs); }
-};
-
-Roofs measureRoofs(const Context &ctx, const Stream &stream,
-                   const std::string &ptxPath) {
-  std::ifstream in(ptxPath);
-  if (!in)
-    throw Error("cannot read the roofs' PTX '" + ptxPath + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  Module module = Module::loadData(ctx, text.str());
-  const int64_t sms = ctx.device().smCount;
-  Roofs roofs;
-  {
-    // One block of two warpgroups a multiprocessor (40 KiB of operands,
-    // 154 registers a thread); 4 wgmma m64n256k16 a group.
-    Kernel k(module, "roof_wgmma_bf16");
-    const int64_t threads = sms * 256, groups = 20000;
-    DeviceBuffer out(ctx, size_t(threads) * sizeof(float));
-    double ms = timeLaunches(ctx, stream, [&](int) {
-                  k.launch(stream, threads, groups, out.view<float>({threads}));
-                }).medianMs;
-    double flops = double(sms) * 2 * double(groups) * 4 * 2.0 * 64 * 256 * 16;
-    roofs.tensorTflops = flops / (ms * 1e9);
-  }
-  {
-    Kernel k(module, "roof_fma_f32");
-    const int64_t threads = sms * 2048, iterations = 4096;
-    DeviceBuffer out(ctx, size_t(threads) * sizeof(float));
-    double ms = timeLaunches(ctx, stream, [&](int) {
-                  k.launch(stream, threads, iterations,
-                           out.view<float>({threads}));
-                }).medianMs;
-    roofs.fmaTflops = double(threads) * double(iterations) * 128 / (ms * 1e9);
-  }
-  {
-    Kernel k(module, "roof_copy");
-    const int64_t vectors = int64_t(1) << 26; // 1 GiB each way
-    DeviceBuffer src(ctx, size_t(vectors) * 16), dst(ctx, size_t(vectors) * 16);
-    src.memset(0x3c);
-    double ms = timeLaunches(ctx, stream, [&](int) {
-                  k.launch(stream, vectors, src.view<float>({vectors * 4}),
-                           dst.view<float>({vectors * 4}));
-                }).medianMs;
-    roofs.copyGBs = 2.0 * double(vectors) * 16 / (ms * 1e6);
-  }
-  return roofs;
-}
-
 /// Bytes a matmul must move at least: A and B read once, C written (and
 /// read, when accumulating) once.
 double compulsoryBytes(const Shape &s, DType in, DType out, bool accumulate) {
@@ -1395,7 +1344,7 @@ bool writeBenchJson(const std::string &path, const std::string &header,
       << ", \"fma_f32_tflops\": " << jsonNumber(roofs.fmaTflops)
       << ", \"copy_gbs\": " << jsonNumber(roofs.copyGBs)
       << ", \"how\": "
-      << jsonString("bench/matmul/roofs.ptx in the same run: warpgroup MMA "
+      << jsonString("bench/roofs/roofs.ptx in the same run: warpgroup MMA "
                     "m64n256k16 bf16 (one group in flight), 8 chains of f32 "
                     "FMA a thread, a 16-byte-a-thread copy (read + written)")
       << "}"
@@ -1471,7 +1420,7 @@ int runBenchMode(const Context &ctx, const Options &opts, uint64_t seed) {
               cublasVersion.c_str(), driverVersion().c_str());
   Roofs roofs;
   if (!opts.roofs.empty()) {
-    roofs = measureRoofs(ctx, stream, opts.roofs);
+    roofs = tilec::bench::measureRoofs(ctx, stream, opts.roofs);
     std::printf("roofs (measured now): bf16/f16 tensor %.1f TFLOP/s, f32 FMA "
                 "%.1f TFLOP/s, copy %.0f GB/s; AI = FLOP a compulsory byte, "
                 "roof_TF (C)ompute or (M)emory bound, tilec%%/cblas%% of it\n\n",
@@ -1579,7 +1528,7 @@ const char kUsage[] =
     "  --dry-run   print what would run (no GPU needed)\n"
     "  --fail-if-none  exit 1 if no kernel of the cubin ran (all SKIP)\n"
     "  --roofs     with --bench: measure the roofs with this PTX\n"
-    "              (bench/matmul/roofs.ptx) and place each row on them\n";
+    "              (bench/roofs/roofs.ptx) and place each row on them\n";
 
 std::vector<std::string> splitComma(const std::string &s) {
   std::vector<std::string> parts;

@@ -3,7 +3,7 @@
 // tilec-scan-bench --cubin FILE [--json FILE] [--only KERNEL,...]
 //                  [--shapes SHAPE,...] [--max-elements N] [--no-time]
 //                  [--seed N] [--sweep K,...] [--time-rows RxC,...]
-//                  [--time-cols RxC,...]
+//                  [--time-cols RxC,...] [--roofs bench/roofs/roofs.ptx]
 // tilec-scan-bench --self-test
 //
 // Runs the scans of bench/scan/kernels.mlir on issue 4's shapes and checks
@@ -18,7 +18,11 @@
 // 65536x1024, 1024x65536): median of back-to-back launches between CUDA
 // events, after warm-up; GB/s counts the input read and the output written
 // once. The peers run in the same device call (bench/scan-gpu.sh:
-// tilec-cub-scan, torch_cumsum.py).
+// tilec-cub-scan, torch_cumsum.py). With --roofs, the run first measures
+// the copy bandwidth (bench/roofs/Roofs.h: a 16-byte-a-thread copy, bytes
+// read plus written), the roof of every scan (each reads and writes its
+// bytes once), and each timed row gives the fraction of it reached
+// (roof%; the JSON's copy_gbs and roof_fraction).
 //
 // Column scans (cols_*: along 0 of a RxC buffer; the k-th element in scan
 // order of column c is k*C + c, from the bottom for reverse) are checked
@@ -61,6 +65,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/Runtime.h"
+
+#include "Roofs.h"
 
 #include <algorithm>
 #include <array>
@@ -1189,7 +1195,8 @@ std::string jsonString(const std::string &s) {
 
 /// The issue-era schema (kernel, shape, us, gb_per_s, rel_error, status)
 /// plus what a reader needs to tell the cases apart.
-void writeJson(const std::string &path, const std::vector<Row> &results) {
+void writeJson(const std::string &path, const std::vector<Row> &results,
+               double copyGBs) {
   std::ofstream out(path);
   out << "[\n";
   for (size_t i = 0; i < results.size(); ++i) {
@@ -1199,6 +1206,8 @@ void writeJson(const std::string &path, const std::vector<Row> &results) {
         << ", \"shape\": " << jsonString(r.shape)
         << ", \"us\": " << jsonNumber(r.us)
         << ", \"gb_per_s\": " << jsonNumber(r.gbPerS)
+        << ", \"copy_gbs\": " << jsonNumber(copyGBs)
+        << ", \"roof_fraction\": " << jsonNumber(r.gbPerS / copyGBs)
         << ", \"rel_error\": " << jsonNumber(r.relError)
         << ", \"status\": \"" << (r.pass ? "PASS" : "FAIL") << "\""
         << ", \"rows\": " << r.rows << ", \"cols\": " << r.cols
@@ -1500,7 +1509,7 @@ int usage() {
                "usage: tilec-scan-bench --cubin FILE [--json FILE] "
                "[--only K1,K2] [--shapes S1,S2] [--max-elements N] "
                "[--no-time] [--seed N] [--sweep K1,K2] [--time-rows RxC,...] "
-               "[--time-cols RxC,...]\n"
+               "[--time-cols RxC,...] [--roofs PTX]\n"
                "       tilec-scan-bench --self-test [--seed N]\n");
   return 2;
 }
@@ -1508,7 +1517,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string cubin, json, only, shapes, sweep, timeRows, timeCols;
+  std::string cubin, json, only, shapes, sweep, timeRows, timeCols, roofsPtx;
   int64_t maxElements = INT64_MAX;
   bool time = true, selfTestOnly = false;
   unsigned seed = 12345;
@@ -1533,6 +1542,8 @@ int main(int argc, char **argv) {
       timeRows = argv[++i];
     else if (arg == "--time-cols" && hasValue)
       timeCols = argv[++i];
+    else if (arg == "--roofs" && hasValue)
+      roofsPtx = argv[++i];
     else if (arg == "--no-time")
       time = false;
     else if (arg == "--self-test")
@@ -1566,24 +1577,34 @@ int main(int argc, char **argv) {
   }
   int passed = 0, failed = 0;
   std::vector<Row> results;
+  tilec::bench::Roofs roofs;
   try {
     Context ctx(0);
     Module module = Module::loadFile(ctx, cubin);
+    if (!roofsPtx.empty()) {
+      Stream stream(ctx);
+      roofs = tilec::bench::measureRoofs(ctx, stream, roofsPtx,
+                                         tilec::bench::RoofSet::CopyOnly);
+      std::printf("roof (measured now): copy %.0f GB/s (read + written); "
+                  "roof%% = GB/s of it\n\n",
+                  roofs.copyGBs);
+    }
     std::mt19937 rng(seed);
-    std::printf("%-27s %-14s %4s %10s %10s %9s %9s  %s\n", "kernel", "shape",
-                "runs", "us", "GB/s", "rel_err", "tol", "status");
+    std::printf("%-27s %-14s %4s %10s %10s %6s %9s %9s  %s\n", "kernel",
+                "shape", "runs", "us", "GB/s", "roof%", "rel_err", "tol",
+                "status");
     std::fflush(stdout);
     for (const Case &c : cases) {
       Row r = runCase(ctx, module, c, time, rng);
       (r.pass ? passed : failed)++;
-      std::printf("%-27s %-14s %4d %10.1f %10.1f %9.2e %9.1e  %s %s\n",
+      std::printf("%-27s %-14s %4d %10.1f %10.1f %6.1f %9.2e %9.1e  %s %s\n",
                   r.kernel.c_str(), r.shape.c_str(), r.runs, r.us, r.gbPerS,
-                  r.relError, r.tolerance, r.pass ? "PASS" : "FAIL",
-                  r.error.c_str());
+                  100 * r.gbPerS / roofs.copyGBs, r.relError, r.tolerance,
+                  r.pass ? "PASS" : "FAIL", r.error.c_str());
       std::fflush(stdout);
       results.push_back(r);
       if (!json.empty())
-        writeJson(json, results);
+        writeJson(json, results, roofs.copyGBs);
     }
   } catch (const Error &e) {
     std::fprintf(stderr, "error: %s\n", e.what());
@@ -1591,7 +1612,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!json.empty())
-    writeJson(json, results);
+    writeJson(json, results, roofs.copyGBs);
   std::printf("%d passed, %d failed\n", passed, failed);
   if (results.empty())
     std::fprintf(stderr, "no case matched --only/--shapes/--max-elements\n");
