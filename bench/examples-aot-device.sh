@@ -14,20 +14,14 @@ D=.device/slim
 export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 chmod +x "$D"/tilec-* "$D"/tilec_*
-passed=0; failed=0
-step() { # step NAME COMMAND...
-  local name="$1"; shift
-  echo "== $name"
-  if "$@" > "$OUT/$name.log" 2>&1; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAILED: $name"; fi
-  grep -E "passed|PASSED|FAILED|FAIL |ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/$name.log" | tail -n 4
-}
-step examples-aot "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot \
+source bench/steps.sh  # quiet_step, summary (the working directory is the root)
+quiet_step examples-aot "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot \
   --max-gflop 2 --json "$OUT/examples.json"
-step runtime-tests "$D/tilec_runtime_tests" --gtest_brief=1
-step kernel-wrapper-tests "$D/tilec_kernel_wrapper_tests" --gtest_brief=1
-step matmul-example "$D/tilec-matmul-bench" --cubin "$D/cubins/matmul.cubin" --check \
+quiet_step runtime-tests "$D/tilec_runtime_tests" --gtest_brief=1
+quiet_step kernel-wrapper-tests "$D/tilec_kernel_wrapper_tests" --gtest_brief=1
+quiet_step matmul-example "$D/tilec-matmul-bench" --cubin "$D/cubins/matmul.cubin" --check \
   --fail-if-none --variant mm_bf16_bf16_rc --shape 1x1x1,7x13x5,33x65x17,1000x1003x517,4096x4096x4096
-step racecheck-staged compute-sanitizer --tool racecheck --error-exitcode 9 \
+quiet_step racecheck-staged compute-sanitizer --tool racecheck --error-exitcode 9 \
   "$D/tilec-matmul-bench" --cubin "$D/bench-matmul.cubin" --check \
   --variant mm_bf16_bf16_rr,mm_bf16_f32_rr_acc --shape 2304x4096x200,1031x2056x136,640x1024x64
-echo "$passed passed, $failed failed"
+summary

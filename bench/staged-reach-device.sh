@@ -14,30 +14,20 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PAT
 OLD=.device/slim; NEW=.device/new
 chmod +x "$OLD"/tilec-* "$OLD"/tilec_*
 AOT="$OLD/tilec-run-examples-aot"; BENCH="$OLD/tilec-matmul-bench"
-passed=0; failed=0
-step() { # step NAME COMMAND...
-  local name="$1"; shift
-  echo "== $name"
-  if "$@" > "$OUT/$name.log" 2>&1; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAILED: $name"; fi
-  grep -E "passed|FAIL |ERROR SUMMARY" "$OUT/$name.log" | tail -n 3
-}
-step examples-aot-new "$AOT" --cubin-dir "$NEW/cubins" --mode aot --max-gflop 2 --json "$OUT/examples-new.json"
-step memcheck-new compute-sanitizer --tool memcheck --error-exitcode 9 "$AOT" --cubin-dir "$NEW/cubins" \
+source bench/steps.sh  # quiet_step, summary (the working directory is the root)
+quiet_step examples-aot-new "$AOT" --cubin-dir "$NEW/cubins" --mode aot --max-gflop 2 --json "$OUT/examples-new.json"
+quiet_step memcheck-new compute-sanitizer --tool memcheck --error-exitcode 9 "$AOT" --cubin-dir "$NEW/cubins" \
   --mode aot --only attn_d128,attn_d64_causal,matmul_bias_relu,matmul_softmax --shapes 2x8x2x113x203,1x4x1x239x17
 PREFILL=16x16x16x1024x1024,4x16x16x4096x4096,1x16x16x16384x16384
 for round in 1 2; do
   for build in old new; do
     dir="$OLD"; [ $build = new ] && dir="$NEW"
-    echo "== attention $build round $round"
-    "$AOT" --cubin-dir "$dir/cubins" --mode aot --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
-      --shapes "$PREFILL" --json "$OUT/attention-$build-$round.json" > "$OUT/attention-$build-$round.log" 2>&1 \
-      || { failed=$((failed+1)); echo "FAILED: attention $build"; }
-    grep -E "^attn" "$OUT/attention-$build-$round.log" | tr -s " "
-    echo "== matmul $build round $round"
-    "$BENCH" --cubin "$dir/bench-matmul.cubin" --bench --fail-if-none --variant mm_bf16_bf16_rr,mm_f16_f32_rr \
-      --shape 1024x1024x1024,1536x1536x1536,2048x2048x2048,4096x4096x4096 --json "$OUT/matmul-$build-$round.json" \
-      > "$OUT/matmul-$build-$round.log" 2>&1 || { failed=$((failed+1)); echo "FAILED: matmul $build"; }
-    grep -E "^mm_" "$OUT/matmul-$build-$round.log"
+    QUIET_PATTERN='^attn' QUIET_LINES=100 quiet_step "attention-$build-$round" \
+      "$AOT" --cubin-dir "$dir/cubins" --mode aot --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
+      --shapes "$PREFILL" --json "$OUT/attention-$build-$round.json"
+    QUIET_PATTERN='^mm_' QUIET_LINES=100 quiet_step "matmul-$build-$round" \
+      "$BENCH" --cubin "$dir/bench-matmul.cubin" --bench --fail-if-none --variant mm_bf16_bf16_rr,mm_f16_f32_rr \
+      --shape 1024x1024x1024,1536x1536x1536,2048x2048x2048,4096x4096x4096 --json "$OUT/matmul-$build-$round.json"
   done
 done
-echo "$passed passed, $failed failed"
+summary

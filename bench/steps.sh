@@ -1,7 +1,10 @@
 # Sourced by the GPU run scripts (bench/layouts-gpu.sh,
 # bench/attention-gpu.sh): `step NAME COMMAND...` runs a step, logs it to
 # $OUT/NAME.log and records PASS or FAIL(rc); `summary` prints every step of
-# $STEPS and ends with "N passed, N failed".
+# $STEPS and ends with "N passed, N failed". `quiet_step NAME COMMAND...`
+# runs a step the same way but keeps its output in the log and prints only
+# the lines matching $QUIET_PATTERN (device calls return a short tail), and
+# adds NAME to $STEPS.
 declare -A status
 step() {
   local name="$1"; shift
@@ -18,4 +21,14 @@ summary() {
     [ "${status[$k]:-}" = PASS ] && passed=$((passed + 1)) || failed=$((failed + 1))
   done
   echo "$passed passed, $failed failed"
+}
+quiet_step() {
+  local name="$1"; shift
+  echo "== $name"
+  "$@" > "$OUT/$name.log" 2>&1
+  local rc=$?
+  [ "$rc" -eq 0 ] && status[$name]=PASS || status[$name]="FAIL($rc)"
+  grep -E "${QUIET_PATTERN:-passed|PASSED|FAILED|FAIL |ERROR SUMMARY|RACECHECK SUMMARY|failed for}" \
+    "$OUT/$name.log" | tr -s " " | cut -c1-300 | tail -n "${QUIET_LINES:-6}"
+  STEPS="${STEPS:+$STEPS }$name"
 }

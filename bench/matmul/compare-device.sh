@@ -15,28 +15,21 @@ BIN=.device/tilec-matmul-bench; chmod +x "$BIN"
 CUBINS="${COMPARE_CUBINS:-new=.device/bench/producer.cubin}"
 SHAPES="${COMPARE_SHAPES:-2048x2048x2048,4096x4096x4096,8192x8192x8192,3000x5000x4000,8000x3000x6000,4096x4096x16384}"
 CHECK_SHAPES="${COMPARE_CHECK_SHAPES:-1x1x1,7x13x5,128x256x64,129x257x65,128x256x192,1000x1003x520,4096x4096x1,1031x2053x4099,8191x263x1024,2304x4096x520,3000x5000x4000,1031x2056x4104,5000x3000x64}"
-passed=0; failed=0
-run() { # run NAME COMMAND...
-  echo "== $1"; local name="$1"; shift
-  if "$@" > "$OUT/$name.log" 2>&1; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAILED: $name"; fi
-  grep -E "passed|FAIL|ERROR SUMMARY" "$OUT/$name.log" | tail -n 5
-}
+source bench/steps.sh  # quiet_step, summary (the working directory is the root)
 first="${CUBINS%% *}"; first="${first#*=}"
-run check-all "$BIN" --cubin "$first" --check --fail-if-none
-run check-ragged "$BIN" --cubin "$first" --check --fail-if-none \
+quiet_step check-all "$BIN" --cubin "$first" --check --fail-if-none
+quiet_step check-ragged "$BIN" --cubin "$first" --check --fail-if-none \
   --variant mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr_acc,mm_f32_f32_rr \
   --shape "$CHECK_SHAPES"
-run memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
+quiet_step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
   --cubin "$first" --check --variant mm_bf16_bf16_rc,mm_bf16_f32_rr_acc,mm_f32_f32_cc \
   --shape 1000x1008x520,129x264x65,1x8x8,2304x4096x200,1031x2056x136
 for round in 1 2; do
   for entry in $CUBINS; do
     name="${entry%%=*}"; cubin="${entry#*=}"
-    echo "== bench $name round $round"
-    "$BIN" --cubin "$cubin" --bench --fail-if-none --variant "${COMPARE_VARIANTS:-mm_bf16_bf16_rr,mm_f16_f16_rr}" \
-      --shape "$SHAPES" --json "$OUT/bench-$name-$round.json" > "$OUT/bench-$name-$round.log" 2>&1 \
-      || { failed=$((failed+1)); echo "FAILED: bench $name"; }
-    grep -E "^mm_" "$OUT/bench-$name-$round.log"
+    QUIET_PATTERN='^mm_' QUIET_LINES=100 quiet_step "bench-$name-$round" \
+      "$BIN" --cubin "$cubin" --bench --fail-if-none --variant "${COMPARE_VARIANTS:-mm_bf16_bf16_rr,mm_f16_f16_rr}" \
+      --shape "$SHAPES" --json "$OUT/bench-$name-$round.json"
   done
 done
-echo "$passed passed, $failed failed"
+summary

@@ -171,25 +171,33 @@ TEST(Gpu, UsesDynamicSharedMemoryBeyond48K) {
   }
 }
 
+/// Launches a fill kernel (fill or fill_wide: value into the first n of
+/// 1000 floats) on poisoned output and checks that the rest is untouched.
+void expectFilled(const Context &ctx, const Kernel &fill, int64_t n,
+                  float value) {
+  Stream stream(ctx);
+  DeviceBuffer out(ctx, 1000 * sizeof(float));
+  out.memset(0xff);
+  fill.launch(stream, n, value, out.view<float>({1000}));
+  stream.synchronize();
+  std::vector<float> got = out.download<float>();
+  for (int i = 0; i < 1000; ++i) {
+    if (i < n)
+      ASSERT_EQ(got[i], value) << i;
+    else
+      ASSERT_TRUE(std::isnan(got[i])) << i; // untouched
+  }
+}
+
 TEST(Gpu, TakesTheGridFromAScalar) {
   REQUIRE_GPU();
   Context ctx(0);
   Module module = Module::loadData(ctx, test::kernelsPtx());
   Kernel fill(module, "fill");
-  Stream stream(ctx);
   DeviceBuffer out(ctx, 1000 * sizeof(float));
-  out.memset(0xff);
   EXPECT_EQ(fill.gridFor(int64_t(300), 2.5f, out.view<float>({1000})),
             (std::array<uint64_t, 3>{3, 1, 1}));
-  fill.launch(stream, int64_t(300), 2.5f, out.view<float>({1000}));
-  stream.synchronize();
-  std::vector<float> got = out.download<float>();
-  for (int i = 0; i < 1000; ++i) {
-    if (i < 300)
-      ASSERT_EQ(got[i], 2.5f) << i;
-    else
-      ASSERT_TRUE(std::isnan(got[i])) << i; // untouched
-  }
+  expectFilled(ctx, fill, 300, 2.5f);
 }
 
 // Static and dynamic shared memory each under the default 48 KiB but over
@@ -198,19 +206,7 @@ TEST(Gpu, OptsInWhereStaticAndDynamicSharedMemoryPassTheDefault) {
   REQUIRE_GPU();
   Context ctx(0);
   Module module = Module::loadData(ctx, test::kernelsPtx());
-  Kernel fill(module, "fill_wide");
-  Stream stream(ctx);
-  DeviceBuffer out(ctx, 1000 * sizeof(float));
-  out.memset(0xff);
-  fill.launch(stream, int64_t(700), -3.5f, out.view<float>({1000}));
-  stream.synchronize();
-  std::vector<float> got = out.download<float>();
-  for (int i = 0; i < 1000; ++i) {
-    if (i < 700)
-      ASSERT_EQ(got[i], -3.5f) << i;
-    else
-      ASSERT_TRUE(std::isnan(got[i])) << i;
-  }
+  expectFilled(ctx, Kernel(module, "fill_wide"), 700, -3.5f);
 }
 
 TEST(Gpu, ReportsBadKernelsAndArguments) {
