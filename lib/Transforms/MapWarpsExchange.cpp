@@ -304,9 +304,10 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
     return ExchangeBuffer{broadcast.getInput().getType().getNumElements(),
                           broadcast.getInput().getType().getElementType()};
   }
-  // A ticket, and the carries of a look-back, as i32 bits.
+  // A ticket or an arrival count, and the carries of a look-back, as i32
+  // bits.
   Type i32 = IntegerType::get(op->getContext(), 32);
-  if (isa<tilegpu::TicketOp>(op))
+  if (isa<tilegpu::TicketOp, tilegpu::ArriveOp>(op))
     return ExchangeBuffer{1, i32};
   if (auto lookback = dyn_cast<tilegpu::LookbackOp>(op)) {
     if (lookback.isElementwise())

@@ -1,7 +1,7 @@
 //===- MapWarpsLookback.cpp - Ops that coordinate programs of a grid ------===//
 //
-// tilegpu.ticket: thread 0 takes the next ticket with an atomic add on the
-// scratch buffer and hands it to the block through workgroup memory.
+// tilegpu.ticket and tilegpu.arrive: thread 0 counts with an atomic on the
+// scratch buffer and hands the count to the block through workgroup memory.
 // tilegpu.lookback: the decoupled look-back of a single-pass scan. Thread 0
 // publishes the program's totals, warp 0 reads its predecessors' status 32
 // at a time (sleeping between reads of statuses not yet published) and
@@ -55,6 +55,23 @@ Value elementPointer(OpBuilder &b, Location loc, Value base, Type elementType,
                              ValueRange{index});
 }
 
+/// Thread 0 takes a count with `atomic` (it gets the pointer to word 0 of
+/// the scratch buffer) and hands it to the whole block through `buffer`.
+Value countInFirstThread(
+    OpBuilder &b, Location loc, const MapWarpsState &state, Value buffer,
+    Value scratch, function_ref<Value(OpBuilder &, Value)> atomic) {
+  Value zero = indexConstant(b, loc, 0);
+  // The buffer may still be read from an earlier count in a loop.
+  gpu::BarrierOp::create(b, loc);
+  inFirstThread(b, loc, state.threadId, [&](OpBuilder &b) {
+    Value count = atomic(b, scratchPointer(b, loc, scratch));
+    memref::StoreOp::create(b, loc, count, buffer, zero);
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value count = memref::LoadOp::create(b, loc, buffer, zero);
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), count);
+}
+
 struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -62,21 +79,50 @@ struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
   matchAndRewrite(tilegpu::TicketOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value buffer = state.exchangeBuffers.lookup(op);
-    Value zero = indexConstant(rewriter, loc, 0);
-    // The buffer may still be read from an earlier ticket in a loop.
-    gpu::BarrierOp::create(rewriter, loc);
-    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
-      Value counter = scratchPointer(b, loc, adaptor.getScratch());
-      Value ticket = LLVM::AtomicRMWOp::create(
-          b, loc, LLVM::AtomicBinOp::add, counter, i32Constant(b, loc, 1),
+    rewriter.replaceOp(
+        op, countInFirstThread(
+                rewriter, loc, state, state.exchangeBuffers.lookup(op),
+                adaptor.getScratch(), [&](OpBuilder &b, Value counter) {
+                  return LLVM::AtomicRMWOp::create(
+                      b, loc, LLVM::AtomicBinOp::add, counter,
+                      i32Constant(b, loc, 1), LLVM::AtomicOrdering::monotonic,
+                      kDeviceScope);
+                }));
+    return success();
+  }
+};
+
+/// The block barrier before the count orders every thread's writes before
+/// thread 0's release fence; thread 0's acquire fence and the barrier after
+/// order the later programs' reads after it (PTX: fence.acq_rel.gpu on both
+/// sides of a relaxed atom.inc).
+struct ArriveLowering : MapWarpsPattern<tilegpu::ArriveOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::ArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto atomic = [&](OpBuilder &b, Value scratch) {
+      Type i32 = b.getI32Type();
+      Value index = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                                 adaptor.getCounter());
+      Value counter = elementPointer(b, loc, scratch, i32, index);
+      // atom.inc wraps to 0 after `bound`: counts 0..count-1.
+      Value count = arith::IndexCastUIOp::create(b, loc, i32, adaptor.getCount());
+      Value bound = arith::SubIOp::create(b, loc, count, i32Constant(b, loc, 1));
+      LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel,
+                            kDeviceScope);
+      Value before = LLVM::AtomicRMWOp::create(
+          b, loc, LLVM::AtomicBinOp::uinc_wrap, counter, bound,
           LLVM::AtomicOrdering::monotonic, kDeviceScope);
-      memref::StoreOp::create(b, loc, ticket, buffer, zero);
-    });
-    gpu::BarrierOp::create(rewriter, loc);
-    Value ticket = memref::LoadOp::create(rewriter, loc, buffer, zero);
-    rewriter.replaceOp(op, arith::IndexCastUIOp::create(
-                               rewriter, loc, rewriter.getIndexType(), ticket));
+      LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel,
+                            kDeviceScope);
+      return before;
+    };
+    rewriter.replaceOp(op, countInFirstThread(rewriter, loc, state,
+                                              state.exchangeBuffers.lookup(op),
+                                              adaptor.getScratch(), atomic));
     return success();
   }
 };
@@ -720,6 +766,6 @@ private:
 void tilec::populateMapWarpsLookbackPatterns(const TypeConverter &converter,
                                              MapWarpsState &state,
                                              RewritePatternSet &patterns) {
-  patterns.add<TicketLowering, LookbackLowering, ElementwiseLookbackLowering>(
+  patterns.add<TicketLowering, ArriveLowering, LookbackLowering, ElementwiseLookbackLowering>(
       converter, patterns.getContext(), state);
 }

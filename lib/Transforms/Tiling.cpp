@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "IndexMath.h"
@@ -35,7 +36,19 @@ struct MatmulSchedule {
   /// Persistent blocks in thread-block clusters of this many (tile.cluster),
   /// which take tiles on adjacent rows and share B (multicast).
   int64_t clusterBlocks = 1;
+  /// Split-K: the grid's z dimension splits K in parts of about this many
+  /// elements, and the last program of a tile to finish adds the others'
+  /// partial results (0: no split).
+  int64_t splitKChunk = 0;
 };
+
+/// K elements a split-K program takes (the grid's z extent is K / this):
+/// 1024^3 (64 tiles of 128x128 on 132 multiprocessors) splits in two.
+constexpr int64_t kSplitKChunk = 512;
+/// Arrival counters in the split-K scratch buffer, one a tile; a launch with
+/// more tiles runs unsplit (the small-grid kernel has fewer tiles than
+/// multiprocessors).
+constexpr int64_t kSplitKCounters = 1024;
 
 /// The hints of `op`, completed by defaults for its element type: tensor
 /// cores want a deep pipeline and wide tiles (128x256 with 8 warps of 64x64
@@ -74,8 +87,10 @@ std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
     return std::nullopt;
   if (op.getAType().getElementType().isF32())
     return MatmulSchedule{32, 128, 32, 4, 3};
-  return warpgroupMma ? MatmulSchedule{128, 128, 64, 8, 4}
-                      : MatmulSchedule{128, 128, 32, 8, 4};
+  MatmulSchedule s = warpgroupMma ? MatmulSchedule{128, 128, 64, 8, 4}
+                                  : MatmulSchedule{128, 128, 32, 8, 4};
+  s.splitKChunk = kSplitKChunk;
+  return s;
 }
 
 /// The main kernel's grid, in percent of the multiprocessors, under which
@@ -148,34 +163,16 @@ Operation *sourceLoad(Value tile) {
   return tile.getDefiningOp<tile::LoadOp>();
 }
 
-/// Computes C's tile (tileRow, tileColumn): the accumulator, the K loop
-/// and the masked store.
-void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
-                     const MatmulSchedule &s, ValueRange args, Value tileRow,
-                     Value tileColumn) {
+/// The K loop: `init` plus the products of A's rows from m0 and B's
+/// columns from n0 over K in [kBegin, kEnd), in f32.
+Value accumulateK(OpBuilder &b, Location loc, tile::MatmulOp op,
+                  const MatmulSchedule &s, ValueRange args, Value m0, Value n0,
+                  Value kBegin, Value kEnd, Value init) {
   IndexMath m{b, loc};
-  Value a = args[0], bMatrix = args[1], c = args[2];
-  Value m0 = m.mul(tileRow, m.constant(s.blockM));
-  Value n0 = m.mul(tileColumn, m.constant(s.blockN));
-  unsigned kDim = op.getALayout() == tile::MatrixLayout::row ? 1 : 0;
-  Value k = b.createOrFold<memref::DimOp>(loc, a, kDim);
-
-  Type f32 = b.getF32Type();
-  Type cElement = op.getCType().getElementType();
-  RankedTensorType accType = tileType(s.blockM, s.blockN, f32);
-  Value init;
-  if (op.getAccumulate()) {
-    init = tile::LoadOp::create(b, loc, tileType(s.blockM, s.blockN, cElement),
-                                c, ValueRange{m0, n0});
-    if (cElement != f32)
-      init = arith::ExtFOp::create(b, loc, accType, init);
-  } else {
-    init = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(accType, b.getZeroAttr(f32)));
-  }
-
+  Value a = args[0], bMatrix = args[1];
+  RankedTensorType accType = cast<RankedTensorType>(init.getType());
   auto loop = scf::ForOp::create(
-      b, loc, m.constant(0), k, m.constant(s.blockK), ValueRange{init},
+      b, loc, kBegin, kEnd, m.constant(s.blockK), ValueRange{init},
       [&](OpBuilder &lb, Location l, Value kk, ValueRange iterArgs) {
         Value at = loadOperandTile(lb, l, a, op.getALayout(), m0, kk, s.blockM,
                                    s.blockK);
@@ -190,12 +187,166 @@ void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
   if (s.producerWarp)
     loop->setAttr(kProducerWarpAttr, b.getUnitAttr());
+  return loop.getResult(0);
+}
 
-  Value result = loop.getResult(0);
-  if (cElement != f32)
+/// C's extent along K: A's columns (rows when A is column-major).
+Value matmulK(OpBuilder &b, Location loc, tile::MatmulOp op, Value a) {
+  unsigned kDim = op.getALayout() == tile::MatrixLayout::row ? 1 : 0;
+  return b.createOrFold<memref::DimOp>(loc, a, kDim);
+}
+
+/// C's tile at (m0, n0) from the f32 accumulator: C's type, stored.
+void storeResult(OpBuilder &b, Location loc, tile::MatmulOp op,
+                 const MatmulSchedule &s, Value c, Value m0, Value n0,
+                 Value result) {
+  Type cElement = op.getCType().getElementType();
+  if (cElement != b.getF32Type())
     result = arith::TruncFOp::create(
         b, loc, tileType(s.blockM, s.blockN, cElement), result);
   tile::StoreOp::create(b, loc, result, c, ValueRange{m0, n0});
+}
+
+/// C's tile at (m0, n0) in f32 (accumulating matmuls start from it).
+Value loadResult(OpBuilder &b, Location loc, tile::MatmulOp op,
+                 const MatmulSchedule &s, Value c, Value m0, Value n0) {
+  Type f32 = b.getF32Type();
+  Type cElement = op.getCType().getElementType();
+  Value tile = tile::LoadOp::create(
+      b, loc, tileType(s.blockM, s.blockN, cElement), c, ValueRange{m0, n0});
+  if (cElement != f32)
+    tile = arith::ExtFOp::create(b, loc, tileType(s.blockM, s.blockN, f32),
+                                 tile);
+  return tile;
+}
+
+Value zeroTile(OpBuilder &b, Location loc, RankedTensorType type) {
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+}
+
+/// Computes C's tile (tileRow, tileColumn): the accumulator, the K loop
+/// and the masked store.
+void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
+                     const MatmulSchedule &s, ValueRange args, Value tileRow,
+                     Value tileColumn) {
+  IndexMath m{b, loc};
+  Value c = args[2];
+  Value m0 = m.mul(tileRow, m.constant(s.blockM));
+  Value n0 = m.mul(tileColumn, m.constant(s.blockN));
+  Value k = matmulK(b, loc, op, args[0]);
+  Value init = op.getAccumulate()
+                   ? loadResult(b, loc, op, s, c, m0, n0)
+                   : zeroTile(b, loc, tileType(s.blockM, s.blockN,
+                                               b.getF32Type()));
+  Value result =
+      accumulateK(b, loc, op, s, args, m0, n0, m.constant(0), k, init);
+  storeResult(b, loc, op, s, c, m0, n0, result);
+}
+
+/// The [blockM, blockN] f32 partial result of split `split` of tile
+/// `tileIndex`, in the scratch buffer after the arrival counters.
+Value partialTileView(OpBuilder &b, Location loc, const MatmulSchedule &s,
+                      Value scratch, Value tileIndex, Value splits,
+                      Value split) {
+  IndexMath m{b, loc};
+  int64_t words = s.blockM * s.blockN;
+  Value partial = m.add(m.mul(tileIndex, splits), split);
+  Value offset = m.add(m.constant(kSplitKCounters), m.mul(partial, m.constant(words)));
+  auto type = MemRefType::get(
+      {s.blockM, s.blockN}, b.getF32Type(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             {s.blockN, 1}));
+  return memref::ReinterpretCastOp::create(
+      b, loc, type, scratch, offset,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(s.blockM), b.getIndexAttr(s.blockN)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(s.blockN), b.getIndexAttr(1)});
+}
+
+/// Split-K: the grid's z programs of a tile take equal runs of K steps;
+/// each leaves its f32 partial result in the scratch buffer and arrives at
+/// the tile's counter, and the last to arrive adds the partial results in
+/// split order (the same sum whichever finishes last) and stores C. With
+/// one split, or more tiles than counters, program 0 takes all of K and
+/// stores C itself.
+void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
+                           const MatmulSchedule &s, int64_t groupRows,
+                           ValueRange args) {
+  IndexMath m{b, loc};
+  Type index = b.getIndexType();
+  auto dim = [&](tile::ProgramDim d) {
+    return tile::ProgramDimAttr::get(b.getContext(), d);
+  };
+  Value c = args[2];
+  // The scratch buffer's alignment (256 bytes, the launch metadata's
+  // contract) lets the partial results' loads and stores skip their checks.
+  Value scratch = memref::AssumeAlignmentOp::create(b, loc, args[3], 16);
+  auto [tileRow, tileColumn] = programTileCoords(b, loc, groupRows);
+  Value columns = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
+  Value rows = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::y));
+  Value split = tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::z));
+  Value gridSplits = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::z));
+  Value tileIndex = m.add(m.mul(tileRow, columns), tileColumn);
+  Value tiles = m.mul(rows, columns);
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, tiles,
+                                     m.constant(kSplitKCounters));
+  Value splits = arith::SelectOp::create(b, loc, fits, gridSplits, m.constant(1));
+
+  // Each split takes ceil(steps / splits) K steps; the last may take fewer,
+  // and programs past the splits none.
+  Value k = matmulK(b, loc, op, args[0]);
+  Value steps = m.ceilDiv(k, m.constant(s.blockK));
+  Value perSplit = m.mul(m.ceilDiv(steps, splits), m.constant(s.blockK));
+  Value kBegin = m.min(m.mul(split, perSplit), k);
+  Value kEnd = m.min(m.add(kBegin, perSplit), k);
+  Value m0 = m.mul(tileRow, m.constant(s.blockM));
+  Value n0 = m.mul(tileColumn, m.constant(s.blockN));
+  RankedTensorType accType = tileType(s.blockM, s.blockN, b.getF32Type());
+  Value acc = accumulateK(b, loc, op, s, args, m0, n0, kBegin, kEnd,
+                          zeroTile(b, loc, accType));
+  auto finish = [&](OpBuilder &b, Value sum) {
+    if (op.getAccumulate())
+      sum = arith::AddFOp::create(b, loc, sum,
+                                  loadResult(b, loc, op, s, c, m0, n0));
+    storeResult(b, loc, op, s, c, m0, n0, sum);
+  };
+
+  Value one = m.constant(1);
+  Value unsplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, splits, one);
+  auto ifUnsplit = scf::IfOp::create(b, loc, unsplit, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifUnsplit.thenBlock());
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, split,
+                                        m.constant(0));
+    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    finish(b, acc);
+
+    b.setInsertionPointToStart(ifUnsplit.elseBlock());
+    IndexMath em{b, loc};
+    tile::StoreOp::create(
+        b, loc, acc,
+        partialTileView(b, loc, s, scratch, tileIndex, gridSplits, split),
+        ValueRange{em.constant(0), em.constant(0)});
+    Value before = tilegpu::ArriveOp::create(b, loc, scratch, tileIndex, splits);
+    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before,
+                                       em.sub(splits, one));
+    auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    auto sum = scf::ForOp::create(
+        b, loc, em.constant(0), splits, one, ValueRange{zeroTile(b, loc, accType)},
+        [&](OpBuilder &lb, Location l, Value j, ValueRange partialSum) {
+          IndexMath lm{lb, l};
+          Value partial = tile::LoadOp::create(
+              lb, l, accType,
+              partialTileView(lb, l, s, scratch, tileIndex, gridSplits, j),
+              ValueRange{lm.constant(0), lm.constant(0)});
+          scf::YieldOp::create(
+              lb, l, arith::AddFOp::create(lb, l, partialSum[0], partial).getResult());
+        });
+    finish(b, sum.getResult(0));
+  }
 }
 
 /// Fills the body of the matmul kernel: one C tile a program, or (persistent
@@ -205,6 +356,11 @@ void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
 void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
                      const MatmulSchedule &s, int64_t groupRows,
                      ValueRange args) {
+  if (s.splitKChunk) {
+    buildSplitKMatmulTile(b, loc, op, s, groupRows, args);
+    tile::ReturnOp::create(b, loc);
+    return;
+  }
   if (!s.persistent) {
     auto [tileRow, tileColumn] = programTileCoords(b, loc, groupRows);
     buildMatmulTile(b, loc, op, s, args, tileRow, tileColumn);
@@ -284,23 +440,36 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
                                  int64_t groupRows) {
   Location loc = op.getLoc();
   Builder &b = rewriter;
-  // The grid: x over C's columns, y over its rows (argument 2 is C).
-  auto grid = b.getArrayAttr(
-      {tile::GridAttr::get(b.getContext(), 2, 1u, s.blockN),
-       tile::GridAttr::get(b.getContext(), 2, 0u, s.blockM)});
+  // The grid: x over C's columns, y over its rows (argument 2 is C), z
+  // (split-K) over K (argument 0's columns, or rows when column-major).
+  SmallVector<Attribute> grid{
+      tile::GridAttr::get(b.getContext(), 2, 1u, s.blockN),
+      tile::GridAttr::get(b.getContext(), 2, 0u, s.blockM)};
+  FunctionType type = op.getFunctionType();
+  if (s.splitKChunk) {
+    unsigned kDim = op.getALayout() == tile::MatrixLayout::row ? 1 : 0;
+    grid.push_back(tile::GridAttr::get(b.getContext(), 0, kDim, s.splitKChunk));
+    type = tile::withScratchArgument(type, b.getF32Type());
+  }
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   auto kernel = tile::KernelOp::create(
-      rewriter, loc, name, op.getFunctionType(),
-      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, grid, s.warps);
+      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      b.getArrayAttr(grid), s.warps);
+  // Counters kept zero (each tile's wrap when its last split arrives), then
+  // one f32 partial result a program, written before it is read.
+  if (s.splitKChunk)
+    kernel->setAttr(tile::kScratchAttrName,
+                    b.getDenseI64ArrayAttr({kSplitKCounters * 4,
+                                            s.blockM * s.blockN * 4, 2}));
   if (s.persistent)
     kernel->setAttr(tile::kPersistentAttrName, b.getI64IntegerAttr(1));
   if (s.clusterBlocks > 1)
     kernel->setAttr(tile::kClusterAttrName,
                     b.getI64IntegerAttr(s.clusterBlocks));
   Block *body = rewriter.createBlock(
-      &kernel.getBody(), {}, op.getFunctionType().getInputs(),
-      SmallVector<Location>(3, loc));
+      &kernel.getBody(), {}, type.getInputs(),
+      SmallVector<Location>(type.getNumInputs(), loc));
   rewriter.setInsertionPointToStart(body);
   buildMatmulBody(rewriter, loc, op, s, groupRows, body->getArguments());
   return kernel;

@@ -140,14 +140,16 @@ bool parseTensorMap(std::string_view text, TensorMapInfo &map) {
   return true;
 }
 
-/// Why the words of a `scratch FIXED PER_PROGRAM [unzeroed]` line are not
-/// valid, or "" with `scratch` set.
+/// Why the words of a `scratch FIXED PER_PROGRAM [unzeroed|counters]` line
+/// are not valid, or "" with `scratch` set.
 std::string parseScratch(const std::vector<std::string_view> &w,
                          std::string_view line, ScratchInfo &scratch) {
-  if (w.size() != 3 && !(w.size() == 4 && w[3] == "unzeroed"))
+  if (w.size() != 3 &&
+      !(w.size() == 4 && (w[3] == "unzeroed" || w[3] == "counters")))
     return "scratch line '" + std::string(line) +
-           "' is not 'scratch FIXED PER_PROGRAM [unzeroed]'";
+           "' is not 'scratch FIXED PER_PROGRAM [unzeroed|counters]'";
   scratch.zeroFilled = w.size() == 3;
+  scratch.fixedKeptZero = w.size() == 4 && w[3] == "counters";
   uint64_t *fields[] = {&scratch.fixedBytes, &scratch.bytesPerProgram};
   for (int i = 0; i < 2; ++i) {
     std::string word(w[i + 1]);
@@ -309,7 +311,10 @@ std::string serialize(const LaunchMetadata &meta) {
   if (meta.scratch.needed())
     os << "scratch " << meta.scratch.fixedBytes << " "
        << meta.scratch.bytesPerProgram
-       << (meta.scratch.zeroFilled ? "" : " unzeroed") << "\n";
+       << (meta.scratch.zeroFilled      ? ""
+           : meta.scratch.fixedKeptZero ? " counters"
+                                        : " unzeroed")
+       << "\n";
   if (!meta.then.empty())
     os << "then " << meta.then << "\n";
   if (meta.persistentBlocksPerSm)

@@ -93,9 +93,11 @@ struct ScratchCache {
   }
 
   /// A buffer of at least `bytes` for `stream` whose first `bytes` are zero
-  /// (with `zeroFill`) once the work queued on `stream` so far is done. With
-  /// `mutex` held and the context current.
-  CUdeviceptr get(CUstream stream, uint64_t bytes, bool zeroFill,
+  /// (with `info.zeroFilled`), or, with `info.fixedKeptZero`, whose first
+  /// `info.fixedBytes` were zero-filled when it was allocated, once the work
+  /// queued on `stream` so far is done. With `mutex` held and the context
+  /// current.
+  CUdeviceptr get(CUstream stream, uint64_t bytes, const ScratchInfo &info,
                   const std::string &kernel);
 
 private:
@@ -140,12 +142,19 @@ void ScratchCache::grow(CUstream stream, Allocation &a, uint64_t bytes,
   a = {ptr, capacity};
 }
 
-CUdeviceptr ScratchCache::get(CUstream stream, uint64_t bytes, bool zeroFill,
+CUdeviceptr ScratchCache::get(CUstream stream, uint64_t bytes,
+                              const ScratchInfo &info,
                               const std::string &kernel) {
   Allocation &a = byStream[stream];
-  if (a.bytes < bytes)
+  if (a.bytes < bytes) {
     grow(stream, a, bytes, kernel);
-  if (!zeroFill)
+    // Launches leave the counters zero: they need zeros only once.
+    if (info.fixedKeptZero)
+      check(driver().memsetD32Async(a.ptr, 0, scratchWords(info.fixedBytes),
+                                    stream),
+            "cuMemsetD32Async(scratch counters)", kernel);
+  }
+  if (!info.zeroFilled)
     return a.ptr;
   // Only the words the launch may use: a large buffer left over from a
   // larger grid costs nothing to keep.
@@ -892,8 +901,8 @@ void Kernel::launchWithScratch(const Stream &stream,
                 name_);
   module_->ctx->makeCurrent();
   std::lock_guard<std::mutex> lock(scratch_->mutex);
-  ScratchBuffer scratch{scratch_->get(stream.handle(), bytes,
-                                      meta_.scratch.zeroFilled, name_),
+  ScratchBuffer scratch{scratch_->get(stream.handle(), bytes, meta_.scratch,
+                                      name_),
                         detail::scratchWords(bytes)};
   PackedArgs packed = packArguments(meta_, args, scratch);
   packed.tensorMaps = std::move(tensorMaps);

@@ -267,6 +267,24 @@ TEST(LaunchMetadata, RoundTripsAnUnzeroedScratchLine) {
   EXPECT_FALSE(zeroed == m);
 }
 
+TEST(LaunchMetadata, RoundTripsAScratchLineWithCounters) {
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.scratch = {4096, 65536, /*zeroFilled=*/false, /*fixedKeptZero=*/true};
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\nscratch 4096 65536 counters\nblock "),
+            std::string::npos)
+      << text;
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_TRUE(parsed->scratch.fixedKeptZero);
+  EXPECT_FALSE(parsed->scratch.zeroFilled);
+  LaunchMetadata unzeroed = m;
+  unzeroed.scratch.fixedKeptZero = false;
+  EXPECT_FALSE(unzeroed == m);
+}
+
 TEST(LaunchMetadata, ScratchTakesPartInEquality) {
   LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
   a.scratch = b.scratch = {16, 8};
@@ -772,7 +790,10 @@ TEST(LaunchMetadataRejects, ScratchLinesWithTheirReason) {
   };
   EXPECT_EQ(error("scratch 16"),
             "malformed launch metadata: scratch line 'scratch 16' is not "
-            "'scratch FIXED PER_PROGRAM [unzeroed]'");
+            "'scratch FIXED PER_PROGRAM [unzeroed|counters]'");
+  EXPECT_EQ(error("scratch 16 4 zeroed"),
+            "malformed launch metadata: scratch line 'scratch 16 4 zeroed' is "
+            "not 'scratch FIXED PER_PROGRAM [unzeroed|counters]'");
   EXPECT_EQ(error("scratch 16 x"),
             "malformed launch metadata: scratch size 'x' is not a decimal "
             "byte count");

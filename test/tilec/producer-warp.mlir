@@ -38,9 +38,9 @@
 
 // The main kernel (and its per-thread-copy twin) walk the tiles with at
 // most one block a multiprocessor, in clusters of two; the small-grid
-// kernels do not.
+// kernels do not (they split K instead).
 // INFO-DAG: mm  {{.*}} 288 threads / ceil(dim1(arg2)/256) ceil(dim0(arg2)/128) tiles, persistent: at most 1 block(s) an SM, clusters of 2
-// INFO-DAG: mm__small_grid {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128){{$}}
+// INFO-DAG: mm__small_grid {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128) ceil(dim1(arg0)/512){{$}}
 
 // Without TMA (sm_90) there is no bulk copy to hand to a producer.
 // SM90-NOT: .maxntid 288

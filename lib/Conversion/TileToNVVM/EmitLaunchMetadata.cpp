@@ -174,9 +174,11 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << tile::kScratchAttrName
              << "' must be [FIXED, PER_PROGRAM(, ZERO_FILL)] bytes on a kernel whose last "
                 "user parameter is a memref<?xi32> or memref<?xf32>";
+    int64_t zeroing = sizes.size() == 2 ? 1 : sizes[2];
     meta.scratch = ScratchInfo{static_cast<uint64_t>(sizes[0]),
                                static_cast<uint64_t>(sizes[1]),
-                               /*zeroFilled=*/sizes.size() == 2 || sizes[2]};
+                               /*zeroFilled=*/zeroing == 1,
+                               /*fixedKeptZero=*/zeroing == 2};
     types = types.drop_back();
   }
   if (Attribute attr = kernel->getAttr(tile::kThenAttrName)) {

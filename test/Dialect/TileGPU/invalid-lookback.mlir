@@ -8,7 +8,7 @@ func.func @no_totals(%t: index, %s: memref<?xi32>) {
 
 // -----
 
-// expected-error @+1 {{'tile.kernel' op 'tile.scratch' must be array<i64: FIXED, PER_PROGRAM> (then 0 for no zero-fill), byte counts that are multiples of 4, not both zero}}
+// expected-error @+1 {{'tile.kernel' op 'tile.scratch' must be array<i64: FIXED, PER_PROGRAM> (then 0 for no zero-fill, 1 for a zero-fill each launch, 2 for counters kept zero), byte counts that are multiples of 4, not both zero}}
 tile.kernel @k(%s: memref<?xi32>) attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 6>} {
   tile.return
 }

@@ -71,6 +71,11 @@
 // `scratch FIXED PER_PROGRAM unzeroed` asks for the same buffer without the
 // zero-fill: the kernel writes every word it reads (partial results), so
 // the launch need not pay for a memset.
+// `scratch FIXED PER_PROGRAM counters` zero-fills only the first FIXED bytes,
+// and only when the runtime allocates the buffer: they are counters that
+// the kernel leaves zero when it ends (split-K's arrival counters, which
+// wrap to zero when all of a tile's programs have arrived), so launches
+// need no memset; the rest is not zero-filled.
 // A fallback, small-grid or narrow variant is a kernel of its own: its
 // scratch line, if any, applies to its own launches.
 // `then NAME` (only with a scratch line) names a kernel of the same module,
@@ -219,14 +224,17 @@ struct ScratchInfo {
   uint64_t fixedBytes = 0;
   uint64_t bytesPerProgram = 0;
   /// Whether the runtime zero-fills it before each launch (false:
-  /// `unzeroed`).
+  /// `unzeroed` or `counters`).
   bool zeroFilled = true;
+  /// `counters`: the first fixedBytes are zero-filled when the buffer is
+  /// allocated, and each launch leaves them zero.
+  bool fixedKeptZero = false;
 
   /// Whether the kernel takes a scratch buffer at all.
   bool needed() const { return fixedBytes != 0 || bytesPerProgram != 0; }
   bool operator==(const ScratchInfo &o) const {
     return fixedBytes == o.fixedBytes && bytesPerProgram == o.bytesPerProgram &&
-           zeroFilled == o.zeroFilled;
+           zeroFilled == o.zeroFilled && fixedKeptZero == o.fixedKeptZero;
   }
 };
 

@@ -63,8 +63,10 @@ inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
 /// kernel is launched instead when its value is at most N (a negative value
 /// never is), e.g. packed-sequence attention's `max_seqlen_q`.
 inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
-/// `tile.scratch`: [FIXED, PER_PROGRAM(, 0)] bytes (a third entry 0: no
-/// zero-fill, the kernel writes what it reads): the kernel's last user
+/// `tile.scratch`: [FIXED, PER_PROGRAM(, Z)] bytes (a third entry 0: no
+/// zero-fill, the kernel writes what it reads; 2: the FIXED bytes are
+/// counters, zero-filled once and left zero by every launch, the metadata's
+/// `counters`): the kernel's last user
 /// argument is a memref<?xi32> (or <?xf32>) scratch buffer that the runtime provides,
 /// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
 /// tile-tiling for tilegpu.ticket and tilegpu.lookback).

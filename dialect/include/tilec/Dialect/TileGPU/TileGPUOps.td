@@ -66,6 +66,35 @@ def TileGPU_TicketOp : TileGPU_Op<"ticket", [
   let assemblyFormat = "$scratch attr-dict `:` type($scratch)";
 }
 
+def TileGPU_ArriveOp : TileGPU_Op<"arrive", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Counts the programs that reach a counter, in order";
+  let description = [{
+    Returns how many programs reached counter `counter` (word `counter` of
+    `scratch`) before this one, modulo `count`: 0 to the first, `count - 1`
+    to the last of `count` programs, after which the counter is zero again
+    (one wrapping atomic increment, PTX `atom.inc`). So a kernel whose
+    `count` programs meet at each counter leaves its counters as it found
+    them, and a scratch buffer zero-filled once stays usable launch after
+    launch. The arrival orders memory across programs (release-acquire at
+    device scope): what any thread of an earlier program wrote before the
+    op is visible to every thread of a later one after it. With `count`
+    split-K programs of one tile, the last adds the others' partial results
+    (see `tile-tiling`).
+
+    ```mlir
+    %before = tilegpu.arrive %scratch[%tile] of %splits : memref<?xf32>
+    %last = arith.cmpi eq, %before, %splitsMinusOne : index
+    ```
+  }];
+  let arguments = (ins MemRefRankOf<[I32, F32], [1]>:$scratch, Index:$counter,
+                       Index:$count);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    $scratch `[` $counter `]` `of` $count attr-dict `:` type($scratch)
+  }];
+}
+
 def TileGPU_LookbackOp : TileGPU_Op<"lookback", [
     MemoryEffects<[MemRead, MemWrite]>, SingleBlock, Tile_HasCombiner,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
