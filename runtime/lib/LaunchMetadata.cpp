@@ -321,6 +321,8 @@ std::string serialize(const LaunchMetadata &meta) {
     os << "persistent " << meta.persistentBlocksPerSm << "\n";
   if (meta.clusterX > 1)
     os << "cluster " << meta.clusterX << "\n";
+  if (meta.splitBlocksPerSm)
+    os << "split " << meta.splitBlocksPerSm << "\n";
   os << "block " << meta.block[0] << " " << meta.block[1] << " "
      << meta.block[2] << "\n";
   os << "grid";
@@ -422,6 +424,14 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
           blocks > 32)
         return fail("persistent line '" + std::string(line) +
                     "' is not 'persistent N' with N in 1..32");
+    } else if (key == "split") {
+      unsigned &blocks = meta.splitBlocksPerSm;
+      if (blocks)
+        return fail("duplicate split line '" + std::string(line) + "'");
+      if (w.size() != 2 || !parseInt(w[1], blocks) || blocks == 0 ||
+          blocks > 32)
+        return fail("split line '" + std::string(line) +
+                    "' is not 'split N' with N in 1..32");
     } else if (key == "cluster") {
       if (meta.clusterX > 1)
         return fail("duplicate cluster line '" + std::string(line) + "'");
@@ -493,12 +503,35 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   // Clusters are rounded on the persistent grid only.
   if (meta.clusterX > 1 && !meta.persistentBlocksPerSm)
     return fail("cluster line without a persistent line");
+  // A persistent grid is 1-D: there is no z to split.
+  if (meta.splitBlocksPerSm && meta.persistentBlocksPerSm)
+    return fail("split line with a persistent line");
   return meta;
 }
+
+namespace {
+/// `grid` with z capped at max(1, floor(N * multiprocessors / (x * y))).
+std::array<uint64_t, 3> splitGrid(const LaunchMetadata &meta,
+                                  std::array<uint64_t, 3> grid,
+                                  int multiprocessors) {
+  if (multiprocessors <= 0 || grid[0] == 0 || grid[1] == 0)
+    return grid;
+  uint64_t resident =
+      uint64_t(meta.splitBlocksPerSm) * uint64_t(multiprocessors);
+  // x * y may overflow; whenever it passes `resident`, z becomes 1.
+  uint64_t programs = grid[0] > resident / grid[1] ? resident + 1
+                                                   : grid[0] * grid[1];
+  uint64_t splits = std::max<uint64_t>(resident / programs, 1);
+  grid[2] = std::min(grid[2], splits);
+  return grid;
+}
+} // namespace
 
 std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
                                    const std::array<uint64_t, 3> &grid,
                                    int multiprocessors) {
+  if (meta.splitBlocksPerSm)
+    return splitGrid(meta, grid, multiprocessors);
   if (!meta.persistentBlocksPerSm)
     return grid;
   uint64_t tiles = grid[0] * grid[1] * grid[2];

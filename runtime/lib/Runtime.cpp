@@ -801,9 +801,15 @@ const Kernel &Kernel::selectFor(const std::vector<KernelArg> &args) const {
   if (!chosen.smallGrid_)
     return chosen;
   std::array<uint64_t, 3> grid = computeGrid(chosen.meta_, args);
-  return prefersSmallGrid(chosen.meta_, grid, chosen.multiprocessors_)
-             ? *chosen.smallGrid_
-             : chosen;
+  return chosen.smallGridTakes(args, grid) ? *chosen.smallGrid_ : chosen;
+}
+
+bool Kernel::smallGridTakes(const std::vector<KernelArg> &args,
+                            const std::array<uint64_t, 3> &grid) const {
+  if (!smallGrid_ || !prefersSmallGrid(meta_, grid, multiprocessors_))
+    return false;
+  std::array<uint64_t, 3> own = computeGrid(smallGrid_->meta_, args);
+  return own[0] != 0 && own[1] != 0 && own[2] != 0;
 }
 
 bool Kernel::usesFallback(const std::vector<KernelArg> &args) const {
@@ -843,7 +849,7 @@ void Kernel::launchArgs(const Stream &stream,
   std::array<uint64_t, 3> grid = computeGrid(meta_, args);
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return;
-  if (smallGrid_ && prefersSmallGrid(meta_, grid, multiprocessors_))
+  if (smallGridTakes(args, grid))
     return smallGrid_->launchArgs(stream, args);
   if (stream.context()->ctx != module_->ctx->ctx)
     throw Error("kernel '" + name_ + "' is loaded on device " +

@@ -1147,3 +1147,51 @@ TEST(LaunchGrid, RoundsPersistentGridsToWholeClusters) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(LaunchMetadata, RoundTripsASplitLine) {
+  LaunchMetadata m = tmaMatmul();
+  m.splitBlocksPerSm = 1;
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\nsplit 1\n"), std::string::npos) << text;
+  expectRoundTrip(m, text);
+  LaunchMetadata other = m;
+  other.splitBlocksPerSm = 2;
+  EXPECT_FALSE(m == other);
+}
+
+TEST(LaunchMetadataRejects, SplitLinesWithTheirReason) {
+  for (const char *bad :
+       {"split", "split 0", "split 33", "split x", "split 1 2"})
+    EXPECT_EQ(rejection(bad),
+              std::string("malformed launch metadata: split line '") + bad +
+                  "' is not 'split N' with N in 1..32");
+  EXPECT_EQ(rejection("split 1\nsplit 1"),
+            "malformed launch metadata: duplicate split line 'split 1'");
+  EXPECT_EQ(rejection("persistent 1\nsplit 1"),
+            "malformed launch metadata: split line with a persistent line");
+}
+
+TEST(LaunchGrid, CapsASplitZAtTheResidentBlocks) {
+  LaunchMetadata m = tmaMatmul();
+  m.splitBlocksPerSm = 1;
+  // 64 tiles on 132 multiprocessors: 2 splits, not 8.
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 132), (Grid{8, 8, 2}));
+  // 16 tiles: 8 splits; fewer asked for: as many as asked.
+  EXPECT_EQ(launchGrid(m, Grid{4, 4, 32}, 132), (Grid{4, 4, 8}));
+  EXPECT_EQ(launchGrid(m, Grid{4, 4, 3}, 132), (Grid{4, 4, 3}));
+  // At least one split, however many tiles.
+  EXPECT_EQ(launchGrid(m, Grid{16, 16, 4}, 132), (Grid{16, 16, 1}));
+  EXPECT_EQ(launchGrid(m, Grid{uint64_t(1) << 40, uint64_t(1) << 40, 4}, 132),
+            (Grid{uint64_t(1) << 40, uint64_t(1) << 40, 1}));
+  // Two blocks a multiprocessor: twice the splits.
+  m.splitBlocksPerSm = 2;
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 132), (Grid{8, 8, 4}));
+  // Empty grids stay empty; an unknown device keeps every split.
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 0}, 132), (Grid{8, 8, 0}));
+  EXPECT_EQ(launchGrid(m, Grid{0, 8, 8}, 132), (Grid{0, 8, 8}));
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 0), (Grid{8, 8, 8}));
+}
+
+} // namespace

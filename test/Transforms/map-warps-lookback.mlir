@@ -31,6 +31,39 @@ gpu.module @m {
 
 // -----
 
+// An arrival: thread 0 increments the tile's counter (word %tile) with a
+// wrapping atomic (atom.inc: count - 1 wraps to 0) between two device-scope
+// fences, and hands the old value to every thread through a workgroup word.
+// CHECK-LABEL: gpu.func @arrive
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK:   %[[WORD:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+// CHECK:   %[[COUNT:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK:   %[[BOUND:.*]] = arith.subi %[[COUNT]], %c1_i32
+// CHECK:   llvm.fence syncscope("device") acq_rel
+// CHECK:   %[[OLD:.*]] = llvm.atomicrmw uinc_wrap %[[WORD]], %[[BOUND]] syncscope("device") monotonic : !llvm.ptr<1>, i32
+// CHECK:   llvm.fence syncscope("device") acq_rel
+// CHECK:   memref.store %[[OLD]], %[[WG]][%c0]
+// CHECK: }
+// CHECK: gpu.barrier
+// CHECK: %[[T:.*]] = memref.load %[[WG]][%c0]
+// CHECK: arith.index_castui %[[T]] : i32 to index
+gpu.module @m {
+  gpu.func @arrive(%scratch: memref<?xf32>, %tile: index, %count: index,
+                   %out: memref<?xindex>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %before = tilegpu.arrive %scratch[%tile] of %count : memref<?xf32>
+    %c0 = arith.constant 0 : index
+    memref.store %before, %out[%c0] : memref<?xindex>
+    gpu.return
+  }
+}
+
+// -----
+
 // A look-back of one f32 total. Thread 0 publishes the total at once: as
 // the inclusive prefix (flag 2 in the high word) for the first program,
 // else as the aggregate (flag 1), at 16 bytes + 16 a ticket. Warp 0 of a

@@ -34,3 +34,83 @@ tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?
 // CHECK-NOT: tile.small_grid
 // CHECK-NOT: @hinted__small_grid
 tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
+
+// -----
+
+// The 16-bit small-grid kernel splits K: the grid's z dimension takes K in
+// parts of 512 (argument 0's columns: A is row-major), and the kernel gains
+// a scratch buffer of 1024 arrival counters (kept zero: mode 2) and one
+// 128x128 f32 partial tile a program; the runtime launches at most one
+// block a multiprocessor in all (tile.split = 1), fewer splits than K / 512
+// where the tiles are many. Each split runs its own run of K
+// steps; with one split program 0 stores C directly, otherwise every split
+// stores its partial tile, arrives at its tile's counter, and the last to
+// arrive adds the partial tiles in split order and stores C.
+// CHECK-LABEL: tile.kernel @split(
+// CHECK-LABEL: tile.kernel @split__small_grid(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %{{.*}}: memref<?x?xbf16>, %[[C:[^:]*]]: memref<?x?xf32>, %[[SCRATCH:[^:]*]]: memref<?xf32>)
+// CHECK-SAME: #tile.grid<arg = 0, dim = 1, per_program = 512>]
+// CHECK-SAME: tile.scratch = array<i64: 4096, 65536, 2>, tile.split = 1 : i64
+// CHECK: %[[ALIGNED:.*]] = memref.assume_alignment %[[SCRATCH]], 16
+// CHECK: %[[SPLIT:.*]] = tile.program_id z
+// CHECK: %[[GRID_SPLITS:.*]] = tile.num_programs z
+// CHECK: %[[FITS:.*]] = arith.cmpi ule, %{{.*}}, %c1024
+// CHECK: %[[SPLITS:.*]] = arith.select %[[FITS]], %[[GRID_SPLITS]], %c1
+// CHECK: %[[K:.*]] = memref.dim %[[A]], %c1
+// CHECK: %[[STEPS:.*]] = arith.ceildivui %[[K]], %c64
+// CHECK: %[[PER_SPLIT_STEPS:.*]] = arith.ceildivui %[[STEPS]], %[[SPLITS]]
+// CHECK: %[[PER_SPLIT:.*]] = arith.muli %[[PER_SPLIT_STEPS]], %c64
+// CHECK: %[[START:.*]] = arith.muli %[[SPLIT]], %[[PER_SPLIT]]
+// CHECK: %[[BEGIN:.*]] = arith.minui %[[START]], %[[K]]
+// CHECK: %[[END0:.*]] = arith.addi %[[BEGIN]], %[[PER_SPLIT]]
+// CHECK: %[[END:.*]] = arith.minui %[[END0]], %[[K]]
+// CHECK: %[[ACC:.*]] = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c64
+// CHECK: tile.dot
+// CHECK: %[[UNSPLIT:.*]] = arith.cmpi eq, %[[SPLITS]], %c1
+// CHECK: scf.if %[[UNSPLIT]] {
+// CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[SPLIT]], %c0
+// CHECK:   scf.if %[[FIRST]] {
+// CHECK:     tile.store %[[ACC]], %[[C]]
+// CHECK:   }
+// CHECK: } else {
+// CHECK:   %[[PARTIAL:.*]] = memref.reinterpret_cast %[[ALIGNED]]
+// CHECK:   tile.store %[[ACC]], %[[PARTIAL]][%c0, %c0
+// CHECK:   %[[BEFORE:.*]] = tilegpu.arrive %[[ALIGNED]][%{{.*}}] of %[[SPLITS]]
+// CHECK:   %[[LAST_COUNT:.*]] = arith.subi %[[SPLITS]], %c1
+// CHECK:   %[[LAST:.*]] = arith.cmpi eq, %[[BEFORE]], %[[LAST_COUNT]]
+// CHECK:   scf.if %[[LAST]] {
+// CHECK:     %[[SUM:.*]] = scf.for %{{.*}} = %c0{{.*}} to %[[SPLITS]] step %c1
+// CHECK:       %[[VIEW:.*]] = memref.reinterpret_cast %[[ALIGNED]]
+// CHECK:       %[[P:.*]] = tile.load %[[VIEW]]
+// CHECK:       %[[ADDED:.*]] = arith.addf %{{.*}}, %[[P]] : tensor<128x128xf32>
+// CHECK:       scf.yield %[[ADDED]]
+// CHECK:     tile.store %[[SUM]], %[[C]]
+tile.matmul @split a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
+
+// -----
+
+// An accumulating split adds C once, to the sum of the partial tiles.
+// CHECK-LABEL: tile.kernel @split_acc__small_grid(
+// CHECK: tilegpu.arrive
+// CHECK: %[[SUM:.*]] = scf.for
+// CHECK: %[[OLD:.*]] = tile.load %arg2
+// CHECK: %[[TOTAL:.*]] = arith.addf %[[SUM]], %[[OLD]] : tensor<128x128xf32>
+// CHECK: tile.store %[[TOTAL]], %arg2
+tile.matmul @split_acc a(col) b(row) accumulate : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
+
+// -----
+
+// Column-major A: K is its rows, so the split's grid rule reads dimension 0.
+// CHECK-LABEL: tile.kernel @split_col__small_grid(
+// CHECK-SAME: #tile.grid<arg = 0, dim = 0, per_program = 512>]
+tile.matmul @split_col a(col) b(col) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+
+// -----
+
+// f32 small grids do not split K (32x128 tiles already fill the GPU).
+// CHECK-LABEL: tile.kernel @sgemm_unsplit__small_grid(
+// CHECK-NOT: tile.scratch
+// CHECK-NOT: tile.split
+// CHECK-NOT: tilegpu.arrive
+// CHECK: tile.return
+tile.matmul @sgemm_unsplit a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()

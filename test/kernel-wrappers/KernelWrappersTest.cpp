@@ -142,6 +142,13 @@ uint16_t toBf16(float f) {
   return uint16_t(bits >> 16);
 }
 
+/// Rounded to nearest even, as the kernels round (finite values).
+uint16_t toBf16Nearest(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
 float fromBf16(uint16_t b) {
   uint32_t bits = uint32_t(b) << 16;
   float f;
@@ -247,18 +254,24 @@ TEST(KernelWrappers, LaunchAMatmulWithItsVariants) {
   REQUIRE_GPU();
   Context ctx(0);
   Stream stream(ctx);
-  // Small integers: every product and sum is exact in bf16 and f32. K = 64
-  // lets TMA describe the operands; K = 70 does not (the fallback).
-  for (int64_t k : {64, 70}) {
+  // Small integers: every product and sum is exact in f32, and C is rounded
+  // to bf16 once. K = 64 lets TMA describe the operands; K = 70 does not
+  // (the fallback). A 200x136 C makes the small-grid kernel run, which
+  // splits K in runs of 512: 1088 = 17 steps of 64 in 3 splits (TMA), 1030
+  // in 3 splits (the fallback), 0 in none (C is zero: the main kernel).
+  for (int64_t k : {64, 70, 1088, 1030, 0}) {
     const int64_t m = 200, n = 136;
     std::vector<BFloat16> a(m * k), bt(n * k);
     for (int64_t i = 0; i < m * k; ++i)
       a[i] = BFloat16{toBf16(float(i % 2))};
     for (int64_t i = 0; i < n * k; ++i)
       bt[i] = BFloat16{toBf16(float(i % 3))};
-    DeviceBuffer da = DeviceBuffer::fromHost(ctx, a);
-    DeviceBuffer db = DeviceBuffer::fromHost(ctx, bt);
-    DeviceBuffer dc(ctx, m * n * sizeof(BFloat16));
+    // Empty operands still need an allocation to point at.
+    DeviceBuffer da = DeviceBuffer::fromHost(ctx, k ? a : std::vector<BFloat16>(1));
+    DeviceBuffer db = DeviceBuffer::fromHost(ctx, k ? bt : std::vector<BFloat16>(1));
+    // C poisoned: every element must be written.
+    DeviceBuffer dc = DeviceBuffer::fromHost(
+        ctx, std::vector<BFloat16>(m * n, BFloat16{toBf16(-7.0f)}));
     matmul::mm_bf16_bf16_rc(stream, da.view<BFloat16>({m, k}),
                             db.view<BFloat16>({n, k}),
                             dc.view<BFloat16>({m, n}));
@@ -269,7 +282,7 @@ TEST(KernelWrappers, LaunchAMatmulWithItsVariants) {
         float want = 0;
         for (int64_t l = 0; l < k; ++l)
           want += float((i * k + l) % 2) * float((j * k + l) % 3);
-        ASSERT_EQ(fromBf16(c[i * n + j].bits), want)
+        ASSERT_EQ(fromBf16(c[i * n + j].bits), fromBf16(toBf16Nearest(want)))
             << "k = " << k << ", " << i << ", " << j;
       }
   }

@@ -40,7 +40,7 @@
 // most one block a multiprocessor, in clusters of two; the small-grid
 // kernels do not (they split K instead).
 // INFO-DAG: mm  {{.*}} 288 threads / ceil(dim1(arg2)/256) ceil(dim0(arg2)/128) tiles, persistent: at most 1 block(s) an SM, clusters of 2
-// INFO-DAG: mm__small_grid {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128) ceil(dim1(arg0)/512){{$}}
+// INFO-DAG: mm__small_grid {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128) ceil(dim1(arg0)/512), z split: at most 1 block(s) an SM in all{{$}}
 
 // Without TMA (sm_90) there is no bulk copy to hand to a producer.
 // SM90-NOT: .maxntid 288

@@ -164,6 +164,9 @@ std::string describeLaunch(const LaunchMetadata &meta,
                      ? " in clusters of " + std::to_string(meta.clusterX)
                      : std::string())
           : "";
+  if (meta.splitBlocksPerSm)
+    persistent += ", z capped at " + std::to_string(meta.splitBlocksPerSm) +
+                  " block(s) a multiprocessor in all";
   return "grid " + grid + persistent + ", block " +
          std::to_string(meta.block[0]) + "x" + std::to_string(meta.block[1]) +
          "x" + std::to_string(meta.block[2]);

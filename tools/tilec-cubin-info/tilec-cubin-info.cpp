@@ -103,6 +103,10 @@ int main(int argc, char **argv) {
                       " block(s) an SM";
           if (meta->clusterX > 1)
             launch += ", clusters of " + std::to_string(meta->clusterX);
+          if (meta->splitBlocksPerSm)
+            launch += ", z split: at most " +
+                      std::to_string(meta->splitBlocksPerSm) +
+                      " block(s) an SM in all";
         }
       }
       std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),

@@ -62,7 +62,8 @@ tilec::outlineTileKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   for (StringRef name : {tile::kSmallGridAttrName, tile::kNarrowAttrName,
                          tile::kScratchAttrName, tile::kThenAttrName,
                          tile::kMinBlocksPerSmAttrName,
-                         tile::kPersistentAttrName, tile::kClusterAttrName})
+                         tile::kPersistentAttrName, tile::kClusterAttrName,
+                         tile::kSplitAttrName})
     if (Attribute attr = kernel->getAttr(name))
       func->setAttr(name, attr);
   if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())

@@ -206,6 +206,16 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << "' must be 2 to 8 blocks, on a persistent kernel";
     meta.clusterX = static_cast<unsigned>(blocks.getInt());
   }
+  if (Attribute attr = kernel->getAttr(tile::kSplitAttrName)) {
+    auto blocks = dyn_cast<IntegerAttr>(attr);
+    if (!blocks || blocks.getInt() < 1 || blocks.getInt() > 32 ||
+        meta.persistentBlocksPerSm)
+      return kernel.emitError("'")
+             << tile::kSplitAttrName
+             << "' must be a number of blocks a multiprocessor, 1 to 32, on "
+                "a kernel that is not persistent";
+    meta.splitBlocksPerSm = static_cast<unsigned>(blocks.getInt());
+  }
   for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;
     Type elementType = type;

@@ -304,3 +304,27 @@ gpu.module @tilec_kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.split' must be a number of blocks a multiprocessor, 1 to 32, on a kernel that is not persistent}}
+  gpu.func @split_of_none(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.split = 0 : i64} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.split' must be a number of blocks a multiprocessor, 1 to 32, on a kernel that is not persistent}}
+  gpu.func @split_persistent(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.persistent = 1 : i64, tile.split = 1 : i64} {
+    gpu.return
+  }
+}

@@ -53,3 +53,18 @@ tile.kernel @split(%x: memref<?xf32>, %s: memref<?xf32>)
                 tile.scratch = array<i64: 0, 64>, tile.then = @split__combine} {
   tile.return
 }
+
+// -----
+
+// Split-K: z splits K, the counters at the front of the scratch buffer are
+// kept zero by the kernel (`counters`), and the `split` line lets the
+// runtime cap z at one block a multiprocessor in all.
+// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_split_k("tilec-launch 1\0Akernel split_k\0Aparams buffer:f32:2 buffer:f32:2 buffer:f32:2\0Ascratch 4096 65536 counters\0Asplit 1\0Ablock 256 1 1\0Agrid 2.1/128 2.0/128 0.1/512\0Ashared 0\0A\00")
+tile.kernel @split_k(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %s: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 2, dim = 1, per_program = 128>,
+                        #tile.grid<arg = 2, dim = 0, per_program = 128>,
+                        #tile.grid<arg = 0, dim = 1, per_program = 512>],
+                num_warps = 8, tile.scratch = array<i64: 4096, 65536, 2>,
+                tile.split = 1 : i64} {
+  tile.return
+}

@@ -26,6 +26,7 @@
 //   then attn__combine
 //   persistent 1
 //   cluster 2
+//   split 1
 //
 // (a scratch line may end in `unzeroed`: `scratch 0 8448 unzeroed`)
 //
@@ -99,6 +100,14 @@
 // multiprocessors (min(roundup(tiles, X), floor(N * multiprocessors / X) *
 // X) blocks), and blocks b and b + 1 ... of a cluster share copies (TMA
 // multicast). At most one line.
+// `split N` (N in 1..32, not with a persistent line) says that the grid's z
+// dimension splits the work of each (x, y) program (split-K: z programs
+// take parts of one tile's K and add their partial results), so any z of
+// at least 1 computes the same result: the runtime launches z' = min(z,
+// max(1, floor(N * multiprocessors / (x * y)))), at most N blocks a
+// multiprocessor in all (more splits would only add waves and partial
+// results to add). The scratch buffer follows the launched grid. A
+// small-grid choice looks at the grid of the grid line. At most one line.
 //
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
 // each `A.D/P` = ceildiv(size of dimension D of buffer argument A, P) or
@@ -270,6 +279,9 @@ struct LaunchMetadata {
   unsigned persistentBlocksPerSm = 0;
   /// Blocks a thread-block cluster holds along x (1: no clusters).
   unsigned clusterX = 1;
+  /// With N > 0, the grid's z dimension splits each (x, y) program's work
+  /// and is capped at N blocks a multiprocessor in all (see `split`).
+  unsigned splitBlocksPerSm = 0;
 
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
@@ -279,7 +291,7 @@ struct LaunchMetadata {
            smallGrid == o.smallGrid && narrow == o.narrow &&
            scratch == o.scratch && then == o.then &&
            persistentBlocksPerSm == o.persistentBlocksPerSm &&
-           clusterX == o.clusterX;
+           clusterX == o.clusterX && splitBlocksPerSm == o.splitBlocksPerSm;
   }
 };
 
@@ -305,7 +317,8 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
 /// `multiprocessors` SMs: `grid` itself, or for a persistent kernel
 /// {min(tiles, persistentBlocksPerSm * multiprocessors), 1, 1} (all tiles
 /// when `multiprocessors` is not positive), in whole clusters (see
-/// `cluster`).
+/// `cluster`), or for a split grid `grid` with z capped (see `split`; z as
+/// it is when `multiprocessors` is not positive).
 std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
                                    const std::array<uint64_t, 3> &grid,
                                    int multiprocessors);

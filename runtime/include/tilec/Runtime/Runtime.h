@@ -334,6 +334,12 @@ private:
   std::shared_ptr<Kernel> loadVariant(const std::string &name,
                                       const std::string &prefix,
                                       bool loadSmallGrid) const;
+  /// Whether the small-grid variant takes a launch on the (validated)
+  /// `args`, this kernel's grid being `grid`: where that grid is small and
+  /// the variant's own grid is not empty (a split-K variant has no program
+  /// along an empty K, where this kernel still stores C).
+  bool smallGridTakes(const std::vector<KernelArg> &args,
+                      const std::array<uint64_t, 3> &grid) const;
   /// Whether the narrow variant takes a launch on the (validated) `args`.
   bool narrowFits(const std::vector<KernelArg> &args) const;
   /// The last rung of the narrow ladder from this kernel that fits the

@@ -86,6 +86,11 @@ inline constexpr llvm::StringLiteral kPersistentAttrName = "tile.persistent";
 /// along x (launch metadata `cluster X`), whose blocks share multicast
 /// copies (set by tile-tiling with tile.persistent).
 inline constexpr llvm::StringLiteral kClusterAttrName = "tile.cluster";
+/// `tile.split`: N: the grid's z dimension splits each (x, y) program's work
+/// (any z computes the same result), and the runtime caps it so that at
+/// most N blocks a multiprocessor run in all (set by tile-tiling for
+/// split-K matmuls; launch metadata `split N`).
+inline constexpr llvm::StringLiteral kSplitAttrName = "tile.split";
 /// `tile.min_blocks_per_sm`: N: ptxas should fit N blocks of the kernel on
 /// a multiprocessor (set by tile-tiling where that measured faster; becomes
 /// nvvm.minctasm in tile-occupancy-hints).
