@@ -100,7 +100,16 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     without hints also gets a kernel `<name>__small_grid` with smaller
     tiles (16-bit: 128x128, 8 warps; f32: 32x128x32, 4 warps), named by the
     main kernel's `tile.small_grid` attribute: the runtime launches it when
-    the main grid has fewer blocks than half the multiprocessors.
+    the main grid has fewer blocks than half the multiprocessors. The
+    16-bit small-grid kernel also splits K (split-K): its grid's z
+    dimension takes K in parts of at least 512 elements, each program
+    leaves its f32 partial tile in the runtime's scratch buffer (after 1024
+    arrival counters that the kernel keeps zero, `tile.scratch` mode 2) and
+    arrives at its tile's counter (`tilegpu.arrive`); the last to arrive
+    adds the partial tiles in split order (the same bits whichever program
+    finishes last) and stores C. `tile.split = 1` lets the runtime cap z
+    at one block a multiprocessor in all (the kernel holds one): more
+    splits would only add waves and partial tiles to add.
 
     ```mlir
     tile.matmul @mm a(row) b(row)
