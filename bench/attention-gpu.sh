@@ -5,6 +5,10 @@
 #   here:  bash scripts/package-device.sh
 #   there: bash bench/attention-gpu.sh      (results under $OUT, default /tmp/tilec-attention)
 # Steps:
+#   roofs      the roofline every row is placed on (bench/roofs/Roofs.h: bf16
+#              tensor peak, f32 FMA peak, copy bandwidth), measured in this
+#              call by the matmul bench on one tiny shape ($OUT/roofs.json;
+#              report.py --roofs reads its "roofs" object)
 #   check      examples/attention.mlir's descriptions (and the hand-written
 #              attention_block.mlir), AOT, against float64 host references
 #              on the issue's shapes (FlashAttention's criterion, the
@@ -21,6 +25,10 @@
 #   peers      the peers at the same shapes: torch SDPA (flash, cuDNN,
 #              efficient) and a Triton fused-attention kernel
 #              (bench/attention/peers.py)
+# Then, anywhere (plain python3):
+#   python3 bench/attention/report.py --tilec $OUT/tilec-prefill.json \
+#     --tilec $OUT/tilec-gqa.json --tilec $OUT/tilec-decode.json \
+#     --peers $OUT/peers.json --roofs $OUT/roofs.json --out $OUT
 # ATTENTION_STEPS="check tilec ..." runs only those steps,
 # ATTENTION_TIMED="prefill gqa decode" the tilec step's groups (also
 # prefill256, variants, varlen, overlap), ATTENTION_PEERS the peers' presets and
@@ -70,6 +78,16 @@ sanitize() {
   compute-sanitizer --tool "$1" --error-exitcode 9 \
     "${AOT[@]}" --only "$PACKED_KERNELS" --shapes "$PACKED"
 }
+# The roofs, measured by tilec-matmul-bench --roofs (which writes them into
+# its JSON); the bench needs a shape to run, and one 256^3 bf16 matmul
+# (verified against cuBLAS like any bench row) costs far less than the
+# roofs' own ~100 ms.
+roofs() {
+  chmod +x "$D/tilec-matmul-bench" &&
+    "$D/tilec-matmul-bench" --cubin "$D/bench/matmul.cubin" --bench \
+      --roofs bench/roofs/roofs.ptx --variant mm_bf16_bf16_rr \
+      --shape 256x256x256 --json "$OUT/roofs.json"
+}
 # ATTENTION_TIMED="decode ..." times only those groups.
 TIMED="${ATTENTION_TIMED:-prefill gqa decode}"
 timed() {
@@ -107,10 +125,11 @@ timed() {
   return $rc
 }
 
-STEPS="${ATTENTION_STEPS:-check jit memcheck racecheck tilec peers}"
+STEPS="${ATTENTION_STEPS:-roofs check jit memcheck racecheck tilec peers}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader | tee "$OUT/gpu.txt"
 for k in $STEPS; do
   case "$k" in
+    roofs) step roofs roofs ;;
     check) step check "${AOT[@]}" --only attention,attention_block \
         --json "$OUT/check.json" ;;
     jit) step jit jit ;;

@@ -1400,6 +1400,9 @@ struct Result {
   int64_t checkedRows = 0, rows = 0;
   bool pass = false;
   std::string error;
+  /// The wave quantisation of the kernel launched (its first kernel where a
+  /// then kernel follows).
+  Kernel::Quantisation schedule;
 
   double tflops() const { return flops / timeUs * 1e-6; }
 };
@@ -1634,6 +1637,7 @@ Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
     if (w.aux)
       compareAux(downloadOutput(w.buffers[*w.aux], ScalarType::F32), w, r);
     r.timeUs = medianLaunchUs(ctx, stream, kernel, w.args);
+    r.schedule = kernel.quantisationFor(w.args);
     // Attention must be deterministic: the timed launches rewrite the
     // output, which must equal the first launch's bit for bit.
     if (ex.compare == Compare::Attention) {
@@ -1826,6 +1830,11 @@ bool writeJson(const std::string &path, const Device &device,
         << ", \"sampled\": " << (r.sampled ? "true" : "false")
         << ", \"checked_rows\": " << rowCount(r.checkedRows)
         << ", \"rows\": " << rowCount(r.rows)
+        << ", \"launched\": " << jsonString(r.schedule.kernel)
+        << ", \"programs\": " << r.schedule.programs
+        << ", \"blocks\": " << r.schedule.blocks
+        << ", \"resident_blocks_per_sm\": " << r.schedule.residentPerSm
+        << ", \"waves\": " << jsonNumber(r.schedule.waves)
         << ", \"status\": " << jsonString(r.pass ? "PASS" : "FAIL")
         << ", \"error\": " << jsonString(r.error) << "}"
         << (i + 1 < results.size() ? ",\n" : "\n");

@@ -6,6 +6,7 @@ markdown report, the merged rows as JSON and a chart in SVG. Plain python3
 
   python3 bench/attention/report.py --tilec tilec.json [--tilec more.json ...]
                                     --peers peers.json --out DIR
+                                    [--roofs roofs.json]
 
 Writes DIR/attention.md, DIR/attention-merged.json and DIR/attention.svg
 (always: plain SVG written here), and DIR/attention.png where matplotlib
@@ -50,7 +51,23 @@ TFLOP/s (a fallback), shown but left out. Its merged rows: group "varlen",
 shape, name (the peers'), batch = the number of sequences, n_q / n_kv = the
 packed token counts, seq_lens_q / seq_lens_kv, flops; a peer's tflops is
 the compared figure, tflops_us / tflops_queued those of us / us_queued,
-timing "queued" or "us"."""
+timing "queued" or "us".
+
+--roofs FILE (the JSON of tilec-matmul-bench --bench --roofs, as
+bench/attention-gpu.sh's roofs step writes it in the same device call)
+places every row of every table on the roofline measured there, as the
+matmul and scan benches do: the roofs in a line above the tables, and per
+row its arithmetic intensity (FLOP/B: the row's FLOPs, as its TFLOP/s count
+them, per compulsory byte: Q, K and V read once and O written once at 2
+bytes an element, 2 (2 B Hq Nq D + 2 B Hkv Nkv D), summed over the
+sequences for varlen), the roof that bounds it (C: the bf16 tensor peak, or
+M: FLOP/B x copy bandwidth, the lower), and the fraction of it tilec,
+best-SDPA and triton reached; decode rows also the fraction of the copy
+bandwidth tilec's and best-SDPA's K/V GB/s reach. Merged rows gain
+compulsory_bytes, intensity, roof ("C" or "M"), roof_tflops,
+tilec_roof_fraction, best_sdpa_roof_fraction, triton_roof_fraction (not
+varlen) and, for decode, tilec_copy_fraction and best_sdpa_copy_fraction;
+the merged JSON gains "roofs". Without --roofs the outputs are as before."""
 import argparse
 import json
 import math
@@ -151,6 +168,10 @@ def keep_fastest(best, key, name, r, path):
            "tflops_runner": r.get("tflops"),
            "status": r.get("status", ""), "error": r.get("error", ""),
            "source": path}
+    # The launched kernel's wave quantisation (runners since 2026-11-28).
+    for field in ("launched", "programs", "waves"):
+        if field in r:
+            row[field] = r[field]
     if key not in best or row["time_us"] < best[key]["time_us"]:
         best[key] = row
 
@@ -230,6 +251,25 @@ def varlen_peer_row(r, path):
                  "note": r.get("note", ""), "name": r.get("name"),
                  "max_abs_error": r.get("max_abs_error"),
                  "preset": r.get("preset"), "source": path}
+
+
+def load_roofs(path):
+    """The roofs measured by tilec-matmul-bench --bench --roofs (the
+    "roofs" object of its JSON, bench/roofs/Roofs.h) and the device it ran
+    on; exits with a message where the file has no measured roofs (a bench
+    run without --roofs writes them as null)."""
+    data = load(path)
+    roofs = data.get("roofs") or {}
+    tensor, copy = roofs.get("tensor_bf16_tflops"), roofs.get("copy_gbs")
+    if not (is_number(tensor) and tensor > 0 and is_number(copy) and copy > 0):
+        sys.exit(f"report.py: {path} has no measured roofs (want \"roofs\": "
+                 "{\"tensor_bf16_tflops\": ..., \"copy_gbs\": ...}, from "
+                 "tilec-matmul-bench --bench --roofs bench/roofs/roofs.ptx)")
+    fma = roofs.get("fma_f32_tflops")
+    return {"tensor_bf16_tflops": float(tensor),
+            "fma_f32_tflops": float(fma) if is_number(fma) else None,
+            "copy_gbs": float(copy), "device": data.get("device", "?"),
+            "source": path}
 
 
 def varlen_time(p):
@@ -395,6 +435,73 @@ def merge_varlen(tilec, peers):
 
 
 # ---------------------------------------------------------------------------
+# Roofline (--roofs)
+# ---------------------------------------------------------------------------
+
+# Bytes of an element of Q, K, V and O: the timed kernels and peers are bf16
+# (f16 alike).
+ELEMENT_BYTES = 2
+
+
+def compulsory_bytes(row):
+    """Bytes any attention must move for a merged row: Q, K and V read once,
+    O written once (O is Q's size). Packed sequences (varlen) count their
+    tokens, the sum over the sequences."""
+    if row["group"] == "varlen":
+        tokens_q, tokens_kv = sum(row["seq_lens_q"]), sum(row["seq_lens_kv"])
+    else:
+        tokens_q = row["batch"] * row["n_q"]
+        tokens_kv = row["batch"] * row["n_kv"]
+    elements = (2 * row["heads"] * tokens_q + 2 * row["kv_heads"] * tokens_kv)
+    return ELEMENT_BYTES * elements * row["dim"]
+
+
+def row_flops(row):
+    """The FLOPs the row's TFLOP/s count (half when causal)."""
+    if row["group"] == "varlen":
+        return row["flops"]
+    return flops((row["batch"], row["heads"], row["kv_heads"], row["n_q"],
+                  row["n_kv"], row["dim"], row["causal"]))
+
+
+def fraction(value, of):
+    return value / of if value is not None and of else None
+
+
+def place_on_roofline(row, roofs):
+    """Adds to a merged row where it stands on the roofline, as the matmul
+    bench does (bench/matmul/matmul_bench.cpp, placeOnRoofline): its
+    arithmetic intensity (FLOP a compulsory byte), the roof that bounds it
+    ("C": the bf16 tensor peak, or "M": intensity x copy bandwidth, the
+    lower), that roof in TFLOP/s and the fraction of it tilec, the best SDPA
+    backend and triton reached. Decode rows, compared on K/V GB/s, also get
+    the fraction of the copy bandwidth tilec and best-SDPA reached."""
+    moved = compulsory_bytes(row)
+    intensity = row_flops(row) / moved
+    peak = roofs["tensor_bf16_tflops"]
+    memory_roof = intensity * roofs["copy_gbs"] / 1e3
+    row["compulsory_bytes"] = moved
+    row["intensity"] = intensity
+    row["roof"] = "M" if memory_roof < peak else "C"
+    row["roof_tflops"] = min(peak, memory_roof)
+    t, best = row["tilec"], row["best_sdpa"]
+    sdpa = row["peers"][best] if best else None
+    row["tilec_roof_fraction"] = fraction(t and t["tflops"],
+                                          row["roof_tflops"])
+    row["best_sdpa_roof_fraction"] = fraction(sdpa and sdpa["tflops"],
+                                              row["roof_tflops"])
+    if row["group"] != "varlen":  # no triton peer for packed sequences
+        triton = row["peers"].get("triton")
+        row["triton_roof_fraction"] = fraction(triton and triton["tflops"],
+                                               row["roof_tflops"])
+    if row["group"] == "decode":
+        row["tilec_copy_fraction"] = fraction(t and t["kv_gbps"],
+                                              roofs["copy_gbs"])
+        row["best_sdpa_copy_fraction"] = fraction(sdpa and sdpa["kv_gbps"],
+                                                  roofs["copy_gbs"])
+
+
+# ---------------------------------------------------------------------------
 # Markdown
 # ---------------------------------------------------------------------------
 
@@ -422,7 +529,7 @@ def group_key(name):
             else len(GROUP_ORDER), name)
 
 
-def table(name, rows):
+def table(name, rows, roofs=None):
     decode = name == "decode"
     unit = "GB/s" if decode else "TFLOP/s"
     mixed_d = len({r["dim"] for r in rows}) > 1 or not name.startswith("prefill")
@@ -435,6 +542,8 @@ def table(name, rows):
     head = ["shape"] + (["d"] if mixed_d else []) + ["causal", f"tilec {unit}"]
     head += [f"{p} {unit}" for p in PEERS]
     head += [f"tilec/{p}" for p in PEERS] + ["tilec/best-SDPA"]
+    if roofs:
+        head += roof_head(("best-SDPA", "triton"), decode)
     align = ["---"] + (["---:"] if mixed_d else []) + ["---"]
     align += ["---:"] * (len(head) - len(align))
     lines = [f"### {name}", "", "| " + " | ".join(head) + " |",
@@ -459,6 +568,8 @@ def table(name, rows):
                     expanded = True
             cells.append(cell)
         cells += ratio_cells(r, PEERS)
+        if roofs:
+            cells += roof_cells(r, ("best_sdpa", "triton"), decode)
         lines.append("| " + " | ".join(cells) + " |")
     if expanded:
         lines += ["", "\\* K and V expanded with repeat_interleave before the "
@@ -486,6 +597,46 @@ def ratio_cells(row, peers):
             ["-" if best is None else f"{best:.2f} ({row['best_sdpa']})"])
 
 
+def roof_head(peers, decode):
+    """The roofline columns' heads (see place_on_roofline): intensity, the
+    bounding roof, the fraction of it tilec and `peers` reached and, for
+    decode, the fraction of the copy bandwidth."""
+    head = ["FLOP/B", "roof TFLOP/s", "tilec % roof"]
+    head += [f"{p} % roof" for p in peers]
+    if decode:
+        head += ["tilec % copy", f"{peers[0]} % copy"]
+    # Wave quantisation of the kernel tilec launched: programs over the
+    # blocks resident at once (a partly empty last wave idles the GPU).
+    head += ["tilec waves"]
+    return head
+
+
+def roof_cells(row, peers, decode):
+    """The roofline cells of a merged row, as roof_head; `peers` are the
+    prefixes of the row's *_roof_fraction fields."""
+    cells = [fmt_figure(row["intensity"]),
+             f"{fmt_figure(row['roof_tflops'])} ({row['roof']})"]
+    cells += [fmt_percent(row[f"{p}_roof_fraction"])
+              for p in ("tilec",) + peers]
+    if decode:
+        cells += [fmt_percent(row["tilec_copy_fraction"]),
+                  fmt_percent(row[f"{peers[0]}_copy_fraction"])]
+    t = row["tilec"]
+    cells += [fmt(t.get("waves") if t else None, ".2f")]
+    return cells
+
+
+def fmt_figure(value):
+    """Three significant figures or more: decode's intensity is about 4,
+    prefill's in the thousands."""
+    return fmt(value, ".0f" if value >= 100 else ".1f" if value >= 10
+               else ".2f")
+
+
+def fmt_percent(value):
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
 def varlen_lengths(row, limit=10):
     """The sequence lengths, briefly: runs of equal ones as "count x n",
     "nq:nkv" where they differ."""
@@ -508,7 +659,7 @@ def span(values, spec):
     return lo if lo == hi else f"{lo}-{hi}"
 
 
-def varlen_table(rows):
+def varlen_table(rows, roofs=None):
     """The varlen group: one row per packed shape; the peers compared on
     their queued time where they have one (see the notes it writes)."""
     notes = {}  # (peer, text) -> number
@@ -519,6 +670,8 @@ def varlen_table(rows):
     head = (["name", "sequences", "tokens", "lengths", "causal",
              "tilec TFLOP/s"] + [f"{p} TFLOP/s" for p in SDPA]
             + [f"tilec/{p}" for p in SDPA] + ["tilec/best-SDPA"])
+    if roofs:
+        head += roof_head(("best-SDPA",), False)
     lines = ["### varlen", "", "| " + " | ".join(head) + " |",
              "|---|---:|---:|---|---|" + "---:|" * (len(head) - 5)]
     host = False
@@ -540,6 +693,8 @@ def varlen_table(rows):
                     cell += f"\u2020 [{note(peer, why)}]"
             cells.append(cell)
         cells += ratio_cells(r, SDPA)
+        if roofs:
+            cells += roof_cells(r, ("best_sdpa",), False)
         lines.append("| " + " | ".join(cells) + " |")
     timed = [p for r in rows for p in r["peers"].values()
              if p["us"] is not None and p["us_queued"] is not None]
@@ -576,7 +731,30 @@ def varlen_table(rows):
     return lines
 
 
-def markdown(rows, tilec_info, peer_devices):
+def roofs_lines(roofs, tilec_devices):
+    """The measured roofs and how the roofline columns read them: lines
+    above the tables."""
+    fma = roofs["fma_f32_tflops"]
+    lines = [f"Roofs measured on {roofs['device']} by tilec-matmul-bench "
+             f"--roofs ({roofs['source']}): bf16 tensor "
+             f"{roofs['tensor_bf16_tflops']:.1f} TFLOP/s, "
+             + (f"f32 FMA {fma:.1f} TFLOP/s, " if fma is not None else "")
+             + f"copy {roofs['copy_gbs']:.0f} GB/s.", "",
+             "FLOP/B: the row's FLOPs (those of its TFLOP/s) per compulsory "
+             "byte, Q, K and V read once and O written once at 2 bytes an "
+             "element. roof: the lower of the bf16 tensor peak (C, "
+             "compute-bound) and FLOP/B x the copy bandwidth (M, "
+             "memory-bound). X % roof: X's TFLOP/s over the roof "
+             "(best-SDPA: the row's fastest SDPA backend); decode's X % "
+             "copy: X's K/V GB/s over the copy bandwidth."]
+    # Roofs of another GPU would misplace every row.
+    if roofs["device"] not in tilec_devices:
+        lines += ["", "**The roofs were measured on another device than "
+                  "tilec's.**"]
+    return lines
+
+
+def markdown(rows, tilec_info, peer_devices, roofs=None):
     lines = ["# Attention: tilec and its peers", ""]
     lines.append(f"tilec: {', '.join(dict.fromkeys(tilec_info['devices']))}; "
                  f"peers: {', '.join(dict.fromkeys(peer_devices))}.")
@@ -592,12 +770,14 @@ def markdown(rows, tilec_info, peer_devices):
               "recomputed from the times. Shapes are BxHqxHkvxNqxNkv. "
               "tilec/X > 1: tilec is faster. A \"-\" without a note: not "
               "measured.", ""]
+    if roofs:
+        lines += roofs_lines(roofs, tilec_info["devices"]) + [""]
     groups = {}
     for r in rows:
         groups.setdefault(r["group"], []).append(r)
     for name in sorted(groups, key=group_key):
-        lines += (varlen_table(groups[name]) if name == "varlen"
-                  else table(name, groups[name])) + [""]
+        lines += (varlen_table(groups[name], roofs) if name == "varlen"
+                  else table(name, groups[name], roofs)) + [""]
     return "\n".join(lines)
 
 
@@ -899,23 +1079,33 @@ def main():
     p.add_argument("--peers", action="append", required=True,
                    help="JSON of peers.py (repeatable)")
     p.add_argument("--out", required=True, help="folder for the report")
+    p.add_argument("--roofs", help="JSON of tilec-matmul-bench --bench "
+                   "--roofs (its \"roofs\" object): each row placed on that "
+                   "roofline")
     args = p.parse_args()
+    roofs = load_roofs(args.roofs) if args.roofs else None
     tilec, tilec_info = tilec_rows(args.tilec)
     tilec_varlen, used = tilec_varlen_rows(args.tilec)
     tilec_info["used"] += used
     peers, peers_varlen, peer_devices = peer_rows(args.peers)
     rows = merge(tilec, peers) + merge_varlen(tilec_varlen, peers_varlen)
+    if roofs:
+        for row in rows:
+            place_on_roofline(row, roofs)
     os.makedirs(args.out, exist_ok=True)
-    md = markdown(rows, tilec_info, peer_devices)
+    md = markdown(rows, tilec_info, peer_devices, roofs)
     md_path = os.path.join(args.out, "attention.md")
     with open(md_path, "w") as f:
         f.write(md + "\n")
     json_path = os.path.join(args.out, "attention-merged.json")
+    merged = {"tilec_devices": tilec_info["devices"],
+              "peer_devices": peer_devices,
+              "tilec_files": args.tilec, "peer_files": args.peers}
+    if roofs:  # (absent without --roofs: the file stays as it was)
+        merged["roofs"] = roofs
+    merged["rows"] = rows
     with open(json_path, "w") as f:
-        json.dump({"tilec_devices": tilec_info["devices"],
-                   "peer_devices": peer_devices,
-                   "tilec_files": args.tilec, "peer_files": args.peers,
-                   "rows": rows}, f, indent=2)
+        json.dump(merged, f, indent=2)
     print(md)
     print(f"wrote {md_path}")
     print(f"wrote {json_path}")

@@ -1178,18 +1178,13 @@ struct BenchRow {
 /// both leave tensor cores idle.
 void describeSchedule(const Kernel &kernel, const std::vector<KernelArg> &args,
                       const Shape &s, BenchRow &row) {
-  const Kernel &launched = kernel.launchedFor(args);
-  const tilec::LaunchMetadata &meta = launched.metadata();
+  Kernel::Quantisation q = kernel.quantisationFor(args);
+  row.tiles = q.programs;
+  row.blocks = q.blocks;
+  row.residentPerSm = q.residentPerSm;
+  row.waves = q.waves;
+  const tilec::LaunchMetadata &meta = kernel.launchedFor(args).metadata();
   std::array<uint64_t, 3> grid = tilec::rt::computeGrid(meta, args);
-  std::array<uint64_t, 3> blocks =
-      tilec::launchGrid(meta, grid, launched.multiprocessors());
-  row.tiles = grid[0] * grid[1] * grid[2];
-  row.blocks = blocks[0] * blocks[1] * blocks[2];
-  row.residentPerSm = launched.residentBlocksPerSm();
-  uint64_t atOnce = std::min<uint64_t>(
-      row.blocks, uint64_t(row.residentPerSm) * launched.multiprocessors());
-  if (atOnce)
-    row.waves = double(row.tiles) / double(atOnce);
   // Matmul grids: x over C's columns, y over its rows, one term each.
   if (meta.grid[0].size() == 1 && meta.grid[1].size() == 1 && row.tiles) {
     double covered = double(grid[0] * meta.grid[0][0].perProgram) *

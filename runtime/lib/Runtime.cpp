@@ -718,6 +718,25 @@ int Kernel::attribute(CUfunction_attribute attribute) const {
   return value;
 }
 
+Kernel::Quantisation
+Kernel::quantisationFor(const std::vector<KernelArg> &args) const {
+  const Kernel &launched = launchedFor(args);
+  const LaunchMetadata &meta = launched.meta_;
+  std::array<uint64_t, 3> grid = computeGrid(meta, args);
+  std::array<uint64_t, 3> blocks =
+      launchGrid(meta, grid, launched.multiprocessors_);
+  Quantisation q;
+  q.kernel = launched.name_;
+  q.blocks = blocks[0] * blocks[1] * blocks[2];
+  q.programs = meta.splitBlocksPerSm ? q.blocks : grid[0] * grid[1] * grid[2];
+  q.residentPerSm = launched.residentBlocksPerSm();
+  uint64_t atOnce = std::min<uint64_t>(
+      q.blocks, uint64_t(q.residentPerSm) * uint64_t(launched.multiprocessors_));
+  if (atOnce)
+    q.waves = double(q.programs) / double(atOnce);
+  return q;
+}
+
 int Kernel::residentBlocksPerSm() const {
   module_->ctx->makeCurrent();
   int blocks = 0;

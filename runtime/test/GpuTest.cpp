@@ -200,6 +200,27 @@ TEST(Gpu, TakesTheGridFromAScalar) {
   expectFilled(ctx, fill, 300, 2.5f);
 }
 
+// A fill of 384001 elements: 3001 programs of 128 elements (the grid line
+// divides the scalar by 128, rounding up), all launched, waves = programs
+// over the blocks resident on the whole device.
+TEST(Gpu, DescribesTheWaveQuantisationOfALaunch) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::kernelsPtx());
+  Kernel fill(module, "fill");
+  DeviceBuffer out(ctx, 384001 * sizeof(float));
+  Kernel::Quantisation q = fill.quantisationFor(
+      {KernelArg(int64_t(384001)), KernelArg(2.5f),
+       KernelArg(out.view<float>({384001}))});
+  EXPECT_EQ(q.kernel, "fill");
+  EXPECT_EQ(q.programs, 3001u);
+  EXPECT_EQ(q.blocks, 3001u);
+  EXPECT_EQ(q.residentPerSm, fill.residentBlocksPerSm());
+  ASSERT_GT(q.residentPerSm, 0);
+  EXPECT_DOUBLE_EQ(q.waves, 3001.0 / (double(q.residentPerSm) *
+                                      double(fill.multiprocessors())));
+}
+
 // Static and dynamic shared memory each under the default 48 KiB but over
 // it together need the opt-in as much as dynamic memory over it alone.
 TEST(Gpu, OptsInWhereStaticAndDynamicSharedMemoryPassTheDefault) {

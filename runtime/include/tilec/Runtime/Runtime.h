@@ -29,6 +29,7 @@
 #include <cuda.h>
 
 #include <array>
+#include <limits>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -258,6 +259,21 @@ public:
   int residentBlocksPerSm() const;
   /// The device's multiprocessors.
   int multiprocessors() const { return multiprocessors_; }
+
+  /// Wave quantisation of a launch: the kernel launchedFor(args) picks, its
+  /// programs (the grid line's product; a split grid's capped z counts), the
+  /// blocks launched (fewer where a persistent kernel walks the programs),
+  /// the blocks resident a multiprocessor, and the waves (programs over the
+  /// blocks running at once; a partly empty last wave leaves the GPU partly
+  /// idle). Validates the arguments first.
+  struct Quantisation {
+    std::string kernel;
+    uint64_t programs = 0, blocks = 0;
+    int residentPerSm = 0;
+    /// NaN where no block fits on a multiprocessor.
+    double waves = std::numeric_limits<double>::quiet_NaN();
+  };
+  Quantisation quantisationFor(const std::vector<KernelArg> &args) const;
 
   std::array<uint64_t, 3> gridFor(const std::vector<KernelArg> &args) const {
     return computeGrid(meta_, args);
