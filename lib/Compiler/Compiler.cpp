@@ -120,6 +120,8 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   pipeline.lineInfo = options.lineInfo;
   pipeline.alignedCopyKernels = options.alignedCopyKernels;
   pipeline.producerWarp = options.producerWarp;
+  pipeline.kernels = options.kernels;
+  pipeline.mainKernelsOnly = options.mainKernelsOnly;
   pipeline.ptxasOptions = options.ptxasOptions;
   pipeline.dumpDirectory = options.dumpDirectory;
   PassManager pm(module.getContext());

@@ -73,6 +73,14 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // kernels, picked by the runtime.
   if (options.alignedCopyKernels)
     gpuModulePM.addPass(createTileElementCopyFallback());
+  // Every variant exists from here on; the JIT lowers only what a launch
+  // needs.
+  if (!options.kernels.empty() || options.mainKernelsOnly) {
+    TileSelectKernelsOptions select;
+    select.kernels.assign(options.kernels.begin(), options.kernels.end());
+    select.mainOnly = options.mainKernelsOnly;
+    gpuModulePM.addPass(createTileSelectKernels(select));
+  }
   gpuModulePM.nest<gpu::GPUFuncOp>().addPass(createTileMapWarps());
   gpuModulePM.addPass(createCanonicalizerPass());
   gpuModulePM.addPass(createCSEPass());

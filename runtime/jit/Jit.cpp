@@ -470,6 +470,14 @@ std::string jitCacheKey(std::string_view source,
   std::string_view alignedCopies =
       options.alignedCopyKernels ? "aligned-copy-kernels" : "";
   std::string_view producerWarp = options.producerWarp ? "producer-warp" : "";
+  // Which kernels the cubin holds: every one, the main ones, or the named
+  // ones (names cannot hold a comma).
+  std::string kernels = options.mainKernelsOnly ? "main-only" : "all";
+  if (!options.kernels.empty()) {
+    kernels = "only:";
+    for (const std::string &name : options.kernels)
+      kernels += name + ",";
+  }
   std::string_view fileName =
       options.lineInfo ? std::string_view(options.bufferName) : "";
   for (std::string_view field :
@@ -477,7 +485,8 @@ std::string jitCacheKey(std::string_view source,
         std::string_view(compilerBuildIdentity()),
         std::string_view(ptxasIdentity()), std::string_view(options.arch),
         std::string_view(optLevel), std::string_view(emit), lineInfo,
-        alignedCopies, producerWarp, std::string_view(options.ptxasOptions),
+        alignedCopies, producerWarp, std::string_view(kernels),
+        std::string_view(options.ptxasOptions),
         fileName,
         source}) {
     h = fnv1a(field, h);
@@ -633,7 +642,18 @@ Module jitLoad(const Context &ctx, std::string_view source,
   compile.ptxasOptions = options.ptxasOptions;
   compile.alignedCopyKernels = options.alignedCopyKernels;
   compile.producerWarp = options.producerWarp;
-  return Module::loadData(ctx, compileCached(source, compile));
+  compile.mainKernelsOnly = options.lazyVariants;
+  Module module = Module::loadData(ctx, compileCached(source, compile));
+  if (options.lazyVariants) {
+    compile.mainKernelsOnly = false;
+    module.setKernelImages([compile, text = std::string(source)](
+                               const std::string &name) {
+      CompileOptions one = compile;
+      one.kernels = {name};
+      return compileCached(text, one);
+    });
+  }
+  return module;
 }
 
 } // namespace tilec::rt

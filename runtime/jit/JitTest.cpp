@@ -246,6 +246,16 @@ TEST(JitCacheKey, CoversEveryOptionThatReachesTheCubin) {
               o.bufferName = "a.mlir";
             }),
             lineInfo);
+  // The kernels the cubin holds: all, the main ones, or named ones.
+  std::string mainOnly =
+      keyWith([](CompileOptions &o) { o.mainKernelsOnly = true; });
+  EXPECT_NE(mainOnly, key);
+  std::string named =
+      keyWith([](CompileOptions &o) { o.kernels = {"mm__small_grid"}; });
+  EXPECT_NE(named, key);
+  EXPECT_NE(named, mainOnly);
+  EXPECT_NE(keyWith([](CompileOptions &o) { o.kernels = {"a", "b"}; }),
+            keyWith([](CompileOptions &o) { o.kernels = {"ab"}; }));
   // Stable: the same options give the same key, call after call.
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(jitCacheKey("src", base), key);
@@ -820,6 +830,68 @@ TEST_F(JitCompilerTest, RunsOnTheGpu) {
       wrong += !(y[i] == x[i]); // NaN (unwritten) counts as wrong
     EXPECT_EQ(wrong, 0) << "n = " << n;
   }
+}
+
+// A matmul description JIT-compiled with lazy variants (the default): the
+// load compiles the main kernel alone; a launch whose grid is small
+// compiles the small-grid kernel then, once; one whose rows TMA cannot
+// describe compiles its per-thread-copy twin. Every result is checked.
+TEST_F(JitCompilerTest, CompilesEachVariantOnFirstNeed) {
+  if (deviceCount() == 0)
+    GTEST_SKIP() << "no GPU";
+  const char *source = R"mlir(
+tile.matmul @mm a(row) b(col)
+    : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
+)mlir";
+  Context ctx(0);
+  Stream stream(ctx);
+  uint64_t misses = jitCacheStats().misses;
+  Kernel mm = JitCompiler().kernel(ctx, source, "mm");
+  EXPECT_EQ(jitCacheStats().misses - misses, 1u);
+  // Small integers: exact in bf16 and f32.
+  auto check = [&](int64_t m, int64_t n, int64_t k) {
+    std::vector<BFloat16> a(m * k), bt(n * k);
+    for (int64_t i = 0; i < m * k; ++i)
+      a[i] = BFloat16{uint16_t(i % 3 ? 0x3f80 : 0x4000)}; // 1 or 2
+    for (int64_t i = 0; i < n * k; ++i)
+      bt[i] = BFloat16{uint16_t(i % 2 ? 0x3f80 : 0xbf80)}; // 1 or -1
+    DeviceBuffer da = DeviceBuffer::fromHost(ctx, a);
+    DeviceBuffer db = DeviceBuffer::fromHost(ctx, bt);
+    DeviceBuffer dc(ctx, m * n * sizeof(float));
+    dc.memset(0xff);
+    mm.launch(stream, da.view<BFloat16>({m, k}), db.view<BFloat16>({n, k}),
+              dc.view<float>({m, n}));
+    stream.synchronize();
+    std::vector<float> c = dc.download<float>();
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        float want = 0;
+        for (int64_t l = 0; l < k; ++l)
+          want += ((i * k + l) % 3 ? 1.0f : 2.0f) *
+                  ((j * k + l) % 2 ? 1.0f : -1.0f);
+        wrong += !(c[i * n + j] == want);
+      }
+    EXPECT_EQ(wrong, 0) << m << "x" << n << "x" << k;
+  };
+  // 2048x2048 (128 tiles) fills the GPU: the main kernel, nothing more to
+  // compile.
+  check(2048, 2048, 64);
+  EXPECT_EQ(jitCacheStats().misses - misses, 1u);
+  // A small grid: the small-grid kernel, compiled now, then reused.
+  check(200, 136, 1088);
+  EXPECT_EQ(jitCacheStats().misses - misses, 2u);
+  check(300, 200, 64);
+  EXPECT_EQ(jitCacheStats().misses - misses, 2u);
+  ASSERT_TRUE(mm.smallGridKernel());
+  EXPECT_EQ(mm.smallGridKernel()->name(), "mm__small_grid");
+  // K = 70: rows of 140 bytes, which TMA cannot describe: the small-grid
+  // kernel's per-thread-copy twin.
+  check(200, 136, 70);
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  // A copy of the kernel shares what was loaded.
+  Kernel copy = mm;
+  EXPECT_EQ(copy.smallGridKernel(), mm.smallGridKernel());
 }
 
 } // namespace

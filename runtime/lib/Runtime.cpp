@@ -44,6 +44,9 @@ struct ContextState {
 struct ModuleState {
   std::shared_ptr<ContextState> ctx;
   CUmodule module = nullptr;
+  /// Set by Module::setKernelImages: the module holding a kernel this one
+  /// lacks (a variant compiled on first need), sharing this resolver.
+  std::function<std::shared_ptr<ModuleState>(const std::string &)> resolveKernel;
 
   ModuleState(std::shared_ptr<ContextState> ctx, CUmodule module)
       : ctx(std::move(ctx)), module(module) {}
@@ -439,19 +442,21 @@ float Event::elapsedMs(const Event &start, const Event &end) {
 // Modules
 //===----------------------------------------------------------------------===//
 
-Module Module::load(const Context &ctx, std::string_view image,
-                    const std::string &operation) {
+namespace {
+std::shared_ptr<detail::ModuleState>
+loadModuleState(const std::shared_ptr<ContextState> &ctx,
+                std::string_view image, const std::string &operation) {
   // The driver reads the image through a plain pointer: give it 8-byte
   // aligned storage (ELF headers are read as 64-bit words) and a terminating
   // NUL (a PTX image is a C string).
   std::vector<uint64_t> aligned(image.size() / 8 + 1, 0);
   std::memcpy(aligned.data(), image.data(), image.size());
-  ctx.makeCurrent();
+  ctx->makeCurrent();
   CUmodule module = nullptr;
   CUresult result = driver().moduleLoadData(&module, aligned.data());
   if (result == CUDA_ERROR_NO_BINARY_FOR_GPU) {
     // A cubin for another architecture: say which one the device needs.
-    const Device &device = ctx.device();
+    const Device &device = ctx->device;
     int cc = device.computeCapability();
     throw Error(result, operation + " (the image has no code for " +
                             device.name + ", compute capability " +
@@ -460,7 +465,38 @@ Module Module::load(const Context &ctx, std::string_view image,
                             std::to_string(cc) + (cc == 90 ? "a" : "") + ")");
   }
   check(result, operation.c_str());
-  return Module(std::make_shared<detail::ModuleState>(ctx.state(), module));
+  return std::make_shared<detail::ModuleState>(ctx, module);
+}
+
+/// Where a module's missing kernels come from (Module::setKernelImages).
+struct KernelImages {
+  std::shared_ptr<ContextState> ctx;
+  std::function<std::string(const std::string &)> imageFor;
+};
+
+/// Loads the image `images` gives for a kernel into its context; the module
+/// resolves its own missing kernels the same way.
+std::function<std::shared_ptr<detail::ModuleState>(const std::string &)>
+kernelResolver(std::shared_ptr<const KernelImages> images) {
+  return [images](const std::string &name) {
+    std::shared_ptr<detail::ModuleState> state =
+        loadModuleState(images->ctx, images->imageFor(name),
+                        "cuModuleLoadData(kernel '" + name + "')");
+    state->resolveKernel = kernelResolver(images);
+    return state;
+  };
+}
+} // namespace
+
+Module Module::load(const Context &ctx, std::string_view image,
+                    const std::string &operation) {
+  return Module(loadModuleState(ctx.state(), image, operation));
+}
+
+void Module::setKernelImages(
+    std::function<std::string(const std::string &name)> imageFor) {
+  state_->resolveKernel = kernelResolver(std::make_shared<const KernelImages>(
+      KernelImages{state_->ctx, std::move(imageFor)}));
 }
 
 Module Module::loadFile(const Context &ctx, const std::string &path) {
@@ -536,6 +572,10 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   meta_ = std::move(*meta);
   if (meta_.scratch.needed())
     scratch_ = std::make_shared<detail::ScratchCache>(module_->ctx);
+  // A module that resolves missing kernels compiles variants on demand:
+  // they load on first need (fallbackKernel, ...), not here.
+  if (module_->resolveKernel)
+    lazy_ = std::make_shared<LazyVariants>();
 
   uint64_t threads = uint64_t(meta_.block[0]) * meta_.block[1] * meta_.block[2];
   int maxThreads = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
@@ -572,17 +612,17 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   // launch with unaligned buffers. A fallback's own fallback (for copy
   // sources not 4-byte aligned) is loaded down the chain; loadFallback rules
   // out cycles.
-  if (loadFallback && !meta_.fallback.empty())
+  if (loadFallback && !meta_.fallback.empty() && !lazy_)
     this->loadFallback({name});
   // Eagerly too. The variant is a full kernel with its fallback; it may not
   // name a variant itself, so there are no cycles. A fallback's variant is
   // never loaded: the choice of grid is made before the choice of fallback.
-  if (loadSmallGrid && !meta_.smallGrid.kernel.empty())
+  if (loadSmallGrid && !meta_.smallGrid.kernel.empty() && !lazy_)
     this->loadSmallGrid();
   // Eagerly too. The variant is a full kernel; loadNarrow checks its bound
   // before loading its own variant. Neither a fallback's nor a small-grid
   // variant's narrow variant is loaded: the narrow choice is made first.
-  if (loadNarrow && !meta_.narrow.kernel.empty())
+  if (loadNarrow && !meta_.narrow.kernel.empty() && !lazy_)
     this->loadNarrow();
   // Always: every launch of this kernel is followed by it. It names no
   // then kernel itself, so there are no cycles.
@@ -600,15 +640,33 @@ std::string describeParams(const std::vector<ParamInfo> &params) {
 }
 } // namespace
 
-void Kernel::loadFallback(std::vector<std::string> chain) {
+namespace {
+/// The module that holds kernel `name`: `module`, or where it lacks the
+/// kernel and resolves missing ones, the module its resolver loads.
+std::shared_ptr<detail::ModuleState>
+moduleHolding(const std::shared_ptr<detail::ModuleState> &module,
+              const std::string &name) {
+  if (!module->resolveKernel)
+    return module;
+  module->ctx->makeCurrent();
+  CUfunction func = nullptr;
+  if (driver().moduleGetFunction(&func, module->module, name.c_str()) ==
+      CUDA_ERROR_NOT_FOUND)
+    return module->resolveKernel(name);
+  return module;
+}
+} // namespace
+
+void Kernel::loadFallback(std::vector<std::string> chain) const {
   std::string prefix =
       "kernel '" + name_ + "': its fallback '" + meta_.fallback + "' ";
   for (const std::string &before : chain)
     if (before == meta_.fallback)
       throw Error(prefix + "falls back to it again", name_);
   auto fallback = std::shared_ptr<Kernel>(
-      new Kernel(module_, meta_.fallback, /*loadFallback=*/false,
-                 /*loadSmallGrid=*/false, /*loadNarrow=*/false));
+      new Kernel(moduleHolding(module_, meta_.fallback), meta_.fallback,
+                 /*loadFallback=*/false, /*loadSmallGrid=*/false,
+                 /*loadNarrow=*/false));
   const LaunchMetadata &other = fallback->metadata();
   if (!(other.params == meta_.params))
     throw Error(prefix + "takes " + describeParams(other.params) +
@@ -616,7 +674,8 @@ void Kernel::loadFallback(std::vector<std::string> chain) {
                 name_);
   if (!other.tensorMaps.empty())
     throw Error(prefix + "has tensor maps itself", name_);
-  if (!other.fallback.empty()) {
+  // A resolved fallback loads its own on first need.
+  if (!other.fallback.empty() && !fallback->lazy_) {
     chain.push_back(meta_.fallback);
     fallback->loadFallback(std::move(chain));
   }
@@ -639,8 +698,8 @@ std::shared_ptr<Kernel> Kernel::loadVariant(const std::string &name,
     // Never with its own narrow variant: loadNarrow checks the bound first,
     // so that a cycle is reported rather than loaded forever.
     variant = std::shared_ptr<Kernel>(
-        new Kernel(module_, name, /*loadFallback=*/true, loadSmallGrid,
-                   /*loadNarrow=*/false));
+        new Kernel(moduleHolding(module_, name), name, /*loadFallback=*/true,
+                   loadSmallGrid, /*loadNarrow=*/false));
   } catch (const Error &e) {
     // Not the driver's "not found" for the variant's name: a caller that
     // treats that as "no such kernel" (the matmul bench's SKIP) must see
@@ -657,7 +716,7 @@ std::shared_ptr<Kernel> Kernel::loadVariant(const std::string &name,
   return variant;
 }
 
-void Kernel::loadSmallGrid() {
+void Kernel::loadSmallGrid() const {
   const std::string &name = meta_.smallGrid.kernel;
   std::string prefix =
       "kernel '" + name_ + "': its small-grid variant '" + name + "' ";
@@ -671,7 +730,7 @@ void Kernel::loadSmallGrid() {
   smallGrid_ = std::move(variant);
 }
 
-void Kernel::loadNarrow() {
+void Kernel::loadNarrow() const {
   const NarrowVariant &narrow = meta_.narrow;
   std::string prefix =
       "kernel '" + name_ + "': its narrow variant '" + narrow.kernel + "' ";
@@ -687,7 +746,8 @@ void Kernel::loadNarrow() {
                       " elements) whose bound is not below the kernel's " +
                       std::to_string(narrow.atMost),
                   name_);
-    variant->loadNarrow();
+    if (!variant->lazy_)
+      variant->loadNarrow();
   }
   narrow_ = std::move(variant);
 }
@@ -708,6 +768,45 @@ void Kernel::loadThen() {
                          "or tensor maps itself",
                 name_);
   then_ = std::move(then);
+}
+
+const Kernel *Kernel::fallbackKernel() const {
+  if (!lazy_)
+    return fallback_.get();
+  std::lock_guard<std::mutex> lock(lazy_->mutex);
+  if (!lazy_->fallbackLoaded) {
+    if (!meta_.fallback.empty())
+      loadFallback({name_});
+    lazy_->fallback = fallback_;
+    lazy_->fallbackLoaded = true;
+  }
+  return lazy_->fallback.get();
+}
+
+const Kernel *Kernel::smallGridKernel() const {
+  if (!lazy_)
+    return smallGrid_.get();
+  std::lock_guard<std::mutex> lock(lazy_->mutex);
+  if (!lazy_->smallGridLoaded) {
+    if (!meta_.smallGrid.kernel.empty())
+      loadSmallGrid();
+    lazy_->smallGrid = smallGrid_;
+    lazy_->smallGridLoaded = true;
+  }
+  return lazy_->smallGrid.get();
+}
+
+const Kernel *Kernel::narrowKernel() const {
+  if (!lazy_)
+    return narrow_.get();
+  std::lock_guard<std::mutex> lock(lazy_->mutex);
+  if (!lazy_->narrowLoaded) {
+    if (!meta_.narrow.kernel.empty())
+      loadNarrow();
+    lazy_->narrow = narrow_;
+    lazy_->narrowLoaded = true;
+  }
+  return lazy_->narrow.get();
 }
 
 int Kernel::attribute(CUfunction_attribute attribute) const {
@@ -787,7 +886,7 @@ CUtensorMap encodeTensorMap(const TensorMapRequest &r, unsigned arg,
 } // namespace
 
 bool Kernel::narrowFits(const std::vector<KernelArg> &args) const {
-  if (!narrow_)
+  if (meta_.narrow.kernel.empty())
     return false;
   const NarrowVariant &narrow = meta_.narrow;
   const KernelArg &arg = args[narrow.arg];
@@ -806,7 +905,7 @@ bool Kernel::narrowFits(const std::vector<KernelArg> &args) const {
 const Kernel &Kernel::narrowest(const std::vector<KernelArg> &args) const {
   const Kernel *kernel = this;
   while (kernel->narrowFits(args))
-    kernel = kernel->narrow_.get();
+    kernel = kernel->narrowKernel();
   return *kernel;
 }
 
@@ -817,17 +916,19 @@ const Kernel &Kernel::selectFor(const std::vector<KernelArg> &args) const {
   const Kernel &chosen = narrowest(args);
   // Without a variant the grid does not matter (and computing it could fail
   // on grids that launchArgs would reject anyway).
-  if (!chosen.smallGrid_)
+  if (chosen.meta_.smallGrid.kernel.empty())
     return chosen;
   std::array<uint64_t, 3> grid = computeGrid(chosen.meta_, args);
-  return chosen.smallGridTakes(args, grid) ? *chosen.smallGrid_ : chosen;
+  return chosen.smallGridTakes(args, grid) ? *chosen.smallGridKernel()
+                                           : chosen;
 }
 
 bool Kernel::smallGridTakes(const std::vector<KernelArg> &args,
                             const std::array<uint64_t, 3> &grid) const {
-  if (!smallGrid_ || !prefersSmallGrid(meta_, grid, multiprocessors_))
+  if (meta_.smallGrid.kernel.empty() ||
+      !prefersSmallGrid(meta_, grid, multiprocessors_))
     return false;
-  std::array<uint64_t, 3> own = computeGrid(smallGrid_->meta_, args);
+  std::array<uint64_t, 3> own = computeGrid(smallGridKernel()->meta_, args);
   return own[0] != 0 && own[1] != 0 && own[2] != 0;
 }
 
@@ -845,8 +946,8 @@ const Kernel &Kernel::launchedFor(const std::vector<KernelArg> &args) const {
 const Kernel &
 Kernel::downTheFallbacks(const std::vector<KernelArg> &args) const {
   const Kernel *chosen = this;
-  while (chosen->fallback_ && chosen->needsFallback(args))
-    chosen = chosen->fallback_.get();
+  while (!chosen->meta_.fallback.empty() && chosen->needsFallback(args))
+    chosen = chosen->fallbackKernel();
   return *chosen;
 }
 
@@ -860,7 +961,7 @@ void Kernel::launchArgs(const Stream &stream,
                         const std::vector<KernelArg> &args) const {
   // Before the grid: the narrow choice is made on the arguments, once down
   // the whole ladder, and the rung chosen computes its own grid.
-  if (narrow_) {
+  if (!meta_.narrow.kernel.empty()) {
     validateArguments(meta_, args);
     if (const Kernel &chosen = narrowest(args); &chosen != this)
       return chosen.launchArgs(stream, args);
@@ -869,7 +970,7 @@ void Kernel::launchArgs(const Stream &stream,
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return;
   if (smallGridTakes(args, grid))
-    return smallGrid_->launchArgs(stream, args);
+    return smallGridKernel()->launchArgs(stream, args);
   if (stream.context()->ctx != module_->ctx->ctx)
     throw Error("kernel '" + name_ + "' is loaded on device " +
                     std::to_string(module_->ctx->device.ordinal) +
@@ -877,8 +978,8 @@ void Kernel::launchArgs(const Stream &stream,
                     std::to_string(stream.context()->device.ordinal),
                 name_);
   if (auto misaligned = misalignedArgument(meta_, args)) {
-    if (fallback_)
-      return fallback_->launchArgs(stream, args);
+    if (const Kernel *fallback = fallbackKernel())
+      return fallback->launchArgs(stream, args);
     // The metadata parser requires a fallback with an aligned line.
     throw Error("kernel '" + name_ + "': argument " +
                     std::to_string(misaligned->first) + " is misaligned (" +
@@ -887,8 +988,8 @@ void Kernel::launchArgs(const Stream &stream,
   }
   auto described = describeTensorMaps(meta_, args);
   if (auto *failure = std::get_if<TensorMapFailure>(&described)) {
-    if (fallback_)
-      return fallback_->launchArgs(stream, args);
+    if (const Kernel *fallback = fallbackKernel())
+      return fallback->launchArgs(stream, args);
     throw Error("kernel '" + name_ + "': argument " +
                     std::to_string(failure->arg) +
                     " cannot be described by a TMA tensor map and there is "

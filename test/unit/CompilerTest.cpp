@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -161,6 +162,51 @@ tile.matmul @mm a(row) b(col)
   EXPECT_EQ(roles.block[0], 288u);
   EXPECT_EQ(roles.persistentBlocksPerSm, 1u);
   EXPECT_EQ(roles.grid, plain.grid);
+}
+
+/// The kernels of a cubin, sorted.
+std::vector<std::string> kernelsOf(const std::string &cubin) {
+  std::optional<tilec::rt::CubinInfo> info = tilec::rt::parseCubin(cubin);
+  EXPECT_TRUE(info);
+  std::vector<std::string> names;
+  if (info)
+    for (const tilec::rt::CubinKernel &k : info->kernels)
+      names.push_back(k.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The JIT compiles the main kernels first and each variant on first need.
+TEST(Compiler, CompilesTheKernelsItIsAskedFor) {
+  if (!hasPtxas())
+    GTEST_SKIP() << "no ptxas";
+  const char *matmul = R"mlir(
+tile.matmul @mm a(row) b(col)
+    : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+)mlir";
+  tilec::CompileOptions o = options(tilec::EmitKind::Cubin);
+  tilec::CompileResult all = tilec::compile(matmul, o);
+  ASSERT_TRUE(all.ok) << all.diagnostics;
+  EXPECT_EQ(kernelsOf(all.output),
+            (std::vector<std::string>{"mm", "mm__small_grid",
+                                      "mm__small_grid__thread_copies",
+                                      "mm__thread_copies"}));
+  o.mainKernelsOnly = true;
+  tilec::CompileResult main = tilec::compile(matmul, o);
+  ASSERT_TRUE(main.ok) << main.diagnostics;
+  EXPECT_EQ(kernelsOf(main.output), (std::vector<std::string>{"mm"}));
+  o.mainKernelsOnly = false;
+  o.kernels = {"mm__small_grid"};
+  tilec::CompileResult one = tilec::compile(matmul, o);
+  ASSERT_TRUE(one.ok) << one.diagnostics;
+  EXPECT_EQ(kernelsOf(one.output),
+            (std::vector<std::string>{"mm__small_grid"}));
+  o.kernels = {"mm__nope"};
+  tilec::CompileResult none = tilec::compile(matmul, o);
+  EXPECT_FALSE(none.ok);
+  EXPECT_NE(none.diagnostics.find("no kernel named 'mm__nope' to keep"),
+            std::string::npos)
+      << none.diagnostics;
 }
 
 TEST(Compiler, ReportsLocatedParseErrors) {

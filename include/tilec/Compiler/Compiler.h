@@ -11,6 +11,7 @@
 #define TILEC_COMPILER_COMPILER_H
 
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace tilec {
@@ -37,6 +38,12 @@ struct CompileOptions {
   /// Warpgroup-MMA matmuls get a producer warp, persistent tiles and
   /// clusters (PipelineOptions::producerWarp).
   bool producerWarp = true;
+  /// Compile only these kernels (and the kernels they name by tile.then);
+  /// empty: every kernel (PipelineOptions::kernels).
+  std::vector<std::string> kernels;
+  /// Compile only the kernels no kernel names as a variant, and their then
+  /// kernels (PipelineOptions::mainKernelsOnly).
+  bool mainKernelsOnly = false;
   /// When set, the compile leaves in this folder (made if missing) what it
   /// went through: the IR after every pass (passes.mlir), the PTX of each
   /// partition (ptx-N.ptx) and ptxas's verbose log (ptxas.log). Not part of

@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -60,6 +61,13 @@ struct PipelineOptions {
   /// (tilegpu.warp_roles) instead of a block barrier each K step, walk
   /// their tiles persistently, in clusters of two blocks sharing B.
   bool producerWarp = true;
+  /// Lower only these kernels (and the kernels they name by tile.then);
+  /// empty: every kernel (tile-select-kernels).
+  std::vector<std::string> kernels;
+  /// Lower only the kernels no kernel names as a variant (fallback,
+  /// small-grid, narrow), and their then kernels: the JIT compiles the
+  /// variants on first need.
+  bool mainKernelsOnly = false;
 };
 
 /// The same options for textual pipelines:

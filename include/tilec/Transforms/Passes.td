@@ -305,6 +305,40 @@ def TileBulkCopyFallback
   ];
 }
 
+def TileSelectKernels
+    : Pass<"tile-select-kernels", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Keep only the kernels a launch needs";
+  let description = [{
+    A description compiles to a main kernel and variants the runtime may
+    launch instead (`tile.fallback`, `tile.small_grid`, `tile.narrow`), but
+    one launch runs one of them. The JIT compiles the main kernels first
+    and each variant on first need, so that a launch pays for the code it
+    runs. With `kernels`, this pass keeps those kernels (a located error if
+    one is missing); with `main-only`, the kernels no other kernel names as
+    a variant. Either way it also keeps the kernels they name by `tile.then`
+    (launched right after them), and erases every other kernel. The kept
+    kernels still name their variants: the runtime asks for them by name.
+
+    ```mlir
+    // tile-select-kernels{main-only}
+    gpu.func @mm(...) kernel attributes {tile.fallback = @mm__thread_copies,
+        tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50}}
+    gpu.func @mm__thread_copies(...) kernel   // erased
+    gpu.func @mm__small_grid(...) kernel      // erased
+    // tile-select-kernels{kernels=mm__small_grid}: only @mm__small_grid
+    ```
+  }];
+  let options = [
+    ListOption<"kernels", "kernels", "std::string",
+               "Kernels to keep (with the kernels they name by tile.then)">,
+    Option<"mainOnly", "main-only", "bool", /*default=*/"false",
+           "Keep the kernels that no kernel names as a variant">,
+  ];
+  let statistics = [
+    Statistic<"numErased", "num-erased", "Kernels erased">,
+  ];
+}
+
 def TileElementCopyFallback
     : Pass<"tile-element-copy-fallback", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Give kernels with vectorised thread copies an element-copy twin";

@@ -14,8 +14,9 @@
 //                  misses even at the same version
 //                - the ptxas it runs (findCudaToolkit()/bin/ptxas): path,
 //                  size and mtime, so a CUDA upgrade misses
-//                - arch, optLevel, emit, lineInfo, ptxasOptions, and
-//                  bufferName with lineInfo (PTX's .file names it)
+//                - arch, optLevel, emit, lineInfo, ptxasOptions, the
+//                  kernels selected (all, the main ones, or named ones),
+//                  and bufferName with lineInfo (PTX's .file names it)
 //                - the source
 //              The first two are computed once per process from memory and
 //              stat(), so that a hit costs no process start and no hashing
@@ -119,6 +120,11 @@ struct JitOptions {
   /// persistently in clusters of two blocks (tilec --producer-warp, on by
   /// default).
   bool producerWarp = true;
+  /// Compile a description's main kernels at load and each variant
+  /// (per-thread-copy twins, small-grid, narrow and decode kernels) when a
+  /// launch first selects it, each through the cache
+  /// (Module::setKernelImages): a launch pays for the code it runs.
+  bool lazyVariants = true;
 };
 
 /// Compiles (through the cache) and loads `source` on `ctx`.

@@ -31,7 +31,9 @@
 #include <array>
 #include <limits>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -222,6 +224,17 @@ public:
   CUmodule handle() const;
   const std::shared_ptr<detail::ModuleState> &state() const { return state_; }
 
+  /// Where the kernels this module lacks come from: a kernel's fallback,
+  /// small-grid or narrow variant that is not in the module is loaded, when
+  /// a launch first needs it, from the image (a cubin) `imageFor(name)`
+  /// returns, into a module of its own that resolves its missing kernels
+  /// the same way; the kernels of such modules load their variants on first
+  /// need too. The JIT compiles a description's main kernels first and each
+  /// variant when it is first selected. A kernel asked for by name
+  /// (Kernel's constructor) must be in this module. `imageFor` may be
+  /// called from any thread that launches, and may throw Error.
+  void setKernelImages(std::function<std::string(const std::string &name)> imageFor);
+
 private:
   explicit Module(std::shared_ptr<detail::ModuleState> state)
       : state_(std::move(state)) {}
@@ -305,12 +318,14 @@ public:
     launchArgs(stream, {KernelArg(args)...});
   }
 
-  /// The metadata's fallback kernel; nullptr when it names none.
-  const Kernel *fallbackKernel() const { return fallback_.get(); }
+  /// The metadata's fallback kernel; nullptr when it names none. In a
+  /// module with a kernel resolver (Module::setKernelResolver) the variants
+  /// load here, on first need, rather than with the kernel.
+  const Kernel *fallbackKernel() const;
   /// The metadata's small-grid variant; nullptr when it names none.
-  const Kernel *smallGridKernel() const { return smallGrid_.get(); }
+  const Kernel *smallGridKernel() const;
   /// The metadata's narrow variant; nullptr when it names none.
-  const Kernel *narrowKernel() const { return narrow_.get(); }
+  const Kernel *narrowKernel() const;
   /// The metadata's then kernel; nullptr when it names none.
   const Kernel *thenKernel() const { return then_.get(); }
   /// The kernel launchArgs(args) hands the launch to before the tensor map
@@ -334,15 +349,15 @@ private:
          bool loadFallback, bool loadSmallGrid, bool loadNarrow);
   /// Loads the fallback and, down the chain, its own; `chain` holds the
   /// kernels above it, so that a cycle is an error.
-  void loadFallback(std::vector<std::string> chain);
+  void loadFallback(std::vector<std::string> chain) const;
   /// This kernel or the first down its fallback chain whose tensor maps and
   /// aligned arguments hold for `args` (validated).
   const Kernel &downTheFallbacks(const std::vector<KernelArg> &args) const;
   /// Whether a tensor map or an aligned argument of this kernel does not
   /// hold for `args` (validated).
   bool needsFallback(const std::vector<KernelArg> &args) const;
-  void loadSmallGrid();
-  void loadNarrow();
+  void loadSmallGrid() const;
+  void loadNarrow() const;
   void loadThen();
   /// The variant `name` of this kernel, with its fallback (and small-grid
   /// variant if asked), checked to take the same user parameters; `prefix`
@@ -374,13 +389,23 @@ private:
   std::string name_;
   CUfunction func_ = nullptr;
   LaunchMetadata meta_;
-  /// Shared between copies; never has a fallback of its own.
-  std::shared_ptr<const Kernel> fallback_;
+  /// Shared between copies; never has a fallback of its own. Mutable: in a
+  /// module with a kernel resolver the variants load on first need.
+  mutable std::shared_ptr<const Kernel> fallback_;
   /// Shared between copies; never has a small-grid variant of its own.
-  std::shared_ptr<const Kernel> smallGrid_;
+  mutable std::shared_ptr<const Kernel> smallGrid_;
   /// Shared between copies; its own narrow variant, if any, has a strictly
   /// smaller bound.
-  std::shared_ptr<const Kernel> narrow_;
+  mutable std::shared_ptr<const Kernel> narrow_;
+  /// Set where the module resolves missing kernels: each variant loads once,
+  /// on first need, into this state shared by the kernel's copies (the
+  /// members above stay empty in the copies).
+  struct LazyVariants {
+    std::mutex mutex;
+    bool fallbackLoaded = false, smallGridLoaded = false, narrowLoaded = false;
+    std::shared_ptr<const Kernel> fallback, smallGrid, narrow;
+  };
+  std::shared_ptr<LazyVariants> lazy_;
   /// Shared between copies; launched after this kernel with its scratch
   /// buffer; has no variants of its own.
   std::shared_ptr<const Kernel> then_;
