@@ -95,6 +95,19 @@ static cl::list<std::string>
     xptxas("Xptxas", cl::desc("Pass an option to ptxas (repeatable)"),
            cl::value_desc("option"), cl::cat(tilecCategory));
 
+static cl::list<std::string>
+    kernels("kernels",
+            cl::desc("Compile only these kernels (and the kernels they name "
+                     "by tile.then), e.g. one variant"),
+            cl::CommaSeparated, cl::value_desc("name,..."),
+            cl::cat(tilecCategory));
+
+static cl::opt<bool> mainKernelsOnly(
+    "main-kernels-only",
+    cl::desc("Compile only the kernels no kernel names as a variant "
+             "(fallback, small-grid, narrow), as the JIT does at load"),
+    cl::init(false), cl::cat(tilecCategory));
+
 static cl::opt<bool>
     progress("progress",
              cl::desc("Say on stderr what a compile longer than 2 s is "
@@ -216,6 +229,8 @@ static LogicalResult run() {
   options.alignedCopyKernels = alignedCopyKernels;
   options.producerWarp = producerWarp;
   options.ptxasOptions = llvm::join(xptxas, " ");
+  options.kernels.assign(kernels.begin(), kernels.end());
+  options.mainKernelsOnly = mainKernelsOnly;
 
   std::string artifact;
   llvm::raw_string_ostream os(artifact);

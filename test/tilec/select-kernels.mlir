@@ -1,0 +1,23 @@
+// The JIT's selection from the command line: every kernel, the main one,
+// or a named variant.
+// RUN: tilec %s -o %t.all.cubin
+// RUN: tilec-cubin-info %t.all.cubin | FileCheck %s --check-prefix=ALL
+// RUN: tilec %s --main-kernels-only -o %t.main.cubin
+// RUN: tilec-cubin-info %t.main.cubin | FileCheck %s --check-prefix=MAIN
+// RUN: tilec %s --kernels=mm__small_grid -o %t.one.cubin
+// RUN: tilec-cubin-info %t.one.cubin | FileCheck %s --check-prefix=ONE
+// RUN: not tilec %s --kernels=nope -o %t.none.cubin 2>&1 | FileCheck %s --check-prefix=NONE
+
+// ALL-DAG: {{ }}mm{{ }}
+// ALL-DAG: {{ }}mm__thread_copies{{ }}
+// ALL-DAG: {{ }}mm__small_grid{{ }}
+// ALL-DAG: {{ }}mm__small_grid__thread_copies{{ }}
+// MAIN: cubin
+// MAIN-NEXT: {{ }}mm{{ }}
+// MAIN-NOT: mm__
+// ONE: cubin
+// ONE-NEXT: {{ }}mm__small_grid{{ }}
+// ONE-NOT: mm
+// NONE: error: no kernel named 'nope' to keep
+tile.matmul @mm a(row) b(row)
+    : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
