@@ -770,43 +770,49 @@ void Kernel::loadThen() {
   then_ = std::move(then);
 }
 
+namespace {
+/// A variant that loads on first need: `load()` gives it the first time
+/// (under `mutex`); an error leaves it to be tried again.
+template <typename Load>
+const Kernel *loadOnce(std::mutex &mutex, bool &loaded,
+                       std::shared_ptr<const Kernel> &slot, Load load) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!loaded) {
+    slot = load();
+    loaded = true;
+  }
+  return slot.get();
+}
+} // namespace
+
 const Kernel *Kernel::fallbackKernel() const {
   if (!lazy_)
     return fallback_.get();
-  std::lock_guard<std::mutex> lock(lazy_->mutex);
-  if (!lazy_->fallbackLoaded) {
+  return loadOnce(lazy_->mutex, lazy_->fallbackLoaded, lazy_->fallback, [&] {
     if (!meta_.fallback.empty())
       loadFallback({name_});
-    lazy_->fallback = fallback_;
-    lazy_->fallbackLoaded = true;
-  }
-  return lazy_->fallback.get();
+    return fallback_;
+  });
 }
 
 const Kernel *Kernel::smallGridKernel() const {
   if (!lazy_)
     return smallGrid_.get();
-  std::lock_guard<std::mutex> lock(lazy_->mutex);
-  if (!lazy_->smallGridLoaded) {
+  return loadOnce(lazy_->mutex, lazy_->smallGridLoaded, lazy_->smallGrid, [&] {
     if (!meta_.smallGrid.kernel.empty())
       loadSmallGrid();
-    lazy_->smallGrid = smallGrid_;
-    lazy_->smallGridLoaded = true;
-  }
-  return lazy_->smallGrid.get();
+    return smallGrid_;
+  });
 }
 
 const Kernel *Kernel::narrowKernel() const {
   if (!lazy_)
     return narrow_.get();
-  std::lock_guard<std::mutex> lock(lazy_->mutex);
-  if (!lazy_->narrowLoaded) {
+  return loadOnce(lazy_->mutex, lazy_->narrowLoaded, lazy_->narrow, [&] {
     if (!meta_.narrow.kernel.empty())
       loadNarrow();
-    lazy_->narrow = narrow_;
-    lazy_->narrowLoaded = true;
-  }
-  return lazy_->narrow.get();
+    return narrow_;
+  });
 }
 
 int Kernel::attribute(CUfunction_attribute attribute) const {
