@@ -22,7 +22,10 @@
 // the copy bandwidth (bench/roofs/Roofs.h: a 16-byte-a-thread copy, bytes
 // read plus written), the roof of every scan (each reads and writes its
 // bytes once), and each timed row gives the fraction of it reached
-// (roof%; the JSON's copy_gbs and roof_fraction).
+// (roof%; the JSON's copy_gbs and roof_fraction). Each timed row also
+// gives the wave quantisation of the kernel launched (waves: programs over
+// the blocks resident on the GPU at once; the JSON's launched, programs,
+// blocks, resident_blocks_per_sm and waves, from Kernel::quantisationFor).
 //
 // Column scans (cols_*: along 0 of a RxC buffer; the k-th element in scan
 // order of column c is k*C + c, from the bottom for reverse) are checked
@@ -161,6 +164,9 @@ struct Row {
   bool timed = false, exact = false, identical = true, pass = false;
   double relError = NAN, tolerance = NAN, us = NAN, gbPerS = NAN;
   int64_t mismatches = 0;
+  /// Timed rows: the wave quantisation of the kernel launched (a narrow or
+  /// small-grid variant where the runtime picked one).
+  Kernel::Quantisation schedule;
 };
 
 // --- 16-bit floats on the host ------------------------------------------
@@ -454,6 +460,7 @@ void runTyped(const Context &ctx, const Module &module, const Case &c,
     row.timingRuns = timingRunsFor(n);
     row.us = medianUs(ctx, stream, kernel, args, row.timingRuns);
     row.gbPerS = 2.0 * n * sizeof(T) / (row.us * 1e3);
+    row.schedule = kernel.quantisationFor(args);
   }
 }
 
@@ -837,6 +844,7 @@ void runRegion(const Context &ctx, const Module &module, const Case &c,
     double bytes =
         2.0 * n * double(elementBytes(elements[0]) + elementBytes(elements[1]));
     row.gbPerS = bytes / (row.us * 1e3);
+    row.schedule = kernel.quantisationFor(args);
   }
 }
 
@@ -1223,6 +1231,11 @@ void writeJson(const std::string &path, const std::vector<Row> &results,
         << ", \"mismatches\": " << r.mismatches
         << ", \"tolerance\": " << jsonNumber(r.tolerance)
         << ", \"timing_runs\": " << r.timingRuns
+        << ", \"launched\": " << jsonString(r.schedule.kernel)
+        << ", \"programs\": " << r.schedule.programs
+        << ", \"blocks\": " << r.schedule.blocks
+        << ", \"resident_blocks_per_sm\": " << r.schedule.residentPerSm
+        << ", \"waves\": " << jsonNumber(r.schedule.waves)
         << ", \"error\": " << jsonString(r.error) << "}"
         << (i + 1 < results.size() ? ",\n" : "\n");
   }
@@ -1590,17 +1603,18 @@ int main(int argc, char **argv) {
                   roofs.copyGBs);
     }
     std::mt19937 rng(seed);
-    std::printf("%-27s %-14s %4s %10s %10s %6s %9s %9s  %s\n", "kernel",
-                "shape", "runs", "us", "GB/s", "roof%", "rel_err", "tol",
-                "status");
+    std::printf("%-27s %-14s %4s %10s %10s %6s %8s %9s %9s  %s\n", "kernel",
+                "shape", "runs", "us", "GB/s", "roof%", "waves", "rel_err",
+                "tol", "status");
     std::fflush(stdout);
     for (const Case &c : cases) {
       Row r = runCase(ctx, module, c, time, rng);
       (r.pass ? passed : failed)++;
-      std::printf("%-27s %-14s %4d %10.1f %10.1f %6.1f %9.2e %9.1e  %s %s\n",
-                  r.kernel.c_str(), r.shape.c_str(), r.runs, r.us, r.gbPerS,
-                  100 * r.gbPerS / roofs.copyGBs, r.relError, r.tolerance,
-                  r.pass ? "PASS" : "FAIL", r.error.c_str());
+      std::printf(
+          "%-27s %-14s %4d %10.1f %10.1f %6.1f %8.2f %9.2e %9.1e  %s %s\n",
+          r.kernel.c_str(), r.shape.c_str(), r.runs, r.us, r.gbPerS,
+          100 * r.gbPerS / roofs.copyGBs, r.schedule.waves, r.relError,
+          r.tolerance, r.pass ? "PASS" : "FAIL", r.error.c_str());
       std::fflush(stdout);
       results.push_back(r);
       if (!json.empty())
