@@ -7,6 +7,7 @@
 #include "tilec/Pipeline/Registration.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -87,6 +88,17 @@ static LogicalResult checkCompilable(ModuleOp module) {
       if (!isa<SymbolOpInterface>(op))
         return op.emitOpError("cannot stand directly in a gpu.module: only "
                               "functions and globals can");
+  // LLVM's NVPTX printer aborts on a global in an address space PTX has no
+  // state space for (found by the fuzzer at -O0, where the unused global
+  // is not dropped first).
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    for (auto global : gpuModule.getOps<LLVM::GlobalOp>())
+      if (unsigned space = global.getAddrSpace();
+          space != 0 && space != 1 && space != 3 && space != 4)
+        return global.emitOpError("address space ")
+               << space
+               << " has no PTX state space for a global: use 1 (global), 3 "
+                  "(shared) or 4 (constant)";
   // MLIR 22's canonicalizer crashes folding a memref.dim whose constant
   // index is negative (SimplifyDimOfAllocOp); such an index is an error.
   WalkResult badDim = module.walk([](memref::DimOp dim) {
