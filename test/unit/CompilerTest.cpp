@@ -132,17 +132,19 @@ TEST(Compiler, CubinCarriesParsableLaunchMetadata) {
   EXPECT_EQ(meta->grid[0][0].perProgram, 256);
 }
 
-TEST(Compiler, ProducerWarpMakesMatmulsPersistentWithWarpRoles) {
-  if (!hasPtxas())
-    GTEST_SKIP() << "no ptxas";
-  const char *matmul = R"mlir(
+/// A bf16 matmul description: a main kernel and its variants.
+constexpr const char *kMatmul = R"mlir(
 tile.matmul @mm a(row) b(col)
     : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
 )mlir";
+
+TEST(Compiler, ProducerWarpMakesMatmulsPersistentWithWarpRoles) {
+  if (!hasPtxas())
+    GTEST_SKIP() << "no ptxas";
   auto mainKernel = [&](bool producerWarp) {
     tilec::CompileOptions o = options(tilec::EmitKind::Cubin);
     o.producerWarp = producerWarp;
-    tilec::CompileResult r = tilec::compile(matmul, o);
+    tilec::CompileResult r = tilec::compile(kMatmul, o);
     EXPECT_TRUE(r.ok) << r.diagnostics;
     std::optional<tilec::rt::CubinInfo> info = tilec::rt::parseCubin(r.output);
     EXPECT_TRUE(info);
@@ -180,29 +182,25 @@ std::vector<std::string> kernelsOf(const std::string &cubin) {
 TEST(Compiler, CompilesTheKernelsItIsAskedFor) {
   if (!hasPtxas())
     GTEST_SKIP() << "no ptxas";
-  const char *matmul = R"mlir(
-tile.matmul @mm a(row) b(col)
-    : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
-)mlir";
   tilec::CompileOptions o = options(tilec::EmitKind::Cubin);
-  tilec::CompileResult all = tilec::compile(matmul, o);
+  tilec::CompileResult all = tilec::compile(kMatmul, o);
   ASSERT_TRUE(all.ok) << all.diagnostics;
   EXPECT_EQ(kernelsOf(all.output),
             (std::vector<std::string>{"mm", "mm__small_grid",
                                       "mm__small_grid__thread_copies",
                                       "mm__thread_copies"}));
   o.mainKernelsOnly = true;
-  tilec::CompileResult main = tilec::compile(matmul, o);
+  tilec::CompileResult main = tilec::compile(kMatmul, o);
   ASSERT_TRUE(main.ok) << main.diagnostics;
   EXPECT_EQ(kernelsOf(main.output), (std::vector<std::string>{"mm"}));
   o.mainKernelsOnly = false;
   o.kernels = {"mm__small_grid"};
-  tilec::CompileResult one = tilec::compile(matmul, o);
+  tilec::CompileResult one = tilec::compile(kMatmul, o);
   ASSERT_TRUE(one.ok) << one.diagnostics;
   EXPECT_EQ(kernelsOf(one.output),
             (std::vector<std::string>{"mm__small_grid"}));
   o.kernels = {"mm__nope"};
-  tilec::CompileResult none = tilec::compile(matmul, o);
+  tilec::CompileResult none = tilec::compile(kMatmul, o);
   EXPECT_FALSE(none.ok);
   EXPECT_NE(none.diagnostics.find("no kernel named 'mm__nope' to keep"),
             std::string::npos)
