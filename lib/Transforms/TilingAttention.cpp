@@ -110,7 +110,7 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
 }
 
 /// The key-chunk kernel's schedule: 64 rows on 4 warps, of which at most
-/// 16 (partialRows) are queries or packed heads and the rest pad, so that
+/// 16 (partialRows) are queries and the rest pad, so that
 /// the dots are warpgroup MMAs from swizzled slots that TMA fills and each
 /// warp owns whole rows (16 rows on 4 warps split the keys of S over the
 /// warps: two exchanges through workgroup memory a key block, 74-82% of
@@ -120,6 +120,17 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
 /// programs with a quarter to a half of the bytes a step.
 AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
   return {64, headDim <= 64 ? 128 : 64, 4, 2, 1024, 32, 16};
+}
+
+/// The key-chunk schedule with packed heads: every row of the block may be
+/// a query head, so that a program takes all the query heads of its K/V
+/// head (up to 64) and each K/V head's chunk is read once (a program a
+/// query head took 16 of them, and 1 - 16 / group of the grid's programs
+/// returned at once: 2-4% of the decode at GQA 4:1, bench/results/
+/// 2026-11-28-h200-packed-grid).
+AttentionSchedule packedHeadsSchedule(AttentionSchedule decode) {
+  decode.partialRows = decode.blockM;
+  return decode;
 }
 
 /// The combine kernel's schedule: one row a partial row; with packed heads,
@@ -212,7 +223,7 @@ private:
   }
   void loadSequenceBounds(ValueRange args);
   Value lseView(Value buffer, Value head);
-  Value packedHeads(Value queryHeads, Value kvHeads);
+  Value setUpHeadPacks(ValueRange args, Value slot, bool combine);
   void setUpViews(ValueRange args);
   void setUpScoreTiles(ValueRange args);
   Value positions(unsigned along, Value start);
@@ -275,7 +286,7 @@ private:
   /// With packHeads: the query heads a key-chunk program takes, as rows;
   /// the heads the views of Q, O and the LSE cover (packedRows, or 1 where
   /// a combine program takes one head); the program's head's row among
-  /// them.
+  /// them (see setUpHeadPacks).
   Value packedRows, viewHeads, packRow;
 
   // Set by build(). Values the loops use are defined before them, where
@@ -302,10 +313,10 @@ private:
   /// results, and the partial index of this (batch, head)'s chunk 0 (see
   /// setUpPartials).
   Value scratch, chunkBase, maxWords, sumWords, usedPartialRows;
-  /// The head whose key-chunk programs left this program's partial results:
-  /// `head`, or the first of its pack where a combine program takes one
-  /// packed head.
-  Value partialHead;
+  /// The slot (grid y of the key-chunk kernel) whose programs left this
+  /// program's partial results, and the slots there are: the head and the
+  /// query heads, or, with packed heads, the pack's (see setUpHeadPacks).
+  Value partialSlot, partialSlots;
 };
 
 /// The 2-D [rows, d] view of a buffer at (batch, firstHead, seqStart):
@@ -749,8 +760,8 @@ Value AttentionProgram::positions(unsigned along, Value start) {
 }
 
 /// The scratch buffer of the key-chunk and combine kernels holds, for each
-/// of the P = chunks * heads * batch key-chunk programs, p = chunk +
-/// chunks * (head + heads * batch), partialRows rows of partial results:
+/// of the P = chunks * slots * batch key-chunk programs, p = chunk +
+/// chunks * (slot + slots * batch), partialRows rows of partial results:
 /// the f32 accumulators [P * partialRows, d], then the row maxima (log2
 /// domain) [P * partialRows], then the row sums [P * partialRows];
 /// partialScratchBytes() per program. A program uses the first
@@ -763,15 +774,14 @@ void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
   // (the runtime's cuMemAlloc). Promising 16 bytes lets the combine's
   // vector loads skip the pointer check, and with it a branch a load.
   scratch = memref::AssumeAlignmentOp::create(b, loc, args.back(), 16);
-  Value heads = b.createOrFold<memref::DimOp>(loc, q, dims.heads);
   // Packed sequences: z runs over cu_seqlens_q's entries.
   Value batches =
       op.isRagged()
           ? b.createOrFold<memref::DimOp>(loc, args[op.getCuSeqlensIndex()],
                                           0)
           : b.createOrFold<memref::DimOp>(loc, q, *dims.batch);
-  chunkBase = m.mul(chunks, m.add(partialHead, m.mul(heads, batch)));
-  Value rows = m.mul(m.mul(m.mul(chunks, heads), batches),
+  chunkBase = m.mul(chunks, m.add(partialSlot, m.mul(partialSlots, batch)));
+  Value rows = m.mul(m.mul(m.mul(chunks, partialSlots), batches),
                      m.constant(s.partialRows));
   maxWords = m.mul(rows, m.constant(headDim));
   sumWords = m.add(maxWords, rows);
@@ -1004,18 +1014,46 @@ KeyRanges AttentionProgram::clampToChunk(const KeyRanges &keys, Value chunk) {
           clamp(keys.end)};
 }
 
-/// How many query heads of one K/V head a packed program takes: all of them
-/// (heads / kv_heads) up to a block of rows, else the largest power of two
-/// dividing them, at most a block, so that packs never straddle K/V heads.
-Value AttentionProgram::packedHeads(Value queryHeads, Value kvHeads) {
-  Value group = m.div(queryHeads, kvHeads);
-  Value block = m.constant(queryRows());
-  Value lowestBit = b.createOrFold<arith::AndIOp>(loc, group,
-                                                  m.sub(zero, group));
-  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, group,
-                                     block);
-  return arith::SelectOp::create(b, loc, fits, group,
-                                 m.min(lowestBit, block));
+/// Packed heads: the `group` query heads of a K/V head are split into
+/// ceil(group / R) packs of at most R rows (R the block's query rows; one
+/// pack but past 64 query heads a K/V head), of equal size but the last,
+/// so that packs never straddle K/V heads. Grid y of the key-chunk kernel
+/// has kv_heads * ceil(heads / R) slots: slot y takes pack y / kv_heads of
+/// K/V head y % kv_heads, and returns at once past that head's packs (only
+/// where some K/V head has fewer query heads than the grid has room for:
+/// with more than R query heads). `slot` is grid y in the key-chunk kernel
+/// and the query head in the combine; returns whether the program takes a
+/// pack, in the key-chunk kernel.
+Value AttentionProgram::setUpHeadPacks(ValueRange args, Value slot,
+                                       bool combine) {
+  Value heads = b.createOrFold<memref::DimOp>(loc, args[0], dims.heads);
+  Value kvHeads = b.createOrFold<memref::DimOp>(loc, args[1], dims.heads);
+  Value group = m.div(heads, kvHeads);
+  Value rows = m.constant(queryRows());
+  Value packs = m.ceilDiv(group, rows);
+  Value packSize = m.ceilDiv(group, packs);
+  partialSlots = m.mul(kvHeads, m.ceilDiv(heads, rows));
+  if (combine) {
+    // One query head: its pack, and its row in the pack.
+    Value kvHead = m.div(slot, group);
+    Value inGroup = m.rem(slot, group);
+    Value pack = m.div(inGroup, packSize);
+    packRow = m.rem(inGroup, packSize);
+    partialSlot = m.add(kvHead, m.mul(kvHeads, pack));
+    head = slot;
+    packedRows = packSize;
+    viewHeads = m.constant(1);
+    return nullptr;
+  }
+  Value kvHead = m.rem(slot, kvHeads);
+  Value pack = m.div(slot, kvHeads);
+  Value firstInGroup = m.min(m.mul(pack, packSize), group);
+  head = m.add(m.mul(kvHead, group), firstInGroup);
+  packedRows = m.min(packSize, m.sub(group, firstInGroup));
+  viewHeads = packedRows;
+  packRow = zero;
+  partialSlot = slot;
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pack, packs);
 }
 
 /// The initial online-softmax state: no key seen.
@@ -1069,9 +1107,9 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
                          queryBlock);
     firstRow = m.mul(queryBlock, m.constant(s.blockM));
   }
-  // Packed heads: the program whose head starts a pack takes it, the rest
-  // return at once. Packed sequences: programs past their sequence's
-  // queries (or, splitting keys, keys) return at once.
+  // Packed heads: programs past their K/V head's packs return at once.
+  // Packed sequences: programs past their sequence's queries (or,
+  // splitting keys, keys) return at once.
   SmallVector<Value> takesPart;
   auto isLess = [&](Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
@@ -1086,20 +1124,12 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
       takesPart.push_back(
           isLess(m.mul(chunk, m.constant(s.keysPerProgram)), keyLength));
   }
-  partialHead = head;
   if (packHeads) {
-    packedRows = packedHeads(
-        b.createOrFold<memref::DimOp>(loc, args[0], dims.heads),
-        b.createOrFold<memref::DimOp>(loc, args[1], dims.heads));
-    packRow = m.rem(head, packedRows);
-    viewHeads = packedRows;
-    if (s.combineLanes) {
-      partialHead = m.sub(head, packRow);
-      viewHeads = m.constant(1);
-    } else {
-      takesPart.push_back(arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, packRow, zero));
-    }
+    if (Value takesPack = setUpHeadPacks(args, head, s.combineLanes != 0))
+      takesPart.push_back(takesPack);
+  } else {
+    partialSlot = head;
+    partialSlots = b.createOrFold<memref::DimOp>(loc, args[0], dims.heads);
   }
   scf::IfOp guard;
   if (!takesPart.empty()) {
@@ -1247,15 +1277,23 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   std::optional<unsigned> rowsDim =
       op.isRagged() ? std::nullopt : std::optional<unsigned>(dims.seq);
   tile::KernelOp wider = kernel;
+  // Packed heads: y over kv_heads * ceil(heads / R) slots of R packed
+  // rows (AttentionProgram::setUpHeadPacks).
+  AttentionSchedule packed = packedHeadsSchedule(decode);
+  Attribute headPacks = rewriter.getArrayAttr(
+      {tile::GridAttr::get(ctx, 1, dims.heads, 1),
+       tile::GridAttr::get(ctx, 0, dims.heads, packed.partialRows)});
   for (int i : {0, 1}) {
     bool packHeads = i == 1;
+    const AttentionSchedule &chunkSchedule = packHeads ? packed : decode;
     tile::KernelOp chunks = buildAttentionKernel(
-        rewriter, op, names[2 * i], AttentionPart::keyChunk, decode,
-        {keyChunks, heads, batches}, packHeads);
+        rewriter, op, names[2 * i], AttentionPart::keyChunk, chunkSchedule,
+        {keyChunks, packHeads ? headPacks : Attribute(heads), batches},
+        packHeads);
     // z over groups of columns of the head dim (Q's last dimension).
     tile::KernelOp combine = buildAttentionKernel(
         rewriter, op, names[2 * i + 1], AttentionPart::combine,
-        combineSchedule(decode, packHeads),
+        combineSchedule(chunkSchedule, packHeads),
         {heads, batches,
          tile::GridAttr::get(ctx, 0, dims.rank() - 1, decode.combineColumns)},
         packHeads);

@@ -273,9 +273,12 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // broadcast over the columns (column stride 0), read without padding; a
 // chunk past the last reads the last one's, and it and the rows past the
 // queries are replaced by rows that saw no key. One query row packs the
-// query heads of a K/V head into the rows: only the program that starts a
-// pack works; its combine takes one head a program, 16 chunks a step (one
-// a row of the tile, chunk stride 16 rows), then merges the rows.
+// query heads of a K/V head into the 64 rows: y over kv_heads *
+// ceil(heads / 64) slots, slot y taking pack y / kv_heads of K/V head
+// y % kv_heads (a slot past its K/V head's packs returns at once); its
+// combine takes one head a program, finds the head's slot and row, and
+// merges 16 chunks a step (one a row of the tile, chunk stride 64 rows),
+// then the rows.
 // CHECK-LABEL: tile.kernel @decode(
 // CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @decode__decode, operand = 0 : i64}
 // CHECK-LABEL: tile.kernel @decode__decode(
@@ -328,14 +331,25 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK: arith.divf
 // CHECK: tile.store %{{.*}}[%{{.*}}, %[[COLUMN]]] : tensor<16x32xbf16>
 // CHECK-LABEL: tile.kernel @decode__decode_heads(
-// CHECK-SAME: tile.then = @decode__decode_heads_combine
-// CHECK: %[[GROUP:.*]] = arith.divui
-// CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[GROUP]], %c16
-// CHECK: %[[ROWS:.*]] = arith.select %[[FITS]]
-// CHECK: %[[REM:.*]] = arith.remui %{{.*}}, %[[ROWS]]
-// CHECK: %[[START:.*]] = arith.cmpi eq, %[[REM]], %c0
-// CHECK: scf.if %[[START]] {
-// CHECK: memref.subview %arg0[%{{.*}}, %{{.*}}, 0, 0] [1, %[[ROWS]], 1, 128]
+// CHECK-SAME: grid = [#tile.grid<arg = 1, dim = 2, per_program = 1024>, [#tile.grid<arg = 1, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 1, per_program = 64>], #tile.grid<arg = 0, dim = 0, per_program = 1>]
+// CHECK-SAME: tile.scratch = array<i64: 0, 33280, 0>, tile.then = @decode__decode_heads_combine
+// CHECK: %[[SLOT:.*]] = tile.program_id y
+// CHECK: %[[HEADS:.*]] = memref.dim %arg0, %c1
+// CHECK: %[[KV_HEADS:.*]] = memref.dim %arg1, %c1
+// CHECK: %[[GROUP:.*]] = arith.divui %[[HEADS]], %[[KV_HEADS]]
+// CHECK: %[[PACKS:.*]] = arith.ceildivui %[[GROUP]], %c64
+// CHECK: %[[SIZE:.*]] = arith.ceildivui %[[GROUP]], %[[PACKS]]
+// CHECK: %[[KV_HEAD:.*]] = arith.remui %[[SLOT]], %[[KV_HEADS]]
+// CHECK: %[[PACK:.*]] = arith.divui %[[SLOT]], %[[KV_HEADS]]
+// CHECK: %[[SKIPPED:.*]] = arith.muli %[[PACK]], %[[SIZE]]
+// CHECK: %[[IN_GROUP:.*]] = arith.minui %[[SKIPPED]], %[[GROUP]]
+// CHECK: %[[GROUP_START:.*]] = arith.muli %[[KV_HEAD]], %[[GROUP]]
+// CHECK: %[[HEAD:.*]] = arith.addi %[[GROUP_START]], %[[IN_GROUP]]
+// CHECK: %[[LEFT:.*]] = arith.subi %[[GROUP]], %[[IN_GROUP]]
+// CHECK: %[[ROWS:.*]] = arith.minui %[[SIZE]], %[[LEFT]]
+// CHECK: %[[TAKES:.*]] = arith.cmpi ult, %[[PACK]], %[[PACKS]]
+// CHECK: scf.if %[[TAKES]] {
+// CHECK: memref.subview %arg0[%{{.*}}, %[[HEAD]], 0, 0] [1, %[[ROWS]], 1, 128]
 // CHECK: tile.dot
 // CHECK: tile.store %{{.*}} : tensor<64x128xf32>
 // CHECK: tile.store %{{.*}} : tensor<64xf32>
@@ -344,17 +358,24 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-NEXT: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_heads_combine(
 // CHECK: %[[HEAD:.*]] = tile.program_id x
-// CHECK: %[[PACK_ROW:.*]] = arith.remui %[[HEAD]], %{{.*}}
-// CHECK: %[[PACK:.*]] = arith.subi %[[HEAD]], %[[PACK_ROW]]
+// CHECK: %[[GROUP:.*]] = arith.divui
+// CHECK: %[[PACKS:.*]] = arith.ceildivui %[[GROUP]], %c64
+// CHECK: %[[SIZE:.*]] = arith.ceildivui %[[GROUP]], %[[PACKS]]
+// CHECK: %[[KV_HEAD:.*]] = arith.divui %[[HEAD]], %[[GROUP]]
+// CHECK: %[[IN_GROUP:.*]] = arith.remui %[[HEAD]], %[[GROUP]]
+// CHECK: %[[PACK:.*]] = arith.divui %[[IN_GROUP]], %[[SIZE]]
+// CHECK: %[[PACK_ROW:.*]] = arith.remui %[[IN_GROUP]], %[[SIZE]]
+// CHECK: %[[PACK_SLOTS:.*]] = arith.muli %{{.*}}, %[[PACK]]
+// CHECK: %[[SLOT:.*]] = arith.addi %[[KV_HEAD]], %[[PACK_SLOTS]]
 // CHECK-NOT: scf.if
-// CHECK: arith.addi %[[PACK]],
+// CHECK: arith.addi %[[SLOT]],
 // CHECK: scf.for %[[FIRST:.*]] = %c0 to %[[CHUNKS:.*]] step %c16
 // CHECK: %[[LANES:.*]] = arith.minui %{{.*}}, %c16
-// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 128], strides: [2048, 1]
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 128], strides: [8192, 1]
 // CHECK: tile.load %{{.*}} {padding = 0.000000e+00 : f32} {{.*}} -> tensor<16x32xf32>
-// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 32], strides: [16, 0]
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 32], strides: [64, 0]
 // CHECK: tile.load %{{.*}} {padding = 0xFF800000 : f32} {{.*}} -> tensor<16x32xf32>
-// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 32], strides: [16, 0]
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [%[[LANES]], 32], strides: [64, 0]
 // CHECK: tile.load %{{.*}} {padding = 0.000000e+00 : f32} {{.*}} -> tensor<16x32xf32>
 // CHECK: scf.yield
 // CHECK: tile.reduce max %{{.*}} along 0 : tensor<16x32xf32> -> tensor<32xf32>

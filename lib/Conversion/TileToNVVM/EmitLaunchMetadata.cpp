@@ -240,11 +240,13 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   if (!grid || grid.size() > 3)
     return kernel.emitError("kernel has no 'tile.grid' launch rule");
   for (auto [i, attr] : llvm::enumerate(grid)) {
-    auto term = dyn_cast<tile::GridAttr>(attr);
-    if (!term)
-      return kernel.emitError("'tile.grid' must hold #tile.grid attributes");
-    meta.grid[i].push_back(
-        GridTerm{term.getArg(), term.getDim(), term.getPerProgram()});
+    SmallVector<tile::GridAttr> factors = tile::gridFactors(attr);
+    if (factors.empty())
+      return kernel.emitError("'tile.grid' must hold #tile.grid attributes "
+                              "or arrays of them");
+    for (tile::GridAttr term : factors)
+      meta.grid[i].push_back(
+          GridTerm{term.getArg(), term.getDim(), term.getPerProgram()});
   }
   // Staged operand tiles live in dynamic shared memory (tile-promote-shared).
   if (auto shared =

@@ -83,6 +83,46 @@ static bool isKernelScalarType(Type type) {
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
 }
 
+SmallVector<GridAttr> tilec::tile::gridFactors(Attribute dimension) {
+  if (auto grid = dyn_cast<GridAttr>(dimension))
+    return {grid};
+  SmallVector<GridAttr> factors;
+  auto product = dyn_cast<ArrayAttr>(dimension);
+  if (!product)
+    return factors;
+  for (Attribute factor : product) {
+    auto grid = dyn_cast<GridAttr>(factor);
+    if (!grid)
+      return {};
+    factors.push_back(grid);
+  }
+  return factors;
+}
+
+LogicalResult KernelOp::verifyGridFactor(unsigned i, GridAttr grid) {
+  if (grid.getArg() >= getArgumentTypes().size())
+    return emitOpError("grid dimension ")
+           << i << " refers to argument #" << grid.getArg() << " but the "
+           << "kernel has " << getArgumentTypes().size() << " arguments";
+  Type argType = getArgumentTypes()[grid.getArg()];
+  if (std::optional<unsigned> dim = grid.getDim()) {
+    auto memref = dyn_cast<MemRefType>(argType);
+    if (!memref)
+      return emitOpError("grid dimension ")
+             << i << " takes dimension " << *dim << " of argument #"
+             << grid.getArg() << ", which is not a buffer";
+    if (*dim >= memref.getRank())
+      return emitOpError("grid dimension ")
+             << i << " takes dimension " << *dim << " of argument #"
+             << grid.getArg() << ", which has rank " << memref.getRank();
+  } else if (!isa<IntegerType>(argType) || argType.isInteger(1)) {
+    return emitOpError("grid dimension ")
+           << i << " takes the value of argument #" << grid.getArg()
+           << ", which is not an integer scalar";
+  }
+  return success();
+}
+
 LogicalResult KernelOp::verify() {
   if (getBody().empty())
     return emitOpError("must have a body");
@@ -117,27 +157,14 @@ LogicalResult KernelOp::verify() {
     return emitOpError("grid must have 1 to 3 dimensions, got ")
            << getGrid().size();
   for (auto [i, attr] : llvm::enumerate(getGrid())) {
-    auto grid = cast<GridAttr>(attr);
-    if (grid.getArg() >= getArgumentTypes().size())
+    SmallVector<GridAttr> factors = gridFactors(attr);
+    if (factors.empty())
       return emitOpError("grid dimension ")
-             << i << " refers to argument #" << grid.getArg() << " but the "
-             << "kernel has " << getArgumentTypes().size() << " arguments";
-    Type argType = getArgumentTypes()[grid.getArg()];
-    if (std::optional<unsigned> dim = grid.getDim()) {
-      auto memref = dyn_cast<MemRefType>(argType);
-      if (!memref)
-        return emitOpError("grid dimension ")
-               << i << " takes dimension " << *dim << " of argument #"
-               << grid.getArg() << ", which is not a buffer";
-      if (*dim >= memref.getRank())
-        return emitOpError("grid dimension ")
-               << i << " takes dimension " << *dim << " of argument #"
-               << grid.getArg() << ", which has rank " << memref.getRank();
-    } else if (!isa<IntegerType>(argType) || argType.isInteger(1)) {
-      return emitOpError("grid dimension ")
-             << i << " takes the value of argument #" << grid.getArg()
-             << ", which is not an integer scalar";
-    }
+             << i << " must be a #tile.grid or a non-empty array of them, got "
+             << attr;
+    for (GridAttr grid : factors)
+      if (failed(verifyGridFactor(i, grid)))
+        return failure();
   }
   // Tiles are spread over the threads bit by bit.
   if (getNumWarps() < 1 || getNumWarps() > 32 ||

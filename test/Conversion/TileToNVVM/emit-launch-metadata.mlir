@@ -33,6 +33,18 @@ tile.kernel @k2(%x: memref<?x?x?xf16>)
 
 // -----
 
+// A grid dimension that is a product of factors: one term each, joined by
+// `*`.
+// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_packs("tilec-launch 1\0Akernel packs\0Aparams buffer:f16:3 buffer:f16:3\0Ablock 128 1 1\0Agrid 1.1/1024 1.0/1*0.0/64 -\0Ashared 0\0A\00")
+tile.kernel @packs(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>)
+    attributes {grid = [#tile.grid<arg = 1, dim = 1, per_program = 1024>,
+                        [#tile.grid<arg = 1, dim = 0, per_program = 1>,
+                         #tile.grid<arg = 0, dim = 0, per_program = 64>]]} {
+  tile.return
+}
+
+// -----
+
 // The scratch buffer of a single-pass scan is not the user's: the runtime
 // passes it after the user parameters, so `params` leaves it out and the
 // `scratch FIXED PER_PROGRAM` line sizes it.

@@ -134,3 +134,28 @@ tile.kernel @string_warps(%x: memref<?xf32>)
 tile.kernel @integer_grid(%x: memref<?xf32>) attributes {grid = 4} {
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid dimension 1 must be a #tile.grid or a non-empty array of them, got []}}
+tile.kernel @empty_grid_product(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>, []]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid dimension 0 must be a #tile.grid or a non-empty array of them, got [#tile.grid<arg = 0, dim = 0, per_program = 1>, 4]}}
+tile.kernel @grid_product_of_integer(%x: memref<?xf32>)
+    attributes {grid = [[#tile.grid<arg = 0, dim = 0, per_program = 1>, 4]]} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid dimension 0 takes dimension 2 of argument #0, which has rank 1}}
+tile.kernel @grid_factor_out_of_range(%x: memref<?xf32>)
+    attributes {grid = [[#tile.grid<arg = 0, dim = 0, per_program = 1>,
+                         #tile.grid<arg = 0, dim = 2, per_program = 1>]]} {
+  tile.return
+}

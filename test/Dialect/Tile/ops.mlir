@@ -22,6 +22,18 @@ tile.kernel @program_ids(%x: memref<?xf32>, %n: i32)
 
 // -----
 
+// A grid dimension given as a product of factors.
+// CHECK-LABEL: tile.kernel @grid_product
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 64>, [#tile.grid<arg = 0, dim = 0, per_program = 1>, #tile.grid<arg = 1, per_program = 16>]]
+tile.kernel @grid_product(%x: memref<?x?xf32>, %n: i32)
+    attributes {grid = [#tile.grid<arg = 0, dim = 1, per_program = 64>,
+                        [#tile.grid<arg = 0, dim = 0, per_program = 1>,
+                         #tile.grid<arg = 1, per_program = 16>]]} {
+  tile.return
+}
+
+// -----
+
 // CHECK-LABEL: tile.kernel @load_store
 // CHECK: %[[T:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] {padding = 0xFF800000 : f32} : memref<?x?xf32> -> tensor<2x64xf32>
 // CHECK: %[[Z:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32> -> tensor<2x64xf32>

@@ -32,6 +32,15 @@ class HasCombiner
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/TileAttrs.h.inc"
 
+namespace tilec::tile {
+
+/// The factors of one dimension of a kernel's grid: the dimension's
+/// #tile.grid, or those of its array (their product); none for anything
+/// else, which the kernel's verifier rejects.
+llvm::SmallVector<GridAttr> gridFactors(mlir::Attribute dimension);
+
+} // namespace tilec::tile
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/TileOps.h.inc"
 

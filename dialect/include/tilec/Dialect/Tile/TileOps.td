@@ -293,8 +293,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
   let summary = "A block-level program launched over a grid";
   let description = [{
     The body runs once per program (thread block) of the grid; the grid is
-    given per dimension by `#tile.grid` attributes over the kernel's
-    arguments, and the block has `num_warps` warps. Arguments are global
+    given per dimension by a `#tile.grid` attribute over the kernel's
+    arguments, or by an array of them whose product it is, and the block has
+    `num_warps` warps. Arguments are global
     buffers (`memref`, any rank, integer or float elements; strided, with
     offset 0 or dynamic: the runtime passes each view's own strides, which
     must agree with the static strides of the type) and scalars
@@ -306,13 +307,21 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                     num_warps = 8} {
       tile.return
     }
+    // y: ceildiv(dim 0 of %x, 1) * ceildiv(dim 1 of %x, 64) programs.
+    tile.kernel @product(%x: memref<?x?xf32>)
+        attributes {grid = [#tile.grid<arg = 0, dim = 1, per_program = 64>,
+                            [#tile.grid<arg = 0, dim = 0, per_program = 1>,
+                             #tile.grid<arg = 0, dim = 1, per_program = 64>]],
+                    num_warps = 4} {
+      tile.return
+    }
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
-                       TypedArrayAttrBase<Tile_GridAttr, "grid dimensions">:$grid,
+                       ArrayAttr:$grid,
                        DefaultValuedAttr<I64Attr, "4">:$num_warps);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
@@ -329,6 +338,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     int64_t getNumThreads() { return getNumWarps() * 32; }
     /// Checks the `tile.scratch` attribute against the arguments.
     ::mlir::LogicalResult verifyScratch();
+    /// Checks factor `grid` of grid dimension `i` against the arguments.
+    ::mlir::LogicalResult verifyGridFactor(unsigned i, GridAttr grid);
+    /// The factors of grid dimension `dim` (see tile::gridFactors).
+    ::llvm::SmallVector<GridAttr> getGridFactors(unsigned dim) {
+      return gridFactors(getGrid()[dim]);
+    }
   }];
 }
 
