@@ -1291,11 +1291,11 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
         {keyChunks, packHeads ? headPacks : Attribute(heads), batches},
         packHeads);
     // z over groups of columns of the head dim (Q's last dimension).
+    AttentionSchedule merge = combineSchedule(chunkSchedule, packHeads);
     tile::KernelOp combine = buildAttentionKernel(
-        rewriter, op, names[2 * i + 1], AttentionPart::combine,
-        combineSchedule(chunkSchedule, packHeads),
+        rewriter, op, names[2 * i + 1], AttentionPart::combine, merge,
         {heads, batches,
-         tile::GridAttr::get(ctx, 0, dims.rank() - 1, decode.combineColumns)},
+         tile::GridAttr::get(ctx, 0, dims.rank() - 1, merge.combineColumns)},
         packHeads);
     chunks->setAttr(tile::kThenAttrName,
                     FlatSymbolRefAttr::get(combine.getNameAttr()));
