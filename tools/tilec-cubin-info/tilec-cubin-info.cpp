@@ -87,15 +87,20 @@ int main(int argc, char **argv) {
         if (std::optional<tilec::LaunchMetadata> meta =
                 tilec::parseLaunchMetadata(sym.text)) {
           launch = std::to_string(meta->block[0]) + " threads /";
+          // A dimension's factors joined by '*', dimensions by spaces.
           for (const auto &dim : meta->grid) {
             if (dim.empty())
               continue;
-            for (const tilec::GridTerm &t : dim)
-              launch += " ceil(" +
+            const char *separator = " ";
+            for (const tilec::GridTerm &t : dim) {
+              launch += separator;
+              launch += "ceil(" +
                         (t.dim ? "dim" + std::to_string(*t.dim) + "(arg" +
                                      std::to_string(t.arg) + ")"
                                : "arg" + std::to_string(t.arg)) +
                         "/" + std::to_string(t.perProgram) + ")";
+              separator = "*";
+            }
           }
           if (meta->persistentBlocksPerSm)
             launch += " tiles, persistent: at most " +
