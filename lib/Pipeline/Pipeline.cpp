@@ -81,9 +81,12 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
     select.mainOnly = options.mainKernelsOnly;
     gpuModulePM.addPass(createTileSelectKernels(select));
   }
-  gpuModulePM.nest<gpu::GPUFuncOp>().addPass(createTileMapWarps());
-  gpuModulePM.addPass(createCanonicalizerPass());
-  gpuModulePM.addPass(createCSEPass());
+  // Function-local passes nest on the kernels, which the pass manager
+  // runs in parallel; on the module they would take them one by one.
+  OpPassManager &mappedPM = gpuModulePM.nest<gpu::GPUFuncOp>();
+  mappedPM.addPass(createTileMapWarps());
+  mappedPM.addPass(createCanonicalizerPass());
+  mappedPM.addPass(createCSEPass());
 
   // NVIDIA-specific from here on.
   // The most dynamic shared memory a block may opt into: 163 KB on sm_80
@@ -98,21 +101,24 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createGpuNVVMAttachTarget(target));
 
   OpPassManager &lowerPM = pm.nest<gpu::GPUModuleOp>();
+  OpPassManager &kernelLowerPM = lowerPM.nest<gpu::GPUFuncOp>();
   // Subviews of staged tiles become plain pointer arithmetic.
-  lowerPM.addPass(memref::createExpandStridedMetadataPass());
-  lowerPM.addPass(createLowerAffinePass());
-  lowerPM.addPass(createSCFToControlFlowPass());
-  // nvgpu first: it lowers memref operands the GPU conversion would change.
-  lowerPM.addPass(createConvertNVGPUToNVVMPass());
+  kernelLowerPM.addPass(memref::createExpandStridedMetadataPass());
+  kernelLowerPM.addPass(createLowerAffinePass());
+  kernelLowerPM.addPass(createSCFToControlFlowPass());
   // Before the GPU conversion, which would send them to libdevice.
-  lowerPM.addPass(createTileApproxMathToNVVM());
+  kernelLowerPM.addPass(createTileApproxMathToNVVM());
+  // nvgpu before the GPU conversion: it lowers memref operands the GPU
+  // conversion would change.
+  lowerPM.addPass(createConvertNVGPUToNVVMPass());
   lowerPM.addPass(createConvertGpuOpsToNVVMOps());
   lowerPM.addPass(createTileExternDynamicShared());
   lowerPM.addPass(createTileTensorMapParams());
   // wgmma and proxy fences have no LLVM intrinsic: they become inline PTX.
-  lowerPM.addPass(createConvertNVVMToLLVMPass());
-  lowerPM.addPass(createCanonicalizerPass());
-  lowerPM.addPass(createCSEPass());
+  OpPassManager &llvmFuncPM = lowerPM.nest<LLVM::LLVMFuncOp>();
+  llvmFuncPM.addPass(createConvertNVVMToLLVMPass());
+  llvmFuncPM.addPass(createCanonicalizerPass());
+  llvmFuncPM.addPass(createCSEPass());
   lowerPM.addPass(createReconcileUnrealizedCastsPass());
 
   // Line info: each llvm.func gets a debug scope, so that the translation

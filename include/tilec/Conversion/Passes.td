@@ -77,8 +77,7 @@ def TileOccupancyHints : Pass<"tile-occupancy-hints",
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
-def TileApproxMathToNVVM : Pass<"tile-approx-math-to-nvvm",
-                                "::mlir::gpu::GPUModuleOp"> {
+def TileApproxMathToNVVM : Pass<"tile-approx-math-to-nvvm"> {
   let summary = "Lower math ops that allow approximation to NVIDIA's fast instructions";
   let description = [{
     Runs before the GPU to NVVM conversion, which would call libdevice.

@@ -68,7 +68,7 @@ struct TileApproxMathToNVVMPass
     : tilec::impl::TileApproxMathToNVVMBase<TileApproxMathToNVVMPass> {
   void runOnOperation() override {
     // Counted first: the rewrite removes the marks.
-    getOperation().walk([&](math::Exp2Op op) {
+    getOperation()->walk([&](math::Exp2Op op) {
       if (isApproximableExp2(op))
         ++numRewritten;
     });
