@@ -292,6 +292,8 @@ private:
   // Set by build(). Values the loops use are defined before them, where
   // tile-promote-shared looks for the positions of loads it pipelines.
   Value zero, batch, head, queryLength, keyLength, firstRow;
+  /// The K/V head of `head`.
+  Value kvHead;
   /// The first query and key token of this program's sequence: 0 but for
   /// packed sequences.
   Value queryStart, keyStart;
@@ -683,10 +685,13 @@ void AttentionProgram::setUpViews(ValueRange args) {
     queryLength = b.createOrFold<memref::DimOp>(loc, q, dims.seq);
     keyLength = b.createOrFold<memref::DimOp>(loc, k, dims.seq);
   }
-  // Grouped-query attention: heads / kv_heads query heads share a K/V head.
-  Value group = m.div(b.createOrFold<memref::DimOp>(loc, q, dims.heads),
-                      b.createOrFold<memref::DimOp>(loc, k, dims.heads));
-  Value kvHead = m.div(head, group);
+  // Grouped-query attention: heads / kv_heads query heads share a K/V head
+  // (packed heads: set by setUpHeadPacks).
+  if (!kvHead) {
+    Value group = m.div(b.createOrFold<memref::DimOp>(loc, q, dims.heads),
+                        b.createOrFold<memref::DimOp>(loc, k, dims.heads));
+    kvHead = m.div(head, group);
+  }
   if (packHeads) {
     qHead = headsView(q, head);
     oHead = headsView(o, head);
@@ -1035,7 +1040,7 @@ Value AttentionProgram::setUpHeadPacks(ValueRange args, Value slot,
   partialSlots = m.mul(kvHeads, m.ceilDiv(heads, rows));
   if (combine) {
     // One query head: its pack, and its row in the pack.
-    Value kvHead = m.div(slot, group);
+    kvHead = m.div(slot, group);
     Value inGroup = m.rem(slot, group);
     Value pack = m.div(inGroup, packSize);
     packRow = m.rem(inGroup, packSize);
@@ -1045,7 +1050,7 @@ Value AttentionProgram::setUpHeadPacks(ValueRange args, Value slot,
     viewHeads = m.constant(1);
     return nullptr;
   }
-  Value kvHead = m.rem(slot, kvHeads);
+  kvHead = m.rem(slot, kvHeads);
   Value pack = m.div(slot, kvHeads);
   Value firstInGroup = m.min(m.mul(pack, packSize), group);
   head = m.add(m.mul(kvHead, group), firstInGroup);

@@ -340,10 +340,6 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     ::mlir::LogicalResult verifyScratch();
     /// Checks factor `grid` of grid dimension `i` against the arguments.
     ::mlir::LogicalResult verifyGridFactor(unsigned i, GridAttr grid);
-    /// The factors of grid dimension `dim` (see tile::gridFactors).
-    ::llvm::SmallVector<GridAttr> getGridFactors(unsigned dim) {
-      return gridFactors(getGrid()[dim]);
-    }
   }];
 }
 
