@@ -1,6 +1,7 @@
 //===- run_examples.cpp - Run and check the examples on a GPU -------------===//
 //
-// tilec-run-examples --cubin-dir DIR [--source-dir DIR] [--mode aot|jit|both]
+// tilec-run-examples --cubin-dir DIR[,DIR...] [--source-dir DIR]
+//                    [--mode aot|jit|both]
 //                    [--json FILE] [--only NAME,...] [--device N] [--seed N]
 //                    [--max-gflop X]  (skip shapes above X GFLOP)
 //                    [--shapes AxB...,...]  (these shapes instead of the
@@ -11,7 +12,10 @@
 // poison the output (every byte 0xFF: NaN in f32, f16 and bf16, -1 in i32),
 // launch once, check the output against a float64 host reference (f32, f16,
 // bf16: relative L2 error and no NaN; i32: exact), then time the kernel with
-// events (median of 20 after warm-up). Prints one table (with TFLOP/s where
+// events (median of 20 after warm-up). With several cubin folders (builds
+// to compare) or both modes, every kernel of a shape runs on the same inputs
+// and the timings alternate between them, three rounds (the median's
+// median). Prints one table (with TFLOP/s where
 // the example counts its flops) and, with --json, the same rows as JSON
 // (kernel name, source file, shape, median time, flops, errors); exits
 // non-zero on any failure. Without a GPU it lists what it would run and
@@ -57,7 +61,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <filesystem>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -1598,66 +1604,113 @@ double medianLaunchUs(const Context &ctx, const Stream &stream,
   return us[us.size() / 2];
 }
 
-Result runShape(const Context &ctx, const Kernel &kernel, const Example &ex,
-                const std::string &mode, const Shape &shape,
-                std::mt19937 &rng) {
-  Result r = startResult(ex, mode, shapeString(shape));
-  r.dims = shape;
-  if (ex.flops)
-    r.flops = ex.flops(shape);
+/// A kernel to run, and the mode its results are reported under.
+struct ModeKernel {
+  std::string mode;
+  const Kernel *kernel;
+};
+
+/// Launches `kernel` on `w` once, with its outputs poisoned first, and
+/// compares the output with the references; returns the output.
+std::vector<double> checkLaunch(const Stream &stream, const Kernel &kernel,
+                                const Example &ex, Workload &w, Result &r) {
+  DeviceBuffer &out = w.buffers[w.output];
+  // Every byte 0xFF: NaN in f32, f16 and bf16 (0xFFFF), -1 in i32: an
+  // element the kernel misses cannot pass.
+  out.memset(0xff);
+  if (w.aux)
+    w.buffers[*w.aux].memset(0xff);
+  kernel.launchArgs(stream, w.args);
+  stream.synchronize();
+  std::vector<double> values = downloadOutput(out, w.outputType);
+  std::vector<double> first = values;
+  r.sampled = !w.checkedRows.empty();
+  r.rows = w.rowLength > 0 ? int64_t(values.size()) / w.rowLength : 0;
+  r.checkedRows = r.sampled ? int64_t(w.checkedRows.size()) : r.rows;
+  if (w.outputType == ScalarType::I32) {
+    compareExact(checkedElements(std::move(values), w), w.reference, r);
+  } else {
+    // Poison left anywhere fails, sampled reference or not.
+    r.nanCount = std::count_if(values.begin(), values.end(),
+                               [](double v) { return std::isnan(v); });
+    if (ex.compare == Compare::Attention)
+      compareAttention(checkedElements(std::move(values), w), w.reference,
+                       w.referenceLowp, ex.tolerance, r);
+    else
+      compare(checkedElements(std::move(values), w), w.reference,
+              ex.tolerance, r);
+  }
+  if (w.aux)
+    compareAux(downloadOutput(w.buffers[*w.aux], ScalarType::F32), w, r);
+  return first;
+}
+
+/// Attention must be deterministic: the timed launches rewrite the output,
+/// which must equal the first launch's bit for bit.
+void checkRepeatable(const Stream &stream, const Workload &w,
+                     const std::vector<double> &first, Result &r) {
+  stream.synchronize();
+  std::vector<double> again =
+      downloadOutput(w.buffers[w.output], w.outputType);
+  bool same = std::equal(first.begin(), first.end(), again.begin(),
+                         again.end(), [](double x, double y) {
+                           return x == y || (std::isnan(x) && std::isnan(y));
+                         });
+  if (!same) {
+    r.pass = false;
+    r.error += (r.error.empty() ? "" : "; ") +
+               std::string("the output differs between launches");
+  }
+}
+
+/// Runs every kernel of `kernels` (builds of one example) on one workload
+/// of `shape`: each is checked, then timed in rounds that alternate between
+/// them, so that builds compared in one process see the same inputs and the
+/// same state of the GPU; a kernel's time is the median of its rounds'.
+std::vector<Result> runShape(const Context &ctx,
+                             const std::vector<ModeKernel> &kernels,
+                             const Example &ex, const Shape &shape,
+                             std::mt19937 &rng) {
+  std::vector<Result> results;
+  for (const ModeKernel &k : kernels) {
+    Result r = startResult(ex, k.mode, shapeString(shape));
+    r.dims = shape;
+    if (ex.flops)
+      r.flops = ex.flops(shape);
+    results.push_back(std::move(r));
+  }
   try {
     Stream stream(ctx);
     Workload w = ex.prepare(ctx, shape, rng);
-    DeviceBuffer &out = w.buffers[w.output];
-    // Every byte 0xFF: NaN in f32, f16 and bf16 (0xFFFF), -1 in i32: an
-    // element the kernel misses cannot pass.
-    out.memset(0xff);
-    if (w.aux)
-      w.buffers[*w.aux].memset(0xff);
-    kernel.launchArgs(stream, w.args);
-    stream.synchronize();
-    std::vector<double> values = downloadOutput(out, w.outputType);
-    std::vector<double> first = values;
-    r.sampled = !w.checkedRows.empty();
-    r.rows = w.rowLength > 0 ? int64_t(values.size()) / w.rowLength : 0;
-    r.checkedRows = r.sampled ? int64_t(w.checkedRows.size()) : r.rows;
-    if (w.outputType == ScalarType::I32) {
-      compareExact(checkedElements(std::move(values), w), w.reference, r);
-    } else {
-      // Poison left anywhere fails, sampled reference or not.
-      r.nanCount = std::count_if(values.begin(), values.end(),
-                                 [](double v) { return std::isnan(v); });
-      if (ex.compare == Compare::Attention)
-        compareAttention(checkedElements(std::move(values), w), w.reference,
-                         w.referenceLowp, ex.tolerance, r);
-      else
-        compare(checkedElements(std::move(values), w), w.reference,
-                ex.tolerance, r);
-    }
-    if (w.aux)
-      compareAux(downloadOutput(w.buffers[*w.aux], ScalarType::F32), w, r);
-    r.timeUs = medianLaunchUs(ctx, stream, kernel, w.args);
-    r.schedule = kernel.quantisationFor(w.args);
-    // Attention must be deterministic: the timed launches rewrite the
-    // output, which must equal the first launch's bit for bit.
-    if (ex.compare == Compare::Attention) {
-      stream.synchronize();
-      std::vector<double> again = downloadOutput(out, w.outputType);
-      bool same = std::equal(first.begin(), first.end(), again.begin(),
-                             again.end(), [](double x, double y) {
-                               return x == y || (std::isnan(x) && std::isnan(y));
-                             });
-      if (!same) {
-        r.pass = false;
-        r.error += (r.error.empty() ? "" : "; ") +
-                   std::string("the output differs between launches");
+    std::vector<std::vector<double>> firsts;
+    for (size_t i = 0; i < kernels.size(); ++i)
+      firsts.push_back(checkLaunch(stream, *kernels[i].kernel, ex, w, results[i]));
+    // One round alone when there is nothing to alternate with.
+    int rounds = kernels.size() > 1 ? 3 : 1;
+    std::vector<std::vector<double>> times(kernels.size());
+    for (int round = 0; round < rounds; ++round)
+      for (size_t i = 0; i < kernels.size(); ++i)
+        times[i].push_back(
+            medianLaunchUs(ctx, stream, *kernels[i].kernel, w.args));
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      Result &r = results[i];
+      std::sort(times[i].begin(), times[i].end());
+      r.timeUs = times[i][times[i].size() / 2];
+      r.schedule = kernels[i].kernel->quantisationFor(w.args);
+      if (ex.compare == Compare::Attention) {
+        // The output the timed launches of this kernel left: launch it
+        // once more, after the others.
+        kernels[i].kernel->launchArgs(stream, w.args);
+        checkRepeatable(stream, w, firsts[i], r);
       }
     }
   } catch (const Error &e) {
-    r.pass = false;
-    r.error = e.what();
+    for (Result &r : results) {
+      r.pass = false;
+      r.error = e.what();
+    }
   }
-  return r;
+  return results;
 }
 
 #ifdef TILEC_RUN_EXAMPLES_JIT
@@ -1671,8 +1724,13 @@ std::string readFile(const std::string &path) {
 #endif
 
 struct Options {
-  std::string cubinDir, sourceDir = TILEC_EXAMPLES_SOURCE_DIR, json;
+  std::string sourceDir = TILEC_EXAMPLES_SOURCE_DIR, json;
+  /// --cubin-dir: one folder, or several (comma-separated) whose builds run
+  /// side by side on the same inputs, as modes aot@<folder name>.
+  std::vector<std::string> cubinDirs;
   std::vector<std::string> modes;
+  /// The cubin folder of each aot mode.
+  std::map<std::string, std::string> cubinDirOf;
   std::vector<std::string> only;
   int device = 0;
   /// Shapes of examples that count FLOPs above this many GFLOP are skipped
@@ -1695,14 +1753,14 @@ bool withinLimit(const Options &opts, const Example &ex, const Shape &shape) {
 /// The cubin (aot) or source (jit) that defines the example's kernel.
 std::string modulePath(const Options &opts, const Example &ex,
                        const std::string &mode) {
-  if (mode == "aot")
-    return opts.cubinDir + "/" + sourceStem(ex) + ".cubin";
+  if (auto dir = opts.cubinDirOf.find(mode); dir != opts.cubinDirOf.end())
+    return dir->second + "/" + sourceStem(ex) + ".cubin";
   return opts.sourceDir + "/" + sourceStem(ex) + ".mlir";
 }
 
 Module loadModule(const Context &ctx, const Options &opts, const Example &ex,
                   const std::string &mode) {
-  if (mode == "aot")
+  if (opts.cubinDirOf.count(mode))
     return Module::loadFile(ctx, modulePath(opts, ex, mode));
 #ifdef TILEC_RUN_EXAMPLES_JIT
   std::string path = modulePath(opts, ex, mode);
@@ -1715,21 +1773,28 @@ Module loadModule(const Context &ctx, const Options &opts, const Example &ex,
 }
 
 std::vector<Result> runExample(const Context &ctx, const Options &opts,
-                               const Example &ex, const std::string &mode,
-                               std::mt19937 &rng) {
+                               const Example &ex, std::mt19937 &rng) {
   std::vector<Result> results;
-  std::optional<Kernel> kernel;
-  try {
-    kernel.emplace(loadModule(ctx, opts, ex, mode), ex.name);
-  } catch (const Error &e) {
-    // Every shape fails the same way; one row says why.
-    Result r = startResult(ex, mode, "-");
-    r.error = e.what();
-    return {r};
+  std::vector<std::optional<Kernel>> loaded(opts.modes.size());
+  std::vector<ModeKernel> kernels;
+  for (size_t i = 0; i < opts.modes.size(); ++i) {
+    const std::string &mode = opts.modes[i];
+    try {
+      loaded[i].emplace(loadModule(ctx, opts, ex, mode), ex.name);
+      kernels.push_back({mode, &*loaded[i]});
+    } catch (const Error &e) {
+      // Every shape fails the same way; one row says why.
+      Result r = startResult(ex, mode, "-");
+      r.error = e.what();
+      results.push_back(r);
+    }
   }
+  if (kernels.empty())
+    return results;
   for (const Shape &shape : opts.shapes.empty() ? ex.shapes : opts.shapes)
     if (withinLimit(opts, ex, shape))
-      results.push_back(runShape(ctx, *kernel, ex, mode, shape, rng));
+      for (Result &r : runShape(ctx, kernels, ex, shape, rng))
+        results.push_back(std::move(r));
   return results;
 }
 
@@ -1747,17 +1812,19 @@ std::string checkedString(const Result &r) {
 }
 
 void printTable(const std::vector<Result> &results) {
-  int nameWidth = 10, shapeWidth = 12;
+  int nameWidth = 10, modeWidth = 5, shapeWidth = 12;
   for (const Result &r : results) {
     nameWidth = std::max(nameWidth, int(r.example.size()));
+    modeWidth = std::max(modeWidth, int(r.mode.size()));
     shapeWidth = std::max(shapeWidth, int(r.shape.size()));
   }
-  std::printf("%-*s %-5s %-*s %10s %10s %10s %10s %8s %9s  %s\n", nameWidth,
-              "example", "mode", shapeWidth, "shape", "rel_err", "max_abs",
+  std::printf("%-*s %-*s %-*s %10s %10s %10s %10s %8s %9s  %s\n", nameWidth,
+              "example", modeWidth, "mode", shapeWidth, "shape", "rel_err", "max_abs",
               "bound", "time_us", "TFLOP/s", "checked", "status");
   for (const Result &r : results)
-    std::printf("%-*s %-5s %-*s %10s %10s %10s %10s %8s %9s  %s\n", nameWidth,
-                r.example.c_str(), r.mode.c_str(), shapeWidth, r.shape.c_str(),
+    std::printf("%-*s %-*s %-*s %10s %10s %10s %10s %8s %9s  %s\n", nameWidth,
+                r.example.c_str(), modeWidth, r.mode.c_str(), shapeWidth,
+                r.shape.c_str(),
                 fmt("%.2e", r.relError).c_str(),
                 fmt("%.2e", r.maxAbsError).c_str(),
                 fmt("%.2e", r.maxAbsBound).c_str(),
@@ -1875,7 +1942,7 @@ bool hasJit() {
 }
 
 const char kUsage[] =
-    "usage: tilec-run-examples --cubin-dir DIR [--source-dir DIR]\n"
+    "usage: tilec-run-examples --cubin-dir DIR[,DIR...] [--source-dir DIR]\n"
     "         [--mode aot|jit|both] [--json FILE] [--only NAME,...]\n"
     "         [--device N] [--seed N] [--max-gflop X]\n"
     "         [--shapes AxB...,...]  (instead of the examples' own shapes)\n";
@@ -1919,8 +1986,8 @@ bool parseArgs(int argc, char **argv, Options &opts) {
     };
     std::string v;
     bool ok = true;
-    if (arg == "--cubin-dir")
-      ok = value(opts.cubinDir);
+    if (arg == "--cubin-dir" && (ok = value(v)))
+      opts.cubinDirs = splitComma(v);
     else if (arg == "--source-dir")
       ok = value(opts.sourceDir);
     else if (arg == "--mode")
@@ -1947,11 +2014,7 @@ bool parseArgs(int argc, char **argv, Options &opts) {
       return false;
     }
   }
-  if (mode == "both")
-    opts.modes = {"aot", "jit"};
-  else if (mode == "aot" || mode == "jit")
-    opts.modes = {mode};
-  else {
+  if (mode != "both" && mode != "aot" && mode != "jit") {
     std::fprintf(stderr, "bad mode '%s'\n%s", mode.c_str(), kUsage);
     return false;
   }
@@ -1960,12 +2023,26 @@ bool parseArgs(int argc, char **argv, Options &opts) {
                          "--mode aot\n");
     return false;
   }
-  bool needsCubins =
-      std::find(opts.modes.begin(), opts.modes.end(), "aot") != opts.modes.end();
-  if (needsCubins && opts.cubinDir.empty()) {
-    std::fprintf(stderr, "--cubin-dir is required for aot mode\n%s", kUsage);
-    return false;
+  if (mode != "jit") {
+    if (opts.cubinDirs.empty()) {
+      std::fprintf(stderr, "--cubin-dir is required for aot mode\n%s", kUsage);
+      return false;
+    }
+    // Several folders: each build's rows are named by its folder.
+    for (const std::string &dir : opts.cubinDirs) {
+      std::string name =
+          opts.cubinDirs.size() == 1
+              ? "aot"
+              : "aot@" + std::filesystem::path(dir).filename().string();
+      if (!opts.cubinDirOf.emplace(name, dir).second) {
+        std::fprintf(stderr, "two cubin folders named '%s'\n", name.c_str());
+        return false;
+      }
+      opts.modes.push_back(name);
+    }
   }
+  if (mode != "aot")
+    opts.modes.push_back("jit");
   return true;
 }
 
@@ -2004,9 +2081,8 @@ int main(int argc, char **argv) {
     std::mt19937 rng(static_cast<std::mt19937::result_type>(seed));
     std::vector<Result> results;
     for (const Example *ex : selected)
-      for (const std::string &mode : opts.modes)
-        for (Result &r : runExample(ctx, opts, *ex, mode, rng))
-          results.push_back(std::move(r));
+      for (Result &r : runExample(ctx, opts, *ex, rng))
+        results.push_back(std::move(r));
     printTable(results);
     if (!opts.json.empty() && !writeJson(opts.json, ctx.device(), results)) {
       std::fprintf(stderr, "cannot write '%s'\n", opts.json.c_str());

@@ -10,9 +10,10 @@
 #           through a region that reads the head (ALiBi), both memory
 #           orders and packed sequences; memcheck at some of them
 #   ab      builds of attn_d128 alone in .device/cubins-var-B for B in
-#           AB_BUILDS (default "old new"), alternating, three rounds each
-#   ncu     each decode kernel's time and DRAM throughput in the old and new
-#           builds (NCU_SHAPES)
+#           AB_BUILDS (default "old new") on the same inputs, alternating,
+#           three rounds
+#   ncu     each decode kernel's time and DRAM throughput in the builds of
+#           AB_BUILDS (NCU_SHAPES)
 #   there: PACKED_GRID_CALL=checks bash bench/attention/packed-grid-run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -61,25 +62,20 @@ checks() {
 
 ab() {
   local shapes="${AB_SHAPES:-64x32x8x1x4096,32x32x8x1x8192,8x32x8x1x32768,1x32x8x1x16384,1x16x16x1x65536,64x8x8x1x4096,8x32x1x1x32768,8x64x1x1x32768}"
-  local round build
-  for round in 1 2 3; do
-    for build in ${AB_BUILDS:-old new}; do
-      timeout 90 "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins-var-$build" --mode aot \
-        --only attn_d128 --shapes "$shapes" --json "$OUT/$build-$round.json" \
-        > "$OUT/$build-$round.log" 2>&1
-      note "$build $round rc=$?"
-    done
-  done
-  for build in ${AB_BUILDS:-old new}; do
-    echo "== $build"
-    grep -h attn_d128 "$OUT"/$build-*.log | awk '{print $3, $7}' | sort -s -k1,1
-  done > "$OUT/summary.txt"
+  local dirs="" build
+  for build in ${AB_BUILDS:-old new}; do dirs="$dirs${dirs:+,}$D/cubins-var-$build"; done
+  # One process: each shape's inputs made once, the builds' timings
+  # alternating over three rounds (tilec-run-examples).
+  timeout 500 "$D/tilec-run-examples-aot" --cubin-dir "$dirs" --mode aot \
+    --only attn_d128 --shapes "$shapes" --json "$OUT/ab.json" > "$OUT/ab.log" 2>&1
+  note "ab rc=$?"
+  grep -h attn_d128 "$OUT/ab.log" | awk '{print $3, $2, $7, $NF}' | sort -s -k1,1 > "$OUT/summary.txt"
 }
 
 ncu_kernels() {
   local shape build
   for shape in ${NCU_SHAPES:-64x32x8x1x4096 64x8x8x1x4096}; do
-    for build in old new; do
+    for build in ${AB_BUILDS:-old new}; do
       timeout 120 ncu --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__registers_per_thread \
         -k regex:attn_d128 -c 4 "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins-var-$build" \
         --mode aot --only attn_d128 --shapes "$shape" > "$OUT/ncu-$build-$shape.txt" 2>&1
