@@ -157,7 +157,7 @@ CUdeviceptr ScratchCache::get(CUstream stream, uint64_t bytes,
                                     stream),
             "cuMemsetD32Async(scratch counters)", kernel);
   }
-  if (!info.zeroFilled)
+  if (!info.zeroFilled || bytes == 0)
     return a.ptr;
   // Only the words the launch may use: a large buffer left over from a
   // larger grid costs nothing to keep.
@@ -973,9 +973,13 @@ void Kernel::launchArgs(const Stream &stream,
       return chosen.launchArgs(stream, args);
   }
   std::array<uint64_t, 3> grid = computeGrid(meta_, args);
-  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+  bool empty = grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
+  // An empty grid still has a then kernel to run: a split-key attention
+  // over no keys leaves no partial result, and its combine writes the
+  // output of rows that saw no key.
+  if (empty && !then_)
     return;
-  if (smallGridTakes(args, grid))
+  if (!empty && smallGridTakes(args, grid))
     return smallGridKernel()->launchArgs(stream, args);
   if (stream.context()->ctx != module_->ctx->ctx)
     throw Error("kernel '" + name_ + "' is loaded on device " +
@@ -983,6 +987,8 @@ void Kernel::launchArgs(const Stream &stream,
                     " but the stream belongs to device " +
                     std::to_string(stream.context()->device.ordinal),
                 name_);
+  if (empty)
+    return launchWithScratch(stream, grid, args, {});
   if (auto misaligned = misalignedArgument(meta_, args)) {
     if (const Kernel *fallback = fallbackKernel())
       return fallback->launchArgs(stream, args);
@@ -1036,9 +1042,11 @@ void Kernel::launchWithScratch(const Stream &stream,
   ScratchBuffer scratch{scratch_->get(stream.handle(), bytes, meta_.scratch,
                                       name_),
                         detail::scratchWords(bytes)};
-  PackedArgs packed = packArguments(meta_, args, scratch);
-  packed.tensorMaps = std::move(tensorMaps);
-  launchPacked(stream, grid, packed);
+  if (grid[0] != 0 && grid[1] != 0 && grid[2] != 0) {
+    PackedArgs packed = packArguments(meta_, args, scratch);
+    packed.tensorMaps = std::move(tensorMaps);
+    launchPacked(stream, grid, packed);
+  }
   if (!then_)
     return;
   // Same stream, so it reads what this launch left; the lock keeps the

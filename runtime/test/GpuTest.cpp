@@ -1060,6 +1060,26 @@ TEST(Gpu, LaunchesTheThenKernelWithTheScratchBufferAsLeft) {
   }
 }
 
+TEST(Gpu, LaunchesTheThenKernelWhenTheGridIsEmpty) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::scratchKernelsPtx());
+  Kernel after(module, "then_after");
+  ASSERT_NE(after.thenKernel(), nullptr);
+  Stream stream(ctx);
+  // then_after has n / 32 programs: none for n = 0 and 31, some for 64;
+  // then_fill runs over out's 40 elements each time.
+  for (int64_t n : {0, 31, 64}) {
+    DeviceBuffer out(ctx, 40 * sizeof(int32_t));
+    out.memset(0xff);
+    after.launch(stream, n, out.view<int32_t>({40}));
+    stream.synchronize();
+    std::vector<int32_t> got = out.download<int32_t>();
+    for (int64_t i = 0; i < 40; ++i)
+      ASSERT_EQ(got[i], n + 5) << "element " << i << " with n = " << n;
+  }
+}
+
 TEST(Gpu, LaunchesOnAWrappedStreamAndLeavesItAlone) {
   REQUIRE_GPU();
   Context ctx(0);

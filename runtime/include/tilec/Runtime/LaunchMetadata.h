@@ -85,7 +85,9 @@
 // stream, with the same arguments and this launch's scratch buffer as the
 // kernel left it (not zero-filled again; NAME's scratch line only gives it
 // the parameter), over NAME's own grid: a second pass that combines what
-// the first left there (split-key attention). NAME may have no fallback,
+// the first left there (split-key attention). NAME runs even when this
+// kernel's grid is empty (attention over no keys: its combine writes the
+// rows that saw no key). NAME may have no fallback,
 // small-grid, narrow or then line and no tensor maps; at most one line.
 //
 // `persistent N` makes the kernel walk its tiles itself: the grid line
