@@ -1,8 +1,9 @@
 //===- ModuleToCubinTest.cpp - Partitions of tile-module-to-cubin ---------===//
 //
 // splitKernels decides which kernels may become PTX apart: a file-local
-// symbol is copied into every partition that uses it, a public one keeps
-// its users together, and what no kernel uses goes to the first partition.
+// symbol or a declaration is copied into every partition that uses it, a
+// public definition keeps its users together, and what no kernel uses goes
+// to the first partition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,12 +50,32 @@ gpu.module @m {
 }
 )mlir";
 
+// e and f address the dynamic shared memory and call a function defined
+// elsewhere: declarations, which each partition may repeat.
+constexpr const char *kDeclarations = R"mlir(
+gpu.module @m {
+  llvm.mlir.global external @dynamic() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+  llvm.func @elsewhere()
+  llvm.func @e() attributes {nvvm.kernel} {
+    %p = llvm.mlir.addressof @dynamic : !llvm.ptr<3>
+    llvm.call @elsewhere() : () -> ()
+    llvm.return
+  }
+  llvm.func @f() attributes {nvvm.kernel} {
+    %p = llvm.mlir.addressof @dynamic : !llvm.ptr<3>
+    llvm.call @elsewhere() : () -> ()
+    llvm.return
+  }
+}
+)mlir";
+
 /// Each partition's symbol names, in order.
-std::vector<std::vector<std::string>> split(unsigned maxPartitions) {
+std::vector<std::vector<std::string>> split(unsigned maxPartitions,
+                                            const char *source = kModule) {
   DialectRegistry registry;
   tilec::registerDialects(registry);
   MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kModule, &context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   EXPECT_TRUE(module);
   auto gpuModule = *module->getOps<gpu::GPUModuleOp>().begin();
   OwningOpRef<ModuleOp> holder = ModuleOp::create(UnknownLoc::get(&context));
@@ -76,6 +97,11 @@ TEST(SplitKernels, KeepsUsersOfAPublicSymbolTogether) {
   EXPECT_EQ(split(0), (Names{{"meta", "helper", "c", "d"},
                              {"smem", "a"},
                              {"smem", "b"}}));
+}
+
+TEST(SplitKernels, RepeatsDeclarations) {
+  EXPECT_EQ(split(0, kDeclarations), (Names{{"dynamic", "elsewhere", "e"},
+                                           {"dynamic", "elsewhere", "f"}}));
 }
 
 TEST(SplitKernels, HonoursTheLimit) {

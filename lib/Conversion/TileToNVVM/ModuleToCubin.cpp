@@ -53,6 +53,18 @@ static bool isFileLocal(Operation *op) {
   return false;
 }
 
+/// Whether `op` only declares a symbol defined elsewhere: each partition
+/// may declare it again. The dynamic shared memory every kernel that has
+/// any addresses is one (`.extern .shared ... __dynamic_shmem__0[]`).
+static bool isDeclaration(Operation *op) {
+  if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op))
+    return func.isExternal();
+  if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+    return global.getLinkage() == LLVM::Linkage::External &&
+           !global.getValueOrNull() && global.getInitializerRegion().empty();
+  return false;
+}
+
 static bool isKernel(Operation &op) {
   return op.hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
 }
@@ -117,7 +129,7 @@ SmallVector<gpu::GPUModuleOp> splitKernels(gpu::GPUModuleOp gpuModule,
       kernels.push_back(&op);
 
   // Kernels that reach one public symbol must be in one partition: PTX
-  // may define it only once.
+  // may define it only once (but declare it in every file).
   SmallVector<llvm::SetVector<Operation *>> reached;
   llvm::EquivalenceClasses<unsigned> together;
   DenseMap<Operation *, unsigned> firstReacher;
@@ -125,7 +137,7 @@ SmallVector<gpu::GPUModuleOp> splitKernels(gpu::GPUModuleOp gpuModule,
     reached.push_back(reachedFrom(kernel, symbols));
     together.insert(i);
     for (Operation *op : reached.back()) {
-      if (isFileLocal(op))
+      if (isFileLocal(op) || isDeclaration(op))
         continue;
       auto [it, fresh] = firstReacher.try_emplace(op, i);
       if (!fresh)
