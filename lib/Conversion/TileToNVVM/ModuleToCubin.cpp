@@ -54,8 +54,9 @@ static bool isFileLocal(Operation *op) {
 }
 
 /// Whether `op` only declares a symbol defined elsewhere: each partition
-/// may declare it again. The dynamic shared memory every kernel that has
-/// any addresses is one (`.extern .shared ... __dynamic_shmem__0[]`).
+/// may declare it again. The dynamic shared memory, which every kernel
+/// with a TMA or cp.async pipeline addresses, is one (`.extern .shared
+/// ... __dynamic_shmem__0[]` in PTX).
 static bool isDeclaration(Operation *op) {
   if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op))
     return func.isExternal();
