@@ -60,8 +60,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -1679,35 +1679,61 @@ std::vector<Result> runShape(const Context &ctx,
       r.flops = ex.flops(shape);
     results.push_back(std::move(r));
   }
+  // A kernel that fails stops there; the others go on. A workload that
+  // cannot be made fails them all.
+  auto fail = [](Result &r, const Error &e) {
+    r.pass = false;
+    r.error = e.what();
+  };
+  std::optional<Stream> stream;
+  std::optional<Workload> w;
   try {
-    Stream stream(ctx);
-    Workload w = ex.prepare(ctx, shape, rng);
-    std::vector<std::vector<double>> firsts;
-    for (size_t i = 0; i < kernels.size(); ++i)
-      firsts.push_back(checkLaunch(stream, *kernels[i].kernel, ex, w, results[i]));
-    // One round alone when there is nothing to alternate with.
-    int rounds = kernels.size() > 1 ? 3 : 1;
-    std::vector<std::vector<double>> times(kernels.size());
-    for (int round = 0; round < rounds; ++round)
-      for (size_t i = 0; i < kernels.size(); ++i)
-        times[i].push_back(
-            medianLaunchUs(ctx, stream, *kernels[i].kernel, w.args));
+    stream.emplace(ctx);
+    w.emplace(ex.prepare(ctx, shape, rng));
+  } catch (const Error &e) {
+    for (Result &r : results)
+      fail(r, e);
+    return results;
+  }
+  std::vector<std::optional<std::vector<double>>> firsts(kernels.size());
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    try {
+      firsts[i] = checkLaunch(*stream, *kernels[i].kernel, ex, *w, results[i]);
+    } catch (const Error &e) {
+      fail(results[i], e);
+    }
+  }
+  // One round alone when there is nothing to alternate with.
+  int rounds = kernels.size() > 1 ? 3 : 1;
+  std::vector<std::vector<double>> times(kernels.size());
+  for (int round = 0; round < rounds; ++round)
     for (size_t i = 0; i < kernels.size(); ++i) {
-      Result &r = results[i];
-      std::sort(times[i].begin(), times[i].end());
-      r.timeUs = times[i][times[i].size() / 2];
-      r.schedule = kernels[i].kernel->quantisationFor(w.args);
+      if (!firsts[i])
+        continue;
+      try {
+        times[i].push_back(
+            medianLaunchUs(ctx, *stream, *kernels[i].kernel, w->args));
+      } catch (const Error &e) {
+        fail(results[i], e);
+        firsts[i].reset();
+      }
+    }
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (!firsts[i])
+      continue;
+    Result &r = results[i];
+    std::sort(times[i].begin(), times[i].end());
+    r.timeUs = times[i][times[i].size() / 2];
+    try {
+      r.schedule = kernels[i].kernel->quantisationFor(w->args);
       if (ex.compare == Compare::Attention) {
         // The output the timed launches of this kernel left: launch it
         // once more, after the others.
-        kernels[i].kernel->launchArgs(stream, w.args);
-        checkRepeatable(stream, w, firsts[i], r);
+        kernels[i].kernel->launchArgs(*stream, w->args);
+        checkRepeatable(*stream, *w, *firsts[i], r);
       }
-    }
-  } catch (const Error &e) {
-    for (Result &r : results) {
-      r.pass = false;
-      r.error = e.what();
+    } catch (const Error &e) {
+      fail(r, e);
     }
   }
   return results;
