@@ -203,7 +203,7 @@ std::array<uint64_t, 3> computeGrid(const LaunchMetadata &meta,
       grid[d] = mulSaturating(grid[d], extent / per + (extent % per != 0));
     }
   // An empty grid launches nothing, however large its other dimensions.
-  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+  if (isEmptyGrid(grid))
     return grid;
   static const char *const kAxes[] = {"x", "y", "z"};
   for (unsigned d = 0; d < 3; ++d)

@@ -973,7 +973,7 @@ void Kernel::launchArgs(const Stream &stream,
       return chosen.launchArgs(stream, args);
   }
   std::array<uint64_t, 3> grid = computeGrid(meta_, args);
-  bool empty = grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
+  bool empty = isEmptyGrid(grid);
   // An empty grid still has a then kernel to run: a split-key attention
   // over no keys leaves no partial result, and its combine writes the
   // output of rows that saw no key.
@@ -1042,7 +1042,7 @@ void Kernel::launchWithScratch(const Stream &stream,
   ScratchBuffer scratch{scratch_->get(stream.handle(), bytes, meta_.scratch,
                                       name_),
                         detail::scratchWords(bytes)};
-  if (grid[0] != 0 && grid[1] != 0 && grid[2] != 0) {
+  if (!isEmptyGrid(grid)) {
     PackedArgs packed = packArguments(meta_, args, scratch);
     packed.tensorMaps = std::move(tensorMaps);
     launchPacked(stream, grid, packed);
@@ -1052,7 +1052,7 @@ void Kernel::launchWithScratch(const Stream &stream,
   // Same stream, so it reads what this launch left; the lock keeps the
   // buffer from the next launch's zero-fill until both are queued.
   std::array<uint64_t, 3> thenGrid = computeGrid(then_->meta_, args);
-  if (thenGrid[0] == 0 || thenGrid[1] == 0 || thenGrid[2] == 0)
+  if (isEmptyGrid(thenGrid))
     return;
   PackedArgs thenPacked = packArguments(then_->meta_, args, scratch);
   then_->launchPacked(stream, thenGrid, thenPacked);
