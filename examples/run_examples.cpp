@@ -1751,11 +1751,10 @@ std::string readFile(const std::string &path) {
 
 struct Options {
   std::string sourceDir = TILEC_EXAMPLES_SOURCE_DIR, json;
-  /// --cubin-dir: one folder, or several (comma-separated) whose builds run
-  /// side by side on the same inputs, as modes aot@<folder name>.
-  std::vector<std::string> cubinDirs;
   std::vector<std::string> modes;
-  /// The cubin folder of each aot mode.
+  /// The cubin folder of each aot mode (--cubin-dir: one folder, mode aot,
+  /// or several, comma-separated, whose builds run side by side on the same
+  /// inputs as modes aot@<folder name>).
   std::map<std::string, std::string> cubinDirOf;
   std::vector<std::string> only;
   int device = 0;
@@ -2002,6 +2001,7 @@ bool parseShapes(const std::string &s, std::vector<Shape> &shapes) {
 /// Parses argv; returns false (after printing why) on bad usage.
 bool parseArgs(int argc, char **argv, Options &opts) {
   std::string mode = hasJit() ? "both" : "aot";
+  std::vector<std::string> cubinDirs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](std::string &out) {
@@ -2013,7 +2013,7 @@ bool parseArgs(int argc, char **argv, Options &opts) {
     std::string v;
     bool ok = true;
     if (arg == "--cubin-dir" && (ok = value(v)))
-      opts.cubinDirs = splitComma(v);
+      cubinDirs = splitComma(v);
     else if (arg == "--source-dir")
       ok = value(opts.sourceDir);
     else if (arg == "--mode")
@@ -2050,14 +2050,14 @@ bool parseArgs(int argc, char **argv, Options &opts) {
     return false;
   }
   if (mode != "jit") {
-    if (opts.cubinDirs.empty()) {
+    if (cubinDirs.empty()) {
       std::fprintf(stderr, "--cubin-dir is required for aot mode\n%s", kUsage);
       return false;
     }
     // Several folders: each build's rows are named by its folder.
-    for (const std::string &dir : opts.cubinDirs) {
+    for (const std::string &dir : cubinDirs) {
       std::string name =
-          opts.cubinDirs.size() == 1
+          cubinDirs.size() == 1
               ? "aot"
               : "aot@" + std::filesystem::path(dir).filename().string();
       if (!opts.cubinDirOf.emplace(name, dir).second) {
