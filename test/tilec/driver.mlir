@@ -4,6 +4,7 @@
 // RUN: tilec %s --emit=llvm -o - | FileCheck %s --check-prefix=LLVM
 // RUN: cat %s | tilec - --emit=ptx -O2 --arch=sm_90 -o - | FileCheck %s --check-prefix=PTX
 // RUN: tilec %s --emit=ptx -o /dev/null --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=PRINT
+// RUN: tilec %s --emit=ptx -o /dev/null --mlir-print-ir-after=tile-map-warps 2>&1 | FileCheck %s --check-prefix=PRINT-ONE
 // RUN: tilec %s --emit=ptx -o /dev/null --mlir-timing 2>&1 | FileCheck %s --check-prefix=TIMING
 // RUN: rm -rf %t.dir && mkdir -p %t.dir && cd %t.dir && tilec %s --emit=ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.dir/driver.ptx
@@ -29,12 +30,17 @@
 // Without --lineinfo, no line directives; with it, the tile ops' lines.
 // NOLINES-NOT: .loc
 // LINES: .visible .entry scale(
-// LINES: .loc 1 [[# @LINE + 15]] 8
+// LINES: .loc 1 [[# @LINE + 20]] 8
 // LINES: .file 1 "{{.*}}driver.mlir"
 
 // PRINT: IR Dump After ConvertTileKernelsToGPU
 // PRINT: IR Dump After TileMapWarps
 // PRINT: IR Dump After GpuModuleToBinaryPass
+
+// One pass by name: the passes are registered before the flags are made.
+// PRINT-ONE-NOT: IR Dump After TileTiling
+// PRINT-ONE: IR Dump After TileMapWarps (tile-map-warps)
+// PRINT-ONE-NOT: IR Dump After
 
 // TIMING: Execution time report
 // TIMING: TileMapWarps

@@ -261,6 +261,9 @@ static LogicalResult run() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Before the pass manager's options: --mlir-print-ir-before/after=<pass>
+  // take the names registered when they are made.
+  tilec::registerPasses();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
