@@ -126,6 +126,27 @@ struct BarrierInitLowering : MapWarpsPattern<tilegpu::BarrierInitOp> {
   }
 };
 
+struct BarrierInvalLowering : MapWarpsPattern<tilegpu::BarrierInvalOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::BarrierInvalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t count = op.getBarriers().getType().getDimSize(0);
+    gpu::BarrierOp::create(rewriter, loc);
+    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
+      for (int64_t i = 0; i < count; ++i)
+        NVVM::MBarrierInvalOp::create(
+            b, loc,
+            barrierPointer(b, loc, adaptor.getBarriers(),
+                           indexConstant(b, loc, i)));
+    });
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
 struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -294,7 +315,7 @@ struct ClusterSyncLowering : OpConversionPattern<tilegpu::ClusterSyncOp> {
 void tilec::populateMapWarpsBulkCopyPatterns(const TypeConverter &converter,
                                              MapWarpsState &state,
                                              RewritePatternSet &patterns) {
-  patterns.add<BarrierInitLowering, CopyBulkLowering>(
+  patterns.add<BarrierInitLowering, BarrierInvalLowering, CopyBulkLowering>(
       converter, patterns.getContext(), state);
   patterns.add<BarrierArriveLowering>(converter, patterns.getContext(), state);
   patterns.add<BarrierWaitLowering, ClusterSyncLowering>(

@@ -24,6 +24,15 @@
 // CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %[[MAP]],
 // CHECK: %[[PARITY:.*]] = arith.andi %{{.*}}, %c1_i32
 // CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]], %c10000000_i32
+// Retiring the barriers: every thread past its waits, thread 0 invalidates
+// each, and the threads meet again before the memory is reused.
+// CHECK: gpu.barrier
+// CHECK: %[[RETIRER:.*]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK-NEXT: scf.if %[[RETIRER]]
+// CHECK-COUNT-3: nvvm.mbarrier.inval %{{.*}} : !llvm.ptr<3>
+// CHECK: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: gpu.return
 gpu.module @m {
   gpu.func @bulk(%b: memref<?x?xbf16>, %k: index, %n0: index, %slot: index, %phase: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -37,6 +46,7 @@ gpu.module @m {
     %slot0 = memref.subview %panels[%slot, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<3x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
     tilegpu.copy_bulk %b[%k, %n0], %slot0, %bars[%slot] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<3xi64, #gpu.address_space<workgroup>>
     tilegpu.barrier_wait %bars[%slot], %phase : memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_inval %bars : memref<3xi64, #gpu.address_space<workgroup>>
     gpu.return
   }
 }

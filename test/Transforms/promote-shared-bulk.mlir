@@ -2,17 +2,25 @@
 // RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true bulk-copies=true})))' | FileCheck %s
 
 // With bulk copies, the swizzled panels of kernel arguments are filled by
-// tilegpu.copy_bulk on one transaction barrier per stage (4 x 8 bytes after
-// the panels and the 1 KB alignment reserve): the prologue issues the
+// tilegpu.copy_bulk on one transaction barrier per stage (4 x 8 bytes in
+// the 1 KB kept for the panels' run-time alignment shift: after the panels
+// when the shift leaves 32 bytes there, else before them, at 0; the kernel
+// needs no byte more for them): the prologue issues the
 // first 3 iterations, each guarded by the loop bound; each iteration waits
 // on its slot's barrier with parity (iteration / 4), and after the dot and
 // a block barrier refills the previous iteration's slot, 3 ahead. Nothing
 // is left to wait for after the loop.
 // CHECK-LABEL: gpu.func @bulk(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %[[B:[^:]*]]: memref<?x?xbf16>
-// CHECK-SAME: tile.dynamic_shared_bytes = 197664 : i64
+// CHECK-SAME: tile.dynamic_shared_bytes = 197632 : i64
 // CHECK: %[[BASE:.*]] = gpu.dynamic_shared_memory
-// CHECK: %[[OFF:.*]] = arith.constant 197632 : index
+// CHECK: arith.remui %{{.*}}, %c1024
+// CHECK: %[[SHIFT:.*]] = arith.remui %{{.*}}, %c1024
+// CHECK: %[[END:.*]] = arith.constant 196608 : index
+// CHECK: %[[AFTER:.*]] = arith.addi %[[END]], %[[SHIFT]]
+// CHECK: %[[NEEDS:.*]] = arith.addi %[[SHIFT]], %c32
+// CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[NEEDS]], %c1024
+// CHECK: %[[OFF:.*]] = arith.select %[[FITS]], %[[AFTER]], %c0
 // CHECK: %[[BARS:.*]] = memref.view %[[BASE]][%[[OFF]]][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK: tilegpu.barrier_init %[[BARS]] arrivals 2
 // CHECK: scf.if
@@ -38,6 +46,7 @@
 // CHECK: tilegpu.copy_bulk %[[B]]
 // CHECK: scf.yield
 // CHECK-NOT: tilegpu.async_wait
+// CHECK: tilegpu.barrier_inval %[[BARS]]
 // CHECK: tile.store
 gpu.module @m {
   gpu.func @bulk(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel

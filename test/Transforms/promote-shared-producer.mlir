@@ -2,7 +2,8 @@
 // RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true bulk-copies=true})))' | FileCheck %s
 
 // A loop marked tile.producer_warp gets a producer: a second row of
-// barriers ("empty", one arrival per warp of tile threads) after the "full" ones;
+// barriers ("empty", one arrival per warp of tile threads) after the "full"
+// ones, both in the room kept for the panels' alignment shift;
 // the producer walks the iterations, waiting from the fifth on for the
 // slot's release (parity of iteration / 4 + 1) before refilling it; the
 // tile threads take the loop, with no block barrier in it, and release the
@@ -10,9 +11,13 @@
 // iteration on. The accumulator's splat and the store go with them.
 // CHECK-LABEL: gpu.func @producer(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %[[B:[^:]*]]: memref<?x?xbf16>
-// CHECK-SAME: tile.dynamic_shared_bytes = 197696 : i64
-// CHECK: %[[FULL:.*]] = memref.view %{{.*}}[%c197632{{.*}}][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
-// CHECK: %[[EMPTY:.*]] = memref.view %{{.*}}[%c197664{{.*}}][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK-SAME: tile.dynamic_shared_bytes = 197632 : i64
+// CHECK: %[[NEEDS:.*]] = arith.addi %{{.*}}, %c64
+// CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[NEEDS]], %c1024
+// CHECK: %[[FIRST:.*]] = arith.select %[[FITS]], %{{.*}}, %c0
+// CHECK: %[[FULL:.*]] = memref.view %{{.*}}[%[[FIRST]]][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: %[[SECOND:.*]] = arith.addi %[[FIRST]], %c32
+// CHECK: %[[EMPTY:.*]] = memref.view %{{.*}}[%[[SECOND]]][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK: tilegpu.barrier_init %[[FULL]] arrivals 2
 // CHECK: tilegpu.barrier_init %[[EMPTY]] arrivals 8
 // CHECK-NOT: tilegpu.copy_bulk

@@ -177,6 +177,10 @@ LogicalResult BarrierInitOp::verify() {
   return verifyBarriers(*this, getBarriers().getType());
 }
 
+LogicalResult BarrierInvalOp::verify() {
+  return verifyBarriers(*this, getBarriers().getType());
+}
+
 LogicalResult BarrierWaitOp::verify() {
   return verifyBarriers(*this, getBarriers().getType());
 }

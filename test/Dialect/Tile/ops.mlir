@@ -140,11 +140,13 @@ func.func @swizzled_panels(%src: memref<?x?xbf16>, %buf: memref<2x8x64xbf16, #gp
 // CHECK: tilegpu.barrier_init %{{.*}} arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK: tilegpu.copy_bulk %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK: tilegpu.barrier_wait %{{.*}}[%{{.*}}], %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: tilegpu.barrier_inval %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>
 gpu.module @m {
   gpu.func @bulk_copies(%b: memref<?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index) {
     tilegpu.barrier_init %bars arrivals 2 : memref<4xi64, #gpu.address_space<workgroup>>
     tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
     tilegpu.barrier_wait %bars[%i], %i : memref<4xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_inval %bars : memref<4xi64, #gpu.address_space<workgroup>>
     gpu.return
   }
 }

@@ -143,3 +143,13 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @global_barriers_retired(%bars: memref<4xi64>) {
+    // expected-error @+1 {{'tilegpu.barrier_inval' op barriers must be in workgroup memory}}
+    tilegpu.barrier_inval %bars : memref<4xi64>
+    gpu.return
+  }
+}

@@ -276,6 +276,26 @@ def TileGPU_BarrierInitOp : TileGPU_Op<"barrier_init", [
   let hasVerifier = 1;
 }
 
+def TileGPU_BarrierInvalOp : TileGPU_Op<"barrier_inval", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "Retires a row of transaction barriers";
+  let description = [{
+    Once every thread of the program is past its last use of the barriers
+    in `barriers` (the op synchronizes them first), one thread invalidates
+    each, so that their memory may hold other data or new barriers: PTX
+    leaves both undefined on a valid barrier. The threads are synchronized
+    again after. `tile-promote-shared` creates these ops after a bulk-copy
+    pipeline whose memory a later loop or `tile-reuse-staged-memory` takes.
+
+    ```mlir
+    tilegpu.barrier_inval %bars : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Barriers:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` type($barriers)";
+  let hasVerifier = 1;
+}
+
 def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
     MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Copies a tile into swizzled panels with the tensor-copy engine";
