@@ -87,6 +87,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   mappedPM.addPass(createTileMapWarps());
   mappedPM.addPass(createCanonicalizerPass());
   mappedPM.addPass(createCSEPass());
+  mappedPM.addPass(createTileReuseStagedMemory());
 
   // NVIDIA-specific from here on.
   // The most dynamic shared memory a block may opt into: 163 KB on sm_80

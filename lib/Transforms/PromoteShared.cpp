@@ -1041,7 +1041,7 @@ struct TilePromoteSharedPass
                         MemRefLayoutAttrInterface(), workgroup));
     int64_t firstFree = 0;
     if (auto existing =
-            func->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes"))
+            func->getAttrOfType<IntegerAttr>(kDynamicSharedBytesAttr))
       firstFree = existing.getInt();
     // Loops (and dots outside loops) that run one after the other (neither
     // inside the other) reuse the same memory; a block barrier before the
@@ -1084,7 +1084,7 @@ struct TilePromoteSharedPass
       totalBytes = std::max(totalBytes, sharedBytes);
     }
     numSharedBytes = totalBytes;
-    func->setAttr("tile.dynamic_shared_bytes",
+    func->setAttr(kDynamicSharedBytesAttr,
                   rewriter.getI64IntegerAttr(totalBytes));
   }
 };

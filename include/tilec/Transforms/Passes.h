@@ -41,6 +41,12 @@ class DotOp;
 /// many warpgroup MMA groups in flight instead of waiting for the dot.
 inline constexpr llvm::StringLiteral kDotInFlightAttr = "tile.in_flight";
 
+/// Set by tile-promote-shared on a kernel: the bytes of dynamic shared
+/// memory a block needs (its staged slots and barriers, and the workgroup
+/// buffers tile-reuse-staged-memory moved there).
+inline constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
+    "tile.dynamic_shared_bytes";
+
 /// Set by tile-tiling on a pipelined loop whose bulk copies a producer warp
 /// should issue (tilegpu.warp_roles, made by tile-promote-shared).
 inline constexpr llvm::StringLiteral kProducerWarpAttr = "tile.producer_warp";
@@ -72,6 +78,12 @@ mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
 /// column scans).
 mlir::FailureOr<tile::KernelOp> tileScan(mlir::RewriterBase &rewriter,
                                          tile::ScanOp scan);
+
+/// Moves the workgroup buffers of `func` used only after its last use of
+/// dynamic shared memory into that memory (see tile-reuse-staged-memory);
+/// returns the bytes moved.
+mlir::FailureOr<int64_t> reuseStagedMemory(mlir::RewriterBase &rewriter,
+                                           mlir::gpu::GPUFuncOp func);
 
 /// Replaces an attention description by its flash-attention block program
 /// (see tile-tiling).

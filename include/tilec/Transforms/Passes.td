@@ -535,4 +535,52 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
   ];
 }
 
+def TileReuseStagedMemory
+    : Pass<"tile-reuse-staged-memory", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Put workgroup buffers used after the pipelined loops into their slots";
+  let description = [{
+    The staged slots of a kernel's pipelined loops live in dynamic shared
+    memory (`tile-promote-shared`); the workgroup buffers that
+    `tile-map-warps` makes for exchanges are static, and a block needs the
+    sum of both. A buffer whose every use comes after the kernel's last use
+    of dynamic shared memory (and after the last wait that may still read
+    it: warpgroup MMA, cp.async, inline assembly) takes the retired slots'
+    bytes instead, as a view at the start of dynamic shared memory; the
+    kernel's `tile.dynamic_shared_bytes` grows to cover the buffers if they
+    are larger. A block barrier separates the last use of the slots from
+    the first of the buffers (unless one does already). Bulk-copy barriers
+    in that memory were invalidated after their loop
+    (`tilegpu.barrier_inval`).
+
+    Attention's key-chunk kernel (d = 128) exchanges its partial output
+    through a 9 KiB buffer after its key loops: moved into the slots, a
+    block of three stages needs 113 KiB, so two still share a
+    multiprocessor.
+
+    ```mlir
+    gpu.func @k(...) workgroup(%x : memref<2304xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {tile.dynamic_shared_bytes = 82960 : i64} {
+      %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      scf.for ... { ... uses views of %base ... }
+      vector.store %v, %x[%i] : memref<2304xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+    // becomes
+    gpu.func @k(...) kernel attributes {tile.dynamic_shared_bytes = 82960 : i64} {
+      %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %x = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2304xf32, #gpu.address_space<workgroup>>
+      scf.for ... { ... }
+      gpu.barrier
+      vector.store %v, %x[%i] : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels",
+              "Kernels whose buffers moved into dynamic shared memory">,
+    Statistic<"numBytes", "num-bytes", "Bytes of workgroup buffers moved">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
 #endif // TILEC_TRANSFORMS_PASSES_TD
