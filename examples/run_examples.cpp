@@ -872,6 +872,11 @@ Workload prepareRaggedAttention(const Context &ctx, const AttentionProblem &p,
   Bf16Values q = attentionInput(packed, p.heads, tq, p.largeLogits, rng);
   Bf16Values k = attentionInput(packed, p.kvHeads, tk, p.largeLogits, rng);
   Bf16Values v = attentionInput(packed, p.kvHeads, tk, false, rng);
+  // No tokens (every sequence without keys, say) still gets a buffer of one
+  // element: the views below, and the tensor maps, need an address.
+  for (Bf16Values *values : {&q, &k, &v})
+    if (values->bits.empty())
+      values->bits.push_back(0);
   Workload w;
   w.buffers.push_back(DeviceBuffer::fromHost(ctx, q.bits));
   w.buffers.push_back(DeviceBuffer::fromHost(ctx, k.bits));
@@ -1142,7 +1147,9 @@ Example raggedAttentionExample(const char *name) {
   // Decode (descriptions with max_seqlen_k split the keys when every
   // sequence has at most 16 queries, and pack the query heads of a K/V
   // head when each has one): 1 to 16 queries against the key
-  // lengths and chunk edges (1024 keys), sequences with no query or no key.
+  // lengths and chunk edges (1024 keys), sequences with no query or no key;
+  // a batch with no key at all (the key grid is empty; the combine still
+  // writes 0 and -inf).
   return {name,
           {{4, 1, 1, 1, 17, 17, 1000, 1000, 4095, 4095},
            {6, 3, 3, 0, 0, 5, 64, 64, 129, 300, 700, 50, 1, 65},
@@ -1150,7 +1157,8 @@ Example raggedAttentionExample(const char *name) {
            {2, 2, 300, 300, 1, 1},
            {4, 4, 16, 3000, 3, 1025, 7, 1, 0, 500, 1, 4095, 5, 0},
            {8, 2, 1, 1, 1, 17, 1, 1000, 1, 4095, 1, 2049, 0, 7, 1, 0},
-           {24, 1, 1, 3000, 1, 1024}},
+           {24, 1, 1, 3000, 1, 1024},
+           {4, 2, 3, 0, 2, 0}},
           prepareRaggedAttentionForm<F>,
           1e-2,
           raggedAttentionFlops<F>,
@@ -1199,6 +1207,12 @@ std::vector<Shape> attentionFormShapes() {
                   Shape{2, 4, 1, 17, 1025}, Shape{1, 2, 2, 3, 1537},
                   Shape{1, 16, 2, 1, 16385}, Shape{2, 12, 4, 1, 1025},
                   Shape{1, 32, 1, 1, 3000}, Shape{1, 24, 1, 1, 2049}})
+    shapes.push_back(s);
+  // No key at all: every row is masked (0 and an LSE of -inf), in the
+  // packed-heads and split-key kernels (whose key grids are empty) and in
+  // the whole kernel.
+  for (Shape s : {Shape{2, 4, 2, 1, 0}, Shape{2, 4, 2, 5, 0},
+                  Shape{1, 4, 4, 100, 0}})
     shapes.push_back(s);
   shapes.push_back({1, 2, 2, 300, 300, 1}); // large logits
   shapes.push_back({1, 2, 2, 5, 3000, 1});  // large logits, split keys

@@ -189,6 +189,11 @@ FailureOr<int64_t> tilec::reuseStagedMemory(RewriterBase &rewriter,
       func->getAttrOfType<IntegerAttr>(kDynamicSharedBytesAttr);
   if (!dynamicBytes || func.getWorkgroupAttributions().empty())
     return 0;
+  // Warp roles: the tile threads meet by named barriers, and the producer
+  // warp would never reach a block barrier put in for them.
+  if (func.walk([](NVVM::BarrierOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return 0;
   SmallVector<Operation *> staged = stagedOps(func);
   SmallVector<MovedBuffer> moved;
   for (BlockArgument buffer : func.getWorkgroupAttributions())

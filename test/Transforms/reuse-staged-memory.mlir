@@ -180,3 +180,27 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+#wg = #gpu.address_space<workgroup>
+
+// With warp roles the tile threads meet by named barriers; the producer
+// warp would never reach a block barrier put in for them: nothing moves.
+// CHECK-LABEL: gpu.func @named_barriers(
+// CHECK-SAME: workgroup(
+// CHECK-NOT: gpu.barrier
+gpu.module @m {
+  gpu.func @named_barriers(%i: index) workgroup(%x : memref<4xf32, #wg>) kernel
+      attributes {tile.dynamic_shared_bytes = 1024 : i64} {
+    %c0 = arith.constant 0 : index
+    %id = arith.constant 1 : i32
+    %count = arith.constant 256 : i32
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #wg>
+    %slots = memref.view %base[%c0][] : memref<?xi8, #wg> to memref<256xf32, #wg>
+    %v = memref.load %slots[%i] : memref<256xf32, #wg>
+    nvvm.barrier id = %id number_of_threads = %count
+    memref.store %v, %x[%c0] : memref<4xf32, #wg>
+    gpu.return
+  }
+}
