@@ -101,6 +101,18 @@ Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index) {
                            loc, sharedAddress(b, loc, barriers), offset));
 }
 
+/// The !llvm.ptr<3> of every barrier of a static i64 barrier buffer, in
+/// order.
+SmallVector<Value> barrierPointers(OpBuilder &b, Location loc,
+                                   Value barriers) {
+  SmallVector<Value> pointers;
+  int64_t count = cast<MemRefType>(barriers.getType()).getDimSize(0);
+  for (int64_t i = 0; i < count; ++i)
+    pointers.push_back(
+        barrierPointer(b, loc, barriers, indexConstant(b, loc, i)));
+  return pointers;
+}
+
 struct BarrierInitLowering : MapWarpsPattern<tilegpu::BarrierInitOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -108,15 +120,11 @@ struct BarrierInitLowering : MapWarpsPattern<tilegpu::BarrierInitOp> {
   matchAndRewrite(tilegpu::BarrierInitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    int64_t count = op.getBarriers().getType().getDimSize(0);
     inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
       Value arrivals = i32Constant(b, loc, op.getArrivals());
-      for (int64_t i = 0; i < count; ++i)
-        NVVM::MBarrierInitOp::create(
-            b, loc,
-            barrierPointer(b, loc, adaptor.getBarriers(),
-                           indexConstant(b, loc, i)),
-            arrivals, /*predicate=*/nullptr);
+      for (Value barrier : barrierPointers(b, loc, adaptor.getBarriers()))
+        NVVM::MBarrierInitOp::create(b, loc, barrier, arrivals,
+                                     /*predicate=*/nullptr);
       // The copy engine completes transactions on the barriers: make the
       // initialization visible to it, not only to the threads.
       NVVM::FenceMbarrierInitOp::create(b, loc);
@@ -133,14 +141,10 @@ struct BarrierInvalLowering : MapWarpsPattern<tilegpu::BarrierInvalOp> {
   matchAndRewrite(tilegpu::BarrierInvalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    int64_t count = op.getBarriers().getType().getDimSize(0);
     gpu::BarrierOp::create(rewriter, loc);
     inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
-      for (int64_t i = 0; i < count; ++i)
-        NVVM::MBarrierInvalOp::create(
-            b, loc,
-            barrierPointer(b, loc, adaptor.getBarriers(),
-                           indexConstant(b, loc, i)));
+      for (Value barrier : barrierPointers(b, loc, adaptor.getBarriers()))
+        NVVM::MBarrierInvalOp::create(b, loc, barrier);
     });
     rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
     return success();
