@@ -552,10 +552,10 @@ def TileReuseStagedMemory
     in that memory were invalidated after their loop
     (`tilegpu.barrier_inval`).
 
-    Attention's key-chunk kernel (d = 128) exchanges its partial output
-    through a 9 KiB buffer after its key loops: moved into the slots, a
-    block of three stages needs 113 KiB, so two still share a
-    multiprocessor.
+    Attention's key-chunk kernel (d = 128) stages its partial output
+    through a 9 KiB buffer after its key loops; in the slots it costs no
+    bytes of its own (so that even three stages of K and V, 113 KiB, would
+    leave two blocks a multiprocessor).
 
     ```mlir
     gpu.func @k(...) workgroup(%x : memref<2304xf32, #gpu.address_space<workgroup>>)
