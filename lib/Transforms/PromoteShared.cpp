@@ -372,7 +372,8 @@ SmallVector<int64_t> slotShape(RankedTensorType type, bool swizzled) {
 
 /// Carves the slots of `load` out of the dynamic shared memory at `base`;
 /// swizzled slots start at `alignedShift` plus a multiple of the swizzle
-/// atom, padded ones at a constant offset.
+/// atom, padded ones at `alignedShift` (when there is one) plus a multiple
+/// of kSlotAlignment.
 StagedTile allocateSlots(OpBuilder &b, Location loc, PromotableLoad toStage,
                          int64_t stages, Value base, Value alignedShift,
                          int64_t &sharedBytes) {
@@ -387,7 +388,9 @@ StagedTile allocateSlots(OpBuilder &b, Location loc, PromotableLoad toStage,
       sharedBytes, toStage.swizzled ? kSwizzleAtomBytes : kSlotAlignment);
   sharedBytes = offset + slotsType.getNumElements() * elementBytes;
   Value byteShift = arith::ConstantIndexOp::create(b, loc, offset);
-  if (toStage.swizzled)
+  // Padded slots move with the shift too: they may follow swizzled ones,
+  // which the shift moves over their start.
+  if (alignedShift)
     byteShift = arith::AddIOp::create(b, loc, byteShift, alignedShift);
   Value slots =
       memref::ViewOp::create(b, loc, slotsType, base, byteShift, ValueRange{});
@@ -453,8 +456,8 @@ Slots allocateAll(OpBuilder &b, Location loc, ArrayRef<PromotableLoad> loads,
                                         alignedShift, sharedBytes));
   if (!alignedShift)
     return slots;
-  // Padded slots do not move with the shift: only a room of swizzled ones
-  // alone is known to be free around them.
+  // Padded slots may start before the first swizzle atom: only slots all
+  // swizzled leave the room's ends known to be free.
   if (llvm::all_of(loads, [](const PromotableLoad &p) { return p.swizzled; }))
     slots.room = ShiftRoom{alignedShift, start, sharedBytes - start};
   sharedBytes += kSwizzleAtomBytes;

@@ -225,3 +225,42 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A loop whose second dot does not fit warpgroup MMA (32x32) keeps that
+// dot's operands in padded rows after the swizzled panels. The panels move
+// by the run-time alignment shift, so the padded slots move with them:
+// at a constant offset they would overlap the last panel by the shift.
+// CHECK-LABEL: gpu.func @mixed(
+// CHECK: arith.remui %{{.*}}, %c1024
+// CHECK: %[[SHIFT:.*]] = arith.remui %{{.*}}, %c1024
+// CHECK: memref.view {{.*}} to memref<3x1x128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[B:.*]] = arith.addi %c49152, %[[SHIFT]]
+// CHECK: memref.view %{{.*}}[%[[B]]][] : {{.*}} to memref<3x4x64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[X:.*]] = arith.addi %c147456, %[[SHIFT]]
+// CHECK: memref.view %{{.*}}[%[[X]]][] : {{.*}} to memref<3x32x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[Y:.*]] = arith.addi %c{{[0-9]+}}, %[[SHIFT]]
+// CHECK: memref.view %{{.*}}[%[[Y]]][] : {{.*}} to memref<3x64x40xbf16, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @mixed(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %c: memref<?x?xf32>, %e: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %zero2 = arith.constant dense<0.0> : tensor<32x32xf32>
+    %r:2 = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero, %acc2 = %zero2) -> (tensor<128x256xf32>, tensor<32x32xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x256xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+      %tx = tile.load %x[%m0, %kk] : memref<?x?xbf16> -> tensor<32x64xbf16>
+      %ty = tile.load %y[%kk, %n0] : memref<?x?xbf16> -> tensor<64x32xbf16>
+      %d2 = tile.dot %tx, %ty, %acc2 : tensor<32x64xbf16>, tensor<64x32xbf16>, tensor<32x32xf32>
+      scf.yield %d, %d2 : tensor<128x256xf32>, tensor<32x32xf32>
+    } {tile.stages = 3 : i64}
+    tile.store %r#0, %c[%m0, %n0] : tensor<128x256xf32>, memref<?x?xf32>
+    tile.store %r#1, %e[%m0, %n0] : tensor<32x32xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
