@@ -222,7 +222,9 @@ private:
           Value q = arith::AddIOp::create(fb, loc, first, state.threadId);
           auto copyOne = [&](OpBuilder &cb) {
             Chunk chunk = chunkAt(cb, q, 1);
-            auto [gi, gj, inside] = sourceOf(cb, chunk);
+            // Plain variables: C++17 lambdas cannot capture bindings.
+            auto [sourceRow, sourceColumn, inside] = sourceOf(cb, chunk);
+            Value gi = sourceRow, gj = sourceColumn;
             auto read = scf::IfOp::create(
                 cb, loc, inside,
                 [&](OpBuilder &tb, Location) {
