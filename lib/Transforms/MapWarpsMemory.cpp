@@ -576,7 +576,7 @@ static constexpr int64_t kBlockReservedSharedBytes = 1024;
 /// slots already hold as few blocks a multiprocessor by shared memory.
 static bool costsNoResidency(gpu::GPUFuncOp func, int64_t bytes) {
   auto dynamicAttr =
-      func->getAttrOfType<IntegerAttr>(kDynamicSharedBytesAttr);
+      func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName);
   int64_t dynamic = dynamicAttr ? dynamicAttr.getInt() : 0;
   // Room for it, and for a few small buffers of other ops.
   int64_t withBuffer = dynamic + llvm::alignTo(bytes, 1024);

@@ -1044,7 +1044,7 @@ struct TilePromoteSharedPass
                         MemRefLayoutAttrInterface(), workgroup));
     int64_t firstFree = 0;
     if (auto existing =
-            func->getAttrOfType<IntegerAttr>(kDynamicSharedBytesAttr))
+            func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName))
       firstFree = existing.getInt();
     // Loops (and dots outside loops) that run one after the other (neither
     // inside the other) reuse the same memory; a block barrier before the
@@ -1087,7 +1087,7 @@ struct TilePromoteSharedPass
       totalBytes = std::max(totalBytes, sharedBytes);
     }
     numSharedBytes = totalBytes;
-    func->setAttr(kDynamicSharedBytesAttr,
+    func->setAttr(tile::kDynamicSharedBytesAttrName,
                   rewriter.getI64IntegerAttr(totalBytes));
   }
 };

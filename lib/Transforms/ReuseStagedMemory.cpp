@@ -11,6 +11,8 @@
 
 #include "tilec/Transforms/Passes.h"
 
+#include "tilec/Dialect/Tile/TileOps.h"
+
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -186,7 +188,7 @@ static int64_t bufferBytes(BlockArgument buffer) {
 FailureOr<int64_t> tilec::reuseStagedMemory(RewriterBase &rewriter,
                                             gpu::GPUFuncOp func) {
   auto dynamicBytes =
-      func->getAttrOfType<IntegerAttr>(kDynamicSharedBytesAttr);
+      func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName);
   if (!dynamicBytes || func.getWorkgroupAttributions().empty())
     return 0;
   // Warp roles: the tile threads meet by named barriers, and the producer
@@ -227,7 +229,7 @@ FailureOr<int64_t> tilec::reuseStagedMemory(RewriterBase &rewriter,
   }
   llvm::sort(indices);
   eraseWorkgroupAttributions(func, indices);
-  func->setAttr(kDynamicSharedBytesAttr,
+  func->setAttr(tile::kDynamicSharedBytesAttrName,
                 rewriter.getI64IntegerAttr(
                     std::max(dynamicBytes.getInt(), offset)));
   return offset;

@@ -41,12 +41,6 @@ class DotOp;
 /// many warpgroup MMA groups in flight instead of waiting for the dot.
 inline constexpr llvm::StringLiteral kDotInFlightAttr = "tile.in_flight";
 
-/// Set by tile-promote-shared on a kernel: the bytes of dynamic shared
-/// memory a block needs (its staged slots and barriers, and the workgroup
-/// buffers tile-reuse-staged-memory moved there).
-inline constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
-    "tile.dynamic_shared_bytes";
-
 /// Set by tile-tiling on a pipelined loop whose bulk copies a producer warp
 /// should issue (tilegpu.warp_roles, made by tile-promote-shared).
 inline constexpr llvm::StringLiteral kProducerWarpAttr = "tile.producer_warp";

@@ -250,7 +250,7 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   }
   // Staged operand tiles live in dynamic shared memory (tile-promote-shared).
   if (auto shared =
-          kernel->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes"))
+          kernel->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName))
     meta.sharedBytes = static_cast<unsigned>(shared.getInt());
   return meta;
 }
@@ -288,7 +288,7 @@ struct TileEmitLaunchMetadataPass
   /// (tile-extern-dynamic-shared).
   LogicalResult checkSharedBytes(gpu::GPUFuncOp kernel) {
     auto shared =
-        kernel->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes");
+        kernel->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName);
     int64_t limit = maxSharedBytes;
     if (limit <= 0 || !shared)
       return success();

@@ -101,6 +101,12 @@ inline constexpr llvm::StringLiteral kClusterAttrName = "tile.cluster";
 /// most N blocks a multiprocessor run in all (set by tile-tiling for
 /// split-K matmuls; launch metadata `split N`).
 inline constexpr llvm::StringLiteral kSplitAttrName = "tile.split";
+/// `tile.dynamic_shared_bytes`: N: the bytes of dynamic shared memory a
+/// block needs (its staged slots and barriers, set by tile-promote-shared,
+/// and the workgroup buffers tile-reuse-staged-memory moves there; launch
+/// metadata `shared N`).
+inline constexpr llvm::StringLiteral kDynamicSharedBytesAttrName =
+    "tile.dynamic_shared_bytes";
 /// `tile.min_blocks_per_sm`: N: ptxas should fit N blocks of the kernel on
 /// a multiprocessor (set by tile-tiling where that measured faster; becomes
 /// nvvm.minctasm in tile-occupancy-hints).
