@@ -95,12 +95,11 @@ static Block *enclosingBlock(Block *block, Operation *op) {
 
 namespace {
 /// A workgroup buffer that can move, and where the block barrier between
-/// the staged ops and its uses goes: in `block`, the innermost block
-/// holding all of them, after `lastStaged` and before `firstUse` (the
-/// ancestors there of the last staged op and of the buffer's first use).
+/// the staged ops and its uses goes: after `lastStaged` and before
+/// `firstUse`, the ancestors of the last staged op and of the buffer's
+/// first use in the innermost block holding all of them.
 struct MovedBuffer {
   BlockArgument buffer;
-  Block *block;
   Operation *lastStaged, *firstUse;
 };
 } // namespace
@@ -142,7 +141,7 @@ placeBuffer(BlockArgument buffer, gpu::GPUFuncOp func,
   Operation *lastStaged = earliest(staged, /*last=*/true);
   if (!lastStaged->isBeforeInBlock(firstUse))
     return std::nullopt;
-  return MovedBuffer{buffer, block, lastStaged, firstUse};
+  return MovedBuffer{buffer, lastStaged, firstUse};
 }
 
 /// Puts a block barrier before `m.firstUse` unless one already separates it
