@@ -18,7 +18,18 @@
 // CHECK: vector.load %{{.*}}[%[[R3]], %c0] {{.*}} vector<4xf32>
 // CHECK: %[[C0:.*]] = arith.muli %[[TJ]], %c4
 // CHECK: vector.load %{{.*}}[%c0, %[[C0]]] {alignment = 16 : i64} : memref<8x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-COUNT-64: math.fma
+// Column by column, odd columns from the last row up: each FMA shares b
+// with the one before, and at a turn a as well.
+// CHECK: math.fma %[[A0:[^,]+]], %[[B0:[^,]+]],
+// CHECK-NEXT: math.fma %[[A1:[^,]+]], %[[B0]],
+// CHECK-NEXT: math.fma %[[A2:[^,]+]], %[[B0]],
+// CHECK-NEXT: math.fma %[[A3:[^,]+]], %[[B0]],
+// CHECK-NEXT: math.fma %[[A3]], %[[B1:[^,]+]],
+// CHECK-NEXT: math.fma %[[A2]], %[[B1]],
+// CHECK-NEXT: math.fma %[[A1]], %[[B1]],
+// CHECK-NEXT: math.fma %[[A0]], %[[B1]],
+// CHECK-NEXT: math.fma %[[A0]], %[[B2:[^,]+]],
+// CHECK-COUNT-55: math.fma
 // CHECK: vector.load %{{.*}}[%[[TI]], %c4{{.*}}] {{.*}} memref<32x12xf32
 // CHECK-COUNT-64: math.fma
 // CHECK-NOT: math.fma
