@@ -17,8 +17,11 @@
 // kernel splits the keys into chunks, one program each, which leave
 // partial results (unnormalised accumulator, row maximum and sum) in the
 // runtime's scratch buffer; its `then` kernel merges them per (batch,
-// head) with the same rescaling as the online softmax. Packed sequences
-// get the same variants when max_seqlen_k sizes the chunks' grid.
+// head) with the same rescaling as the online softmax. The runtime caps
+// the chunks a (batch, head) gets by the multiprocessors (`tile.split`),
+// and the programs share the keys among as many chunks as it launched.
+// Packed sequences get the same variants when max_seqlen_k sizes the
+// chunks' grid.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +48,8 @@ namespace {
 /// How one program computes its block of output rows.
 struct AttentionSchedule {
   int64_t blockM, blockN, warps, stages;
-  /// Keys a program of the key-chunk kernel takes (a multiple of blockN).
+  /// The fewest keys a program of the key-chunk kernel takes (a multiple
+  /// of blockN): the grid's chunks before the runtime caps them.
   int64_t keysPerProgram = 0;
   /// Columns of the head dim a program of the combine kernel takes.
   int64_t combineColumns = 0;
@@ -114,13 +118,27 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
 /// the dots are warpgroup MMAs from swizzled slots that TMA fills and each
 /// warp owns whole rows (16 rows on 4 warps split the keys of S over the
 /// warps: two exchanges through workgroup memory a key block, 74-82% of
-/// DRAM bandwidth); chunks of 1024 keys, so that a single sequence of 8192
-/// keys and 16 heads still makes 128 programs; the combine in groups of 32
-/// columns, so that its chain of dependent steps runs on 2 to 4 times the
-/// programs with a quarter to a half of the bytes a step.
+/// DRAM bandwidth); chunks of at least 1024 keys, so that a single
+/// sequence of 8192 keys and 16 heads still makes 128 programs; the
+/// combine in groups of 32 columns, so that its chain of dependent steps
+/// runs on 2 to 4 times the programs with a quarter to a half of the bytes
+/// a step.
 AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
   return {64, headDim <= 64 ? 128 : 64, 4, 2, 1024, 32, 16};
 }
+
+/// The key-chunk kernel's chunks a (batch, head) are capped so that at most
+/// one program a multiprocessor runs in all (launch metadata `split`):
+/// fewer, longer programs read K and V faster. On the H200, against chunks
+/// of 1024 keys: 1x16x16x1x65536 4.5% faster with 8 chunks (8192 keys),
+/// 16x32x8x1x16384 and 8x32x8x1x32768 3.2-3.5% with 1 and 2, 32x32x8x1x8192
+/// 1.5% with 1; two programs a multiprocessor (16 and 4 chunks) gained
+/// little or lost (bench/results/2026-11-28-h200-decode-split).
+constexpr int64_t kDecodeSplitBlocksPerSm = 1;
+/// The scratch buffer's first words: the key-chunk kernel's program 0
+/// leaves there how many chunks the runtime launched (an f32), which its
+/// `then` kernel reads; 16 bytes keep the partial results 16-byte aligned.
+constexpr int64_t kScratchHeaderWords = 4;
 
 /// The key-chunk schedule with packed heads: every row of the block may be
 /// a query head, so that a program takes all the query heads of its K/V
@@ -222,6 +240,7 @@ private:
                     b.getIndexAttr(1));
   }
   void loadSequenceBounds(ValueRange args);
+  Value setUpChunks(ValueRange args, Value chunk);
   Value lseView(Value buffer, Value head);
   Value setUpHeadPacks(ValueRange args, Value slot, bool combine);
   void setUpViews(ValueRange args);
@@ -315,7 +334,9 @@ private:
   /// results, and the partial index of this (batch, head)'s chunk 0 (see
   /// setUpPartials).
   Value scratch, chunkBase, maxWords, sumWords, usedPartialRows;
-  /// The slot (grid y of the key-chunk kernel) whose programs left this
+  /// The keys a key-chunk program takes (see setUpChunks).
+  Value chunkKeys;
+  /// The slot (grid x of the key-chunk kernel) whose programs left this
   /// program's partial results, and the slots there are: the head and the
   /// query heads, or, with packed heads, the pack's (see setUpHeadPacks).
   Value partialSlot, partialSlots;
@@ -680,11 +701,6 @@ void AttentionProgram::storeResults(const SoftmaxState &state) {
 /// Views of Q, K, V, O (and the LSE) for this program's (batch, head).
 void AttentionProgram::setUpViews(ValueRange args) {
   Value q = args[0], k = args[1], v = args[2], o = args[3];
-  if (!op.isRagged()) {
-    queryStart = keyStart = zero;
-    queryLength = b.createOrFold<memref::DimOp>(loc, q, dims.seq);
-    keyLength = b.createOrFold<memref::DimOp>(loc, k, dims.seq);
-  }
   // Grouped-query attention: heads / kv_heads query heads share a K/V head
   // (packed heads: set by setUpHeadPacks).
   if (!kvHead) {
@@ -710,11 +726,17 @@ void AttentionProgram::setUpViews(ValueRange args) {
     lseHead = lseView(args[4], head);
 }
 
-/// Packed sequences: this program's sequence's first tokens and lengths,
-/// from cu_seqlens_q and cu_seqlens_k. Grid z has one program per offset,
-/// one more than the sequences: the last reads both bounds at the last
-/// offset (clamped), an empty sequence.
+/// This program's sequence's first query and key tokens and lengths: the
+/// buffers' whole sequences, or, packed, from cu_seqlens_q and cu_seqlens_k.
+/// The grid has one program per offset, one more than the sequences: the
+/// last reads both bounds at the last offset (clamped), an empty sequence.
 void AttentionProgram::loadSequenceBounds(ValueRange args) {
+  if (!op.isRagged()) {
+    queryStart = keyStart = zero;
+    queryLength = b.createOrFold<memref::DimOp>(loc, args[0], dims.seq);
+    keyLength = b.createOrFold<memref::DimOp>(loc, args[1], dims.seq);
+    return;
+  }
   unsigned at = op.getCuSeqlensIndex();
   Value last = m.sub(b.createOrFold<memref::DimOp>(loc, args[at], 0),
                      m.constant(1));
@@ -764,15 +786,61 @@ Value AttentionProgram::positions(unsigned along, Value start) {
   return arith::AddIOp::create(b, loc, tile, splatIndex(start, i32Scores));
 }
 
-/// The scratch buffer of the key-chunk and combine kernels holds, for each
+/// The chunks the runtime launched the key-chunk kernel with (grid z: at
+/// most ceil(keys / keysPerProgram) for the grid's keys, n_kv or, packed,
+/// max_seqlen_k), and the keys each takes (chunkKeys: the grid's key blocks
+/// shared evenly, so the last chunks may be short or empty). `chunk` is
+/// the key-chunk program's (grid z; null in the combine); its program 0
+/// leaves the count in the scratch buffer's header, as i32 bits, which the
+/// combine reads (clamped to the grid's, so that a header no key-chunk
+/// program wrote, the grid being empty, is never trusted).
+Value AttentionProgram::setUpChunks(ValueRange args, Value chunk) {
+  Value header = args.back();
+  Value gridKeys = keyLength;
+  if (std::optional<unsigned> maxKeys = op.getMaxSeqlenKIndex())
+    gridKeys = m.maxSigned(arith::IndexCastOp::create(
+                               b, loc, b.getIndexType(), args[*maxKeys]),
+                           zero);
+  Type i32 = b.getI32Type();
+  Value one = m.constant(1);
+  Value launched;
+  if (chunk) {
+    auto z = tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::z);
+    launched = tile::NumProgramsOp::create(b, loc, b.getIndexType(), z);
+    // head and batch are still grid x and y here.
+    Value first = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, m.add(m.add(head, batch), chunk),
+        zero);
+    auto isFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(isFirst.thenBlock());
+    Value bits = arith::BitcastOp::create(
+        b, loc, b.getF32Type(),
+        arith::IndexCastUIOp::create(b, loc, i32, launched));
+    memref::StoreOp::create(b, loc, bits, header, ValueRange{zero});
+  } else {
+    // (One op a statement: C++ leaves the order of arguments open.)
+    Value word = memref::LoadOp::create(b, loc, header, ValueRange{zero});
+    Value bits = arith::BitcastOp::create(b, loc, i32, word);
+    Value count = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), bits);
+    Value grid = m.ceilDiv(gridKeys, m.constant(s.keysPerProgram));
+    launched = m.min(m.max(count, one), grid);
+  }
+  Value blocks = m.ceilDiv(gridKeys, m.constant(s.blockN));
+  Value perChunk = m.ceilDiv(blocks, m.max(launched, one));
+  chunkKeys = m.mul(m.max(perChunk, one), m.constant(s.blockN));
+  return launched;
+}
+
+/// The scratch buffer of the key-chunk and combine kernels holds, after
+/// its header (setUpChunks), for each
 /// of the P = chunks * slots * batch key-chunk programs, p = chunk +
 /// chunks * (slot + slots * batch), partialRows rows of partial results:
 /// the f32 accumulators [P * partialRows, d], then the row maxima (log2
 /// domain) [P * partialRows], then the row sums [P * partialRows];
 /// partialScratchBytes() per program. A program uses the first
-/// usedPartialRows of its rows. `chunks` is the grid's: with packed
-/// sequences, that of max_seqlen_k, of which a sequence uses the first
-/// ceil(n_kv / keysPerProgram).
+/// usedPartialRows of its rows. `chunks` is the launched grid's, of which
+/// a sequence uses the first ceil(n_kv / chunkKeys).
 void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
   Value q = args[0];
   // The launch metadata's contract: the scratch buffer is 256-byte aligned
@@ -825,11 +893,12 @@ Value AttentionProgram::partialView(Value row, OpFoldResult rows,
           return b.getIndexAttr(stride);
         }));
   };
+  Value header = m.constant(kScratchHeaderWords);
   if (!statsWords)
     return view({rowsDim, headDim}, {rowStride * headDim, 1},
-                m.mul(row, m.constant(headDim)),
+                m.add(header, m.mul(row, m.constant(headDim))),
                 {rows, b.getIndexAttr(headDim)});
-  Value offset = m.add(statsWords, row);
+  Value offset = m.add(header, m.add(statsWords, row));
   if (!broadcast)
     return view({rowsDim}, {rowStride}, offset, {rows});
   return view({rowsDim, columns}, {rowStride, 0}, offset,
@@ -1012,8 +1081,8 @@ SoftmaxState AttentionProgram::combineChunkLanes(Value chunks) {
 /// Narrows the key ranges to the keys of chunk `chunk`; every bound stays a
 /// block start (chunks are whole blocks) or the end.
 KeyRanges AttentionProgram::clampToChunk(const KeyRanges &keys, Value chunk) {
-  Value begin = m.mul(chunk, m.constant(s.keysPerProgram));
-  Value end = m.min(m.add(begin, m.constant(s.keysPerProgram)), keyLength);
+  Value begin = m.mul(chunk, chunkKeys);
+  Value end = m.min(m.add(begin, chunkKeys), keyLength);
   auto clamp = [&](Value x) { return m.min(m.max(x, begin), end); };
   return {clamp(keys.first), clamp(keys.wholeBegin), clamp(keys.wholeEnd),
           clamp(keys.end)};
@@ -1022,11 +1091,11 @@ KeyRanges AttentionProgram::clampToChunk(const KeyRanges &keys, Value chunk) {
 /// Packed heads: the `group` query heads of a K/V head are split into
 /// ceil(group / R) packs of at most R rows (R the block's query rows; one
 /// pack but past 64 query heads a K/V head), of equal size but the last,
-/// so that packs never straddle K/V heads. Grid y of the key-chunk kernel
-/// has kv_heads * ceil(heads / R) slots: slot y takes pack y / kv_heads of
-/// K/V head y % kv_heads, and returns at once past that head's packs (only
+/// so that packs never straddle K/V heads. Grid x of the key-chunk kernel
+/// has kv_heads * ceil(heads / R) slots: slot x takes pack x / kv_heads of
+/// K/V head x % kv_heads, and returns at once past that head's packs (only
 /// where some K/V head has fewer query heads than the grid has room for:
-/// with more than R query heads). `slot` is grid y in the key-chunk kernel
+/// with more than R query heads). `slot` is grid x in the key-chunk kernel
 /// and the query head in the combine; returns whether the program takes a
 /// pack, in the key-chunk kernel.
 Value AttentionProgram::setUpHeadPacks(ValueRange args, Value slot,
@@ -1095,7 +1164,7 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   };
   zero = m.constant(0);
   firstRow = firstColumn = zero;
-  if (part == AttentionPart::combine) {
+  if (part != AttentionPart::whole) {
     head = programId(tile::ProgramDim::x);
     batch = programId(tile::ProgramDim::y);
   } else {
@@ -1119,16 +1188,16 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   auto isLess = [&](Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   };
-  Value chunk;
-  if (part == AttentionPart::keyChunk)
-    chunk = programId(tile::ProgramDim::x);
-  if (op.isRagged()) {
-    loadSequenceBounds(args);
+  loadSequenceBounds(args);
+  if (op.isRagged())
     takesPart.push_back(isLess(firstRow, queryLength));
-    if (chunk)
-      takesPart.push_back(
-          isLess(m.mul(chunk, m.constant(s.keysPerProgram)), keyLength));
-  }
+  Value chunk, launchedChunks;
+  if (part == AttentionPart::keyChunk)
+    chunk = programId(tile::ProgramDim::z);
+  if (part != AttentionPart::whole)
+    launchedChunks = setUpChunks(args, chunk);
+  if (chunk)
+    takesPart.push_back(isLess(m.mul(chunk, chunkKeys), keyLength));
   if (packHeads) {
     if (Value takesPack = setUpHeadPacks(args, head, s.combineLanes != 0))
       takesPart.push_back(takesPack);
@@ -1153,20 +1222,11 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
     tile::ReturnOp::create(b, loc);
     return;
   }
-  // The grid's chunks a (batch, head) has, and those its keys fill: fewer
-  // for a packed sequence shorter than max_seqlen_k.
-  auto chunksOf = [&](Value keys) {
-    return m.div(m.add(keys, m.constant(s.keysPerProgram - 1)),
-                 m.constant(s.keysPerProgram));
-  };
-  Value chunks = chunksOf(keyLength), gridChunks = chunks;
-  if (std::optional<unsigned> maxKeys = op.getMaxSeqlenKIndex()) {
-    Value bound = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                             args[*maxKeys]);
-    gridChunks = chunksOf(m.maxSigned(bound, zero));
-    chunks = m.min(chunks, gridChunks);
-  }
-  setUpPartials(args, gridChunks);
+  // The chunks this (batch, head)'s keys fill: fewer than launched for a
+  // packed sequence shorter than max_seqlen_k, or where the keys do not
+  // fill the last chunks.
+  Value chunks = m.min(launchedChunks, m.ceilDiv(keyLength, chunkKeys));
+  setUpPartials(args, launchedChunks);
   if (part == AttentionPart::keyChunk) {
     setUpScoreTiles(args);
     storePartials(keyLoops(clampToChunk(keyRanges(), chunk), s.overlapSoftmax),
@@ -1214,11 +1274,14 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
     // Every partial result read was written first: no zero-fill.
     kernel->setAttr(tile::kScratchAttrName,
                     rewriter.getDenseI64ArrayAttr(
-                        {0,
+                        {kScratchHeaderWords * 4,
                          part == AttentionPart::keyChunk
                              ? partialScratchBytes(s, headDim)
                              : 4,
                          0}));
+    if (part == AttentionPart::keyChunk)
+      kernel->setAttr(tile::kSplitAttrName,
+                      rewriter.getI64IntegerAttr(kDecodeSplitBlocksPerSm));
   }
   Block *body =
       rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
@@ -1268,9 +1331,10 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
     return kernel;
   }
   // At most a block of query rows (max_seqlen_q for packed sequences): x
-  // over chunks of K's rows (of max_seqlen_k), then the combine over
-  // (head, batch); a single query row packs the query heads of a K/V head
-  // into the rows, so that each K/V head is read once.
+  // over heads, y over batches, z over chunks of K's rows (of
+  // max_seqlen_k), then the combine over (head, batch); a single query row
+  // packs the query heads of a K/V head into the rows, so that each K/V
+  // head is read once.
   AttentionSchedule decode = chooseDecodeSchedule(headDim);
   tile::GridAttr keyChunks =
       op.isRagged()
@@ -1282,7 +1346,7 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   std::optional<unsigned> rowsDim =
       op.isRagged() ? std::nullopt : std::optional<unsigned>(dims.seq);
   tile::KernelOp wider = kernel;
-  // Packed heads: y over kv_heads * ceil(heads / R) slots of R packed
+  // Packed heads: x over kv_heads * ceil(heads / R) slots of R packed
   // rows (AttentionProgram::setUpHeadPacks).
   AttentionSchedule packed = packedHeadsSchedule(decode);
   Attribute headPacks = rewriter.getArrayAttr(
@@ -1293,7 +1357,7 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
     const AttentionSchedule &chunkSchedule = packHeads ? packed : decode;
     tile::KernelOp chunks = buildAttentionKernel(
         rewriter, op, names[2 * i], AttentionPart::keyChunk, chunkSchedule,
-        {keyChunks, packHeads ? headPacks : Attribute(heads), batches},
+        {packHeads ? headPacks : Attribute(heads), batches, keyChunks},
         packHeads);
     // z over groups of columns of the head dim (Q's last dimension).
     AttentionSchedule merge = combineSchedule(chunkSchedule, packHeads);

@@ -263,19 +263,23 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 
 // -----
 
-// At most 16 query rows: the narrow variant splits the keys into chunks of
-// 1024, one program each (x), 64 rows on 4 warps (a warpgroup MMA; the
+// At most 16 query rows: the narrow variant splits the keys into chunks,
+// one program each (z: at most one a 1024 keys, capped by the runtime at
+// one program a multiprocessor, `tile.split`, the keys shared evenly among
+// the chunks launched), 64 rows on 4 warps (a warpgroup MMA; the
 // rows past the queries pad it), and leaves the first 16 rows of its
-// unnormalised partial results in the scratch buffer (16 rows of d + 2
+// unnormalised partial results in the scratch buffer (after a 4-word
+// header where program 0 leaves the chunk count; 16 rows of d + 2
 // words, no zero-fill; rows past the queries neither written nor read) for
-// its then kernel, which merges them per (head, batch, 32 columns) eight
+// its then kernel, which reads the count back (clamped to the grid's) and
+// merges the partial results per (head, batch, 32 columns) eight
 // chunks a step: static views of a program's 16 rows, the row statistics
 // broadcast over the columns (column stride 0), read without padding; a
 // chunk past the last reads the last one's, and it and the rows past the
 // queries are replaced by rows that saw no key. One query row packs the
-// query heads of a K/V head into the 64 rows: y over kv_heads *
-// ceil(heads / 64) slots, slot y taking pack y / kv_heads of K/V head
-// y % kv_heads (a slot past its K/V head's packs returns at once); its
+// query heads of a K/V head into the 64 rows: x over kv_heads *
+// ceil(heads / 64) slots, slot x taking pack x / kv_heads of K/V head
+// x % kv_heads (a slot past its K/V head's packs returns at once); its
 // combine takes one head a program, finds the head's slot and row, and
 // merges 16 chunks a step (one a row of the tile, chunk stride 64 rows),
 // then the rows.
@@ -283,17 +287,37 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @decode__decode, operand = 0 : i64}
 // CHECK-LABEL: tile.kernel @decode__decode(
 // CHECK-SAME: %{{.*}}: memref<?xf32>)
-// CHECK-SAME: grid = [#tile.grid<arg = 1, dim = 2, per_program = 1024>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>, #tile.grid<arg = 1, dim = 2, per_program = 1024>], num_warps = 4
 // CHECK-SAME: tile.narrow = {at_most = 1 : i64, dim = 2 : i64, kernel = @decode__decode_heads, operand = 0 : i64}
-// CHECK-SAME: tile.scratch = array<i64: 0, 8320, 0>, tile.then = @decode__decode_combine
-// CHECK: %[[CHUNK:.*]] = tile.program_id x
+// CHECK-SAME: tile.scratch = array<i64: 16, 8320, 0>, tile.split = 1 : i64, tile.then = @decode__decode_combine
+// CHECK: %[[HEAD:.*]] = tile.program_id x
+// CHECK: %[[BATCH:.*]] = tile.program_id y
+// CHECK: %[[KEYS:.*]] = memref.dim %arg1, %c2
+// CHECK: %[[CHUNK:.*]] = tile.program_id z
+// CHECK: %[[LAUNCHED:.*]] = tile.num_programs z
+// CHECK: %[[HEAD_BATCH:.*]] = arith.addi %[[HEAD]], %[[BATCH]]
+// CHECK: %[[IDS:.*]] = arith.addi %[[HEAD_BATCH]], %[[CHUNK]]
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[IDS]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[COUNT:.*]] = arith.index_castui %[[LAUNCHED]] : index to i32
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[COUNT]] : i32 to f32
+// CHECK: memref.store %[[BITS]], %arg4[%c0] : memref<?xf32>
+// CHECK: }
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %[[KEYS]], %c64
+// CHECK: %[[AT_LEAST_ONE:.*]] = arith.maxui %[[LAUNCHED]], %c1
+// CHECK: %[[PER_CHUNK:.*]] = arith.ceildivui %[[BLOCKS]], %[[AT_LEAST_ONE]]
+// CHECK: %[[NOT_EMPTY:.*]] = arith.maxui %[[PER_CHUNK]], %c1
+// CHECK: %[[CHUNK_KEYS:.*]] = arith.muli %[[NOT_EMPTY]], %c64
+// CHECK: %[[BEGIN:.*]] = arith.muli %[[CHUNK]], %[[CHUNK_KEYS]]
+// CHECK: %[[HAS_KEYS:.*]] = arith.cmpi ult, %[[BEGIN]], %[[KEYS]]
+// CHECK: scf.if %[[HAS_KEYS]] {
 // CHECK: %[[SCRATCH:.*]] = memref.assume_alignment %arg4, 16 : memref<?xf32>
-// CHECK: %[[BEGIN:.*]] = arith.muli %[[CHUNK]], %c1024
 // CHECK: scf.for
 // CHECK: tile.dot %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
 // CHECK: } {tile.stages = 2 : i64}
 // CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c16
-// CHECK: %[[ACC_WORD:.*]] = arith.muli %[[ROW]], %c128
+// CHECK: %[[ROW_WORD:.*]] = arith.muli %[[ROW]], %c128
+// CHECK: %[[ACC_WORD:.*]] = arith.addi %[[ROW_WORD]], %c4
 // CHECK: %[[ACC:.*]] = memref.reinterpret_cast %[[SCRATCH]] to offset: [%[[ACC_WORD]]], sizes: [%[[USED:.*]], 128], strides: [128, 1]
 // CHECK: tile.store %{{.*}}, %[[ACC]][%c0, %c0] : tensor<64x128xf32>, memref<?x128xf32, strided<[128, 1], offset: ?>>
 // CHECK: memref.reinterpret_cast %[[SCRATCH]] to offset: [%{{.*}}], sizes: [%[[USED]]], strides: [1]
@@ -304,14 +328,23 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_combine(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>, #tile.grid<arg = 0, dim = 3, per_program = 32>]
-// CHECK-SAME: tile.scratch = array<i64: 0, 4, 0>
+// CHECK-SAME: tile.scratch = array<i64: 16, 4, 0>
+// CHECK: %[[HEADER:.*]] = memref.load %arg4[%c0] : memref<?xf32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[HEADER]] : f32 to i32
+// CHECK: %[[COUNT:.*]] = arith.index_castui %[[BITS]] : i32 to index
+// CHECK: %[[GRID:.*]] = arith.ceildivui %[[KEYS:.*]], %c1024
+// CHECK: %[[AT_LEAST_ONE:.*]] = arith.maxui %[[COUNT]], %c1
+// CHECK: %[[LAUNCHED:.*]] = arith.minui %[[AT_LEAST_ONE]], %[[GRID]]
+// CHECK: %[[CHUNK_KEYS:.*]] = arith.muli %{{.*}}, %c64
+// CHECK: %[[FILLED:.*]] = arith.ceildivui %[[KEYS]], %[[CHUNK_KEYS]]
+// CHECK: %[[CHUNKS:.*]] = arith.minui %[[LAUNCHED]], %[[FILLED]]
 // CHECK: %[[SCRATCH:.*]] = memref.assume_alignment %arg4, 16 : memref<?xf32>
 // CHECK: %[[GROUP:.*]] = tile.program_id z
 // CHECK: %[[COLUMN:.*]] = arith.muli %[[GROUP]], %c32
 // CHECK: %[[ROW:.*]] = tile.range : tensor<16xi32>
 // CHECK: %[[ROWS:.*]] = tile.broadcast %[[ROW]]
 // CHECK: %[[STORED:.*]] = arith.cmpi ult, %[[ROWS]], %{{.*}} : tensor<16x32xi32>
-// CHECK: %[[LAST:.*]] = arith.subi %[[CHUNKS:.*]], %c1
+// CHECK: %[[LAST:.*]] = arith.subi %[[CHUNKS]], %c1
 // CHECK: scf.for %[[FIRST:.*]] = %c0{{.*}} to %[[CHUNKS]] step %c8
 // CHECK: %[[CLAMPED:.*]] = arith.minui %[[FIRST]], %[[LAST]]
 // CHECK: %[[EXISTS:.*]] = arith.cmpi ult, %[[FIRST]], %[[CHUNKS]]
@@ -331,9 +364,9 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK: arith.divf
 // CHECK: tile.store %{{.*}}[%{{.*}}, %[[COLUMN]]] : tensor<16x32xbf16>
 // CHECK-LABEL: tile.kernel @decode__decode_heads(
-// CHECK-SAME: grid = [#tile.grid<arg = 1, dim = 2, per_program = 1024>, [#tile.grid<arg = 1, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 1, per_program = 64>], #tile.grid<arg = 0, dim = 0, per_program = 1>]
-// CHECK-SAME: tile.scratch = array<i64: 0, 33280, 0>, tile.then = @decode__decode_heads_combine
-// CHECK: %[[SLOT:.*]] = tile.program_id y
+// CHECK-SAME: grid = {{\[}}[#tile.grid<arg = 1, dim = 1, per_program = 1>, #tile.grid<arg = 0, dim = 1, per_program = 64>], #tile.grid<arg = 0, dim = 0, per_program = 1>, #tile.grid<arg = 1, dim = 2, per_program = 1024>]
+// CHECK-SAME: tile.scratch = array<i64: 16, 33280, 0>, tile.split = 1 : i64, tile.then = @decode__decode_heads_combine
+// CHECK: %[[SLOT:.*]] = tile.program_id x
 // CHECK: %[[HEADS:.*]] = memref.dim %arg0, %c1
 // CHECK: %[[KV_HEADS:.*]] = memref.dim %arg1, %c1
 // CHECK: %[[GROUP:.*]] = arith.divui %[[HEADS]], %[[KV_HEADS]]
@@ -348,7 +381,8 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK: %[[LEFT:.*]] = arith.subi %[[GROUP]], %[[IN_GROUP]]
 // CHECK: %[[ROWS:.*]] = arith.minui %[[SIZE]], %[[LEFT]]
 // CHECK: %[[TAKES:.*]] = arith.cmpi ult, %[[PACK]], %[[PACKS]]
-// CHECK: scf.if %[[TAKES]] {
+// CHECK: %[[HAS_KEYS_AND_PACK:.*]] = arith.andi %{{.*}}, %[[TAKES]]
+// CHECK: scf.if %[[HAS_KEYS_AND_PACK]] {
 // CHECK: memref.subview %arg0[%{{.*}}, %[[HEAD]], 0, 0] [1, %[[ROWS]], 1, 128]
 // CHECK: tile.dot
 // CHECK: tile.store %{{.*}} : tensor<64x128xf32>
@@ -416,31 +450,38 @@ tile.attention @ragged layout(thd) causal lse
 // -----
 
 // Packed sequences with max_seqlen_k (argument 8): decode variants chosen
-// on max_seqlen_q (at most 16, then 1), x over chunks of max_seqlen_k, z
-// over cu_seqlens_q's entries. A key-chunk program returns at once past its
+// on max_seqlen_q (at most 16, then 1), y over cu_seqlens_q's entries, z
+// over chunks of max_seqlen_k. A key-chunk program returns at once past its
 // sequence's queries or keys; the combine merges the chunks the sequence's
-// keys fill (at most the grid's), its packed heads starting at the
+// keys fill (at most those launched), its packed heads starting at the
 // sequence's query.
 // CHECK-LABEL: tile.kernel @ragged_decode(
 // CHECK-SAME: tile.narrow = {at_most = 16 : i64, kernel = @ragged_decode__decode, operand = 7 : i64}
 // CHECK-LABEL: tile.kernel @ragged_decode__decode(
-// CHECK-SAME: grid = [#tile.grid<arg = 8, per_program = 1024>, #tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 5, dim = 0, per_program = 1>]
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 5, dim = 0, per_program = 1>, #tile.grid<arg = 8, per_program = 1024>]
 // CHECK-SAME: tile.narrow = {at_most = 1 : i64, kernel = @ragged_decode__decode_heads, operand = 7 : i64}
-// CHECK-SAME: tile.then = @ragged_decode__decode_combine
-// CHECK: %[[CHUNK:.*]] = tile.program_id x
-// CHECK: %[[FIRST_KEY:.*]] = arith.muli %[[CHUNK]], %c1024
+// CHECK-SAME: tile.split = 1 : i64, tile.then = @ragged_decode__decode_combine
+// CHECK: %[[CHUNK:.*]] = tile.program_id z
+// CHECK: %[[MAX_KEYS:.*]] = arith.index_cast %arg8 : i32 to index
+// CHECK: %[[GRID_KEYS:.*]] = arith.maxsi %[[MAX_KEYS]], %c0
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %[[GRID_KEYS]], %c64
+// CHECK: %[[CHUNK_KEYS:.*]] = arith.muli %{{.*}}, %c64
+// CHECK: %[[FIRST_KEY:.*]] = arith.muli %[[CHUNK]], %[[CHUNK_KEYS]]
 // CHECK: %[[HAS_KEYS:.*]] = arith.cmpi ult, %[[FIRST_KEY]], %{{.*}}
 // CHECK: %[[TAKES:.*]] = arith.andi %{{.*}}, %[[HAS_KEYS]]
 // CHECK: scf.if %[[TAKES]] {
-// CHECK: %[[MAX_KEYS:.*]] = arith.index_cast %arg8 : i32 to index
 // CHECK: tile.dot %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
 // CHECK: tile.store
 // CHECK-LABEL: tile.kernel @ragged_decode__decode_combine(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 1>, #tile.grid<arg = 5, dim = 0, per_program = 1>, #tile.grid<arg = 0, dim = 2, per_program = 32>]
-// CHECK: %[[SEQUENCE_CHUNKS:.*]] = arith.divui %{{.*}}, %c1024
-// CHECK: arith.index_cast %arg8 : i32 to index
-// CHECK: %[[GRID_CHUNKS:.*]] = arith.divui %{{.*}}, %c1024
-// CHECK: %[[CHUNKS:.*]] = arith.minui %[[SEQUENCE_CHUNKS]], %[[GRID_CHUNKS]]
+// CHECK: %[[MAX_KEYS:.*]] = arith.index_cast %arg8 : i32 to index
+// CHECK: %[[GRID_KEYS:.*]] = arith.maxsi %[[MAX_KEYS]], %c0
+// CHECK: memref.load %arg9[%c0] : memref<?xf32>
+// CHECK: %[[GRID_CHUNKS:.*]] = arith.ceildivui %[[GRID_KEYS]], %c1024
+// CHECK: %[[LAUNCHED:.*]] = arith.minui %{{.*}}, %[[GRID_CHUNKS]]
+// CHECK: %[[CHUNK_KEYS:.*]] = arith.muli %{{.*}}, %c64
+// CHECK: %[[SEQUENCE_CHUNKS:.*]] = arith.ceildivui %{{.*}}, %[[CHUNK_KEYS]]
+// CHECK: %[[CHUNKS:.*]] = arith.minui %[[LAUNCHED]], %[[SEQUENCE_CHUNKS]]
 // CHECK: scf.for %{{.*}} = %c0 to %[[CHUNKS]] step %c8
 // CHECK-LABEL: tile.kernel @ragged_decode__decode_heads(
 // CHECK: scf.if
