@@ -75,26 +75,34 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       hints: 64 query rows on 4 warps at d64, 128 on 8 at d128; 128 keys a
       block; 2 stages.
       Decode: `<name>__decode` (`tile.narrow` on Q's sequence, at most 16
-      rows) takes the keys in chunks of 1024, one program each (x), 64
+      rows) takes the keys in chunks, one program each (grid x over
+      heads, y over batches, z over chunks of at least 1024 keys, which
+      the runtime caps at one program a multiprocessor in all,
+      `tile.split`; the programs share the key blocks evenly among the
+      chunks launched), 64
       rows on 4 warps (a warpgroup MMA from slots that TMA fills; the
       rows past the queries pad), and leaves the used rows of each chunk's
       unnormalised accumulator, row maximum and sum in the runtime's
-      scratch buffer (`tile.scratch`, not zero-filled, 16-byte aligned);
+      scratch buffer (`tile.scratch`, not zero-filled, 16-byte aligned,
+      after a header where program 0 leaves the chunk count);
       its `tile.then` kernel `<name>__decode_combine`, one program per
       (head, batch, 32 columns), merges the chunks eight at a time
       (static views of a program's rows, statistics broadcast over the
       columns, no branch a load) and stores O and the log-sum-exp. With
       one query row, `<name>__decode_heads` packs the query heads of a
-      K/V head into the rows (all of them up to 16, else the largest
-      power of two dividing them), so that every K/V head is read once;
-      programs whose head does not start a pack return at once. Its
+      K/V head into the rows (all of them up to 64, else packs of equal
+      size), so that every K/V head is read once; grid x runs over K/V
+      heads and packs, and programs past their K/V head's packs return
+      at once. Its
       combine takes one head a program, 16 chunks a step in the rows of
       its tile, then merges the rows.
       Packed sequences (`layout(thd)`): grid x over blocks of the
       `max_seqlen_q` argument, y over heads, z over the entries of
       `cu_seqlens_q`; a program loads its sequence's token offsets and
       lengths, returns at once past its queries, and runs the same loops
-      over views of its sequence (no decode variants).
+      over views of its sequence. Decode variants only with the
+      `max_seqlen_k` argument, which sizes their grid of chunks (y over
+      the entries of `cu_seqlens_q`).
 
     Shapes are known only at launch, so with `small-grid-variants` a matmul
     without hints also gets a kernel `<name>__small_grid` with smaller
