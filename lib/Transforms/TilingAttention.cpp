@@ -1196,8 +1196,13 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
     chunk = programId(tile::ProgramDim::z);
   if (part != AttentionPart::whole)
     launchedChunks = setUpChunks(args, chunk);
-  if (chunk)
-    takesPart.push_back(isLess(m.mul(chunk, chunkKeys), keyLength));
+  // Chunk 0 runs even without keys: launched alone it writes the rows
+  // that saw no key itself.
+  if (chunk) {
+    Value firstKey = m.mul(chunk, chunkKeys);
+    Value someKeys = m.max(keyLength, m.constant(1));
+    takesPart.push_back(isLess(firstKey, someKeys));
+  }
   if (packHeads) {
     if (Value takesPack = setUpHeadPacks(args, head, s.combineLanes != 0))
       takesPart.push_back(takesPack);
@@ -1229,8 +1234,19 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
   setUpPartials(args, launchedChunks);
   if (part == AttentionPart::keyChunk) {
     setUpScoreTiles(args);
-    storePartials(keyLoops(clampToChunk(keyRanges(), chunk), s.overlapSoftmax),
-                  chunk);
+    SoftmaxState state =
+        keyLoops(clampToChunk(keyRanges(), chunk), s.overlapSoftmax);
+    // Launched with one chunk, the program has seen every key: it writes
+    // O and the log-sum-exp itself, and the runtime skips the combine
+    // (`then` after a split kernel launched unsplit).
+    Value unsplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          launchedChunks, m.constant(1));
+    auto ifUnsplit = scf::IfOp::create(b, loc, unsplit, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard branch(b);
+    b.setInsertionPointToStart(ifUnsplit.thenBlock());
+    storeResults(state);
+    b.setInsertionPointToStart(ifUnsplit.elseBlock());
+    storePartials(state, chunk);
   } else {
     // z: the program's group of columns.
     columns = s.combineColumns;

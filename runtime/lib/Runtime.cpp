@@ -1047,7 +1047,7 @@ void Kernel::launchWithScratch(const Stream &stream,
     packed.tensorMaps = std::move(tensorMaps);
     launchPacked(stream, grid, packed);
   }
-  if (!then_)
+  if (!then_ || !thenRuns(meta_, grid))
     return;
   // Same stream, so it reads what this launch left; the lock keeps the
   // buffer from the next launch's zero-fill until both are queued.

@@ -1194,4 +1194,20 @@ TEST(LaunchGrid, CapsASplitZAtTheResidentBlocks) {
   EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 0), (Grid{8, 8, 8}));
 }
 
+TEST(ThenRuns, AfterEveryLaunchButASplitKernelsUnsplitOne) {
+  LaunchMetadata m = tmaMatmul();
+  EXPECT_FALSE(thenRuns(m, Grid{8, 8, 2}));
+  m.then = "combine";
+  EXPECT_TRUE(thenRuns(m, Grid{8, 8, 1}));
+  EXPECT_TRUE(thenRuns(m, Grid{8, 8, 0}));
+  m.splitBlocksPerSm = 1;
+  // The splits' partial results are the then kernel's to merge.
+  EXPECT_TRUE(thenRuns(m, Grid{8, 8, 2}));
+  // One split wrote its results itself.
+  EXPECT_FALSE(thenRuns(m, Grid{8, 8, 1}));
+  // No program ran (attention over no keys): the then kernel writes.
+  EXPECT_TRUE(thenRuns(m, Grid{8, 8, 0}));
+  EXPECT_TRUE(thenRuns(m, Grid{0, 8, 1}));
+}
+
 } // namespace

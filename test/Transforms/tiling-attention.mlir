@@ -309,12 +309,19 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK: %[[NOT_EMPTY:.*]] = arith.maxui %[[PER_CHUNK]], %c1
 // CHECK: %[[CHUNK_KEYS:.*]] = arith.muli %[[NOT_EMPTY]], %c64
 // CHECK: %[[BEGIN:.*]] = arith.muli %[[CHUNK]], %[[CHUNK_KEYS]]
-// CHECK: %[[HAS_KEYS:.*]] = arith.cmpi ult, %[[BEGIN]], %[[KEYS]]
+// CHECK: %[[SOME_KEYS:.*]] = arith.maxui %[[KEYS]], %c1
+// CHECK: %[[HAS_KEYS:.*]] = arith.cmpi ult, %[[BEGIN]], %[[SOME_KEYS]]
 // CHECK: scf.if %[[HAS_KEYS]] {
 // CHECK: %[[SCRATCH:.*]] = memref.assume_alignment %arg4, 16 : memref<?xf32>
 // CHECK: scf.for
 // CHECK: tile.dot %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
 // CHECK: } {tile.stages = 2 : i64}
+// Launched with one chunk, the program normalises and stores O itself.
+// CHECK: %[[UNSPLIT:.*]] = arith.cmpi eq, %[[LAUNCHED]], %c1
+// CHECK: scf.if %[[UNSPLIT]] {
+// CHECK: arith.divf
+// CHECK: tile.store %{{.*}} : tensor<64x128xbf16>
+// CHECK: } else {
 // CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c16
 // CHECK: %[[ROW_WORD:.*]] = arith.muli %[[ROW]], %c128
 // CHECK: %[[ACC_WORD:.*]] = arith.addi %[[ROW_WORD]], %c4
@@ -388,6 +395,7 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK: tile.store %{{.*}} : tensor<64x128xf32>
 // CHECK: tile.store %{{.*}} : tensor<64xf32>
 // CHECK: tile.store %{{.*}} : tensor<64xf32>
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.return
 // CHECK-LABEL: tile.kernel @decode__decode_heads_combine(

@@ -84,7 +84,9 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       rows past the queries pad), and leaves the used rows of each chunk's
       unnormalised accumulator, row maximum and sum in the runtime's
       scratch buffer (`tile.scratch`, not zero-filled, 16-byte aligned,
-      after a header where program 0 leaves the chunk count);
+      after a header where program 0 leaves the chunk count), or,
+      launched with one chunk, stores O and the log-sum-exp itself (the
+      runtime then skips the combine);
       its `tile.then` kernel `<name>__decode_combine`, one program per
       (head, batch, 32 columns), merges the chunks eight at a time
       (static views of a program's rows, statistics broadcast over the

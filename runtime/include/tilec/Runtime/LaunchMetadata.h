@@ -87,7 +87,9 @@
 // the parameter), over NAME's own grid: a second pass that combines what
 // the first left there (split-key attention). NAME runs even when this
 // kernel's grid is empty (attention over no keys: its combine writes the
-// rows that saw no key). NAME may have no fallback,
+// rows that saw no key). With a split line, NAME merges the splits'
+// partial results, and a launch with z' = 1 (one split) skips it: the
+// kernel unsplit writes its results itself. NAME may have no fallback,
 // small-grid, narrow or then line and no tensor maps; at most one line.
 //
 // `persistent N` makes the kernel walk its tiles itself: the grid line
@@ -324,6 +326,12 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
 std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
                                    const std::array<uint64_t, 3> &grid,
                                    int multiprocessors);
+
+/// Whether a launch of `meta`'s kernel on `launched` (launchGrid's grid)
+/// runs its then kernel: when it has one, but not after a split kernel ran
+/// unsplit (z of 1, a grid not empty; see `then`).
+bool thenRuns(const LaunchMetadata &meta,
+              const std::array<uint64_t, 3> &launched);
 
 /// Whether `meta`'s narrow variant should run instead of its kernel when
 /// dimension `narrow.dim` of buffer argument `narrow.arg` has `extent`

@@ -82,8 +82,9 @@ inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
 inline constexpr llvm::StringLiteral kScratchAttrName = "tile.scratch";
 /// `tile.then`: @name: the kernel (same parameters, a scratch buffer of its
 /// own declaration) the runtime launches right after this one on the same
-/// stream (even when this one's grid is empty), handing it this kernel's
-/// scratch buffer as this kernel left it
+/// stream (even when this one's grid is empty; not after a `tile.split`
+/// kernel launched with one split, which writes its results itself),
+/// handing it this kernel's scratch buffer as this kernel left it
 /// (set by tile-tiling where a result is combined from partial ones, as
 /// split-key attention's).
 inline constexpr llvm::StringLiteral kThenAttrName = "tile.then";
