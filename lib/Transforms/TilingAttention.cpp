@@ -136,8 +136,9 @@ AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
 /// little or lost (bench/results/2026-11-28-h200-decode-split).
 constexpr int64_t kDecodeSplitBlocksPerSm = 1;
 /// The scratch buffer's first words: the key-chunk kernel's program 0
-/// leaves there how many chunks the runtime launched (an f32), which its
-/// `then` kernel reads; 16 bytes keep the partial results 16-byte aligned.
+/// leaves there how many chunks the runtime launched (i32 bits in an f32
+/// word), which its `then` kernel reads; 16 bytes keep the partial results
+/// 16-byte aligned.
 constexpr int64_t kScratchHeaderWords = 4;
 
 /// The key-chunk schedule with packed heads: every row of the block may be
@@ -826,9 +827,10 @@ Value AttentionProgram::setUpChunks(ValueRange args, Value chunk) {
     Value grid = m.ceilDiv(gridKeys, m.constant(s.keysPerProgram));
     launched = m.min(m.max(count, one), grid);
   }
-  Value blocks = m.ceilDiv(gridKeys, m.constant(s.blockN));
+  Value blockN = m.constant(s.blockN);
+  Value blocks = m.ceilDiv(gridKeys, blockN);
   Value perChunk = m.ceilDiv(blocks, m.max(launched, one));
-  chunkKeys = m.mul(m.max(perChunk, one), m.constant(s.blockN));
+  chunkKeys = m.mul(m.max(perChunk, one), blockN);
   return launched;
 }
 
