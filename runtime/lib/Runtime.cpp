@@ -624,8 +624,9 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   // variant's narrow variant is loaded: the narrow choice is made first.
   if (loadNarrow && !meta_.narrow.kernel.empty() && !lazy_)
     this->loadNarrow();
-  // Always: every launch of this kernel is followed by it. It names no
-  // then kernel itself, so there are no cycles.
+  // Always: launches of this kernel are followed by it (all but a split
+  // kernel's unsplit ones, thenRuns). It names no then kernel itself, so
+  // there are no cycles.
   if (!meta_.then.empty())
     loadThen();
 }
