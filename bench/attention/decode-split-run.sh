@@ -7,10 +7,11 @@
 #           SPLIT_PEERS set, the decode peers (torch SDPA backends) follow in
 #           the same call.
 #   checks  the build in .device/cubins-var-$SPLIT_CHECK (default after) as
-#           the examples' attention cubin: every example checked AOT at the
-#           runner's shapes, then, with SPLIT_SANITIZE set, memcheck and
-#           racecheck at decode shapes (packed heads, query rows, packed
-#           sequences).
+#           the examples' attention cubin: every example (or the kernels
+#           and examples of SPLIT_ONLY) checked AOT at the runner's shapes,
+#           then, with SPLIT_SANITIZE set, memcheck and racecheck at the
+#           NAME:SHAPE items of SPLIT_SANITIZE_ITEMS (default: decode with
+#           packed heads, with query rows, with packed sequences).
 # Summary on stdout, logs under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,12 +46,13 @@ checks() {
   cp "$D"/cubins/*.cubin "$cubins/"
   cp "$D/cubins-var-${SPLIT_CHECK:-after}/attention.cubin" "$cubins/"
   local aot=("$D/tilec-run-examples-aot" --cubin-dir "$cubins" --mode aot)
-  timeout 300 "${aot[@]}" > "$OUT/examples.log" 2>&1
+  timeout 300 "${aot[@]}" ${SPLIT_ONLY:+--only "$SPLIT_ONLY"} > "$OUT/examples.log" 2>&1
   echo "examples rc=$?"; passes "$OUT/examples.log"
   [ -n "${SPLIT_SANITIZE:-}" ] || return 0
   local item name shape tool
+  local items="${SPLIT_SANITIZE_ITEMS:-attn_d128:1x32x8x1x3000 attn_d128:2x8x2x7x5000 attn_varlen:130x2x1x1500x1x17x1x0}"
   for tool in memcheck racecheck; do
-    for item in attn_d128:1x32x8x1x3000 attn_d128:2x8x2x7x5000 attn_varlen:130x2x1x1500x1x17x1x0; do
+    for item in $items; do
       name="${item%%:*}" shape="${item#*:}"
       timeout 100 compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 5 \
         "${aot[@]}" --only "$name" --shapes "$shape" > "$OUT/$tool-$name-$shape.log" 2>&1

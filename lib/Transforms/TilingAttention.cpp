@@ -1229,10 +1229,12 @@ void AttentionProgram::build(ValueRange args, AttentionPart part) {
     tile::ReturnOp::create(b, loc);
     return;
   }
-  // The chunks this (batch, head)'s keys fill: fewer than launched for a
-  // packed sequence shorter than max_seqlen_k, or where the keys do not
-  // fill the last chunks.
-  Value chunks = m.min(launchedChunks, m.ceilDiv(keyLength, chunkKeys));
+  // The combine's chunks this (batch, head)'s keys fill: fewer than
+  // launched for a packed sequence shorter than max_seqlen_k, or where the
+  // keys do not fill the last chunks.
+  Value chunks;
+  if (part == AttentionPart::combine)
+    chunks = m.min(launchedChunks, m.ceilDiv(keyLength, chunkKeys));
   setUpPartials(args, launchedChunks);
   if (part == AttentionPart::keyChunk) {
     setUpScoreTiles(args);

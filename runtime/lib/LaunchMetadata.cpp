@@ -531,8 +531,7 @@ bool thenRuns(const LaunchMetadata &meta,
               const std::array<uint64_t, 3> &launched) {
   if (meta.then.empty())
     return false;
-  bool empty = launched[0] == 0 || launched[1] == 0 || launched[2] == 0;
-  return !meta.splitBlocksPerSm || empty || launched[2] > 1;
+  return !meta.splitBlocksPerSm || isEmptyGrid(launched) || launched[2] > 1;
 }
 
 std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,

@@ -117,11 +117,6 @@ constexpr std::array<uint64_t, 3> kMaxGrid = {2147483647u, 65535u, 65535u};
 std::array<uint64_t, 3> computeGrid(const LaunchMetadata &meta,
                                     const std::vector<KernelArg> &args);
 
-/// Whether `grid` has no program (a dimension of 0): it launches nothing.
-inline bool isEmptyGrid(const std::array<uint64_t, 3> &grid) {
-  return grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
-}
-
 /// Kernel parameters in ABI order, each in its own 8-byte slot (little-endian,
 /// so a 4- or 2-byte value is the slot's low bytes): the user parameters,
 /// then the scratch buffer's 5 if any; then the encoded tensor maps.

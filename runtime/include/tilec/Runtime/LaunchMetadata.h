@@ -327,6 +327,11 @@ std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
                                    const std::array<uint64_t, 3> &grid,
                                    int multiprocessors);
 
+/// Whether `grid` has no program (a dimension of 0): it launches nothing.
+inline bool isEmptyGrid(const std::array<uint64_t, 3> &grid) {
+  return grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
+}
+
 /// Whether a launch of `meta`'s kernel on `launched` (launchGrid's grid)
 /// runs its then kernel: when it has one, but not after a split kernel ran
 /// unsplit (z of 1, a grid not empty; see `then`).
