@@ -236,22 +236,30 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
   }
 };
 
-struct BarrierWaitLowering : OpConversionPattern<tilegpu::BarrierWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BarrierWaitLowering : MapWarpsPattern<tilegpu::BarrierWaitOp> {
+  using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::BarrierWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
-                                   adaptor.getBarrier());
-    Value parity = arith::AndIOp::create(
-        rewriter, loc,
-        arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI32Type(),
-                                     adaptor.getPhase()),
-        i32Constant(rewriter, loc, 1));
-    rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
-        op, barrier, parity, i32Constant(rewriter, loc, kTryWaitTicks));
+    auto wait = [&](OpBuilder &b) {
+      Value barrier = barrierPointer(b, loc, adaptor.getBarriers(),
+                                     adaptor.getBarrier());
+      Value parity = arith::AndIOp::create(
+          b, loc,
+          arith::IndexCastUIOp::create(b, loc, b.getI32Type(),
+                                       adaptor.getPhase()),
+          i32Constant(b, loc, 1));
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity,
+                                            i32Constant(b, loc, kTryWaitTicks));
+    };
+    if (op.getIssuer())
+      inThread(rewriter, loc, state.threadId,
+               inProducerRole(op) ? state.threads : 0, wait);
+    else
+      wait(rewriter);
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -321,7 +329,8 @@ void tilec::populateMapWarpsBulkCopyPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns) {
   patterns.add<BarrierInitLowering, BarrierInvalLowering, CopyBulkLowering>(
       converter, patterns.getContext(), state);
-  patterns.add<BarrierArriveLowering>(converter, patterns.getContext(), state);
-  patterns.add<BarrierWaitLowering, ClusterSyncLowering>(
+  patterns.add<BarrierArriveLowering, BarrierWaitLowering>(
+      converter, patterns.getContext(), state);
+  patterns.add<ClusterSyncLowering>(
       converter, patterns.getContext());
 }

@@ -32,6 +32,8 @@ static constexpr int64_t kSlotAlignment = 128;
 /// Swizzled panels have 128-byte rows, swizzled in atoms of 8 rows.
 static constexpr int64_t kSwizzleBytes = 128;
 static constexpr int64_t kSwizzleAtomBytes = 8 * kSwizzleBytes;
+/// The threads of one warpgroup (four warps), which warpgroup MMAs take.
+static constexpr int64_t kWarpgroupThreads = 128;
 
 static bool isGlobal(MemRefType type) { return !type.getMemorySpace(); }
 
@@ -636,27 +638,32 @@ LogicalResult pipelineThreadCopies(RewriterBase &rewriter,
 /// Bulk copies (TMA): slot s has barrier s, which completes a phase when
 /// all of the slot's tiles have landed; the n-th use of a slot waits for
 /// phase parity n mod 2. Copies run `stages - 1` ahead, each refilling the
-/// slot of the iteration before once a block barrier shows every thread
-/// past it: where a warpgroup dot stays in flight, after this iteration's
-/// dot (which completes the previous one's); otherwise first thing in the
-/// iteration, so that the copy overlaps all of its work (with two stages,
-/// the only overlap there is). Only copies of iterations that exist are
-/// issued, so none is in flight when the loop ends; the barriers are
-/// retired after it.
+/// slot of the iteration before once every thread is past it: where a
+/// warpgroup dot stays in flight, after this iteration's dot (which
+/// completes the previous one's); otherwise first thing in the iteration,
+/// so that the copy overlaps all of its work (with two stages, the only
+/// overlap there is). Every thread being past a slot is a block barrier,
+/// or, given `empty` barriers (one arrival a warp), each warp's release
+/// of the slot, for which only the thread issuing the copies waits: the
+/// other warps go on, so one warpgroup need not wait for another at every
+/// iteration. Only copies of iterations that exist are issued, so none is
+/// in flight when the loop ends; the barriers are retired after it.
 void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
-                        Value barriers) {
+                        Value full, Value empty, int64_t threads) {
   Location loc = p.loop.getLoc();
   // One arrival per tile copied each iteration.
   tilegpu::BarrierInitOp::create(
-      rewriter, loc, barriers,
+      rewriter, loc, full,
       llvm::count_if(p.tiles, [](const StagedTile &t) { return !t.invariant; }));
+  if (empty)
+    tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads / 32);
   auto copyIfInRange = [&](Value iv, Value slot) {
     Value inRange = rewriter.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::slt, iv, p.loop.getUpperBound());
     auto guarded = scf::IfOp::create(rewriter, loc, inRange);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(guarded.thenBlock());
-    p.copyAll(rewriter, iv, slot, barriers);
+    p.copyAll(rewriter, iv, slot, full);
   };
   int64_t distance = p.stages - 1;
   for (int64_t j = 0; j < distance; ++j)
@@ -676,14 +683,34 @@ void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
   Value phase = rewriter.createOrFold<arith::DivUIOp>(
       loc, iteration, p.constant(rewriter, p.stages));
   auto refill = [&] {
-    gpu::BarrierOp::create(rewriter, loc);
+    if (!empty)
+      gpu::BarrierOp::create(rewriter, loc);
+    // The slot `distance` iterations ahead is the previous iteration's.
+    Value refilled = p.slot(rewriter, iteration, distance);
+    if (empty) {
+      // Iteration 0's slot ahead was never used: nothing to release.
+      Value used = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ne, iteration,
+                                         p.constant(rewriter, 0));
+      auto release = scf::IfOp::create(rewriter, loc, used);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(release.thenBlock());
+      tilegpu::BarrierArriveOp::create(rewriter, loc, empty, refilled,
+                                       /*warp=*/true, /*cluster=*/false);
+      Value previous = rewriter.createOrFold<arith::SubIOp>(
+          loc, iteration, p.constant(rewriter, 1));
+      Value previousUse = rewriter.createOrFold<arith::DivUIOp>(
+          loc, previous, p.constant(rewriter, p.stages));
+      tilegpu::BarrierWaitOp::create(rewriter, loc, empty, refilled,
+                                     previousUse, /*issuer=*/true);
+    }
     copyIfInRange(p.ivAhead(rewriter, p.loop.getInductionVar(), distance),
-                  p.slot(rewriter, iteration, distance));
+                  refilled);
   };
   bool dotInFlight = anyDotStaysInFlight(p.loop);
   if (!dotInFlight)
     refill();
-  tilegpu::BarrierWaitOp::create(rewriter, loc, barriers, slot, phase);
+  tilegpu::BarrierWaitOp::create(rewriter, loc, full, slot, phase);
   if (dotInFlight) {
     rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
     refill();
@@ -694,7 +721,9 @@ void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
   // The memory may then hold a later loop's slots and barriers, or
   // workgroup buffers (tile-reuse-staged-memory).
   rewriter.setInsertionPointAfter(p.loop);
-  tilegpu::BarrierInvalOp::create(rewriter, loc, barriers);
+  tilegpu::BarrierInvalOp::create(rewriter, loc, full);
+  if (empty)
+    tilegpu::BarrierInvalOp::create(rewriter, loc, empty);
 }
 
 /// The op a producer warp would take `loop`'s copies from: the loop itself
@@ -934,14 +963,21 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
 
   if (bulkCopies) {
     // A producer waits on a second row: the slots' "empty" barriers.
+    // A second row of barriers, the slots' "empty" ones, for a producer,
+    // or for tile threads of several warpgroups, which release slots
+    // instead of meeting at a block barrier each iteration (one warpgroup
+    // keeps the barrier: the releases cost attention d64 5-11% on the
+    // H200, and gained d128's two warpgroups 1-4.6%).
+    bool releaseSlots = root || threads > kWarpgroupThreads;
     SmallVector<Value> barriers =
-        allocateBarriers(rewriter, loc, root ? 2 : 1, stages, sharedBase,
-                         slots.room, sharedBytes);
+        allocateBarriers(rewriter, loc, releaseSlots ? 2 : 1, stages,
+                         sharedBase, slots.room, sharedBytes);
     if (root)
       pipelineWithProducer(rewriter, pipeline, root, barriers[0], barriers[1],
                            threads);
     else
-      pipelineBulkCopies(rewriter, pipeline, barriers[0]);
+      pipelineBulkCopies(rewriter, pipeline, barriers[0],
+                         releaseSlots ? barriers[1] : Value(), threads);
   } else if (failed(pipelineThreadCopies(rewriter, pipeline))) {
     return failure();
   }

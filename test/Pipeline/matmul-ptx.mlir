@@ -12,7 +12,10 @@
 // wgmma.mma_async m64n256k16 (4 per 64 of K) reads the panels, transposing
 // those of the column-major A and the row-major B (the trailing imm-trans
 // flags); one MMA group stays in flight and after the loop a wait 0 defines
-// the results. The twin `__thread_copies` kernel, for buffers TMA cannot
+// the results. The two warpgroups do not meet at a block barrier each step:
+// after its MMAs each warp releases the previous step's stage on that
+// stage's "empty" mbarrier (4 more), and thread 0 waits for all of them
+// before refilling it. The twin `__thread_copies` kernel, for buffers TMA cannot
 // describe, stages the same panels with cp.async (16-byte vectors, 2 groups
 // ahead) fenced for the async proxy.
 // On sm_90 and sm_80 they are padded rows read by ldmatrix (.trans for the
@@ -33,7 +36,11 @@
 // CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned 1;
-// CHECK: bar.sync 0;
+// CHECK-NOT: bar.sync
+// CHECK: mbarrier.arrive.shared.b64
+// CHECK-NOT: bar.sync
+// CHECK: mbarrier.try_wait.parity.shared.b64
+// CHECK-NOT: bar.sync
 // CHECK: cp.async.bulk.tensor.2d
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK-NOT: cp.async.cg

@@ -106,3 +106,28 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A wait with `issuer` is thread 0's alone (the thread that issues the bulk
+// copies, waiting for a slot's release); the others go past it.
+// CHECK-LABEL: gpu.func @issuer_waits(
+// CHECK-SAME: %[[SLOT:[^:]*]]: index, %[[USE:[^:]*]]: index)
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[ISSUER:.*]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK-NEXT: scf.if %[[ISSUER]] {
+// CHECK: %[[PARITY:.*]] = arith.andi %{{.*}}, %c1_i32
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]], %c10000000_i32
+// CHECK-NEXT: }
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @issuer_waits(%slot: index, %use: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %empty = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_wait %empty[%slot], %use issuer : memref<2xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -2,14 +2,17 @@
 // RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-promote-shared{swizzle=true bulk-copies=true})))' | FileCheck %s
 
 // With bulk copies, the swizzled panels of kernel arguments are filled by
-// tilegpu.copy_bulk on one transaction barrier per stage (4 x 8 bytes in
-// the 1 KB kept for the panels' run-time alignment shift: after the panels
-// when the shift leaves 32 bytes there, else before them, at 0; the kernel
-// needs no byte more for them): the prologue issues the
-// first 3 iterations, each guarded by the loop bound; each iteration waits
-// on its slot's barrier with parity (iteration / 4), and after the dot and
-// a block barrier refills the previous iteration's slot, 3 ahead. Nothing
-// is left to wait for after the loop.
+// tilegpu.copy_bulk on one transaction barrier per stage, and, for tile
+// threads of two warpgroups, each slot has an "empty" barrier of one arrival
+// a warp (2 x 4 x 8 bytes in the 1 KB kept for the panels' run-time
+// alignment shift: after the panels when the shift leaves 64 bytes there,
+// else before them, at 0; the kernel needs no byte more for them): the
+// prologue issues the first 3 iterations, each guarded by the loop bound;
+// each iteration waits on its slot's barrier with parity (iteration / 4);
+// after the dot every warp releases the previous iteration's slot (from the
+// second iteration on) and only the issuing thread waits for that release,
+// with parity ((iteration - 1) / 4), before refilling the slot, 3 ahead: no
+// block barrier in the loop. Nothing is left to wait for after it.
 // CHECK-LABEL: gpu.func @bulk(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %[[B:[^:]*]]: memref<?x?xbf16>
 // CHECK-SAME: tile.dynamic_shared_bytes = 197632 : i64
@@ -18,11 +21,14 @@
 // CHECK: %[[SHIFT:.*]] = arith.remui %{{.*}}, %c1024
 // CHECK: %[[END:.*]] = arith.constant 196608 : index
 // CHECK: %[[AFTER:.*]] = arith.addi %[[END]], %[[SHIFT]]
-// CHECK: %[[NEEDS:.*]] = arith.addi %[[SHIFT]], %c32
+// CHECK: %[[NEEDS:.*]] = arith.addi %[[SHIFT]], %c64
 // CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[NEEDS]], %c1024
 // CHECK: %[[OFF:.*]] = arith.select %[[FITS]], %[[AFTER]], %c0
 // CHECK: %[[BARS:.*]] = memref.view %[[BASE]][%[[OFF]]][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
+// CHECK: %[[EOFF:.*]] = arith.addi %[[OFF]], %c32
+// CHECK: %[[EMPTY:.*]] = memref.view %[[BASE]][%[[EOFF]]][] : {{.*}} to memref<4xi64, #gpu.address_space<workgroup>>
 // CHECK: tilegpu.barrier_init %[[BARS]] arrivals 2
+// CHECK-NEXT: tilegpu.barrier_init %[[EMPTY]] arrivals 8
 // CHECK: scf.if
 // CHECK-NEXT: memref.subview
 // CHECK-NEXT: tilegpu.copy_bulk %[[A]][%{{.*}}], %{{.*}}, %[[BARS]][%{{.*}}] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<4xi64, #gpu.address_space<workgroup>>
@@ -36,17 +42,28 @@
 // CHECK: %[[IT:.*]] = arith.divui
 // CHECK: %[[SLOT:.*]] = arith.remui %[[IT]], %c4
 // CHECK: %[[PHASE:.*]] = arith.divui %[[IT]], %c4
-// CHECK: tilegpu.barrier_wait %[[BARS]][%[[SLOT]]], %[[PHASE]]
+// CHECK: tilegpu.barrier_wait %[[BARS]][%[[SLOT]]], %[[PHASE]] :
+// CHECK-NOT: gpu.barrier
 // CHECK: tile.dot {{.*}} {tile.in_flight = 1 : i64}
-// CHECK-NEXT: gpu.barrier
+// CHECK: %[[NEXT:.*]] = arith.addi %[[IT]], %c3
+// CHECK-NEXT: %[[REFILLED:.*]] = arith.remui %[[NEXT]], %c4
+// CHECK: %[[USED:.*]] = arith.cmpi ne, %[[IT]], %c0
+// CHECK-NEXT: scf.if %[[USED]] {
+// CHECK-NEXT: tilegpu.barrier_arrive %[[EMPTY]][%[[REFILLED]]] warp :
+// CHECK: %[[PREV:.*]] = arith.subi %[[IT]], %c1
+// CHECK: %[[USE:.*]] = arith.divui %[[PREV]], %c4
+// CHECK-NEXT: tilegpu.barrier_wait %[[EMPTY]][%[[REFILLED]]], %[[USE]] issuer :
+// CHECK-NEXT: }
+// CHECK-NOT: gpu.barrier
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %c192
 // CHECK: %[[IN:.*]] = arith.cmpi slt, %[[AHEAD]], %[[UB]]
 // CHECK: scf.if %[[IN]]
-// CHECK: tilegpu.copy_bulk %[[A]]
+// CHECK: tilegpu.copy_bulk %[[A]]{{.*}}, %[[BARS]][%[[REFILLED]]]
 // CHECK: tilegpu.copy_bulk %[[B]]
 // CHECK: scf.yield
 // CHECK-NOT: tilegpu.async_wait
 // CHECK: tilegpu.barrier_inval %[[BARS]]
+// CHECK-NEXT: tilegpu.barrier_inval %[[EMPTY]]
 // CHECK: tile.store
 gpu.module @m {
   gpu.func @bulk(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
@@ -93,8 +110,8 @@ gpu.module @m {
 
 // -----
 
-// Bulk copies need only 2 stages (the block barrier frees the previous
-// slot), where per-thread copies with a dot in flight need 3.
+// Bulk copies need only 2 stages (the release of the previous slot frees
+// it), where per-thread copies with a dot in flight need 3.
 // CHECK-LABEL: gpu.func @two_stages(
 // CHECK: tilegpu.barrier_init %{{.*}} arrivals 2 : memref<2xi64, #gpu.address_space<workgroup>>
 // CHECK: tilegpu.copy_bulk
@@ -238,6 +255,39 @@ gpu.module @m {
       scf.yield %s : tensor<64x128xf32>
     } {tile.stages = 2 : i64}
     tile.store %r, %o[%c0, %c0] : tensor<64x128xf32>, memref<64x128xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Tile threads of one warpgroup keep one barrier row and meet at a block
+// barrier before each refill (releases cost more than the barrier there).
+// CHECK-LABEL: gpu.func @one_warpgroup(
+// CHECK: tilegpu.barrier_init %[[BARS:.*]] arrivals 2 : memref<3xi64, #gpu.address_space<workgroup>>
+// CHECK-NOT: tilegpu.barrier_init
+// CHECK: scf.for
+// CHECK: tilegpu.barrier_wait %[[BARS]]
+// CHECK: tile.dot
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: tilegpu.barrier_arrive
+// CHECK: tilegpu.copy_bulk
+// CHECK: tilegpu.barrier_inval %[[BARS]]
+// CHECK-NOT: tilegpu.barrier_inval
+gpu.module @m {
+  gpu.func @one_warpgroup(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<64x128xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+      scf.yield %d : tensor<64x128xf32>
+    } {tile.stages = 3 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<64x128xf32>, memref<?x?xf32>
     gpu.return
   }
 }

@@ -73,12 +73,14 @@ gpu.module @m {
 
 // -----
 
-// A loop nested in another is not the kernel's whole work: it keeps the
-// block barrier and no producer is made.
+// A loop nested in another is not the kernel's whole work: no producer is
+// made, and the tile threads (two warpgroups) release slots themselves.
 // CHECK-LABEL: gpu.func @nested(
 // CHECK-NOT: tilegpu.warp_roles
 // CHECK: tile.dot
-// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: tilegpu.barrier_arrive {{.*}} warp
+// CHECK: tilegpu.barrier_wait {{.*}} issuer
 gpu.module @m {
   gpu.func @nested(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index, %n: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {

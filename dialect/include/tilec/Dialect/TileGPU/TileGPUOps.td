@@ -356,15 +356,19 @@ def TileGPU_BarrierWaitOp : TileGPU_Op<"barrier_wait", [
     Every thread waits until the phase of barrier `barrier` whose parity is
     the low bit of `phase` has completed; the bytes copied to it are then
     visible to the thread. Threads are not otherwise synchronized.
+    With `issuer`, only the thread that issues the program's bulk copies
+    waits: before refilling a pipeline slot, for the phase in which every
+    warp released it (an "empty" barrier), while the other threads go on.
 
     ```mlir
     tilegpu.barrier_wait %bars[%slot], %phase : memref<4xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_wait %empty[%slot], %use issuer : memref<4xi64, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins TileGPU_Barriers:$barriers, Index:$barrier,
-                       Index:$phase);
+                       Index:$phase, UnitAttr:$issuer);
   let assemblyFormat = [{
-    $barriers `[` $barrier `]` `,` $phase attr-dict `:` type($barriers)
+    $barriers `[` $barrier `]` `,` $phase (`issuer` $issuer^)? attr-dict `:` type($barriers)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Slots released by the warps instead of a block barrier each step, for
+# bulk-copy pipelines of several warpgroups (issue 17), on the GPU machine.
+# Expects, under .device (made here by the commands in
+# bench/results/2026-11-28-h200-release-slots/README.md):
+#   cubins/                      every example's cubin from the new compiler
+#   cubins-var-before/, cubins-var-after/
+#                                attention.cubin and matmul_epilogue.cubin
+#                                of the timed kernels, old and new compiler
+# RELEASE_CALL picks what runs (default: all):
+#   checks     every attention and matmul_epilogue example AOT at the
+#              runner's shapes, against float64
+#   ab         before/after in one process per kernel, alternating rounds
+#   sanitize   memcheck and racecheck of the changed kernels
+# Summary on stdout, logs under $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT="${OUT:-/tmp/tilec-release-slots}"
+mkdir -p "$OUT"
+export PATH="/usr/local/cuda/bin:$PATH"
+D=.device
+RUN="$D/tilec-run-examples-aot"
+chmod +x "$RUN"
+passes() { # passes LOG: the PASS and FAIL rows of a runner's log
+  echo "  $(grep -c PASS "$1") PASS, $(grep -c FAIL "$1") FAIL"
+  grep FAIL "$1" | head -5
+}
+
+checks() {
+  local only="attn_d64,attn_d64_causal,attn_d128,attn_d128_causal,attn_bshd_f16_d64,attn_bshd_f16_d128_causal,attn_d256,attn_varlen,attn_scale_argument,matmul_plain,matmul_bias_relu"
+  timeout 300 "$RUN" --cubin-dir "$D/cubins" --mode aot --only "$only" \
+    > "$OUT/checks.log" 2>&1
+  echo "checks rc=$?"; passes "$OUT/checks.log"
+}
+
+ab() {
+  local dirs="$D/cubins-var-before,$D/cubins-var-after" k
+  local prefill="4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024x1024,2x32x8x4096x4096"
+  for k in attn_d128 attn_d128_causal attn_d64 attn_d64_causal; do
+    timeout 200 "$RUN" --cubin-dir "$dirs" --mode aot --only "$k" --shapes "$prefill" \
+      --json "$OUT/ab-$k.json" > "$OUT/ab-$k.log" 2>&1
+    echo "ab $k rc=$?"; passes "$OUT/ab-$k.log"
+    grep -h "^$k " "$OUT/ab-$k.log" | awk '{print $3, $2, $7, $8}' | sort -s -k1,1
+  done
+  for k in matmul_plain matmul_bias_relu; do
+    timeout 200 "$RUN" --cubin-dir "$dirs" --mode aot --only "$k" \
+      --shapes 4096x4096x4096,8192x8192x8192,3000x5000x4000,1024x1024x1024 \
+      --json "$OUT/ab-$k.json" > "$OUT/ab-$k.log" 2>&1
+    echo "ab $k rc=$?"; passes "$OUT/ab-$k.log"
+    grep -h "^$k " "$OUT/ab-$k.log" | awk '{print $3, $2, $7, $8}' | sort -s -k1,1
+  done
+}
+
+sanitize() {
+  local item name shape tool
+  local aot=("$RUN" --cubin-dir "$D/cubins" --mode aot)
+  for tool in memcheck racecheck; do
+    for item in attn_d128:2x4x2x300x517 attn_d128_causal:1x2x2x1000x777 matmul_plain:1000x1003x517; do
+      name="${item%%:*}" shape="${item#*:}"
+      timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 5 \
+        "${aot[@]}" --only "$name" --shapes "$shape" > "$OUT/$tool-$name.log" 2>&1
+      echo "$tool $name $shape rc=$?"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/$tool-$name.log" | tail -1
+      grep -c PASS "$OUT/$tool-$name.log"
+    done
+  done
+}
+
+for call in ${RELEASE_CALL:-checks ab sanitize}; do
+  case "$call" in
+    checks|ab|sanitize) "$call" ;;
+    *) echo "unknown call $call" >&2; exit 2 ;;
+  esac
+done
