@@ -12,6 +12,9 @@
 #              runner's shapes, against float64
 #   ab         before/after in one process per kernel, alternating rounds
 #   sanitize   memcheck and racecheck of the changed kernels
+#   peers      the new kernels with two warpgroups (d128, d128 causal,
+#              d256) at 4096 and 16384 tokens and GQA 32:8, then torch
+#              SDPA (flash, cuDNN) and the Triton kernel at the same shapes
 # Summary on stdout, logs under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -66,9 +69,25 @@ sanitize() {
   done
 }
 
+peers() {
+  local k shapes
+  for k in attn_d128 attn_d128_causal attn_d256; do
+    shapes="4x16x16x4096x4096,1x16x16x16384x16384"
+    [ "$k" = attn_d256 ] || shapes="$shapes,4x32x8x4096x4096"
+    timeout 150 "$RUN" --cubin-dir "$D/cubins" --mode aot --only "$k" --shapes "$shapes" \
+      --json "$OUT/tilec-$k.json" > "$OUT/tilec-$k.log" 2>&1
+    echo "tilec $k rc=$?"; passes "$OUT/tilec-$k.log"
+    grep -h "^$k " "$OUT/tilec-$k.log" | awk '{print $3, $7, $8}'
+  done
+  timeout 300 python3 bench/attention/peers.py --impls flash,cudnn,triton \
+    --shapes "4,16,16,4096,4096,128,0;1,16,16,16384,16384,128,0;4,16,16,4096,4096,128,1;1,16,16,16384,16384,128,1;4,32,8,4096,4096,128,0;4,32,8,4096,4096,128,1;4,16,16,4096,4096,256,0;1,16,16,16384,16384,256,0" \
+    --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
+  echo "peers rc=$?"; grep -E "^(torch|triton)" "$OUT/peers.log"
+}
+
 for call in ${RELEASE_CALL:-checks ab sanitize}; do
   case "$call" in
-    checks|ab|sanitize) "$call" ;;
+    checks|ab|sanitize|peers) "$call" ;;
     *) echo "unknown call $call" >&2; exit 2 ;;
   esac
 done
