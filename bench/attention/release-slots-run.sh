@@ -11,6 +11,8 @@
 #   checks     every attention and matmul_epilogue example AOT at the
 #              runner's shapes, against float64
 #   ab         before/after in one process per kernel, alternating rounds
+#              (RELEASE_BUILDS: other .device/cubins-var-* builds;
+#              RELEASE_AB_KERNELS, RELEASE_AB_MATMULS, RELEASE_SHAPES)
 #   sanitize   memcheck and racecheck of the changed kernels
 #   peers      the new kernels with two warpgroups (d128, d128 causal,
 #              d256) at 4096 and 16384 tokens and GQA 32:8, then torch
@@ -37,15 +39,16 @@ checks() {
 }
 
 ab() {
-  local dirs="$D/cubins-var-before,$D/cubins-var-after" k
-  local prefill="4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024x1024,2x32x8x4096x4096"
-  for k in attn_d128 attn_d128_causal attn_d64 attn_d64_causal; do
+  local dirs="" k build
+  for build in ${RELEASE_BUILDS:-before after}; do dirs="$dirs${dirs:+,}$D/cubins-var-$build"; done
+  local prefill="${RELEASE_SHAPES:-4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024x1024,2x32x8x4096x4096}"
+  for k in ${RELEASE_AB_KERNELS:-attn_d128 attn_d128_causal attn_d64 attn_d64_causal}; do
     timeout 200 "$RUN" --cubin-dir "$dirs" --mode aot --only "$k" --shapes "$prefill" \
       --json "$OUT/ab-$k.json" > "$OUT/ab-$k.log" 2>&1
     echo "ab $k rc=$?"; passes "$OUT/ab-$k.log"
     grep -h "^$k " "$OUT/ab-$k.log" | awk '{print $3, $2, $7, $8}' | sort -s -k1,1
   done
-  for k in matmul_plain matmul_bias_relu; do
+  for k in ${RELEASE_AB_MATMULS-matmul_plain matmul_bias_relu}; do
     timeout 200 "$RUN" --cubin-dir "$dirs" --mode aot --only "$k" \
       --shapes 4096x4096x4096,8192x8192x8192,3000x5000x4000,1024x1024x1024 \
       --json "$OUT/ab-$k.json" > "$OUT/ab-$k.log" 2>&1
