@@ -32,6 +32,10 @@ std::string checkArch(llvm::StringRef arch) {
       why = ": tilec's kernels need sm_80's cp.async and 16-bit mma.sync";
     else if (version < 90)
       why = ": use sm_80, whose cubins run on every 8.x GPU";
+    else if (version >= 120)
+      why = ": GeForce Blackwell has no warpgroup MMA and 99 KiB of shared "
+            "memory a block, less than tilec's schedules take (163-227 KiB), "
+            "and no schedules of its own yet";
     else if (version >= 100)
       why = ": Blackwell's tensor-core instructions (tcgen05, tensor memory) "
             "have no lowering in tilec yet";

@@ -2,6 +2,7 @@
 // RUN: not tilec %s -o %t.cubin 2>&1 | FileCheck %s --check-prefix=VERIFY
 // RUN: not tilec %s --arch=sm_70 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not tilec %s --arch=sm_100a 2>&1 | FileCheck %s --check-prefix=BLACKWELL
+// RUN: not tilec %s --arch=sm_120 2>&1 | FileCheck %s --check-prefix=GEFORCE
 // RUN: not tilec %s --arch=sm_89 2>&1 | FileCheck %s --check-prefix=ADA
 // RUN: not tilec %s --arch=gfx942 2>&1 | FileCheck %s --check-prefix=OTHER
 // RUN: not tilec %s -O7 2>&1 | FileCheck %s --check-prefix=OPT
@@ -18,6 +19,7 @@ tile.kernel @bad(%x: memref<?xf32>)
 
 // ARCH: tilec: error: unsupported arch 'sm_70': tilec's kernels need sm_80's cp.async and 16-bit mma.sync; expected sm_80, sm_90 or sm_90a
 // BLACKWELL: tilec: error: unsupported arch 'sm_100a': Blackwell's tensor-core instructions (tcgen05, tensor memory) have no lowering in tilec yet; expected sm_80, sm_90 or sm_90a
+// GEFORCE: tilec: error: unsupported arch 'sm_120': GeForce Blackwell has no warpgroup MMA and 99 KiB of shared memory a block, less than tilec's schedules take (163-227 KiB), and no schedules of its own yet; expected sm_80, sm_90 or sm_90a
 // ADA: tilec: error: unsupported arch 'sm_89': use sm_80, whose cubins run on every 8.x GPU; expected sm_80, sm_90 or sm_90a
 // OTHER: tilec: error: unsupported arch 'gfx942'; expected sm_80, sm_90 or sm_90a
 // OPT: tilec: error: invalid optimisation level -O7; expected -O0 .. -O3
