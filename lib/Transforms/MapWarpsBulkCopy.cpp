@@ -331,6 +331,5 @@ void tilec::populateMapWarpsBulkCopyPatterns(const TypeConverter &converter,
       converter, patterns.getContext(), state);
   patterns.add<BarrierArriveLowering, BarrierWaitLowering>(
       converter, patterns.getContext(), state);
-  patterns.add<ClusterSyncLowering>(
-      converter, patterns.getContext());
+  patterns.add<ClusterSyncLowering>(converter, patterns.getContext());
 }

@@ -962,12 +962,11 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
   Pipeline pipeline{loop, std::move(slots.tiles), stages};
 
   if (bulkCopies) {
-    // A producer waits on a second row: the slots' "empty" barriers.
     // A second row of barriers, the slots' "empty" ones, for a producer,
     // or for tile threads of several warpgroups, which release slots
     // instead of meeting at a block barrier each iteration (one warpgroup
     // keeps the barrier: the releases cost attention d64 5-11% on the
-    // H200, and gained d128's two warpgroups 1-4.6%).
+    // H200, and gained d128's two warpgroups 0-5%).
     bool releaseSlots = root || threads > kWarpgroupThreads;
     SmallVector<Value> barriers =
         allocateBarriers(rewriter, loc, releaseSlots ? 2 : 1, stages,

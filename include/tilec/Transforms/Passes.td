@@ -220,7 +220,7 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     arrival a warp, `tilegpu.barrier_arrive warp`) and only the thread
     that issues the copies waits for that phase (`tilegpu.barrier_wait
     issuer`), so one warpgroup does not wait for the other at every
-    iteration (attention d128, two warpgroups: 2-5% faster on the H200;
+    iteration (attention d128, two warpgroups: 0-5% faster on the H200;
     with one warpgroup the releases cost attention d64 5-11%).
     Loop-invariant tiles are copied once by the threads. Kernels
     marked `tile.no_bulk_copies` (fallbacks made by
