@@ -20,10 +20,7 @@ mkdir -p "$OUT"
 export PATH="/usr/local/cuda/bin:$PATH"
 D=.device
 chmod +x "$D/tilec-run-examples-aot"
-passes() { # passes LOG: the PASS and FAIL rows of a runner's log
-  echo "  $(grep -c PASS "$1") PASS, $(grep -c FAIL "$1") FAIL"
-  grep FAIL "$1" | head -5
-}
+source bench/attention/runner-logs.sh
 
 ab() {
   local shapes="${SPLIT_SHAPES:-64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536,1x32x8x1x16384,1x16x16x1x65536,64x8x8x1x4096,8x64x1x1x32768}"

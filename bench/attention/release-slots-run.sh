@@ -26,10 +26,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 D=.device
 RUN="$D/tilec-run-examples-aot"
 chmod +x "$RUN"
-passes() { # passes LOG: the PASS and FAIL rows of a runner's log
-  echo "  $(grep -c PASS "$1") PASS, $(grep -c FAIL "$1") FAIL"
-  grep FAIL "$1" | head -5
-}
+source bench/attention/runner-logs.sh
 
 checks() {
   local only="attn_d64,attn_d64_causal,attn_d128,attn_d128_causal,attn_bshd_f16_d64,attn_bshd_f16_d128_causal,attn_d256,attn_varlen,attn_scale_argument,matmul_plain,matmul_bias_relu"

@@ -24,10 +24,7 @@ D=.device
 chmod +x "$D/tilec-run-examples-aot" "$D/tilec_runtime_tests"
 AOT=("$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot)
 note() { echo "$*" | tee -a "$OUT/steps.txt"; }
-passes() { # passes LOG: the PASS and FAIL rows of a runner's log
-  echo "  $(grep -c PASS "$1") PASS, $(grep -c FAIL "$1") FAIL"
-  grep FAIL "$1" | head -5
-}
+source bench/attention/runner-logs.sh
 
 checks() {
   timeout 120 "$D/tilec_runtime_tests" --gtest_brief=1 > "$OUT/runtime-tests.log" 2>&1
