@@ -536,9 +536,11 @@ struct Pipeline {
   /// The slot of iteration `iteration + ahead`.
   Value slot(OpBuilder &b, Value iteration, int64_t ahead) const {
     Location loc = loop.getLoc();
-    return b.createOrFold<arith::RemUIOp>(
-        loc, b.createOrFold<arith::AddIOp>(loc, iteration, constant(b, ahead)),
-        constant(b, stages));
+    // One op a statement: the IR must not depend on the C++ compiler's
+    // order of evaluating arguments.
+    Value slots = constant(b, stages);
+    Value sum = b.createOrFold<arith::AddIOp>(loc, iteration, constant(b, ahead));
+    return b.createOrFold<arith::RemUIOp>(loc, sum, slots);
   }
   /// Copies every tile of iteration `iv` into `slot` (bulk copies on
   /// `barriers` if given; `multicast`: those of tiles a cluster shares are
