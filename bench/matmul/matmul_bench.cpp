@@ -595,7 +595,9 @@ void launchMatmul(const Kernel &kernel, const Stream &stream,
 /// the grid would leave most SMs idle; then "/fallback" for the TMA-free twin
 /// of either, where a buffer cannot be described to TMA (rows not 16-byte
 /// aligned), and "/elements" for an element-copy twin (tilec
-/// --aligned-copy-kernels), where rows are not 4-byte aligned.
+/// --aligned-copy-kernels), where rows are not 4-byte aligned; "/repitch"
+/// where the runtime copies misaligned operands into 16-byte pitched rows
+/// for the kernel's TMA instead (launch metadata `repitch`).
 std::string kernelPath(const Kernel &kernel, const Variant &v, const Shape &s,
                        const DeviceOperands &d) {
   std::vector<KernelArg> args = matmulArgs(v, s, d);
@@ -610,6 +612,8 @@ std::string kernelPath(const Kernel &kernel, const Variant &v, const Shape &s,
                                  elementTwin.size(), elementTwin) == 0;
     path += elements ? "/elements" : "/fallback";
   }
+  if (kernel.repitches(args))
+    path += "/repitch";
   if (path.rfind("main/", 0) == 0)
     path = path.substr(5);
   return path;

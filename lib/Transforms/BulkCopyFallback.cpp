@@ -28,6 +28,8 @@ gpu::GPUFuncOp tilec::addFallbackTwin(gpu::GPUFuncOp kernel,
   // never after.
   twin->removeAttr(tile::kSmallGridAttrName);
   twin->removeAttr(tile::kNarrowAttrName);
+  // The twin reads its buffers where they are, aligned or not.
+  twin->removeAttr(tile::kRepitchArgsAttrName);
   // Inserting renames the twin if the name is taken.
   symbols.insert(twin, std::next(Block::iterator(kernel)));
   kernel->setAttr(tile::kFallbackAttrName, FlatSymbolRefAttr::get(twin.getNameAttr()));

@@ -26,6 +26,29 @@ static constexpr unsigned kSharedAddressSpace = 3;
 /// waiting warp yields the scheduler while the copy is in flight.
 static constexpr int32_t kTryWaitTicks = 10000000;
 
+/// Narrows the kernel's tile.repitch_args to the buffers with a tensor map
+/// (`descriptors`, keyed by argument and box): TMA's alignment rules are
+/// what a staged copy satisfies. Drops the attribute when none is left.
+template <typename Descriptors>
+static void keepRepitchedTensorMaps(gpu::GPUFuncOp func,
+                                    const Descriptors &descriptors) {
+  auto requested =
+      func->getAttrOfType<DenseI64ArrayAttr>(tile::kRepitchArgsAttrName);
+  if (!requested)
+    return;
+  SmallVector<int64_t> kept;
+  for (int64_t arg : requested.asArrayRef())
+    if (llvm::any_of(descriptors, [&](const auto &entry) {
+          return int64_t(entry.first.first) == arg;
+        }))
+      kept.push_back(arg);
+  if (kept.empty())
+    func->removeAttr(tile::kRepitchArgsAttrName);
+  else
+    func->setAttr(tile::kRepitchArgsAttrName,
+                  DenseI64ArrayAttr::get(func.getContext(), kept));
+}
+
 LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
                                         MapWarpsState &state) {
   // One descriptor per source buffer and box.
@@ -79,8 +102,10 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
     return failure();
   if (!described.empty())
     func->setAttr(tile::kTensorMapsAttrName, ArrayAttr::get(ctx, described));
+  keepRepitchedTensorMaps(func, descriptors);
   return success();
 }
+
 
 namespace {
 

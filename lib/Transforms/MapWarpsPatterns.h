@@ -140,7 +140,8 @@ bool inProducerRole(mlir::Operation *op);
 
 /// Before any rewrite: appends one tensor-map parameter (!llvm.ptr) to
 /// `func` per source buffer and box of its tilegpu.copy_bulk ops, records them
-/// in `state` and lists them in the kernel's tile.tensor_maps.
+/// in `state` and lists them in the kernel's tile.tensor_maps; narrows its
+/// tile.repitch_args to the buffers that got one.
 mlir::LogicalResult addTensorMapParams(mlir::gpu::GPUFuncOp func,
                                        MapWarpsState &state);
 

@@ -512,6 +512,11 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   schedule.clusterBlocks = producer ? 2 : 1;
   tile::KernelOp kernel =
       buildMatmulKernel(rewriter, op, op.getSymName(), schedule, groupRows);
+  // Each element of A and B is read by a whole row or column of tiles, so
+  // a copy of a misaligned operand costs less than the fallback's
+  // per-thread copies (the small-grid kernel, with few tiles, keeps them).
+  kernel->setAttr(tile::kRepitchArgsAttrName,
+                  rewriter.getDenseI64ArrayAttr({0, 1}));
   if (small) {
     small->producerWarp = producer;
     tile::KernelOp smallKernel =

@@ -878,6 +878,11 @@ tile.matmul @mm a(row) b(col)
   // compile.
   check(2048, 2048, 64);
   EXPECT_EQ(jitCacheStats().misses - misses, 1u);
+  // K = 71 on the same grid: rows of 142 bytes, which TMA cannot describe.
+  // The runtime copies A and B into rows of 144 bytes for the main kernel
+  // (launch metadata `repitch`): still no twin to compile.
+  check(2048, 2048, 71);
+  EXPECT_EQ(jitCacheStats().misses - misses, 1u);
   // A small grid: the small-grid kernel, compiled now, then reused.
   check(200, 136, 1088);
   EXPECT_EQ(jitCacheStats().misses - misses, 2u);

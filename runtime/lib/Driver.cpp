@@ -81,6 +81,7 @@ std::string resolveAll(GetProcAddressFn getProcAddress, DriverApi &api) {
       {"cuMemcpyDtoH", (void **)&api.memcpyDtoH},
       {"cuMemcpyHtoDAsync", (void **)&api.memcpyHtoDAsync},
       {"cuMemcpyDtoHAsync", (void **)&api.memcpyDtoHAsync},
+      {"cuMemcpy2DAsync", (void **)&api.memcpy2DAsync},
       {"cuMemsetD8", (void **)&api.memsetD8},
       {"cuMemsetD32Async", (void **)&api.memsetD32Async},
       {"cuModuleLoadData", (void **)&api.moduleLoadData},

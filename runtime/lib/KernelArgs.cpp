@@ -3,6 +3,7 @@
 #include "tilec/Runtime/KernelArgs.h"
 #include "tilec/Runtime/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -355,6 +356,125 @@ describeTensorMap(const TensorMapInfo &info, const TensorView &view) {
         cuuint64_t(view.strides[inner - 1 - i]) * scalarTypeSize(view.type);
   request.swizzle = swizzleMode(info.swizzleBytes);
   return request;
+}
+
+namespace {
+/// cuMemcpy2D refuses pitches of 2^31 bytes or more on the GPUs tilec
+/// targets (CU_DEVICE_ATTRIBUTE_MAX_PITCH).
+constexpr uint64_t kMaxCopyPitch = (uint64_t(1) << 31) - 1;
+/// Where each staged copy starts: cuMemAlloc's alignment.
+constexpr uint64_t kStagingAlignment = 256;
+
+/// `a * b`, or nullopt when it overflows.
+std::optional<uint64_t> multiplied(uint64_t a, uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a)
+    return std::nullopt;
+  return a * b;
+}
+
+/// The copy of `view` (innermost stride 1) into rows of a 16-byte multiple
+/// of bytes, or nullopt when its outer dimensions do not fold into rows of
+/// one pitch or a pitch is too large for cuMemcpy2D. `stagedOffset` and
+/// `staged.data` are left 0.
+std::optional<RepitchCopy> planCopy(unsigned arg, const TensorView &view) {
+  unsigned inner = view.rank - 1;
+  uint64_t elementBytes = scalarTypeSize(view.type);
+  RepitchCopy copy;
+  copy.arg = arg;
+  copy.source = view;
+  copy.rowBytes = uint64_t(view.sizes[inner]) * elementBytes;
+  copy.rows = 1;
+  // Outer dimensions of one element have no stride that matters; the
+  // others must each step over whole rows of the next one out.
+  std::optional<int64_t> innerPitch;
+  for (unsigned d = inner; d-- > 0;) {
+    if (view.sizes[d] == 1)
+      continue;
+    if (view.strides[d] <= 0 ||
+        (innerPitch && view.strides[d] != *innerPitch))
+      return std::nullopt;
+    std::optional<uint64_t> pitch = multiplied(view.strides[d], elementBytes);
+    std::optional<uint64_t> step = multiplied(view.strides[d], view.sizes[d]);
+    std::optional<uint64_t> rows = multiplied(copy.rows, view.sizes[d]);
+    if (!pitch || !step || !rows || *step > INT64_MAX)
+      return std::nullopt;
+    if (!innerPitch)
+      copy.sourcePitch = *pitch;
+    innerPitch = int64_t(*step);
+    copy.rows = *rows;
+  }
+  if (!innerPitch)
+    copy.sourcePitch = copy.rowBytes;
+  copy.stagedPitch = (copy.rowBytes + kTmaAlignment - 1) / kTmaAlignment *
+                     kTmaAlignment;
+  // Rows must not overlap for a 2-D copy.
+  if (copy.sourcePitch < copy.rowBytes || copy.sourcePitch > kMaxCopyPitch ||
+      copy.stagedPitch > kMaxCopyPitch)
+    return std::nullopt;
+  // The staged view: the same shape, packed rows of stagedPitch bytes.
+  copy.staged = view;
+  copy.staged.data = 0;
+  int64_t stride = int64_t(copy.stagedPitch / elementBytes);
+  for (unsigned d = inner; d-- > 0;) {
+    copy.staged.strides[d] = stride;
+    stride *= view.sizes[d];
+  }
+  return copy;
+}
+} // namespace
+
+std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
+                                       const std::vector<KernelArg> &args) {
+  RepitchPlan plan;
+  for (const TensorMapInfo &info : meta.tensorMaps) {
+    // The metadata parser made `arg` a buffer, validation made it a view.
+    const auto &view = std::get<TensorView>(args[info.arg].value());
+    if (std::holds_alternative<TensorMapRequest>(describeTensorMap(info, view)))
+      continue;
+    bool listed = std::find(meta.repitchArgs.begin(), meta.repitchArgs.end(),
+                            info.arg) != meta.repitchArgs.end();
+    if (!listed || view.rank == 0 || view.strides[view.rank - 1] != 1)
+      return std::nullopt;
+    auto planned = std::find_if(
+        plan.copies.begin(), plan.copies.end(),
+        [&](const RepitchCopy &copy) { return copy.arg == info.arg; });
+    if (planned == plan.copies.end()) {
+      std::optional<RepitchCopy> copy = planCopy(info.arg, view);
+      std::optional<uint64_t> bytes =
+          copy ? multiplied(copy->rows, copy->stagedPitch) : std::nullopt;
+      if (!bytes || *bytes > std::numeric_limits<uint64_t>::max() -
+                                 kStagingAlignment - plan.bytes)
+        return std::nullopt;
+      copy->stagedOffset = plan.bytes;
+      copy->staged.data = plan.bytes;
+      plan.bytes += (*bytes + kStagingAlignment - 1) / kStagingAlignment *
+                    kStagingAlignment;
+      plan.copies.push_back(*copy);
+      planned = std::prev(plan.copies.end());
+    }
+    // Only the alignment may have been wrong: the staged view, at an
+    // aligned address, must be describable (sizes and strides in range).
+    TensorView staged = planned->staged;
+    staged.data = kStagingAlignment;
+    if (!std::holds_alternative<TensorMapRequest>(
+            describeTensorMap(info, staged)))
+      return std::nullopt;
+  }
+  if (plan.copies.empty())
+    return std::nullopt;
+  return plan;
+}
+
+std::vector<KernelArg> repitchedArguments(const std::vector<KernelArg> &args,
+                                          const RepitchPlan &plan,
+                                          CUdeviceptr staging) {
+  std::vector<KernelArg> staged = args;
+  for (const RepitchCopy &copy : plan.copies) {
+    TensorView view = copy.staged;
+    view.data = staging + copy.stagedOffset;
+    staged[copy.arg] = KernelArg(view);
+  }
+  return staged;
 }
 
 PackedArgs packArguments(const LaunchMetadata &meta,

@@ -140,6 +140,56 @@ bool parseTensorMap(std::string_view text, TensorMapInfo &map) {
   return true;
 }
 
+/// Writes `KEY ARG...` for a non-empty argument list.
+void writeArgumentList(std::ostream &os, const char *key,
+                       const std::vector<unsigned> &args) {
+  if (args.empty())
+    return;
+  os << key;
+  for (unsigned arg : args)
+    os << " " << arg;
+  os << "\n";
+}
+
+/// Why the words of a `KEY ARG...` line (aligned, repitch) are not valid, or
+/// "" with `args` set. A second line of the same key is an error.
+std::string parseArgumentList(const std::vector<std::string_view> &w,
+                              std::string_view line,
+                              std::vector<unsigned> &args) {
+  std::string key(w[0]);
+  if (w.size() < 2 || !args.empty())
+    return key + " line '" + std::string(line) + "' is not one '" + key +
+           " ARG...'";
+  for (size_t i = 1; i < w.size(); ++i) {
+    unsigned arg = 0;
+    if (!parseInt(w[i], arg))
+      return "bad " + key + " argument '" + std::string(w[i]) + "'";
+    args.push_back(arg);
+  }
+  return "";
+}
+
+/// Why the arguments of a `KEY ARG...` line do not fit `meta`, or "": each a
+/// buffer argument, listed once, on a kernel with a fallback (which runs
+/// when the condition the line guards fails).
+std::string checkArgumentList(const LaunchMetadata &meta, const char *key,
+                              const std::vector<unsigned> &args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    unsigned arg = args[i];
+    if (arg >= meta.params.size() ||
+        meta.params[arg].kind != ParamInfo::Kind::Buffer)
+      return std::string(key) + " argument " + std::to_string(arg) +
+             " is not a buffer argument";
+    for (size_t j = 0; j < i; ++j)
+      if (args[j] == arg)
+        return std::string(key) + " argument " + std::to_string(arg) +
+               " is listed twice";
+  }
+  if (!args.empty() && meta.fallback.empty())
+    return std::string(key) + " line without a fallback line";
+  return "";
+}
+
 /// Why the words of a `scratch FIXED PER_PROGRAM [unzeroed|counters]` line
 /// are not valid, or "" with `scratch` set.
 std::string parseScratch(const std::vector<std::string_view> &w,
@@ -291,12 +341,8 @@ std::string serialize(const LaunchMetadata &meta) {
       os << " " << serializeTensorMap(map);
     os << "\n";
   }
-  if (!meta.alignedArgs.empty()) {
-    os << "aligned";
-    for (unsigned arg : meta.alignedArgs)
-      os << " " << arg;
-    os << "\n";
-  }
+  writeArgumentList(os, "aligned", meta.alignedArgs);
+  writeArgumentList(os, "repitch", meta.repitchArgs);
   if (!meta.fallback.empty())
     os << "fallback " << meta.fallback << "\n";
   if (!meta.smallGrid.kernel.empty())
@@ -372,16 +418,11 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
           return fail("bad tensor map '" + std::string(w[i]) + "'");
         meta.tensorMaps.push_back(map);
       }
-    } else if (key == "aligned") {
-      if (w.size() < 2 || !meta.alignedArgs.empty())
-        return fail("aligned line '" + std::string(line) +
-                    "' is not one 'aligned ARG...'");
-      for (size_t i = 1; i < w.size(); ++i) {
-        unsigned arg = 0;
-        if (!parseInt(w[i], arg))
-          return fail("bad aligned argument '" + std::string(w[i]) + "'");
-        meta.alignedArgs.push_back(arg);
-      }
+    } else if (key == "aligned" || key == "repitch") {
+      std::vector<unsigned> &args =
+          key == "aligned" ? meta.alignedArgs : meta.repitchArgs;
+      if (std::string why = parseArgumentList(w, line, args); !why.empty())
+        return fail(why);
     } else if (key == "fallback" && w.size() == 2) {
       meta.fallback = std::string(w[1]);
     } else if (key == "smallgrid") {
@@ -473,20 +514,18 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   for (const TensorMapInfo &map : meta.tensorMaps)
     if (std::string why = checkTensorMap(meta, map); !why.empty())
       return fail(why);
-  for (size_t i = 0; i < meta.alignedArgs.size(); ++i) {
-    unsigned arg = meta.alignedArgs[i];
-    if (arg >= meta.params.size() ||
-        meta.params[arg].kind != ParamInfo::Kind::Buffer)
-      return fail("aligned argument " + std::to_string(arg) +
-                  " is not a buffer argument");
-    for (size_t j = 0; j < i; ++j)
-      if (meta.alignedArgs[j] == arg)
-        return fail("aligned argument " + std::to_string(arg) +
-                    " is listed twice");
-  }
-  // Without a fallback nothing could run for misaligned arguments.
-  if (!meta.alignedArgs.empty() && meta.fallback.empty())
-    return fail("aligned line without a fallback line");
+  if (std::string why = checkArgumentList(meta, "aligned", meta.alignedArgs);
+      !why.empty())
+    return fail(why);
+  if (std::string why = checkArgumentList(meta, "repitch", meta.repitchArgs);
+      !why.empty())
+    return fail(why);
+  // Only a tensor map's buffer can be rejected by TMA's alignment rules.
+  for (unsigned arg : meta.repitchArgs)
+    if (std::none_of(meta.tensorMaps.begin(), meta.tensorMaps.end(),
+                     [&](const TensorMapInfo &map) { return map.arg == arg; }))
+      return fail("repitch argument " + std::to_string(arg) +
+                  " has no tensor map");
   // A kernel that falls back to itself would never launch anything else.
   if (!meta.fallback.empty() && meta.fallback == meta.kernel)
     return fail("kernel '" + meta.kernel + "' is its own fallback");

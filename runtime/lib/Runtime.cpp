@@ -572,6 +572,8 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   meta_ = std::move(*meta);
   if (meta_.scratch.needed())
     scratch_ = std::make_shared<detail::ScratchCache>(module_->ctx);
+  if (!meta_.repitchArgs.empty())
+    staging_ = std::make_shared<detail::ScratchCache>(module_->ctx);
   // A module that resolves missing kernels compiles variants on demand:
   // they load on first need (fallbackKernel, ...), not here.
   if (module_->resolveKernel)
@@ -960,8 +962,16 @@ Kernel::downTheFallbacks(const std::vector<KernelArg> &args) const {
 
 bool Kernel::needsFallback(const std::vector<KernelArg> &args) const {
   return misalignedArgument(meta_, args) ||
-         std::holds_alternative<TensorMapFailure>(
-             describeTensorMaps(meta_, args));
+         (std::holds_alternative<TensorMapFailure>(
+              describeTensorMaps(meta_, args)) &&
+          !planRepitch(meta_, args));
+}
+
+bool Kernel::repitches(const std::vector<KernelArg> &args) const {
+  const Kernel &launched = launchedFor(args);
+  // The fallbacks passed over are those whose failures no copy mends.
+  return std::holds_alternative<TensorMapFailure>(
+      describeTensorMaps(launched.meta_, args));
 }
 
 void Kernel::launchArgs(const Stream &stream,
@@ -1001,6 +1011,9 @@ void Kernel::launchArgs(const Stream &stream,
   }
   auto described = describeTensorMaps(meta_, args);
   if (auto *failure = std::get_if<TensorMapFailure>(&described)) {
+    if (std::optional<RepitchPlan> plan = planRepitch(meta_, args);
+        plan && launchRepitched(stream, grid, args, *plan))
+      return;
     if (const Kernel *fallback = fallbackKernel())
       return fallback->launchArgs(stream, args);
     throw Error("kernel '" + name_ + "': argument " +
@@ -1010,9 +1023,64 @@ void Kernel::launchArgs(const Stream &stream,
                     failure->reason,
                 name_);
   }
+  launchDescribed(stream, grid, args,
+                  std::get<std::vector<TensorMapRequest>>(described));
+}
+
+bool Kernel::launchRepitched(const Stream &stream,
+                             const std::array<uint64_t, 3> &grid,
+                             const std::vector<KernelArg> &args,
+                             const RepitchPlan &plan) const {
+  module_->ctx->makeCurrent();
+  // Held until the kernel is queued: another thread's launch could grow
+  // (free) the buffer in between.
+  std::lock_guard<std::mutex> lock(staging_->mutex);
+  CUdeviceptr staging = 0;
+  try {
+    staging = staging_->get(stream.handle(), plan.bytes,
+                            ScratchInfo{0, 0, /*zeroFilled=*/false}, name_);
+  } catch (const Error &error) {
+    // Too large to stage: the fallback reads the buffers where they are.
+    if (error.result() == CUDA_ERROR_OUT_OF_MEMORY)
+      return false;
+    throw;
+  }
+  for (const RepitchCopy &copy : plan.copies) {
+    CUDA_MEMCPY2D region{};
+    region.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    region.srcDevice = copy.source.data;
+    region.srcPitch = copy.sourcePitch;
+    region.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    region.dstDevice = staging + copy.stagedOffset;
+    region.dstPitch = copy.stagedPitch;
+    region.WidthInBytes = copy.rowBytes;
+    region.Height = copy.rows;
+    std::string operation =
+        "cuMemcpy2DAsync(repitch argument " + std::to_string(copy.arg) + ")";
+    check(driver().memcpy2DAsync(&region, stream.handle()), operation.c_str(),
+          name_);
+  }
+  std::vector<KernelArg> staged = repitchedArguments(args, plan, staging);
+  auto described = describeTensorMaps(meta_, staged);
+  // planRepitch checked each staged view at an aligned address.
+  if (auto *failure = std::get_if<TensorMapFailure>(&described))
+    throw Error("kernel '" + name_ + "': staged argument " +
+                    std::to_string(failure->arg) +
+                    " cannot be described by a TMA tensor map: " +
+                    failure->reason,
+                name_);
+  launchDescribed(stream, grid, staged,
+                  std::get<std::vector<TensorMapRequest>>(described));
+  return true;
+}
+
+void Kernel::launchDescribed(const Stream &stream,
+                             std::array<uint64_t, 3> grid,
+                             const std::vector<KernelArg> &args,
+                             const std::vector<TensorMapRequest> &requests)
+    const {
   // A persistent kernel walks the tiles with the blocks that fit at once.
   grid = launchGrid(meta_, grid, multiprocessors_);
-  const auto &requests = std::get<std::vector<TensorMapRequest>>(described);
   std::vector<CUtensorMap> tensorMaps;
   for (size_t i = 0; i < requests.size(); ++i)
     tensorMaps.push_back(

@@ -434,6 +434,44 @@ TEST(Gpu, FallsBackWhereTmaCannotDescribeABuffer) {
                               empty.view<float>({0, 33})));
 }
 
+TEST(Gpu, CopiesRepitchArgumentsWhereTmaCannotDescribeThem) {
+  REQUIRE_HOPPER();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::tmaKernelsPtx());
+  Kernel copy(module, "tma_copy_repitched");
+  std::mt19937 rng(7);
+  auto check = [&](const Matrix &in, int64_t outRows, int64_t outCols,
+                   bool expectRepitch) {
+    Stream stream(ctx);
+    DeviceBuffer out(ctx, outRows * outCols * sizeof(float));
+    out.memset(0xff); // NaN
+    TensorView outView = out.view<float>({outRows, outCols});
+    EXPECT_EQ(copy.repitches({in.view, outView}), expectRepitch);
+    EXPECT_FALSE(copy.usesFallback({in.view, outView}));
+    copy.launch(stream, in.view, outView);
+    stream.synchronize();
+    // The kernel itself ran (no +1000), on a copy of `in`.
+    expectCopyOf(in, out.download<float>(), outRows, outCols, 0.0f);
+  };
+  // Aligned: TMA reads `in` where it is.
+  check(randomMatrix(ctx, 37, 40, 40, 0, rng), 45, 70, false);
+  // Rows of 33 floats (132 bytes), boxes partly and wholly outside.
+  check(randomMatrix(ctx, 37, 33, 33, 0, rng), 45, 70, true);
+  // A base 4 bytes past a 16-byte boundary, rows of a wider matrix.
+  check(randomMatrix(ctx, 37, 40, 41, 1, rng), 37, 40, true);
+  // One row and one column; then a larger, odd one that grows the staging
+  // buffer of the same stream handle.
+  check(randomMatrix(ctx, 1, 1, 1, 3, rng), 8, 32, true);
+  check(randomMatrix(ctx, 1000, 333, 335, 1, rng), 1000, 333, true);
+  // An innermost stride of 2 is no copy's to mend: the fallback runs.
+  Matrix strided = randomMatrix(ctx, 16, 16, 64, 0, rng);
+  strided.view.strides[1] = 2;
+  DeviceBuffer out(ctx, 16 * 16 * sizeof(float));
+  TensorView outView = out.view<float>({16, 16});
+  EXPECT_TRUE(copy.usesFallback({strided.view, outView}));
+  EXPECT_FALSE(copy.repitches({strided.view, outView}));
+}
+
 TEST(Gpu, FollowsTheFallbackChainOfAlignedArguments) {
   REQUIRE_GPU();
   Context ctx(0);

@@ -566,6 +566,135 @@ TEST(AlignedArguments, HoldForStartsAndRowPitchesOfFourBytes) {
                     mat(kY, 1, 64, ScalarType::BF16)));
 }
 
+//===----------------------------------------------------------------------===//
+// Repitched arguments
+//===----------------------------------------------------------------------===//
+
+/// A TMA matmul over bf16 A and B whose misaligned operands are copied.
+LaunchMetadata repitchedMatmul(const char *repitch = "repitch 0 1\n") {
+  std::string text = std::string("tilec-launch 1\nkernel mm\n"
+                                 "params buffer:bf16:2 buffer:bf16:2 "
+                                 "buffer:f32:2\n"
+                                 "tensormaps 0:64x128:128 1:64x64:128\n") +
+                     repitch +
+                     "fallback mm__thread_copies\nblock 128 1 1\n"
+                     "grid - - -\n";
+  return parse(text.c_str());
+}
+
+TEST(Repitch, NothingToCopyWhereTmaDescribesEveryBuffer) {
+  LaunchMetadata m = repitchedMatmul();
+  EXPECT_EQ(planRepitch(m, {mat(kAligned, 4096, 4096, ScalarType::BF16),
+                            mat(kAligned, 4096, 4096, ScalarType::BF16),
+                            mat(kOut, 3, 3, ScalarType::F32)}),
+            std::nullopt);
+}
+
+TEST(Repitch, CopiesOddRowsIntoSixteenBytePitches) {
+  LaunchMetadata m = repitchedMatmul();
+  // Odd K: A's rows are 8190 bytes, B's 8192 (aligned, left in place).
+  TensorView a = mat(kAligned, 4095, 4095, ScalarType::BF16);
+  TensorView b = mat(kAligned + (1 << 26), 4095, 4096, ScalarType::BF16);
+  std::optional<RepitchPlan> plan =
+      planRepitch(m, {a, b, mat(kOut, 4095, 4096, ScalarType::F32)});
+  ASSERT_TRUE(plan);
+  ASSERT_EQ(plan->copies.size(), 1u);
+  const RepitchCopy &copy = plan->copies[0];
+  EXPECT_EQ(copy.arg, 0u);
+  EXPECT_EQ(copy.source.data, a.data);
+  EXPECT_EQ(copy.rows, 4095u);
+  EXPECT_EQ(copy.rowBytes, 8190u);
+  EXPECT_EQ(copy.sourcePitch, 8190u);
+  EXPECT_EQ(copy.stagedPitch, 8192u);
+  EXPECT_EQ(copy.stagedOffset, 0u);
+  EXPECT_EQ(plan->bytes, 4095u * 8192u);
+  // The kernel reads the copy: same sizes, rows of 4096 elements, at the
+  // staging buffer.
+  std::vector<KernelArg> staged =
+      repitchedArguments({a, b, mat(kOut, 4095, 4096, ScalarType::F32)},
+                         *plan, kAligned + (1 << 28));
+  const auto &view = std::get<TensorView>(staged[0].value());
+  EXPECT_EQ(view.data, kAligned + (1 << 28));
+  EXPECT_EQ(view.sizes[0], 4095);
+  EXPECT_EQ(view.sizes[1], 4095);
+  EXPECT_EQ(view.strides[0], 4096);
+  EXPECT_EQ(view.strides[1], 1);
+  EXPECT_EQ(std::get<TensorView>(staged[1].value()).data, b.data);
+  EXPECT_EQ(reason(kBf16Tile, view), "");
+}
+
+TEST(Repitch, StagesEachCopyOnA256ByteBoundary) {
+  LaunchMetadata m = repitchedMatmul();
+  // Both operands odd: A 3x5 (rows of 10 bytes, pitch 16), B 5x7 starting
+  // 2 bytes past an aligned address.
+  std::optional<RepitchPlan> plan =
+      planRepitch(m, {mat(kAligned, 3, 5, ScalarType::BF16),
+                      mat(kAligned + 2, 5, 7, ScalarType::BF16),
+                      mat(kOut, 3, 7, ScalarType::F32)});
+  ASSERT_TRUE(plan);
+  ASSERT_EQ(plan->copies.size(), 2u);
+  EXPECT_EQ(plan->copies[0].stagedPitch, 16u);
+  EXPECT_EQ(plan->copies[1].stagedOffset, 256u);
+  EXPECT_EQ(plan->copies[1].source.data, kAligned + 2);
+  EXPECT_EQ(plan->copies[1].rowBytes, 14u);
+  EXPECT_EQ(plan->copies[1].stagedPitch, 16u);
+  EXPECT_EQ(plan->bytes, 512u);
+}
+
+TEST(Repitch, KeepsTheFallbackWhereACopyCannotHelp) {
+  TensorView a = mat(kAligned, 64, 4095, ScalarType::BF16);
+  TensorView b = mat(kAligned, 4095, 64, ScalarType::BF16);
+  TensorView c = mat(kOut, 64, 64, ScalarType::F32);
+  // Argument 0 is not listed.
+  EXPECT_EQ(planRepitch(repitchedMatmul("repitch 1\n"), {a, b, c}),
+            std::nullopt);
+  // A column view (innermost stride 2).
+  TensorView strided = mat(kAligned, 64, 64, ScalarType::BF16);
+  strided.strides = {128, 2};
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {strided, b, c}), std::nullopt);
+  // Rows that overlap (a pitch shorter than a row).
+  TensorView overlapping = mat(kAligned, 64, 4095, ScalarType::BF16);
+  overlapping.strides = {4001, 1};
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {overlapping, b, c}),
+            std::nullopt);
+  // A pitch beyond cuMemcpy2D's 2^31 bytes.
+  TensorView far = mat(kAligned, 2, 5, ScalarType::BF16);
+  far.strides = {int64_t(1) << 31, 1};
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {far, b, c}), std::nullopt);
+  // A size TMA cannot describe whatever the pitch (2^32 rows).
+  TensorView tall = mat(kAligned, int64_t(1) << 32, 3, ScalarType::BF16);
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {tall, b, c}), std::nullopt);
+}
+
+TEST(Repitch, FoldsOuterDimensionsIntoRows) {
+  LaunchMetadata m = parse("tilec-launch 1\nkernel k\n"
+                           "params buffer:bf16:3\n"
+                           "tensormaps 0:64x64x1:128\nrepitch 0\n"
+                           "fallback k__thread_copies\nblock 128 1 1\n"
+                           "grid - - -\n");
+  TensorView batched = mat(kAligned, 1, 1, ScalarType::BF16);
+  batched.rank = 3;
+  batched.sizes = {3, 100, 33};
+  batched.strides = {3300, 33, 1};
+  std::optional<RepitchPlan> plan = planRepitch(m, {batched});
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->copies[0].rows, 300u);
+  EXPECT_EQ(plan->copies[0].sourcePitch, 66u);
+  EXPECT_EQ(plan->copies[0].stagedPitch, 80u);
+  EXPECT_EQ(plan->copies[0].staged.strides[0], 4000);
+  EXPECT_EQ(plan->copies[0].staged.strides[1], 40);
+  // An outer dimension of one element has any stride.
+  TensorView single = batched;
+  single.sizes = {1, 100, 33};
+  single.strides = {7, 33, 1};
+  ASSERT_TRUE(planRepitch(m, {single}));
+  EXPECT_EQ(planRepitch(m, {single})->copies[0].rows, 100u);
+  // Batches that are not whole rows apart need one copy each: fallback.
+  TensorView gapped = batched;
+  gapped.strides = {3400, 33, 1};
+  EXPECT_EQ(planRepitch(m, {gapped}), std::nullopt);
+}
+
 TEST(AlignedArguments, HoldWithoutAnAlignedLine) {
   LaunchMetadata m = parse("tilec-launch 1\nkernel mm\n"
                            "params buffer:bf16:2\nblock 128 1 1\n"

@@ -106,6 +106,19 @@ TEST(LaunchMetadata, RoundTripsAnAlignedLine) {
   EXPECT_FALSE(m == other);
 }
 
+TEST(LaunchMetadata, RoundTripsARepitchLine) {
+  LaunchMetadata m = tmaMatmul();
+  m.repitchArgs = {0, 1};
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\nrepitch 0 1\nfallback matmul_bf16__unaligned\n"),
+            std::string::npos)
+      << text;
+  expectRoundTrip(m, text);
+  LaunchMetadata other = m;
+  other.repitchArgs = {1};
+  EXPECT_FALSE(m == other);
+}
+
 /// Why the parser rejects a kernel `k` taking a bf16 matrix and an i32,
 /// with one block and grid, followed by `lines`.
 std::string rejection(const char *lines) {
@@ -116,6 +129,37 @@ std::string rejection(const char *lines) {
           lines,
       &why));
   return why;
+}
+
+TEST(LaunchMetadataRejects, RepitchLinesWithTheirReason) {
+  auto error = [](const char *lines) {
+    std::string why;
+    EXPECT_FALSE(parseLaunchMetadata(
+        std::string("tilec-launch 1\nkernel k\nparams buffer:bf16:2 "
+                    "buffer:bf16:2 scalar:i32\ntensormaps 0:64x128:128\n"
+                    "block 1 1 1\ngrid - - -\n") +
+            lines,
+        &why));
+    return why;
+  };
+  EXPECT_EQ(error("repitch\nfallback f"),
+            "malformed launch metadata: repitch line 'repitch' is not one "
+            "'repitch ARG...'");
+  EXPECT_EQ(error("repitch 0\nrepitch 0\nfallback f"),
+            "malformed launch metadata: repitch line 'repitch 0' is not one "
+            "'repitch ARG...'");
+  EXPECT_EQ(error("repitch y\nfallback f"),
+            "malformed launch metadata: bad repitch argument 'y'");
+  EXPECT_EQ(error("repitch 2\nfallback f"),
+            "malformed launch metadata: repitch argument 2 is not a buffer "
+            "argument");
+  EXPECT_EQ(error("repitch 0 0\nfallback f"),
+            "malformed launch metadata: repitch argument 0 is listed twice");
+  EXPECT_EQ(error("repitch 0"),
+            "malformed launch metadata: repitch line without a fallback line");
+  // Argument 1 is a buffer, but TMA never reads it.
+  EXPECT_EQ(error("repitch 1\nfallback f"),
+            "malformed launch metadata: repitch argument 1 has no tensor map");
 }
 
 TEST(LaunchMetadataRejects, AlignedLinesWithTheirReason) {

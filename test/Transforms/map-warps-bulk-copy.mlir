@@ -131,3 +131,41 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// tile.repitch_args keeps the buffers that got a tensor map: %a is read by
+// the threads, so only %b (argument 1) can be staged for TMA.
+// CHECK-LABEL: gpu.func @repitch_mapped(
+// CHECK-SAME: tile.repitch_args = array<i64: 1>
+// CHECK-SAME: tile.tensor_maps = [array<i64: 1, 64, 64, 128>]
+gpu.module @m {
+  gpu.func @repitch_mapped(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %k: index, %n0: index, %slot: index, %phase: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args = array<i64: 0, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c1024 = arith.constant 1024 : index
+    %c99328 = arith.constant 99328 : index
+    %panels = memref.view %base[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x4x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c99328][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_init %bars arrivals 2 : memref<3xi64, #gpu.address_space<workgroup>>
+    %slot0 = memref.subview %panels[%slot, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<3x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%k, %n0], %slot0, %bars[%slot] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_wait %bars[%slot], %phase : memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_inval %bars : memref<3xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// Without any tensor map (no bulk copy) there is nothing to stage: the
+// attribute goes.
+// CHECK-LABEL: gpu.func @repitch_unmapped(
+// CHECK-NOT: tile.repitch_args
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @repitch_unmapped(%a: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args = array<i64: 0>} {
+    gpu.return
+  }
+}

@@ -5,11 +5,15 @@
 // runtime launches it.
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>
+// CHECK-SAME: tile.repitch_args = array<i64: 0, 1>
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+// The small-grid kernel's few tiles read A and B too few times to pay for
+// staging copies: no tile.repitch_args.
 // CHECK-LABEL: tile.kernel @mm__small_grid(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>
 // CHECK-SAME: num_warps = 8
+// CHECK-NOT: tile.repitch_args
 // CHECK-NOT: tile.small_grid
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 4 : i64}

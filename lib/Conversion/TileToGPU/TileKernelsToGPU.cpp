@@ -63,7 +63,7 @@ tilec::outlineTileKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule) {
                          tile::kScratchAttrName, tile::kThenAttrName,
                          tile::kMinBlocksPerSmAttrName,
                          tile::kPersistentAttrName, tile::kClusterAttrName,
-                         tile::kSplitAttrName})
+                         tile::kSplitAttrName, tile::kRepitchArgsAttrName})
     if (Attribute attr = kernel->getAttr(name))
       func->setAttr(name, attr);
   if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())

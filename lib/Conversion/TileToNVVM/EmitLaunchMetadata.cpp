@@ -129,6 +129,24 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
     for (int64_t arg : args.asArrayRef())
       meta.alignedArgs.push_back(static_cast<unsigned>(arg));
   }
+  if (Attribute attr = kernel->getAttr(tile::kRepitchArgsAttrName)) {
+    auto args = dyn_cast<DenseI64ArrayAttr>(attr);
+    auto mapped = [&](int64_t arg) {
+      return llvm::any_of(meta.tensorMaps, [&](const TensorMapInfo &map) {
+        return int64_t(map.arg) == arg;
+      });
+    };
+    if (!args || args.empty() || meta.fallback.empty() ||
+        !llvm::is_sorted(args.asArrayRef(), std::less_equal<int64_t>()) ||
+        !llvm::all_of(args.asArrayRef(), mapped))
+      return kernel.emitError("'")
+             << tile::kRepitchArgsAttrName
+             << "' must list buffer arguments with tensor maps in increasing "
+                "order, on a kernel with a '"
+             << tile::kFallbackAttrName << "'";
+    for (int64_t arg : args.asArrayRef())
+      meta.repitchArgs.push_back(static_cast<unsigned>(arg));
+  }
   if (Attribute attr = kernel->getAttr(tile::kSmallGridAttrName)) {
     auto smallGrid = dyn_cast<DictionaryAttr>(attr);
     auto name = smallGrid ? smallGrid.getAs<FlatSymbolRefAttr>("kernel")

@@ -17,6 +17,23 @@ gpu.module @tilec_kernels {
 
 // -----
 
+// tile.repitch_args becomes the repitch line, before the fallback line it
+// comes with.
+// CHECK-LABEL: @__tilec_launch_mm_repitch
+// CHECK-SAME: tensormaps 0:64x128:128 1:64x64:128\0Arepitch 0 1\0Afallback mm_repitch__thread_copies\0A
+gpu.module @tilec_kernels {
+  gpu.func @mm_repitch(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %ta: !llvm.ptr, %tb: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 2, dim = 0, per_program = 128>],
+                  tile.fallback = @mm_repitch__thread_copies,
+                  tile.repitch_args = array<i64: 0, 1>,
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>, array<i64: 1, 64, 64, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
 // tile.small_grid becomes the smallgrid line, after the fallback.
 // CHECK: @__tilec_launch_big("tilec-launch 1\0Akernel big\0Aparams buffer:f32:1\0Asmallgrid big__small_grid 50\0Ablock 64 1 1\0Agrid 0.0/256 - -\0Ashared 0\0A\00")
 gpu.module @tilec_kernels {

@@ -47,6 +47,8 @@ struct DriverApi {
                               CUstream stream);
   CUresult (*memcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes,
                               CUstream stream);
+  // Copies `repitch` arguments into 16-byte pitched staging buffers.
+  CUresult (*memcpy2DAsync)(const CUDA_MEMCPY2D *copy, CUstream stream);
   CUresult (*memsetD8)(CUdeviceptr dst, unsigned char value, size_t count);
   // Zero-fills kernel scratch buffers in stream order before each launch.
   CUresult (*memsetD32Async)(CUdeviceptr dst, unsigned value, size_t count,

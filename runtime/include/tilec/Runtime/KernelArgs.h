@@ -174,6 +174,46 @@ std::optional<std::pair<unsigned, std::string>>
 misalignedArgument(const LaunchMetadata &meta,
                    const std::vector<KernelArg> &args);
 
+/// One buffer argument copied into the launch's staging buffer (see
+/// `repitch` in LaunchMetadata.h): `rows` rows of `rowBytes` each, from
+/// `source` (rows `sourcePitch` bytes apart) to `stagedOffset` bytes into the
+/// staging buffer (rows `stagedPitch` bytes apart, a multiple of 16).
+struct RepitchCopy {
+  unsigned arg = 0;
+  TensorView source;
+  uint64_t rows = 0;
+  uint64_t rowBytes = 0;
+  uint64_t sourcePitch = 0;
+  uint64_t stagedPitch = 0;
+  uint64_t stagedOffset = 0;
+  /// `source`'s shape over the copy, with data = stagedOffset: add the
+  /// staging buffer's address to get the view the kernel reads.
+  TensorView staged;
+};
+
+/// The copies one launch makes before the kernel, and the staging bytes
+/// they need (each copy starts on a 256-byte boundary).
+struct RepitchPlan {
+  std::vector<RepitchCopy> copies;
+  uint64_t bytes = 0;
+};
+
+/// The copies that let TMA describe every tensor map of `meta` over the
+/// (validated) `args`, when all it rejects are `repitch` arguments and only
+/// for their start or row pitches (see `repitch` in LaunchMetadata.h);
+/// nullopt when nothing is rejected or a copy cannot help (another argument
+/// or reason, a view whose outer dimensions do not fold into rows of one
+/// pitch, a pitch of 2^31 bytes or more, which cuMemcpy2D refuses). Pure,
+/// so it is testable without a GPU.
+std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
+                                       const std::vector<KernelArg> &args);
+
+/// `args` with each argument of `plan` replaced by its staged view in the
+/// staging buffer at `staging`.
+std::vector<KernelArg> repitchedArguments(const std::vector<KernelArg> &args,
+                                          const RepitchPlan &plan,
+                                          CUdeviceptr staging);
+
 /// The scratch buffer of one launch (see `scratch` in LaunchMetadata.h).
 struct ScratchBuffer {
   CUdeviceptr data = 0;

@@ -19,6 +19,7 @@
 //
 //   tensormaps 0:64x128:128 1:64x64:128
 //   aligned 0 1
+//   repitch 0 1
 //   fallback matmul_bf16__unaligned
 //   smallgrid matmul_bf16__small_grid 50
 //   narrow rowscan__rows_8 0.1 8
@@ -37,6 +38,15 @@
 // stride but the innermost, in bytes) must be multiples of 4 bytes for this
 // kernel (its per-thread copies use cp.async of 4 to 16 bytes); each ARG a
 // buffer argument, listed once, and only with a fallback line.
+// `repitch ARG...` lists buffer arguments, each with a tensor map, that the
+// kernel only reads and reads many times over (a matmul's operands): when
+// TMA cannot describe such a buffer only because its start or a row pitch
+// is not a multiple of 16 bytes (odd K in bf16, say), the runtime copies it
+// on the launch stream (cuMemcpy2DAsync) into a staging buffer of its own
+// whose rows start on 16-byte boundaries and launches this kernel on the
+// copy instead of the fallback. Each ARG listed once, only with a fallback
+// line (which runs where the copy cannot help: an innermost stride other
+// than 1, a view too large to stage).
 // `fallback` names a kernel of the same module, with the same user
 // parameters and no tensor maps, that the runtime launches instead when some
 // buffer cannot be described by a tensor map (TMA's alignment rules) or an
@@ -265,6 +275,10 @@ struct LaunchMetadata {
   /// Buffer arguments that must start, and have row pitches, on 4-byte
   /// boundaries for this kernel (else its fallback runs).
   std::vector<unsigned> alignedArgs;
+  /// Tensor-mapped buffer arguments that the runtime copies into 16-byte
+  /// pitched staging buffers, when TMA's alignment rules reject them, rather
+  /// than launching the fallback (see `repitch`).
+  std::vector<unsigned> repitchArgs;
   /// Kernel of the same module to launch instead when some tensor map cannot
   /// be encoded for the arguments given or some aligned argument is not
   /// aligned (empty: none).
@@ -291,7 +305,7 @@ struct LaunchMetadata {
     return kernel == o.kernel && params == o.params && block == o.block &&
            grid == o.grid && sharedBytes == o.sharedBytes &&
            tensorMaps == o.tensorMaps && alignedArgs == o.alignedArgs &&
-           fallback == o.fallback &&
+           repitchArgs == o.repitchArgs && fallback == o.fallback &&
            smallGrid == o.smallGrid && narrow == o.narrow &&
            scratch == o.scratch && then == o.then &&
            persistentBlocksPerSm == o.persistentBlocksPerSm &&

@@ -343,6 +343,11 @@ public:
   /// kernel down its fallback chain whose tensor maps and aligned arguments
   /// (see LaunchMetadata.h) hold. Validates the arguments first.
   const Kernel &launchedFor(const std::vector<KernelArg> &args) const;
+  /// Whether launchArgs(args) copies some argument of launchedFor(args) into
+  /// a staging buffer first (see `repitch` in LaunchMetadata.h; a staging
+  /// buffer that cannot be allocated then sends the launch down the fallback
+  /// chain instead). Validates the arguments first.
+  bool repitches(const std::vector<KernelArg> &args) const;
 
 private:
   Kernel(std::shared_ptr<detail::ModuleState> module, const std::string &name,
@@ -353,8 +358,20 @@ private:
   /// This kernel or the first down its fallback chain whose tensor maps and
   /// aligned arguments hold for `args` (validated).
   const Kernel &downTheFallbacks(const std::vector<KernelArg> &args) const;
-  /// Whether a tensor map or an aligned argument of this kernel does not
-  /// hold for `args` (validated).
+  /// Copies `plan`'s arguments into this kernel's staging buffer of
+  /// `stream` and launches on the copies over `grid` (see computeGrid);
+  /// false, launching nothing, when the buffer cannot be allocated.
+  bool launchRepitched(const Stream &stream,
+                       const std::array<uint64_t, 3> &grid,
+                       const std::vector<KernelArg> &args,
+                       const RepitchPlan &plan) const;
+  /// Launches over `grid` (see computeGrid) with the tensor maps of
+  /// `requests`, and the scratch buffer and then kernel if any.
+  void launchDescribed(const Stream &stream, std::array<uint64_t, 3> grid,
+                       const std::vector<KernelArg> &args,
+                       const std::vector<TensorMapRequest> &requests) const;
+  /// Whether a tensor map (that no copy into a staging buffer mends) or an
+  /// aligned argument of this kernel does not hold for `args` (validated).
   bool needsFallback(const std::vector<KernelArg> &args) const;
   void loadSmallGrid() const;
   void loadNarrow() const;
@@ -418,6 +435,10 @@ private:
   /// `scratch` line. Fallbacks, small-grid and narrow variants have their
   /// own.
   std::shared_ptr<detail::ScratchCache> scratch_;
+  /// One staging buffer per stream for the copies of `repitch` arguments,
+  /// shared between copies; set only when the metadata has a `repitch`
+  /// line.
+  std::shared_ptr<detail::ScratchCache> staging_;
 };
 
 } // namespace tilec::rt

@@ -61,6 +61,13 @@ inline constexpr llvm::StringLiteral kFallbackAttrName = "tile.fallback";
 /// multiples of 4 bytes, its tile.fallback otherwise (set by
 /// tile-element-copy-fallback).
 inline constexpr llvm::StringLiteral kAlignedArgsAttrName = "tile.aligned_args";
+/// `tile.repitch_args`: array<i64: ...>: buffer arguments that the kernel
+/// only reads, and reads many times over (a matmul's A and B), so that where
+/// TMA rejects one for its start or row pitches the runtime copies it into a
+/// buffer of 16-byte pitched rows rather than launching the tile.fallback
+/// (launch metadata `repitch`). Set by tile-tiling; tile-map-warps keeps the
+/// arguments that got tensor maps (and drops the attribute if none did).
+inline constexpr llvm::StringLiteral kRepitchArgsAttrName = "tile.repitch_args";
 /// `tile.small_grid`: {kernel = @name, percent_of_sms = P}: the kernel (same
 /// parameters, smaller tiles) to launch instead when this kernel's grid has
 /// fewer blocks than P% of the multiprocessors (set by tile-tiling).
