@@ -32,21 +32,25 @@ static constexpr int32_t kTryWaitTicks = 10000000;
 template <typename Descriptors>
 static void keepRepitchedTensorMaps(gpu::GPUFuncOp func,
                                     const Descriptors &descriptors) {
-  auto requested =
-      func->getAttrOfType<DenseI64ArrayAttr>(tile::kRepitchArgsAttrName);
+  auto requested = func->getAttrOfType<ArrayAttr>(tile::kRepitchArgsAttrName);
   if (!requested)
     return;
-  SmallVector<int64_t> kept;
-  for (int64_t arg : requested.asArrayRef())
-    if (llvm::any_of(descriptors, [&](const auto &entry) {
-          return int64_t(entry.first.first) == arg;
+  // Entries are [argument, axis, programs]; a malformed one is kept for
+  // tile-emit-launch-metadata to report.
+  SmallVector<Attribute> kept;
+  for (Attribute attr : requested) {
+    auto entry = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!entry || entry.empty() ||
+        llvm::any_of(descriptors, [&](const auto &descriptor) {
+          return int64_t(descriptor.first.first) == entry[0];
         }))
-      kept.push_back(arg);
+      kept.push_back(attr);
+  }
   if (kept.empty())
     func->removeAttr(tile::kRepitchArgsAttrName);
   else
     func->setAttr(tile::kRepitchArgsAttrName,
-                  DenseI64ArrayAttr::get(func.getContext(), kept));
+                  ArrayAttr::get(func.getContext(), kept));
 }
 
 LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,

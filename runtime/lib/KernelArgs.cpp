@@ -424,16 +424,21 @@ std::optional<RepitchCopy> planCopy(unsigned arg, const TensorView &view) {
 } // namespace
 
 std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
-                                       const std::vector<KernelArg> &args) {
+                                       const std::vector<KernelArg> &args,
+                                       const std::array<uint64_t, 3> &grid) {
   RepitchPlan plan;
   for (const TensorMapInfo &info : meta.tensorMaps) {
     // The metadata parser made `arg` a buffer, validation made it a view.
     const auto &view = std::get<TensorView>(args[info.arg].value());
     if (std::holds_alternative<TensorMapRequest>(describeTensorMap(info, view)))
       continue;
-    bool listed = std::find(meta.repitchArgs.begin(), meta.repitchArgs.end(),
-                            info.arg) != meta.repitchArgs.end();
-    if (!listed || view.rank == 0 || view.strides[view.rank - 1] != 1)
+    auto entry = std::find_if(
+        meta.repitch.begin(), meta.repitch.end(),
+        [&](const RepitchArg &e) { return e.arg == info.arg; });
+    // Read by too few programs, a copy costs more than the fallback.
+    if (entry == meta.repitch.end() ||
+        grid[entry->axis % 3] < entry->minPrograms || view.rank == 0 ||
+        view.strides[view.rank - 1] != 1)
       return std::nullopt;
     auto planned = std::find_if(
         plan.copies.begin(), plan.copies.end(),

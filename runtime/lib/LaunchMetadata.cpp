@@ -140,31 +140,24 @@ bool parseTensorMap(std::string_view text, TensorMapInfo &map) {
   return true;
 }
 
-/// Writes `KEY ARG...` for a non-empty argument list.
-void writeArgumentList(std::ostream &os, const char *key,
-                       const std::vector<unsigned> &args) {
-  if (args.empty())
-    return;
-  os << key;
-  for (unsigned arg : args)
-    os << " " << arg;
-  os << "\n";
-}
-
-/// Why the words of a `KEY ARG...` line (aligned, repitch) are not valid, or
-/// "" with `args` set. A second line of the same key is an error.
-std::string parseArgumentList(const std::vector<std::string_view> &w,
-                              std::string_view line,
-                              std::vector<unsigned> &args) {
-  std::string key(w[0]);
-  if (w.size() < 2 || !args.empty())
-    return key + " line '" + std::string(line) + "' is not one '" + key +
-           " ARG...'";
+/// Why the words of a `repitch ARG:AXIS:MIN ...` line are not valid, or ""
+/// with `entries` set. A second line is an error.
+std::string parseRepitch(const std::vector<std::string_view> &w,
+                         std::string_view line,
+                         std::vector<RepitchArg> &entries) {
+  if (w.size() < 2 || !entries.empty())
+    return "repitch line '" + std::string(line) +
+           "' is not one 'repitch ARG:AXIS:MIN...'";
   for (size_t i = 1; i < w.size(); ++i) {
-    unsigned arg = 0;
-    if (!parseInt(w[i], arg))
-      return "bad " + key + " argument '" + std::string(w[i]) + "'";
-    args.push_back(arg);
+    std::vector<std::string_view> fields = splitOn(w[i], ':');
+    RepitchArg entry;
+    if (fields.size() != 3 || !parseInt(fields[0], entry.arg) ||
+        fields[1].size() != 1 || fields[1].find_first_of("xyz") != 0 ||
+        !parseInt(fields[2], entry.minPrograms) || entry.minPrograms == 0)
+      return "bad repitch entry '" + std::string(w[i]) +
+             "' (ARG:AXIS:MIN with AXIS x, y or z and MIN >= 1)";
+    entry.axis = static_cast<unsigned>(fields[1][0] - 'x');
+    entries.push_back(entry);
   }
   return "";
 }
@@ -341,8 +334,19 @@ std::string serialize(const LaunchMetadata &meta) {
       os << " " << serializeTensorMap(map);
     os << "\n";
   }
-  writeArgumentList(os, "aligned", meta.alignedArgs);
-  writeArgumentList(os, "repitch", meta.repitchArgs);
+  if (!meta.alignedArgs.empty()) {
+    os << "aligned";
+    for (unsigned arg : meta.alignedArgs)
+      os << " " << arg;
+    os << "\n";
+  }
+  if (!meta.repitch.empty()) {
+    os << "repitch";
+    for (const RepitchArg &entry : meta.repitch)
+      os << " " << entry.arg << ":" << "xyz"[entry.axis % 3] << ":"
+         << entry.minPrograms;
+    os << "\n";
+  }
   if (!meta.fallback.empty())
     os << "fallback " << meta.fallback << "\n";
   if (!meta.smallGrid.kernel.empty())
@@ -418,10 +422,18 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
           return fail("bad tensor map '" + std::string(w[i]) + "'");
         meta.tensorMaps.push_back(map);
       }
-    } else if (key == "aligned" || key == "repitch") {
-      std::vector<unsigned> &args =
-          key == "aligned" ? meta.alignedArgs : meta.repitchArgs;
-      if (std::string why = parseArgumentList(w, line, args); !why.empty())
+    } else if (key == "aligned") {
+      if (w.size() < 2 || !meta.alignedArgs.empty())
+        return fail("aligned line '" + std::string(line) +
+                    "' is not one 'aligned ARG...'");
+      for (size_t i = 1; i < w.size(); ++i) {
+        unsigned arg = 0;
+        if (!parseInt(w[i], arg))
+          return fail("bad aligned argument '" + std::string(w[i]) + "'");
+        meta.alignedArgs.push_back(arg);
+      }
+    } else if (key == "repitch") {
+      if (std::string why = parseRepitch(w, line, meta.repitch); !why.empty())
         return fail(why);
     } else if (key == "fallback" && w.size() == 2) {
       meta.fallback = std::string(w[1]);
@@ -517,11 +529,14 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   if (std::string why = checkArgumentList(meta, "aligned", meta.alignedArgs);
       !why.empty())
     return fail(why);
-  if (std::string why = checkArgumentList(meta, "repitch", meta.repitchArgs);
+  std::vector<unsigned> repitched;
+  for (const RepitchArg &entry : meta.repitch)
+    repitched.push_back(entry.arg);
+  if (std::string why = checkArgumentList(meta, "repitch", repitched);
       !why.empty())
     return fail(why);
   // Only a tensor map's buffer can be rejected by TMA's alignment rules.
-  for (unsigned arg : meta.repitchArgs)
+  for (unsigned arg : repitched)
     if (std::none_of(meta.tensorMaps.begin(), meta.tensorMaps.end(),
                      [&](const TensorMapInfo &map) { return map.arg == arg; }))
       return fail("repitch argument " + std::to_string(arg) +

@@ -572,7 +572,7 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   meta_ = std::move(*meta);
   if (meta_.scratch.needed())
     scratch_ = std::make_shared<detail::ScratchCache>(module_->ctx);
-  if (!meta_.repitchArgs.empty())
+  if (!meta_.repitch.empty())
     staging_ = std::make_shared<detail::ScratchCache>(module_->ctx);
   // A module that resolves missing kernels compiles variants on demand:
   // they load on first need (fallbackKernel, ...), not here.
@@ -964,7 +964,7 @@ bool Kernel::needsFallback(const std::vector<KernelArg> &args) const {
   return misalignedArgument(meta_, args) ||
          (std::holds_alternative<TensorMapFailure>(
               describeTensorMaps(meta_, args)) &&
-          !planRepitch(meta_, args));
+          !planRepitch(meta_, args, computeGrid(meta_, args)));
 }
 
 bool Kernel::repitches(const std::vector<KernelArg> &args) const {
@@ -1011,7 +1011,7 @@ void Kernel::launchArgs(const Stream &stream,
   }
   auto described = describeTensorMaps(meta_, args);
   if (auto *failure = std::get_if<TensorMapFailure>(&described)) {
-    if (std::optional<RepitchPlan> plan = planRepitch(meta_, args);
+    if (std::optional<RepitchPlan> plan = planRepitch(meta_, args, grid);
         plan && launchRepitched(stream, grid, args, *plan))
       return;
     if (const Kernel *fallback = fallbackKernel())

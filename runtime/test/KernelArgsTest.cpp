@@ -570,8 +570,9 @@ TEST(AlignedArguments, HoldForStartsAndRowPitchesOfFourBytes) {
 // Repitched arguments
 //===----------------------------------------------------------------------===//
 
-/// A TMA matmul over bf16 A and B whose misaligned operands are copied.
-LaunchMetadata repitchedMatmul(const char *repitch = "repitch 0 1\n") {
+/// A TMA matmul over bf16 A and B whose misaligned operands are copied
+/// where two programs or more read them (A along x, B along y).
+LaunchMetadata repitchedMatmul(const char *repitch = "repitch 0:x:2 1:y:2\n") {
   std::string text = std::string("tilec-launch 1\nkernel mm\n"
                                  "params buffer:bf16:2 buffer:bf16:2 "
                                  "buffer:f32:2\n"
@@ -582,11 +583,16 @@ LaunchMetadata repitchedMatmul(const char *repitch = "repitch 0 1\n") {
   return parse(text.c_str());
 }
 
+/// A grid with programs enough along every axis to copy.
+constexpr std::array<uint64_t, 3> kGrid = {8, 8, 1};
+
 TEST(Repitch, NothingToCopyWhereTmaDescribesEveryBuffer) {
   LaunchMetadata m = repitchedMatmul();
-  EXPECT_EQ(planRepitch(m, {mat(kAligned, 4096, 4096, ScalarType::BF16),
-                            mat(kAligned, 4096, 4096, ScalarType::BF16),
-                            mat(kOut, 3, 3, ScalarType::F32)}),
+  EXPECT_EQ(planRepitch(m,
+                        {mat(kAligned, 4096, 4096, ScalarType::BF16),
+                         mat(kAligned, 4096, 4096, ScalarType::BF16),
+                         mat(kOut, 3, 3, ScalarType::F32)},
+                        kGrid),
             std::nullopt);
 }
 
@@ -596,7 +602,7 @@ TEST(Repitch, CopiesOddRowsIntoSixteenBytePitches) {
   TensorView a = mat(kAligned, 4095, 4095, ScalarType::BF16);
   TensorView b = mat(kAligned + (1 << 26), 4095, 4096, ScalarType::BF16);
   std::optional<RepitchPlan> plan =
-      planRepitch(m, {a, b, mat(kOut, 4095, 4096, ScalarType::F32)});
+      planRepitch(m, {a, b, mat(kOut, 4095, 4096, ScalarType::F32)}, kGrid);
   ASSERT_TRUE(plan);
   ASSERT_EQ(plan->copies.size(), 1u);
   const RepitchCopy &copy = plan->copies[0];
@@ -630,7 +636,8 @@ TEST(Repitch, StagesEachCopyOnA256ByteBoundary) {
   std::optional<RepitchPlan> plan =
       planRepitch(m, {mat(kAligned, 3, 5, ScalarType::BF16),
                       mat(kAligned + 2, 5, 7, ScalarType::BF16),
-                      mat(kOut, 3, 7, ScalarType::F32)});
+                      mat(kOut, 3, 7, ScalarType::F32)},
+                  kGrid);
   ASSERT_TRUE(plan);
   ASSERT_EQ(plan->copies.size(), 2u);
   EXPECT_EQ(plan->copies[0].stagedPitch, 16u);
@@ -641,42 +648,59 @@ TEST(Repitch, StagesEachCopyOnA256ByteBoundary) {
   EXPECT_EQ(plan->bytes, 512u);
 }
 
+TEST(Repitch, CopiesOnlyWhatEnoughProgramsRead) {
+  LaunchMetadata m = repitchedMatmul();
+  // A's rows are odd (K = 4095): copied where two programs or more along x
+  // read them, not where one does (one column of C's tiles).
+  std::vector<KernelArg> args = {mat(kAligned, 4096, 4095, ScalarType::BF16),
+                                 mat(kAligned, 4095, 256, ScalarType::BF16),
+                                 mat(kOut, 4096, 256, ScalarType::F32)};
+  EXPECT_TRUE(planRepitch(m, args, {2, 32, 1}));
+  EXPECT_EQ(planRepitch(m, args, {1, 32, 1}), std::nullopt);
+  // B's rows odd (N = 255): read along y.
+  args = {mat(kAligned, 128, 4096, ScalarType::BF16),
+          mat(kAligned, 4096, 255, ScalarType::BF16),
+          mat(kOut, 128, 255, ScalarType::F32)};
+  EXPECT_EQ(planRepitch(m, args, {32, 1, 1}), std::nullopt);
+  EXPECT_TRUE(planRepitch(m, args, {1, 2, 1}));
+}
+
 TEST(Repitch, KeepsTheFallbackWhereACopyCannotHelp) {
   TensorView a = mat(kAligned, 64, 4095, ScalarType::BF16);
   TensorView b = mat(kAligned, 4095, 64, ScalarType::BF16);
   TensorView c = mat(kOut, 64, 64, ScalarType::F32);
   // Argument 0 is not listed.
-  EXPECT_EQ(planRepitch(repitchedMatmul("repitch 1\n"), {a, b, c}),
+  EXPECT_EQ(planRepitch(repitchedMatmul("repitch 1:y:2\n"), {a, b, c}, kGrid),
             std::nullopt);
   // A column view (innermost stride 2).
   TensorView strided = mat(kAligned, 64, 64, ScalarType::BF16);
   strided.strides = {128, 2};
-  EXPECT_EQ(planRepitch(repitchedMatmul(), {strided, b, c}), std::nullopt);
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {strided, b, c}, kGrid), std::nullopt);
   // Rows that overlap (a pitch shorter than a row).
   TensorView overlapping = mat(kAligned, 64, 4095, ScalarType::BF16);
   overlapping.strides = {4001, 1};
-  EXPECT_EQ(planRepitch(repitchedMatmul(), {overlapping, b, c}),
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {overlapping, b, c}, kGrid),
             std::nullopt);
   // A pitch beyond cuMemcpy2D's 2^31 bytes.
   TensorView far = mat(kAligned, 2, 5, ScalarType::BF16);
   far.strides = {int64_t(1) << 31, 1};
-  EXPECT_EQ(planRepitch(repitchedMatmul(), {far, b, c}), std::nullopt);
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {far, b, c}, kGrid), std::nullopt);
   // A size TMA cannot describe whatever the pitch (2^32 rows).
   TensorView tall = mat(kAligned, int64_t(1) << 32, 3, ScalarType::BF16);
-  EXPECT_EQ(planRepitch(repitchedMatmul(), {tall, b, c}), std::nullopt);
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {tall, b, c}, kGrid), std::nullopt);
 }
 
 TEST(Repitch, FoldsOuterDimensionsIntoRows) {
   LaunchMetadata m = parse("tilec-launch 1\nkernel k\n"
                            "params buffer:bf16:3\n"
-                           "tensormaps 0:64x64x1:128\nrepitch 0\n"
+                           "tensormaps 0:64x64x1:128\nrepitch 0:z:1\n"
                            "fallback k__thread_copies\nblock 128 1 1\n"
                            "grid - - -\n");
   TensorView batched = mat(kAligned, 1, 1, ScalarType::BF16);
   batched.rank = 3;
   batched.sizes = {3, 100, 33};
   batched.strides = {3300, 33, 1};
-  std::optional<RepitchPlan> plan = planRepitch(m, {batched});
+  std::optional<RepitchPlan> plan = planRepitch(m, {batched}, kGrid);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->copies[0].rows, 300u);
   EXPECT_EQ(plan->copies[0].sourcePitch, 66u);
@@ -687,12 +711,12 @@ TEST(Repitch, FoldsOuterDimensionsIntoRows) {
   TensorView single = batched;
   single.sizes = {1, 100, 33};
   single.strides = {7, 33, 1};
-  ASSERT_TRUE(planRepitch(m, {single}));
-  EXPECT_EQ(planRepitch(m, {single})->copies[0].rows, 100u);
+  ASSERT_TRUE(planRepitch(m, {single}, kGrid));
+  EXPECT_EQ(planRepitch(m, {single}, kGrid)->copies[0].rows, 100u);
   // Batches that are not whole rows apart need one copy each: fallback.
   TensorView gapped = batched;
   gapped.strides = {3400, 33, 1};
-  EXPECT_EQ(planRepitch(m, {gapped}), std::nullopt);
+  EXPECT_EQ(planRepitch(m, {gapped}, kGrid), std::nullopt);
 }
 
 TEST(AlignedArguments, HoldWithoutAnAlignedLine) {

@@ -108,15 +108,18 @@ TEST(LaunchMetadata, RoundTripsAnAlignedLine) {
 
 TEST(LaunchMetadata, RoundTripsARepitchLine) {
   LaunchMetadata m = tmaMatmul();
-  m.repitchArgs = {0, 1};
+  m.repitch = {{0, 0, 2}, {1, 1, 3}};
   std::string text = serialize(m);
-  EXPECT_NE(text.find("\nrepitch 0 1\nfallback matmul_bf16__unaligned\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("\nrepitch 0:x:2 1:y:3\nfallback matmul_bf16__unaligned\n"),
+      std::string::npos)
       << text;
   expectRoundTrip(m, text);
-  LaunchMetadata other = m;
-  other.repitchArgs = {1};
-  EXPECT_FALSE(m == other);
+  for (RepitchArg changed : {RepitchArg{0, 2, 2}, RepitchArg{0, 0, 1}}) {
+    LaunchMetadata other = m;
+    other.repitch[0] = changed;
+    EXPECT_FALSE(m == other);
+  }
 }
 
 /// Why the parser rejects a kernel `k` taking a bf16 matrix and an i32,
@@ -144,21 +147,24 @@ TEST(LaunchMetadataRejects, RepitchLinesWithTheirReason) {
   };
   EXPECT_EQ(error("repitch\nfallback f"),
             "malformed launch metadata: repitch line 'repitch' is not one "
-            "'repitch ARG...'");
-  EXPECT_EQ(error("repitch 0\nrepitch 0\nfallback f"),
-            "malformed launch metadata: repitch line 'repitch 0' is not one "
-            "'repitch ARG...'");
-  EXPECT_EQ(error("repitch y\nfallback f"),
-            "malformed launch metadata: bad repitch argument 'y'");
-  EXPECT_EQ(error("repitch 2\nfallback f"),
+            "'repitch ARG:AXIS:MIN...'");
+  EXPECT_EQ(error("repitch 0:x:2\nrepitch 0:x:2\nfallback f"),
+            "malformed launch metadata: repitch line 'repitch 0:x:2' is not "
+            "one 'repitch ARG:AXIS:MIN...'");
+  for (const char *entry : {"0", "0:x", "y:x:2", "0:w:2", "0:xy:2", "0:x:0",
+                            "0:x:-1", "0:x:2:1"})
+    EXPECT_EQ(error((std::string("repitch ") + entry + "\nfallback f").c_str()),
+              std::string("malformed launch metadata: bad repitch entry '") +
+                  entry + "' (ARG:AXIS:MIN with AXIS x, y or z and MIN >= 1)");
+  EXPECT_EQ(error("repitch 2:x:2\nfallback f"),
             "malformed launch metadata: repitch argument 2 is not a buffer "
             "argument");
-  EXPECT_EQ(error("repitch 0 0\nfallback f"),
+  EXPECT_EQ(error("repitch 0:x:2 0:y:2\nfallback f"),
             "malformed launch metadata: repitch argument 0 is listed twice");
-  EXPECT_EQ(error("repitch 0"),
+  EXPECT_EQ(error("repitch 0:x:2"),
             "malformed launch metadata: repitch line without a fallback line");
   // Argument 1 is a buffer, but TMA never reads it.
-  EXPECT_EQ(error("repitch 1\nfallback f"),
+  EXPECT_EQ(error("repitch 1:z:2\nfallback f"),
             "malformed launch metadata: repitch argument 1 has no tensor map");
 }
 

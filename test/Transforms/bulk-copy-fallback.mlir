@@ -5,7 +5,7 @@
 // CHECK-LABEL: gpu.module @m
 // The runtime picks narrow and small-grid kernels before the twin: the twin
 // names none, and reads its buffers in place (no tile.repitch_args).
-// CHECK: gpu.func @mm({{.*}}) kernel attributes {{{.*}}tile.fallback = @mm__thread_copies, tile.narrow = {{.*}}, tile.repitch_args = array<i64: 0, 1>, tile.small_grid = {kernel = @mm_small
+// CHECK: gpu.func @mm({{.*}}) kernel attributes {{{.*}}tile.fallback = @mm__thread_copies, tile.narrow = {{.*}}, tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 2>], tile.small_grid = {kernel = @mm_small
 // CHECK: tile.load %arg0
 // CHECK: gpu.func @mm__thread_copies({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, tile.no_bulk_copies}
 // CHECK: tile.load %arg0
@@ -13,7 +13,7 @@ gpu.module @m {
   gpu.func @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,
                   tile.narrow = {kernel = @mm_narrow, operand = 0, dim = 1, at_most = 64},
-                  tile.repitch_args = array<i64: 0, 1>,
+                  tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 2>],
                   tile.small_grid = {kernel = @mm_small, percent_of_sms = 50 : i64}} {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index

@@ -137,11 +137,11 @@ gpu.module @m {
 // tile.repitch_args keeps the buffers that got a tensor map: %a is read by
 // the threads, so only %b (argument 1) can be staged for TMA.
 // CHECK-LABEL: gpu.func @repitch_mapped(
-// CHECK-SAME: tile.repitch_args = array<i64: 1>
+// CHECK-SAME: tile.repitch_args = [array<i64: 1, 1, 2>]
 // CHECK-SAME: tile.tensor_maps = [array<i64: 1, 64, 64, 128>]
 gpu.module @m {
   gpu.func @repitch_mapped(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %k: index, %n0: index, %slot: index, %phase: index) kernel
-      attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args = array<i64: 0, 1>} {
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 2>]} {
     %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
     %c1024 = arith.constant 1024 : index
     %c99328 = arith.constant 99328 : index
@@ -165,7 +165,7 @@ gpu.module @m {
 // CHECK: gpu.return
 gpu.module @m {
   gpu.func @repitch_unmapped(%a: memref<?x?xbf16>) kernel
-      attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args = array<i64: 0>} {
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args = [array<i64: 0, 0, 2>]} {
     gpu.return
   }
 }

@@ -5,7 +5,7 @@
 // runtime launches it.
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>
-// CHECK-SAME: tile.repitch_args = array<i64: 0, 1>
+// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 2>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
 // The small-grid kernel's few tiles read A and B too few times to pay for

@@ -75,6 +75,33 @@ static std::optional<NarrowVariant> narrowVariant(DictionaryAttr attr,
   return narrow;
 }
 
+/// The `repitch` entries of a tile.repitch_args attribute, or failure when it
+/// is malformed: [argument, axis, programs] entries over buffers with tensor
+/// maps in `meta`, in increasing argument order, on a kernel with a
+/// fallback.
+static FailureOr<std::vector<RepitchArg>>
+repitchEntries(Attribute attr, const LaunchMetadata &meta, size_t userArgs) {
+  auto entries = dyn_cast<ArrayAttr>(attr);
+  if (!entries || entries.empty() || meta.fallback.empty())
+    return failure();
+  std::vector<RepitchArg> repitch;
+  for (Attribute entryAttr : entries) {
+    auto entry = dyn_cast<DenseI64ArrayAttr>(entryAttr);
+    if (!entry || entry.size() != 3 || entry[0] < 0 ||
+        entry[0] >= int64_t(userArgs) || entry[1] < 0 || entry[1] > 2 ||
+        entry[2] < 1 ||
+        (!repitch.empty() && int64_t(repitch.back().arg) >= entry[0]) ||
+        llvm::none_of(meta.tensorMaps, [&](const TensorMapInfo &map) {
+          return int64_t(map.arg) == entry[0];
+        }))
+      return failure();
+    repitch.push_back({static_cast<unsigned>(entry[0]),
+                       static_cast<unsigned>(entry[1]),
+                       static_cast<uint64_t>(entry[2])});
+  }
+  return repitch;
+}
+
 /// Builds the metadata of a kernel outlined by convert-tile-kernels-to-gpu.
 static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   LaunchMetadata meta;
@@ -130,22 +157,16 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
       meta.alignedArgs.push_back(static_cast<unsigned>(arg));
   }
   if (Attribute attr = kernel->getAttr(tile::kRepitchArgsAttrName)) {
-    auto args = dyn_cast<DenseI64ArrayAttr>(attr);
-    auto mapped = [&](int64_t arg) {
-      return llvm::any_of(meta.tensorMaps, [&](const TensorMapInfo &map) {
-        return int64_t(map.arg) == arg;
-      });
-    };
-    if (!args || args.empty() || meta.fallback.empty() ||
-        !llvm::is_sorted(args.asArrayRef(), std::less_equal<int64_t>()) ||
-        !llvm::all_of(args.asArrayRef(), mapped))
+    FailureOr<std::vector<RepitchArg>> repitch =
+        repitchEntries(attr, meta, types.size());
+    if (failed(repitch))
       return kernel.emitError("'")
              << tile::kRepitchArgsAttrName
-             << "' must list buffer arguments with tensor maps in increasing "
-                "order, on a kernel with a '"
+             << "' must list [buffer argument with a tensor map, grid axis "
+                "0..2, programs >= 1] entries in increasing argument order, "
+                "on a kernel with a '"
              << tile::kFallbackAttrName << "'";
-    for (int64_t arg : args.asArrayRef())
-      meta.repitchArgs.push_back(static_cast<unsigned>(arg));
+    meta.repitch = std::move(*repitch);
   }
   if (Attribute attr = kernel->getAttr(tile::kSmallGridAttrName)) {
     auto smallGrid = dyn_cast<DictionaryAttr>(attr);

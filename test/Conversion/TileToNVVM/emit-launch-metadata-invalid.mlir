@@ -332,11 +332,11 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list buffer arguments with tensor maps in increasing order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
   gpu.func @repitch_no_fallback(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
-                  tile.repitch_args = array<i64: 0>,
+                  tile.repitch_args = [array<i64: 0, 0, 2>],
                   tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
     gpu.return
   }
@@ -345,11 +345,11 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list buffer arguments with tensor maps in increasing order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
   gpu.func @repitch_no_map(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
-                  tile.repitch_args = array<i64: 1>, tile.fallback = @twin,
+                  tile.repitch_args = [array<i64: 1, 0, 2>], tile.fallback = @twin,
                   tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
     gpu.return
   }
@@ -358,11 +358,11 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list buffer arguments with tensor maps in increasing order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
   gpu.func @repitch_twice(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
-                  tile.repitch_args = array<i64: 0, 0>, tile.fallback = @twin,
+                  tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 0, 1, 2>], tile.fallback = @twin,
                   tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
     gpu.return
   }
@@ -371,11 +371,50 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list buffer arguments with tensor maps in increasing order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
   gpu.func @repitch_not_array(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
                   tile.repitch_args = 0 : i64, tile.fallback = @twin,
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  gpu.func @repitch_axis(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.repitch_args = [array<i64: 0, 3, 2>], tile.fallback = @twin,
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  gpu.func @repitch_no_programs(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.repitch_args = [array<i64: 0, 0, 0>], tile.fallback = @twin,
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  gpu.func @repitch_short(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.repitch_args = [array<i64: 0, 0>], tile.fallback = @twin,
                   tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
     gpu.return
   }

@@ -17,16 +17,16 @@ gpu.module @tilec_kernels {
 
 // -----
 
-// tile.repitch_args becomes the repitch line, before the fallback line it
-// comes with.
+// tile.repitch_args becomes the repitch line, ARG:AXIS:MIN with the axis
+// as a letter, before the fallback line it comes with.
 // CHECK-LABEL: @__tilec_launch_mm_repitch
-// CHECK-SAME: tensormaps 0:64x128:128 1:64x64:128\0Arepitch 0 1\0Afallback mm_repitch__thread_copies\0A
+// CHECK-SAME: tensormaps 0:64x128:128 1:64x64:128\0Arepitch 0:x:2 1:y:3\0Afallback mm_repitch__thread_copies\0A
 gpu.module @tilec_kernels {
   gpu.func @mm_repitch(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %ta: !llvm.ptr, %tb: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,
                   tile.grid = [#tile.grid<arg = 2, dim = 0, per_program = 128>],
                   tile.fallback = @mm_repitch__thread_copies,
-                  tile.repitch_args = array<i64: 0, 1>,
+                  tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 3>],
                   tile.tensor_maps = [array<i64: 0, 64, 128, 128>, array<i64: 1, 64, 64, 128>]} {
     gpu.return
   }

@@ -199,14 +199,16 @@ struct RepitchPlan {
 };
 
 /// The copies that let TMA describe every tensor map of `meta` over the
-/// (validated) `args`, when all it rejects are `repitch` arguments and only
-/// for their start or row pitches (see `repitch` in LaunchMetadata.h);
-/// nullopt when nothing is rejected or a copy cannot help (another argument
-/// or reason, a view whose outer dimensions do not fold into rows of one
-/// pitch, a pitch of 2^31 bytes or more, which cuMemcpy2D refuses). Pure,
-/// so it is testable without a GPU.
+/// (validated) `args`, when all it rejects are `repitch` arguments, only
+/// for their start or row pitches, and each read by enough programs of
+/// `grid` (see computeGrid) to pay for its copy (see `repitch` in
+/// LaunchMetadata.h); nullopt when nothing is rejected or a copy does not
+/// pay or cannot help (another argument or reason, a view whose outer
+/// dimensions do not fold into rows of one pitch, a pitch of 2^31 bytes or
+/// more, which cuMemcpy2D refuses). Pure, so it is testable without a GPU.
 std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
-                                       const std::vector<KernelArg> &args);
+                                       const std::vector<KernelArg> &args,
+                                       const std::array<uint64_t, 3> &grid);
 
 /// `args` with each argument of `plan` replaced by its staged view in the
 /// staging buffer at `staging`.

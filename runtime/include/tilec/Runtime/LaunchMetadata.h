@@ -19,7 +19,7 @@
 //
 //   tensormaps 0:64x128:128 1:64x64:128
 //   aligned 0 1
-//   repitch 0 1
+//   repitch 0:x:2 1:y:2
 //   fallback matmul_bf16__unaligned
 //   smallgrid matmul_bf16__small_grid 50
 //   narrow rowscan__rows_8 0.1 8
@@ -38,15 +38,18 @@
 // stride but the innermost, in bytes) must be multiples of 4 bytes for this
 // kernel (its per-thread copies use cp.async of 4 to 16 bytes); each ARG a
 // buffer argument, listed once, and only with a fallback line.
-// `repitch ARG...` lists buffer arguments, each with a tensor map, that the
-// kernel only reads and reads many times over (a matmul's operands): when
-// TMA cannot describe such a buffer only because its start or a row pitch
-// is not a multiple of 16 bytes (odd K in bf16, say), the runtime copies it
-// on the launch stream (cuMemcpy2DAsync) into a staging buffer of its own
-// whose rows start on 16-byte boundaries and launches this kernel on the
-// copy instead of the fallback. Each ARG listed once, only with a fallback
-// line (which runs where the copy cannot help: an innermost stride other
-// than 1, a view too large to stage).
+// `repitch ARG:AXIS:MIN ...` lists buffer arguments, each with a tensor
+// map, that the kernel only reads, each part of them by every program along
+// grid axis AXIS (x, y or z; a matmul's A by a row of C's tiles): when TMA
+// cannot describe such a buffer only because its start or a row pitch is
+// not a multiple of 16 bytes (odd K in bf16, say), and the grid has at
+// least MIN programs along AXIS (reads enough to pay for a copy), the
+// runtime copies it on the launch stream (cuMemcpy2DAsync) into a staging
+// buffer of its own whose rows start on 16-byte boundaries and launches this
+// kernel on the copy instead of the fallback. Each ARG listed once, MIN at
+// least 1, only with a fallback line (which runs where the copy does not
+// pay or cannot help: an innermost stride other than 1, a view too large to
+// stage).
 // `fallback` names a kernel of the same module, with the same user
 // parameters and no tensor maps, that the runtime launches instead when some
 // buffer cannot be described by a tensor map (TMA's alignment rules) or an
@@ -212,6 +215,21 @@ struct TensorMapInfo {
   }
 };
 
+/// A buffer argument the runtime may stage for TMA (see `repitch`).
+struct RepitchArg {
+  unsigned arg = 0;
+  /// The grid axis (0 = x, 1 = y, 2 = z) whose programs all read each part
+  /// of the buffer.
+  unsigned axis = 0;
+  /// The copy is made only when the grid has at least this many programs
+  /// along `axis`.
+  uint64_t minPrograms = 1;
+
+  bool operator==(const RepitchArg &o) const {
+    return arg == o.arg && axis == o.axis && minPrograms == o.minPrograms;
+  }
+};
+
 /// A kernel to launch instead when the grid is small (see `smallgrid`).
 struct SmallGridVariant {
   /// Kernel of the same module; empty: none.
@@ -278,7 +296,7 @@ struct LaunchMetadata {
   /// Tensor-mapped buffer arguments that the runtime copies into 16-byte
   /// pitched staging buffers, when TMA's alignment rules reject them, rather
   /// than launching the fallback (see `repitch`).
-  std::vector<unsigned> repitchArgs;
+  std::vector<RepitchArg> repitch;
   /// Kernel of the same module to launch instead when some tensor map cannot
   /// be encoded for the arguments given or some aligned argument is not
   /// aligned (empty: none).
@@ -305,7 +323,7 @@ struct LaunchMetadata {
     return kernel == o.kernel && params == o.params && block == o.block &&
            grid == o.grid && sharedBytes == o.sharedBytes &&
            tensorMaps == o.tensorMaps && alignedArgs == o.alignedArgs &&
-           repitchArgs == o.repitchArgs && fallback == o.fallback &&
+           repitch == o.repitch && fallback == o.fallback &&
            smallGrid == o.smallGrid && narrow == o.narrow &&
            scratch == o.scratch && then == o.then &&
            persistentBlocksPerSm == o.persistentBlocksPerSm &&

@@ -61,12 +61,14 @@ inline constexpr llvm::StringLiteral kFallbackAttrName = "tile.fallback";
 /// multiples of 4 bytes, its tile.fallback otherwise (set by
 /// tile-element-copy-fallback).
 inline constexpr llvm::StringLiteral kAlignedArgsAttrName = "tile.aligned_args";
-/// `tile.repitch_args`: array<i64: ...>: buffer arguments that the kernel
-/// only reads, and reads many times over (a matmul's A and B), so that where
-/// TMA rejects one for its start or row pitches the runtime copies it into a
-/// buffer of 16-byte pitched rows rather than launching the tile.fallback
-/// (launch metadata `repitch`). Set by tile-tiling; tile-map-warps keeps the
-/// arguments that got tensor maps (and drops the attribute if none did).
+/// `tile.repitch_args`: [array<i64: ARG, AXIS, MIN>, ...]: buffer arguments
+/// that the kernel only reads, each part of them by every program along grid
+/// axis AXIS (0 = x, 1 = y, 2 = z; a matmul's A along a row of C's tiles), so
+/// that where TMA rejects one for its start or row pitches, and the grid has
+/// at least MIN programs along AXIS, the runtime copies it into a buffer of
+/// 16-byte pitched rows rather than launching the tile.fallback (launch
+/// metadata `repitch`). Set by tile-tiling; tile-map-warps keeps the entries
+/// whose buffers got tensor maps (and drops the attribute if none did).
 inline constexpr llvm::StringLiteral kRepitchArgsAttrName = "tile.repitch_args";
 /// `tile.small_grid`: {kernel = @name, percent_of_sms = P}: the kernel (same
 /// parameters, smaller tiles) to launch instead when this kernel's grid has
