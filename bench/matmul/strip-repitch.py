@@ -17,7 +17,7 @@ def main():
     src, dst = sys.argv[1:3]
     data = bytearray(open(src, "rb").read())
     count = 0
-    for match in re.finditer(rb"\nrepitch( \d+)+\n", bytes(data)):
+    for match in re.finditer(rb"\nrepitch( [0-9]+:[xyz]:[0-9]+)+\n", bytes(data)):
         start, end = match.start() + 1, match.end()
         data[start:end] = b"\n" * (end - start)
         count += 1

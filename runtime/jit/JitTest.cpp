@@ -890,9 +890,12 @@ tile.matmul @mm a(row) b(col)
   EXPECT_EQ(jitCacheStats().misses - misses, 2u);
   ASSERT_TRUE(mm.smallGridKernel());
   EXPECT_EQ(mm.smallGridKernel()->name(), "mm__small_grid");
-  // K = 70: rows of 140 bytes, which TMA cannot describe: the small-grid
-  // kernel's per-thread-copy twin.
+  // K = 70 on the small grid: copied for TMA as well.
   check(200, 136, 70);
+  EXPECT_EQ(jitCacheStats().misses - misses, 2u);
+  // One column of 70 tiles: A is read by too few programs to pay for its
+  // copy, so the main kernel's per-thread-copy twin runs, compiled now.
+  check(8960, 256, 70);
   EXPECT_EQ(jitCacheStats().misses - misses, 3u);
   // A copy of the kernel shares what was loaded.
   Kernel copy = mm;

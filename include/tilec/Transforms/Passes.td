@@ -29,12 +29,14 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       of two (`tile.cluster = 2`): the two blocks of a cluster take the two
       tiles of a pair of adjacent tile rows (a row past C computes a tile
       nothing stores), so they read the same B tile, whose load is marked
-      `tile.cluster_shared`. The main kernel lists A and B in
-      `tile.repitch_args`: each of their elements is read by a whole row or
-      column of tiles, so where TMA cannot describe one (rows not 16-byte
-      aligned) the runtime copies it into 16-byte pitched rows and launches
-      this kernel rather than its per-thread-copy twin (launch metadata
-      `repitch`; the small-grid kernel, with few tiles, keeps the twin).
+      `tile.cluster_shared`. Both kernels list A and B in
+      `tile.repitch_args`: each element of A is read by a row of tiles
+      (grid x), of B by a column (grid y), so where TMA cannot describe one
+      (rows not 16-byte aligned) the runtime copies it into 16-byte pitched
+      rows and launches the kernel rather than its per-thread-copy twin
+      (launch metadata `repitch`): the main kernel from two tiles along that
+      axis (with one, the copy costs more than the twin), the small-grid
+      kernel, whose split-K twin is slower, from one.
 
     - `tile.scan` (a kind or a combiner region over n operands; inclusive
       or exclusive; forward or reverse; 1-D, or 2-D along its rows or its
