@@ -383,14 +383,19 @@ void expectCopyOf(const Matrix &in, const std::vector<float> &got,
 
 /// Runs tma_copy (or what it falls back to) from `in` into a fresh outRows x
 /// outCols matrix and checks every element: a copy of `in`, plus 1000 where
-/// the fallback ran, and 0 outside `in`.
+/// the fallback ran, and 0 outside `in`; and, given `expectRepitch`, whether
+/// the runtime copied `in` for TMA first.
 void checkTmaCopy(const Context &ctx, const Kernel &copy, const Matrix &in,
-                  int64_t outRows, int64_t outCols, bool expectFallback) {
+                  int64_t outRows, int64_t outCols, bool expectFallback,
+                  std::optional<bool> expectRepitch = std::nullopt) {
   Stream stream(ctx);
   DeviceBuffer out(ctx, outRows * outCols * sizeof(float));
   out.memset(0xff); // NaN
   TensorView outView = out.view<float>({outRows, outCols});
   EXPECT_EQ(copy.usesFallback({in.view, outView}), expectFallback);
+  if (expectRepitch) {
+    EXPECT_EQ(copy.repitches({in.view, outView}), *expectRepitch);
+  }
   copy.launch(stream, in.view, outView);
   stream.synchronize();
   expectCopyOf(in, out.download<float>(), outRows, outCols,
@@ -440,27 +445,19 @@ TEST(Gpu, CopiesRepitchArgumentsWhereTmaCannotDescribeThem) {
   Module module = Module::loadData(ctx, test::tmaKernelsPtx());
   Kernel copy(module, "tma_copy_repitched");
   std::mt19937 rng(7);
+  // The kernel itself runs (no +1000 mark): on `in` where it is aligned,
+  // on a copy otherwise.
   auto check = [&](const Matrix &in, int64_t outRows, int64_t outCols,
                    bool expectRepitch) {
-    Stream stream(ctx);
-    DeviceBuffer out(ctx, outRows * outCols * sizeof(float));
-    out.memset(0xff); // NaN
-    TensorView outView = out.view<float>({outRows, outCols});
-    EXPECT_EQ(copy.repitches({in.view, outView}), expectRepitch);
-    EXPECT_FALSE(copy.usesFallback({in.view, outView}));
-    copy.launch(stream, in.view, outView);
-    stream.synchronize();
-    // The kernel itself ran (no +1000), on a copy of `in`.
-    expectCopyOf(in, out.download<float>(), outRows, outCols, 0.0f);
+    checkTmaCopy(ctx, copy, in, outRows, outCols, false, expectRepitch);
   };
-  // Aligned: TMA reads `in` where it is.
   check(randomMatrix(ctx, 37, 40, 40, 0, rng), 45, 70, false);
   // Rows of 33 floats (132 bytes), boxes partly and wholly outside.
   check(randomMatrix(ctx, 37, 33, 33, 0, rng), 45, 70, true);
   // A base 4 bytes past a 16-byte boundary, rows of a wider matrix.
   check(randomMatrix(ctx, 37, 40, 41, 1, rng), 37, 40, true);
   // One row and one column; then a larger, odd one that grows the staging
-  // buffer of the same stream handle.
+  // buffer (each check makes a new stream, which may get the same handle).
   check(randomMatrix(ctx, 1, 1, 1, 3, rng), 8, 32, true);
   check(randomMatrix(ctx, 1000, 333, 335, 1, rng), 1000, 333, true);
   // An innermost stride of 2 is no copy's to mend: the fallback runs.
