@@ -26,12 +26,15 @@ static constexpr unsigned kSharedAddressSpace = 3;
 /// waiting warp yields the scheduler while the copy is in flight.
 static constexpr int32_t kTryWaitTicks = 10000000;
 
-/// Narrows the kernel's tile.repitch_args to the buffers with a tensor map
-/// (`descriptors`, keyed by argument and box): TMA's alignment rules are
-/// what a staged copy satisfies. Drops the attribute when none is left.
-template <typename Descriptors>
+/// A kernel's tensor-map parameters, by source buffer argument and box.
+using TensorMapDescriptors =
+    std::map<std::pair<unsigned, SmallVector<int64_t>>, Value>;
+
+/// Narrows the kernel's tile.repitch_args to the buffers with a tensor map:
+/// TMA's alignment rules are what a staged copy satisfies. Drops the
+/// attribute when none is left.
 static void keepRepitchedTensorMaps(gpu::GPUFuncOp func,
-                                    const Descriptors &descriptors) {
+                                    const TensorMapDescriptors &descriptors) {
   auto requested = func->getAttrOfType<ArrayAttr>(tile::kRepitchArgsAttrName);
   if (!requested)
     return;
@@ -56,7 +59,7 @@ static void keepRepitchedTensorMaps(gpu::GPUFuncOp func,
 LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
                                         MapWarpsState &state) {
   // One descriptor per source buffer and box.
-  std::map<std::pair<unsigned, SmallVector<int64_t>>, Value> descriptors;
+  TensorMapDescriptors descriptors;
   SmallVector<Attribute> described;
   MLIRContext *ctx = func.getContext();
   WalkResult result = func.walk([&](tilegpu::CopyBulkOp copy) {
@@ -109,7 +112,6 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
   keepRepitchedTensorMaps(func, descriptors);
   return success();
 }
-
 
 namespace {
 
