@@ -105,15 +105,17 @@ std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
 /// 97%) is faster with the main kernel, 1024^3 (32 blocks) with the small.
 constexpr int64_t kSmallGridPercentOfSms = 50;
 
-/// The main matmul kernel copies a misaligned A or B for its TMA when at
-/// least this many tiles read each element (tile.repitch_args).
-constexpr int64_t kRepitchMinTilesSharing = 2;
+/// The main matmul kernel copies a misaligned A for its TMA when at least
+/// this many tiles read each element (tile.repitch_args).
+constexpr int64_t kRepitchMinTilesSharingA = 2;
 
 /// tile.repitch_args for a matmul kernel: A (argument 0) is read along grid
-/// x, B (argument 1) along grid y, each copied from `minTiles` tiles on.
-ArrayAttr repitchedOperands(Builder &b, int64_t minTiles) {
-  return b.getArrayAttr({b.getDenseI64ArrayAttr({0, 0, minTiles}),
-                         b.getDenseI64ArrayAttr({1, 1, minTiles})});
+/// x, B (argument 1) along grid y, copied from `minTilesA` and `minTilesB`
+/// tiles on.
+ArrayAttr repitchedOperands(Builder &b, int64_t minTilesA,
+                            int64_t minTilesB) {
+  return b.getArrayAttr({b.getDenseI64ArrayAttr({0, 0, minTilesA}),
+                         b.getDenseI64ArrayAttr({1, 1, minTilesB})});
 }
 
 /// The (tile row, tile column) of this program. Consecutive program ids walk
@@ -524,11 +526,12 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   tile::KernelOp kernel =
       buildMatmulKernel(rewriter, op, op.getSymName(), schedule, groupRows);
   // Each element of A is read by a row of C's tiles (grid x), of B by a
-  // column (grid y): from two tiles on, a copy of a misaligned operand
-  // costs less than the twin's per-thread copies (measured on the H200:
-  // 1.29x faster at two, 0.79x at one).
+  // column (grid y). A copy of a misaligned A costs less than the twin's
+  // per-thread copies from two tiles on (measured on the H200: 1.29x faster
+  // at two, 0.79x at one); the twin reads a misaligned B (odd N) much more
+  // slowly, and its copy pays from one tile on (1.44x at 128x32767x4096).
   kernel->setAttr(tile::kRepitchArgsAttrName,
-                  repitchedOperands(rewriter, kRepitchMinTilesSharing));
+                  repitchedOperands(rewriter, kRepitchMinTilesSharingA, 1));
   if (small) {
     small->producerWarp = producer;
     tile::KernelOp smallKernel =
@@ -537,7 +540,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     // enough that the copies pay from one tile on: 1.3x to 4.2x faster at
     // 1000x1003x517, 128x8191x4096 and 333x4097x4099.
     smallKernel->setAttr(tile::kRepitchArgsAttrName,
-                         repitchedOperands(rewriter, 1));
+                         repitchedOperands(rewriter, 1, 1));
     Builder &b = rewriter;
     kernel->setAttr(
         tile::kSmallGridAttrName,

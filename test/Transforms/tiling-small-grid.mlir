@@ -5,11 +5,12 @@
 // runtime launches it.
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>
-// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 2>]
+// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 1>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
-// The main kernel copies a misaligned A or B from two tiles along its axis,
-// the small-grid kernel (whose per-thread-copy twin is slower) from one.
+// The main kernel copies a misaligned A from two tiles along x and a
+// misaligned B from one, the small-grid kernel (whose per-thread-copy twin
+// is slower) both from one.
 // CHECK-LABEL: tile.kernel @mm__small_grid(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>
 // CHECK-SAME: num_warps = 8

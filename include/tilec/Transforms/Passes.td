@@ -34,9 +34,10 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       (grid x), of B by a column (grid y), so where TMA cannot describe one
       (rows not 16-byte aligned) the runtime copies it into 16-byte pitched
       rows and launches the kernel rather than its per-thread-copy twin
-      (launch metadata `repitch`): the main kernel from two tiles along that
-      axis (with one, the copy costs more than the twin), the small-grid
-      kernel, whose split-K twin is slower, from one.
+      (launch metadata `repitch`): on the main kernel A from two tiles
+      along x (with one, the copy costs more than the twin) and B from one
+      (the twin reads a misaligned B slowly), on the small-grid kernel,
+      whose split-K twin is slower, both from one.
 
     - `tile.scan` (a kind or a combiner region over n operands; inclusive
       or exclusive; forward or reverse; 1-D, or 2-D along its rows or its
