@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <random>
 
 using namespace tilec;
 using namespace tilec::rt;
@@ -717,6 +719,104 @@ TEST(Repitch, FoldsOuterDimensionsIntoRows) {
   TensorView gapped = batched;
   gapped.strides = {3400, 33, 1};
   EXPECT_EQ(planRepitch(m, {gapped}, kGrid), std::nullopt);
+}
+
+/// Row-major element offsets of every element of `view` (relative to its
+/// start), outer index first.
+std::vector<int64_t> elementOffsets(const TensorView &view) {
+  std::vector<int64_t> offsets = {0};
+  for (unsigned d = 0; d < view.rank; ++d) {
+    std::vector<int64_t> next;
+    for (int64_t base : offsets)
+      for (int64_t i = 0; i < view.sizes[d]; ++i)
+        next.push_back(base + i * view.strides[d]);
+    offsets = std::move(next);
+  }
+  return offsets;
+}
+
+TEST(Repitch, PlannedCopiesReproduceEveryElement) {
+  // Random bf16 views of ranks 1 to 4, with or without row padding, gaps
+  // between outer rows and misaligned starts, over a host image of device
+  // memory. Where a plan is made, its 2-D copies, done on the host, must
+  // give a staged view that TMA describes and whose every element equals
+  // the source's; a plan must be made exactly where TMA rejects the view
+  // and its rows fold into one pitch.
+  std::mt19937 rng(11);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  constexpr CUdeviceptr kBase = 0x100000;
+  int planned = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    TensorView view;
+    view.type = ScalarType::BF16;
+    view.rank = unsigned(pick(1, 4));
+    unsigned inner = view.rank - 1;
+    view.sizes[inner] = pick(1, 40);
+    view.strides[inner] = 1;
+    for (unsigned d = inner; d-- > 0;) {
+      view.sizes[d] = pick(1, 5);
+      int64_t packed = view.strides[d + 1] * view.sizes[d + 1];
+      int64_t pad = d + 1 == inner ? pick(0, 9) : (pick(0, 3) == 0 ? pick(1, 3) : 0);
+      view.strides[d] = packed + pad;
+    }
+    int64_t skip = pick(0, 9);
+    view.data = kBase + 2 * skip;
+    std::vector<int64_t> offsets = elementOffsets(view);
+    int64_t extent = skip + *std::max_element(offsets.begin(), offsets.end()) + 1;
+    std::vector<uint16_t> memory(extent);
+    for (int64_t i = 0; i < extent; ++i)
+      memory[i] = uint16_t(i * 40503u + 7);
+
+    std::string box = "8";
+    for (unsigned d = 1; d < view.rank; ++d)
+      box += "x1";
+    std::string text = "tilec-launch 1\nkernel k\nparams buffer:bf16:" +
+                       std::to_string(view.rank) + "\ntensormaps 0:" + box +
+                       ":0\nrepitch 0:x:1\nfallback k__t\nblock 1 1 1\n"
+                       "grid - - -\n";
+    LaunchMetadata m = parse(text.c_str());
+    std::optional<RepitchPlan> plan = planRepitch(m, {view}, {1, 1, 1});
+
+    // Independently: rejected by TMA, and row r of the outer dimensions
+    // (row-major) starting r pitches in.
+    bool rejected = !reason(m.tensorMaps[0], view).empty();
+    int64_t rowLength = view.sizes[inner];
+    int64_t rows = int64_t(offsets.size()) / rowLength;
+    int64_t pitch = rows > 1 ? offsets[rowLength] : rowLength;
+    bool folds = pitch >= rowLength;
+    for (int64_t r = 0; r < rows; ++r)
+      folds = folds && offsets[r * rowLength] == r * pitch;
+    ASSERT_EQ(plan.has_value(), rejected && folds) << "trial " << trial;
+    if (!plan)
+      continue;
+    ++planned;
+    ASSERT_EQ(plan->copies.size(), 1u);
+    const RepitchCopy &copy = plan->copies[0];
+    EXPECT_EQ(copy.stagedPitch % 16, 0u);
+    EXPECT_GE(plan->bytes, copy.rows * copy.stagedPitch);
+    // The copy cuMemcpy2DAsync makes, on the host.
+    std::vector<uint16_t> staging(plan->bytes / 2, 0xdead);
+    for (uint64_t r = 0; r < copy.rows; ++r)
+      std::memcpy(reinterpret_cast<char *>(staging.data()) +
+                      copy.stagedOffset + r * copy.stagedPitch,
+                  reinterpret_cast<const char *>(memory.data()) +
+                      (copy.source.data - kBase) + r * copy.sourcePitch,
+                  copy.rowBytes);
+    constexpr CUdeviceptr kStaging = 0x200000;
+    TensorView staged = std::get<TensorView>(
+        repitchedArguments({view}, *plan, kStaging)[0].value());
+    EXPECT_EQ(reason(m.tensorMaps[0], staged), "") << "trial " << trial;
+    std::vector<int64_t> stagedOffsets = elementOffsets(staged);
+    ASSERT_EQ(stagedOffsets.size(), offsets.size());
+    int64_t stagedSkip = int64_t(staged.data - kStaging) / 2;
+    for (size_t i = 0; i < offsets.size(); ++i)
+      ASSERT_EQ(staging[stagedSkip + stagedOffsets[i]], memory[skip + offsets[i]])
+          << "trial " << trial << ", element " << i;
+  }
+  // The random views exercise both outcomes.
+  EXPECT_GT(planned, 50);
 }
 
 TEST(AlignedArguments, HoldWithoutAnAlignedLine) {
