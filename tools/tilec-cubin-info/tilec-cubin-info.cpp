@@ -112,6 +112,15 @@ int main(int argc, char **argv) {
             launch += ", z split: at most " +
                       std::to_string(meta->splitBlocksPerSm) +
                       " block(s) an SM in all";
+          // Which operands the runtime stages for TMA, and from how many
+          // programs along which axis.
+          if (!meta->repitch.empty()) {
+            launch += ", copies misaligned";
+            for (const tilec::RepitchArg &r : meta->repitch)
+              launch += " arg" + std::to_string(r.arg) + " (" +
+                        "xyz"[r.axis % 3] + " >= " +
+                        std::to_string(r.minPrograms) + ")";
+          }
         }
       }
       std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),
