@@ -334,9 +334,10 @@ ShuffledValue tilec::shuffleValue(OpBuilder &b, Location loc, Value v,
                                   gpu::ShuffleMode mode) {
   Type type = v.getType();
   bool widen = type.getIntOrFloatBitWidth() != 32;
-  auto shuffle = gpu::ShuffleOp::create(
-      b, loc, widen ? toWordBits(b, loc, v) : v, i32Constant(b, loc, offset),
-      width, mode);
+  Value word = widen ? toWordBits(b, loc, v) : v;
+  Value offsetValue = i32Constant(b, loc, offset);
+  auto shuffle =
+      gpu::ShuffleOp::create(b, loc, word, offsetValue, width, mode);
   Value moved = shuffle.getShuffleResult();
   return {widen ? fromWordBits(b, loc, moved, type) : moved,
           shuffle.getValid()};

@@ -277,11 +277,10 @@ struct BarrierWaitLowering : MapWarpsPattern<tilegpu::BarrierWaitOp> {
     auto wait = [&](OpBuilder &b) {
       Value barrier = barrierPointer(b, loc, adaptor.getBarriers(),
                                      adaptor.getBarrier());
-      Value parity = arith::AndIOp::create(
-          b, loc,
-          arith::IndexCastUIOp::create(b, loc, b.getI32Type(),
-                                       adaptor.getPhase()),
-          i32Constant(b, loc, 1));
+      Value phase = arith::IndexCastUIOp::create(b, loc, b.getI32Type(),
+                                                 adaptor.getPhase());
+      Value parity =
+          arith::AndIOp::create(b, loc, phase, i32Constant(b, loc, 1));
       NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity,
                                             i32Constant(b, loc, kTryWaitTicks));
     };

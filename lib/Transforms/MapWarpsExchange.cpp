@@ -143,11 +143,11 @@ struct ReduceLowering : MapWarpsPattern<tile::ReduceOp> {
     Value buffer = state.exchangeBuffers.lookup(op);
     int64_t warpPartials = plan.numWarpPartials();
     gpu::BarrierOp::create(rewriter, loc);
+    Value laneMask = indexConstant(rewriter, loc, plan.laneMask);
+    Value laneBits = rewriter.createOrFold<arith::AndIOp>(loc, tid, laneMask);
+    Value zero = indexConstant(rewriter, loc, 0);
     Value isWriter = rewriter.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::eq,
-        rewriter.createOrFold<arith::AndIOp>(
-            loc, tid, indexConstant(rewriter, loc, plan.laneMask)),
-        indexConstant(rewriter, loc, 0));
+        loc, arith::CmpIPredicate::eq, laneBits, zero);
     if (Value owner = layout.ownsElements(rewriter, loc, tid))
       isWriter = rewriter.createOrFold<arith::AndIOp>(loc, isWriter, owner);
     auto publish = scf::IfOp::create(rewriter, loc, isWriter);

@@ -288,10 +288,12 @@ struct LookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
         SmallVector<Value> inclusives =
             combiner.combine(b, loc, carry.values, totals);
         for (auto [k, inclusive] : llvm::enumerate(inclusives)) {
-          publish(b, loc, packStatus(b, loc, inclusive, kInclusive),
-                  status.word(b, loc, ticket, kInclusive, k));
-          memref::StoreOp::create(b, loc, toWordBits(b, loc, carry.values[k]),
-                                  buffer, indexConstant(b, loc, k));
+          Value packed = packStatus(b, loc, inclusive, kInclusive);
+          Value word = status.word(b, loc, ticket, kInclusive, k);
+          publish(b, loc, packed, word);
+          Value bits = toWordBits(b, loc, carry.values[k]);
+          Value index = indexConstant(b, loc, k);
+          memref::StoreOp::create(b, loc, bits, buffer, index);
         }
       });
     });
@@ -371,11 +373,10 @@ private:
       // Lane i reads tickets next - (kTilesPerLane * i + j), j = 0 nearest.
       SmallVector<LaneTile> tiles;
       for (int64_t j = 0; j < kTilesPerLane; ++j) {
-        Value distance = arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, lane,
-                                  i64Constant(b, loc, kTilesPerLane)),
-            i64Constant(b, loc, j));
+        Value tilesPerLane = i64Constant(b, loc, kTilesPerLane);
+        Value laneFirst = arith::MulIOp::create(b, loc, lane, tilesPerLane);
+        Value distance = arith::AddIOp::create(b, loc, laneFirst,
+                                               i64Constant(b, loc, j));
         LaneTile tile;
         tile.ticket = arith::SubIOp::create(b, loc, next, distance);
         tile.inSegment = arith::CmpIOp::create(
@@ -404,9 +405,9 @@ private:
           b, loc, b.getI32Type(), i32Constant(b, loc, -1), laneStops,
           NVVM::VoteSyncKindAttr::get(b.getContext(),
                                       NVVM::VoteSyncKind::ballot));
-      Value laneBit = arith::ShLIOp::create(
-          b, loc, i32Constant(b, loc, 1),
-          arith::TruncIOp::create(b, loc, b.getI32Type(), lane));
+      Value one = i32Constant(b, loc, 1);
+      Value lane32 = arith::TruncIOp::create(b, loc, b.getI32Type(), lane);
+      Value laneBit = arith::ShLIOp::create(b, loc, one, lane32);
       Value nearestStop = arith::AndIOp::create(
           b, loc, ballot,
           arith::SubIOp::create(b, loc, i32Constant(b, loc, 0), ballot));
@@ -429,10 +430,10 @@ private:
         MaybeTuple value;
         for (unsigned k = 0; k < n; ++k) {
           Type type = totals[k].getType();
+          Value inclusive = statusValue(b, loc, tile.words[n + k], type);
+          Value aggregate = statusValue(b, loc, tile.words[k], type);
           value.values.push_back(arith::SelectOp::create(
-              b, loc, tile.hasInclusive,
-              statusValue(b, loc, tile.words[n + k], type),
-              statusValue(b, loc, tile.words[k], type)));
+              b, loc, tile.hasInclusive, inclusive, aggregate));
         }
         value.valid = arith::OrIOp::create(
             b, loc, beforeStop,
@@ -483,9 +484,9 @@ private:
               b, loc, SmallVector<Value>(2 * n, i64Constant(b, loc, 0)));
         }
         ValueRange tileWords = read.getResults();
-        Value ready = arith::OrIOp::create(
-            b, loc, allHave(b, loc, tileWords.take_front(n), kAggregate),
-            allHave(b, loc, tileWords.drop_front(n), kInclusive));
+        Value aggregates = allHave(b, loc, tileWords.take_front(n), kAggregate);
+        Value inclusives = allHave(b, loc, tileWords.drop_front(n), kInclusive);
+        Value ready = arith::OrIOp::create(b, loc, aggregates, inclusives);
         waiting = arith::OrIOp::create(
             b, loc, waiting,
             arith::AndIOp::create(b, loc, tile.inSegment,
@@ -606,9 +607,12 @@ struct ElementwiseLookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
       for (int64_t slot = 0; slot < slots; ++slot) {
         SmallVector<Value> inclusive =
             combiner.combine(b, loc, carries[slot].values, totals[slot]);
-        for (unsigned k = 0; k < n; ++k)
-          publish(b, loc, packStatus(b, loc, inclusive[k], kInclusive),
-                  status.word(b, loc, ticket, kInclusive, k, elements[slot]));
+        for (unsigned k = 0; k < n; ++k) {
+          Value packed = packStatus(b, loc, inclusive[k], kInclusive);
+          Value word =
+              status.word(b, loc, ticket, kInclusive, k, elements[slot]);
+          publish(b, loc, packed, word);
+        }
       }
     });
 
@@ -725,9 +729,10 @@ private:
         MaybeTuple earlier;
         for (unsigned k = 0; k < n; ++k) {
           Type type = totals[slot][k].getType();
+          Value inclusive = statusValue(b, loc, w[n + k], type);
+          Value aggregate = statusValue(b, loc, w[k], type);
           earlier.values.push_back(arith::SelectOp::create(
-              b, loc, hasInclusive, statusValue(b, loc, w[n + k], type),
-              statusValue(b, loc, w[k], type)));
+              b, loc, hasInclusive, inclusive, aggregate));
         }
         earlier.valid = takes;
         carry = combineMaybe(b, loc, combiner, earlier, carry);

@@ -362,11 +362,11 @@ void PrefixOnLayoutLowering::scanWithinWarps(
     // Whether this element's block comes after its partner's.
     Value laneAfter;
     if (in == layout::InDim::Lane) {
-      Value set = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ne,
-          arith::AndIOp::create(b, loc, lane,
-                                i32Constant(b, loc, int64_t(1) << bit)),
-          i32Constant(b, loc, 0));
+      Value bitMask = i32Constant(b, loc, int64_t(1) << bit);
+      Value laneBit = arith::AndIOp::create(b, loc, lane, bitMask);
+      Value zero = i32Constant(b, loc, 0);
+      Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        laneBit, zero);
       laneAfter = reverse ? arith::XOrIOp::create(b, loc, set,
                                                   boolConstant(b, loc, true))
                           : set;

@@ -272,7 +272,9 @@ Value partialTileView(OpBuilder &b, Location loc, const MatmulSchedule &s,
   IndexMath m{b, loc};
   int64_t words = s.blockM * s.blockN;
   Value partial = m.add(m.mul(tileIndex, splits), split);
-  Value offset = m.add(m.constant(kSplitKCounters), m.mul(partial, m.constant(words)));
+  Value counterBytes = m.constant(kSplitKCounters);
+  Value partialOffset = m.mul(partial, m.constant(words));
+  Value offset = m.add(counterBytes, partialOffset);
   auto type = MemRefType::get(
       {s.blockM, s.blockN}, b.getF32Type(),
       StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,

@@ -705,8 +705,9 @@ void AttentionProgram::setUpViews(ValueRange args) {
   // Grouped-query attention: heads / kv_heads query heads share a K/V head
   // (packed heads: set by setUpHeadPacks).
   if (!kvHead) {
-    Value group = m.div(b.createOrFold<memref::DimOp>(loc, q, dims.heads),
-                        b.createOrFold<memref::DimOp>(loc, k, dims.heads));
+    Value heads = b.createOrFold<memref::DimOp>(loc, q, dims.heads);
+    Value kvHeads = b.createOrFold<memref::DimOp>(loc, k, dims.heads);
+    Value group = m.div(heads, kvHeads);
     kvHead = m.div(head, group);
   }
   if (packHeads) {
@@ -739,8 +740,8 @@ void AttentionProgram::loadSequenceBounds(ValueRange args) {
     return;
   }
   unsigned at = op.getCuSeqlensIndex();
-  Value last = m.sub(b.createOrFold<memref::DimOp>(loc, args[at], 0),
-                     m.constant(1));
+  Value entries = b.createOrFold<memref::DimOp>(loc, args[at], 0);
+  Value last = m.sub(entries, m.constant(1));
   auto offsetAt = [&](Value offsets, Value sequence) {
     Value word = memref::LoadOp::create(b, loc, offsets,
                                         ValueRange{m.min(sequence, last)});
@@ -856,8 +857,8 @@ void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
                                           0)
           : b.createOrFold<memref::DimOp>(loc, q, *dims.batch);
   chunkBase = m.mul(chunks, m.add(partialSlot, m.mul(partialSlots, batch)));
-  Value rows = m.mul(m.mul(m.mul(chunks, partialSlots), batches),
-                     m.constant(s.partialRows));
+  Value programs = m.mul(m.mul(chunks, partialSlots), batches);
+  Value rows = m.mul(programs, m.constant(s.partialRows));
   maxWords = m.mul(rows, m.constant(headDim));
   sumWords = m.add(maxWords, rows);
   // Rows past the queries (or the packed heads) pad the block: neither
@@ -868,7 +869,8 @@ void AttentionProgram::setUpPartials(ValueRange args, Value chunks) {
 
 /// The first row of chunk `chunk`'s partial results.
 Value AttentionProgram::partialRow(Value chunk) {
-  return m.mul(m.add(chunkBase, chunk), m.constant(s.partialRows));
+  Value chunkIndex = m.add(chunkBase, chunk);
+  return m.mul(chunkIndex, m.constant(s.partialRows));
 }
 
 /// The [rows, d] accumulator rows from `row` on, or, with `statsWords`,
@@ -996,9 +998,11 @@ SoftmaxState AttentionProgram::mergePartials(const SoftmaxState &carried,
   Value shift = finiteOrZero(rowMax);
   auto rescaled = [&](const SoftmaxState &state) {
     Value weight = exp2(arith::SubFOp::create(b, loc, state.rowMax, shift));
-    return std::make_pair(
-        arith::MulFOp::create(b, loc, state.acc, weight).getResult(),
-        arith::MulFOp::create(b, loc, state.rowSum, weight).getResult());
+    // The sum before the accumulator: the order the measured kernels were
+    // built in.
+    Value rowSum = arith::MulFOp::create(b, loc, state.rowSum, weight);
+    Value acc = arith::MulFOp::create(b, loc, state.acc, weight);
+    return std::make_pair(acc, rowSum);
   };
   auto [acc, rowSum] = rescaled(carried);
   for (const SoftmaxState &part : parts) {
@@ -1040,7 +1044,8 @@ SoftmaxState AttentionProgram::combineChunkLanes(Value chunks) {
       b, loc, zero, chunks, m.constant(lanes), ValueRange{zeros, noKey, zeros},
       [&](OpBuilder &, Location, Value first, ValueRange iterArgs) {
         Value row = m.add(partialRow(first), packRow);
-        Value count = m.min(m.sub(chunks, first), m.constant(lanes));
+        Value left = m.sub(chunks, first);
+        Value count = m.min(left, m.constant(lanes));
         auto view = [&](Value statsWords) {
           return partialView(row, count, statsWords,
                              /*broadcast=*/statsWords != nullptr,
