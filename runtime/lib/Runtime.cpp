@@ -58,10 +58,11 @@ struct ModuleState {
   }
 };
 
-/// A kernel's scratch buffers (see `scratch` in LaunchMetadata.h), one per
-/// stream: launches on one stream run in order, so they can share a buffer
-/// that each zero-fills first; launches on two streams may overlap, so they
-/// cannot.
+/// A kernel's device buffers of one kind, one per stream: its scratch
+/// buffers (see `scratch` in LaunchMetadata.h), or the staging buffers its
+/// `repitch` copies go to. Launches on one stream run in order, so they can
+/// share a buffer (that each zero-fills first, where asked); launches on two
+/// streams may overlap, so they cannot.
 struct ScratchCache {
   struct Allocation {
     CUdeviceptr ptr = 0;
