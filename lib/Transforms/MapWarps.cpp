@@ -58,6 +58,9 @@ static constexpr int64_t kMaxElementsPerThread = 512;
 /// the conversion itself never fails half-way.
 static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
   WalkResult result = func.walk([&](Operation *op) {
+    if (auto turn = dyn_cast<tilegpu::TurnOp>(op))
+      return failed(checkTurnSupported(turn, threads)) ? WalkResult::interrupt()
+                                                        : WalkResult::advance();
     if (!hasTileTypes(op))
       return WalkResult::advance();
     for (Type type : llvm::concat<Type>(op->getOperandTypes(),
@@ -390,6 +393,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   populateMapWarpsDotPatterns(converter, state, patterns);
   populateMapWarpsAsyncCopyPatterns(converter, state, patterns);
   populateMapWarpsBulkCopyPatterns(converter, state, patterns);
+  populateMapWarpsTurnPatterns(converter, state, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   if (failed(applyPartialConversion(func, target, std::move(patterns))))

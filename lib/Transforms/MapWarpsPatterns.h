@@ -222,6 +222,12 @@ void populateMapWarpsLayoutPatterns(const mlir::TypeConverter &converter,
 void populateMapWarpsLookbackPatterns(const mlir::TypeConverter &converter,
                                       MapWarpsState &state,
                                       mlir::RewritePatternSet &patterns);
+/// Fails with a located error where the block's threads are not whole
+/// warpgroups, which take the turns.
+mlir::LogicalResult checkTurnSupported(tilegpu::TurnOp op, int64_t threads);
+void populateMapWarpsTurnPatterns(const mlir::TypeConverter &converter,
+                                  MapWarpsState &state,
+                                  mlir::RewritePatternSet &patterns);
 
 } // namespace tilec
 

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
 #include "tilec/Transforms/Passes.h"
 
 #include "IndexMath.h"
@@ -63,6 +64,9 @@ struct AttentionSchedule {
   /// Each key block's softmax overlaps the previous block's P V
   /// (AttentionProgram::pipelinedStep).
   bool overlapSoftmax = false;
+  /// The warpgroups take turns at issuing each step's two dots
+  /// (tilegpu.turn), so that one's dots run while another's softmax does.
+  bool warpgroupTurns = false;
 };
 
 /// What one kernel of an attention computes.
@@ -108,8 +112,16 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
   // registers the previous P V still reads, so it moves that dot's wait up
   // to the row maximum, and the exponentials run after it anyway (measured
   // 0.82-1.02x the serial order, bench/results/2026-11-24-h200-overlap).
-  s.overlapSoftmax = op.getOverlapSoftmax() && s.blockM >= 64 &&
-                     s.warps % 4 == 0 && s.blockM == 16 * s.warps;
+  s.overlapSoftmax = (op.getOverlapSoftmax() || op.getPingpong()) &&
+                     s.blockM >= 64 && s.warps % 4 == 0 &&
+                     s.blockM == 16 * s.warps;
+  // Turns need the dots of a step issued together, and two warpgroups. Not
+  // the default: 0.84-0.92x the serial order at d128 and d256 on the H200
+  // (bench/results/2026-11-29-h200-pingpong). The warpgroup whose thread
+  // refills the slots waits there for the other's release, and ptxas waits
+  // for P V before the softmax, so each warpgroup's dots and softmax still
+  // run one after the other, now also in turn with the other's.
+  s.warpgroupTurns = op.getPingpong() && s.overlapSoftmax && s.warps >= 8;
   return s;
 }
 
@@ -268,7 +280,12 @@ private:
   KeyRanges keyRanges();
   KeyRanges clampToChunk(const KeyRanges &keys, Value chunk);
   SoftmaxState keyLoops(const KeyRanges &keys, bool pipelined);
-  Value scoreDot(Value q, Value keyBlock, bool overlap);
+  Value transposedKeys(Value keyBlock);
+  Value scoreDot(Value q, Value keysT, bool overlap);
+  void turn(tilegpu::TurnStep step) {
+    if (s.warpgroupTurns)
+      tilegpu::TurnOp::create(b, loc, step);
+  }
   Value scores(Value dot, Value keyBlock, bool masked);
   Probabilities softmax(const SoftmaxState &state, Value scores);
   /// 2^x, which may be approximate and flush subnormal results to 0.
@@ -455,15 +472,19 @@ KeyRanges AttentionProgram::keyRanges() {
   return {first, wholeBegin, wholeEnd, end};
 }
 
-/// Q K^T for the key block at `keyBlock`.
-Value AttentionProgram::scoreDot(Value q, Value keyBlock, bool overlap) {
-  RankedTensorType f32Scores = scoresType(b.getF32Type());
+/// K^T of the key block at `keyBlock`.
+Value AttentionProgram::transposedKeys(Value keyBlock) {
   Value k = tile::LoadOp::create(b, loc, tileOf({s.blockN, headDim}, element),
                                  kHead, ValueRange{keyBlock, zero});
-  Value kT = tile::TransposeOp::create(
+  return tile::TransposeOp::create(
       b, loc, tileOf({headDim, s.blockN}, element), k);
-  return tile::DotOp::create(b, loc, f32Scores, q, kT,
-                             floatTile(f32Scores, 0.0), overlap);
+}
+
+/// Q K^T of the keys `keysT` (transposedKeys).
+Value AttentionProgram::scoreDot(Value q, Value keysT, bool overlap) {
+  RankedTensorType f32Scores = scoresType(b.getF32Type());
+  Value zeros = floatTile(f32Scores, 0.0);
+  return tile::DotOp::create(b, loc, f32Scores, q, keysT, zeros, overlap);
 }
 
 /// The scores of the key block at `keyBlock` from its `dot`, scaled into
@@ -589,7 +610,8 @@ static Value rescale(OpBuilder &b, Location loc, Value acc, Value alpha) {
 SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value q,
                                     Value keyBlock, bool masked) {
   Probabilities next = softmax(
-      state, scores(scoreDot(q, keyBlock, /*overlap=*/false), keyBlock,
+      state, scores(scoreDot(q, transposedKeys(keyBlock), /*overlap=*/false),
+                    keyBlock,
                     masked));
   Value pLow = arith::TruncFOp::create(b, loc, scoresType(element), next.p);
   Value acc = valueDot(pLow, keyBlock, rescale(b, loc, state.acc, next.alpha),
@@ -606,9 +628,14 @@ SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value q,
 SoftmaxState AttentionProgram::pipelinedStep(const SoftmaxState &state,
                                              Value q, Value keyBlock,
                                              bool masked) {
-  Value dot = scoreDot(q, keyBlock, /*overlap=*/true);
+  Value keysT = transposedKeys(keyBlock);
+  // The turn is taken after the key load, before which tile-promote-shared
+  // waits for the slot: a warpgroup does not hold the turn waiting for data.
+  turn(tilegpu::TurnStep::take);
+  Value dot = scoreDot(q, keysT, /*overlap=*/true);
   Value previous = m.sub(keyBlock, m.constant(s.blockN));
   Value acc = valueDot(state.pending, previous, state.acc, /*overlap=*/true);
+  turn(tilegpu::TurnStep::pass);
   Probabilities next = softmax(state, scores(dot, keyBlock, masked));
   return {rescale(b, loc, acc, next.alpha), next.rowMax, next.rowSum,
           arith::TruncFOp::create(b, loc, scoresType(element), next.p)};
@@ -620,8 +647,10 @@ SoftmaxState AttentionProgram::keyLoop(Value lower, Value upper,
   Value q = tile::LoadOp::create(b, loc, tileOf({s.blockM, headDim}, element),
                                  qHead, ValueRange{firstRow, zero});
   SmallVector<Value> inits = {init.acc, init.rowMax, init.rowSum};
-  if (init.pending)
+  if (init.pending) {
     inits.push_back(init.pending);
+    turn(tilegpu::TurnStep::open);
+  }
   auto loop = scf::ForOp::create(
       b, loc, lower, upper, m.constant(s.blockN), inits,
       [&](OpBuilder &, Location, Value keyBlock, ValueRange iterArgs) {
@@ -640,8 +669,10 @@ SoftmaxState AttentionProgram::keyLoop(Value lower, Value upper,
       });
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
   SoftmaxState result{loop.getResult(0), loop.getResult(1), loop.getResult(2)};
-  if (init.pending)
+  if (init.pending) {
     result.pending = loop.getResult(3);
+    turn(tilegpu::TurnStep::close);
+  }
   return result;
 }
 

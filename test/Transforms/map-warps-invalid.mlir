@@ -350,3 +350,14 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @turns_of_partial_warpgroups() kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    // expected-error @+1 {{'tilegpu.turn' op needs whole warpgroups, but the block has 64 threads}}
+    tilegpu.turn take
+    gpu.return
+  }
+}

@@ -100,6 +100,51 @@ tile.attention @overlapped layout(bhsd) causal overlap_softmax
 
 // -----
 
+// pingpong: the overlapped steps, with the two warpgroups taking turns at
+// issuing each step's two dots: the turn is taken after the key block's
+// load (where tile-promote-shared waits for its slot) and passed after the
+// P V dot; each loop opens the turns before it and closes them after.
+// CHECK-LABEL: tile.kernel @pingpong(
+// CHECK-SAME: num_warps = 8
+// CHECK: tilegpu.turn open
+// CHECK: %[[WHOLE:.*]]:4 = scf.for
+// CHECK:   tile.load
+// CHECK:   tile.transpose
+// CHECK:   tilegpu.turn take
+// CHECK:   %[[S:.*]] = tile.dot {{.*}} overlap
+// CHECK:   tile.dot {{.*}} overlap
+// CHECK-NEXT: tilegpu.turn pass
+// CHECK:   tile.reduce max %[[S]]
+// CHECK:   scf.yield
+// CHECK: } {tile.stages = 2 : i64}
+// CHECK-NEXT: tilegpu.turn close
+// CHECK: tilegpu.turn open
+// CHECK: scf.for
+// CHECK:   tilegpu.turn take
+// CHECK:   tilegpu.turn pass
+// CHECK: tilegpu.turn close
+// CHECK-NOT: tilegpu.turn
+// CHECK: tile.store
+tile.attention @pingpong layout(bhsd) pingpong
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// pingpong on one warpgroup (d64: 64 rows on 4 warps) overlaps the softmax
+// but takes no turns.
+// CHECK-LABEL: tile.kernel @pingpong_one_warpgroup(
+// CHECK-SAME: num_warps = 4
+// CHECK-NOT: tilegpu.turn
+// CHECK: tile.dot {{.*}} overlap
+// CHECK-NOT: tilegpu.turn
+// CHECK: tile.store
+tile.attention @pingpong_one_warpgroup layout(bhsd) pingpong
+    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
+       memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
 // [batch, seq, heads, d] views, grouped-query: query head h reads K/V head
 // h / (heads / kv_heads); the grid's x runs over dimension 1 of Q.
 // CHECK-LABEL: tile.kernel @gqa(

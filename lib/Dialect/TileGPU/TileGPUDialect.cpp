@@ -13,6 +13,7 @@ using namespace tilec;
 using namespace tilec::tilegpu;
 
 #include "tilec/Dialect/TileGPU/TileGPUDialect.cpp.inc"
+#include "tilec/Dialect/TileGPU/TileGPUEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/TileGPU/TileGPUAttrs.cpp.inc"

@@ -36,3 +36,11 @@ tile.attention @capped layout(bhsd)
   %r = arith.mulf %t, %c : f32
   tile.yield %r : f32
 }
+
+// -----
+
+// Schedule hints: the warpgroups take turns at their dots.
+// CHECK-LABEL: tile.attention @turns layout(bhsd) stages 2 pingpong :
+tile.attention @turns layout(bhsd) stages 2 pingpong
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()

@@ -275,3 +275,19 @@ tile.kernel @lookback_region(%s: memref<?xi32>)
   }
   tile.return
 }
+
+// -----
+
+// The steps of the warpgroups' turns.
+// CHECK-LABEL: func.func @turns
+// CHECK: tilegpu.turn open
+// CHECK: tilegpu.turn take
+// CHECK: tilegpu.turn pass
+// CHECK: tilegpu.turn close
+func.func @turns() {
+  tilegpu.turn open
+  tilegpu.turn take
+  tilegpu.turn pass
+  tilegpu.turn close
+  return
+}

@@ -12,6 +12,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "tilec/Dialect/TileGPU/TileGPUEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/TileGPU/TileGPUAttrs.h.inc"
 

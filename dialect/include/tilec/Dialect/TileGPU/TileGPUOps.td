@@ -5,6 +5,7 @@
 
 include "tilec/Dialect/TileGPU/TileGPUBase.td"
 include "tilec/Dialect/TileGPU/TileGPUAttrs.td"
+include "tilec/Dialect/TileGPU/TileGPUEnums.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -417,6 +418,47 @@ def TileGPU_ClusterSyncOp : TileGPU_Op<"cluster_sync"> {
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Turns of warpgroups
+//===----------------------------------------------------------------------===//
+
+def TileGPU_TurnOp : TileGPU_Op<"turn", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "The block's warpgroups take turns at what follows";
+  let description = [{
+    The warpgroups of a block (128 threads each) take turns, in the order
+    of their thread indices, at the ops between `take` and `pass`, so that
+    one warpgroup's warpgroup MMAs are issued while the others compute
+    (FlashAttention-3's ping-pong: the tensor cores work on one
+    warpgroup's dots while the next computes its softmax).
+    - `take` waits until it is this warpgroup's turn;
+    - `pass` gives the turn to the next warpgroup (the last to the first);
+    - `open`, before a loop that takes turns, gives the first turn to the
+      first warpgroup;
+    - `close`, after it, has the first warpgroup take back the turn the
+      last one passed, so that every turn passed has been taken.
+    Every thread of the block executes the four steps equally often (the
+    loop's trip count is the same for all). `tile-map-warps` lowers them to
+    named barriers, one a warpgroup, over two warpgroups' threads; a block
+    of one warpgroup takes no turns.
+
+    ```mlir
+    tilegpu.turn open
+    %r = scf.for %k = %c0 to %n step %c128 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+      tilegpu.turn take
+      %s = tile.dot %q, %kt, %zero overlap : ...
+      %o = tile.dot %p, %v, %acc overlap : ...
+      tilegpu.turn pass
+      // softmax of %s while the next warpgroup's dots run
+      scf.yield %o : tensor<128x128xf32>
+    }
+    tilegpu.turn close
+    ```
+  }];
+  let arguments = (ins TileGPU_TurnStep:$step);
+  let assemblyFormat = "$step attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Warpgroup turns (ping-pong, issue 17 item 6) for attention with two
+# warpgroups, on the GPU machine. Expects, under .device (made by the
+# commands in bench/results/2026-11-29-h200-pingpong/README.md):
+#   tilec-run-examples-aot       the example runner, stripped
+#   cubins-var-serial/           attention.cubin of the timed descriptions:
+#   cubins-var-overlap/            no hint, `overlap_softmax`, `pingpong`
+#   cubins-var-pingpong/
+# PINGPONG_CALL picks what runs (default: smoke ab sanitize peers):
+#   smoke      one small ragged shape a build, under a short timeout (a
+#              turn that is never passed hangs rather than fails)
+#   ab         the builds in one process a kernel, alternating rounds, each
+#              row checked against float64 (PINGPONG_KERNELS,
+#              PINGPONG_SHAPES, PINGPONG_BUILDS)
+#   sanitize   memcheck and racecheck of the pingpong build at ragged shapes
+#   peers      torch SDPA (flash, cuDNN) and the Triton kernel at the ab
+#              shapes, for ratios in the same call
+#   sass       the synchronization and MMA instructions of the pingpong
+#              build's attn_d128 (cuobjdump), in order
+# Summary on stdout, logs under $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT="${OUT:-/tmp/tilec-pingpong}"
+mkdir -p "$OUT"
+export PATH="/usr/local/cuda/bin:$PATH"
+D=.device
+RUN="$D/tilec-run-examples-aot"
+chmod +x "$RUN"
+source bench/attention/runner-logs.sh
+BUILDS="${PINGPONG_BUILDS:-serial overlap pingpong}"
+KERNELS="${PINGPONG_KERNELS:-attn_d128 attn_d128_causal attn_d256 attn_bshd_f16_d256_causal}"
+SHAPES="${PINGPONG_SHAPES:-4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024x1024,4x32x8x4096x4096}"
+
+dirs() {
+  local build list=""
+  for build in $BUILDS; do list="$list${list:+,}$D/cubins-var-$build"; done
+  echo "$list"
+}
+
+smoke() {
+  local k
+  for k in $KERNELS; do
+    timeout 60 "$RUN" --cubin-dir "$(dirs)" --mode aot --only "$k" \
+      --shapes 2x4x2x300x517,1x2x2x1000x777,1x1x1x1x1,3x2x1x129x4099 \
+      > "$OUT/smoke-$k.log" 2>&1
+    echo "smoke $k rc=$?"; passes "$OUT/smoke-$k.log"
+  done
+}
+
+ab() {
+  local k
+  for k in $KERNELS; do
+    timeout 240 "$RUN" --cubin-dir "$(dirs)" --mode aot --only "$k" --shapes "$SHAPES" \
+      --json "$OUT/ab-$k.json" > "$OUT/ab-$k.log" 2>&1
+    echo "ab $k rc=$?"; passes "$OUT/ab-$k.log"
+    grep -h "^$k " "$OUT/ab-$k.log" | awk '{print $3, $2, $7, $8}' | sort -s -k1,1
+  done
+}
+
+sanitize() {
+  local item name shape tool
+  local aot=("$RUN" --cubin-dir "$D/cubins-var-pingpong" --mode aot)
+  for tool in memcheck racecheck synccheck; do
+    for item in attn_d128:2x4x2x300x517 attn_d128_causal:1x2x2x1000x777 attn_d256:1x2x1x200x333; do
+      name="${item%%:*}" shape="${item#*:}"
+      timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 5 \
+        "${aot[@]}" --only "$name" --shapes "$shape" > "$OUT/$tool-$name.log" 2>&1
+      echo "$tool $name $shape rc=$?"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/$tool-$name.log" | tail -1
+      grep -c PASS "$OUT/$tool-$name.log"
+    done
+  done
+}
+
+peers() {
+  timeout 300 python3 bench/attention/peers.py --impls flash,cudnn,triton \
+    --shapes "4,16,16,4096,4096,128,0;1,16,16,16384,16384,128,0;16,16,16,1024,1024,128,0;4,32,8,4096,4096,128,0;4,16,16,4096,4096,128,1;1,16,16,16384,16384,128,1;16,16,16,1024,1024,128,1;4,32,8,4096,4096,128,1;4,16,16,4096,4096,256,0;1,16,16,16384,16384,256,0;4,16,16,4096,4096,256,1;1,16,16,16384,16384,256,1" \
+    --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
+  echo "peers rc=$?"; grep -E "^(torch|triton)" "$OUT/peers.log"
+}
+
+sass() {
+  cuobjdump -sass -fun attn_d128 "$D/cubins-var-pingpong/attention.cubin" \
+    > "$OUT/sass-attn_d128.txt" 2>&1
+  echo "sass rc=$?"
+  grep -E "HGMMA|BAR\.|WARPGROUP|SYNCS|BRA|EXIT" "$OUT/sass-attn_d128.txt" |
+    sed -e 's@/\*[^*]*\*/@@g' -e 's/ \+/ /g' | cut -c1-70 | uniq -c | head -120
+}
+
+for call in ${PINGPONG_CALL:-smoke ab sanitize peers}; do
+  case "$call" in
+    smoke|ab|sanitize|peers|sass) "$call" ;;
+    *) echo "unknown call $call" >&2; exit 2 ;;
+  esac
+done
