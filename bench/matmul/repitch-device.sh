@@ -4,7 +4,7 @@
 # fixture with a repitch line; a JIT matmul at K = 71 that must not compile a
 # twin); float64 checks of the matmul bench's kernels at unaligned ragged
 # shapes, every kernel path; timings of the new cubin against the same
-# cubin with its repitch lines blanked (bench/matmul/strip-repitch.py: the
+# cubin with its repitch lines blanked (bench/matmul/strip-metadata-lines.py repitch: the
 # per-thread-copy twins as before), cuBLAS in the same process, two rounds
 # in alternation; memcheck at shapes that stage.
 # Here: .device/ holding tilec-matmul-bench, tilec_runtime_tests,
@@ -24,7 +24,7 @@ BIN=.device/tilec-matmul-bench; chmod +x "$BIN" .device/tilec_runtime_tests
 source bench/steps.sh
 NEW=.device/bench/matmul.cubin
 OLD=.device/bench/matmul-no-repitch.cubin
-python3 bench/matmul/strip-repitch.py "$NEW" "$OLD"
+python3 bench/matmul/strip-metadata-lines.py repitch "$NEW" "$OLD"
 CALL="${REPITCH_CALL:-all}"
 if [ "$CALL" = all ] || [ "$CALL" = checks ]; then
   quiet_step runtime-gpu .device/tilec_runtime_tests --gtest_filter='Gpu.*'

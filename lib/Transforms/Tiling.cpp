@@ -105,6 +105,10 @@ std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
 /// 97%) is faster with the main kernel, 1024^3 (32 blocks) with the small.
 constexpr int64_t kSmallGridPercentOfSms = 50;
 
+/// C, the matmul's third argument, and its dimension of columns (N).
+constexpr unsigned kMatmulC = 2;
+constexpr unsigned kColumnsOfC = 1;
+
 /// The main matmul kernel copies a misaligned A for its TMA when at least
 /// this many tiles read each element (tile.repitch_args).
 constexpr int64_t kRepitchMinTilesSharingA = 2;
@@ -551,6 +555,11 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
                             FlatSymbolRefAttr::get(smallKernel.getNameAttr())),
              b.getNamedAttr("percent_of_sms",
                             b.getI64IntegerAttr(kSmallGridPercentOfSms))}));
+    // Where C has no more columns than the small-grid tile, the main
+    // kernel's wider tiles would compute columns past N.
+    if (small->blockN < schedule.blockN)
+      tile::setNarrowVariant(kernel, smallKernel, kMatmulC, kColumnsOfC,
+                             small->blockN);
   }
   rewriter.eraseOp(op);
   return kernel;

@@ -2,9 +2,11 @@
 
 // An unhinted 16-bit matmul gets a second kernel with 128x128 tiles, named
 // by the main kernel (128x256 tiles) with the grid share under which the
-// runtime launches it.
+// runtime launches it, and as its narrow variant for C of at most 128
+// columns (dimension 1 of argument 2), which half a 256-wide tile covers.
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>
+// CHECK-SAME: tile.narrow = {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 1>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
@@ -15,6 +17,7 @@
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>
 // CHECK-SAME: num_warps = 8
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>]
+// CHECK-NOT: tile.narrow
 // CHECK-NOT: tile.small_grid
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 4 : i64}
@@ -22,8 +25,10 @@ tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?x
 
 // -----
 
-// f32: 32x128 tiles of K 32 on 4 warps for small grids.
+// f32: 32x128 tiles of K 32 on 4 warps for small grids, as wide as the
+// main kernel's 128x128: no narrow variant.
 // CHECK-LABEL: tile.kernel @sgemm(
+// CHECK-NOT: tile.narrow
 // CHECK-SAME: tile.small_grid = {kernel = @sgemm__small_grid, percent_of_sms = 50 : i64}
 // CHECK-LABEL: tile.kernel @sgemm__small_grid(
 // CHECK-SAME: per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 32>

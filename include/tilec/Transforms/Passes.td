@@ -118,7 +118,11 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     without hints also gets a kernel `<name>__small_grid` with smaller
     tiles (16-bit: 128x128, 8 warps; f32: 32x128x32, 4 warps), named by the
     main kernel's `tile.small_grid` attribute: the runtime launches it when
-    the main grid has fewer blocks than half the multiprocessors. The
+    the main grid has fewer blocks than half the multiprocessors. Where its
+    tiles are narrower than the main kernel's (16-bit: 128 against 256
+    columns), it is also the main kernel's narrow variant (`tile.narrow`)
+    for C of at most that many columns, which the wider tiles would compute
+    half empty. The
     16-bit small-grid kernel also splits K (split-K): its grid's z
     dimension takes K in parts of at least 512 elements, each program
     leaves its f32 partial tile in the runtime's scratch buffer (after 1024

@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Writes a copy of a cubin whose launch metadata has no lines of one kind.
+
+The A/B control for a runtime choice that a metadata line asks for: the
+same kernels, byte for byte, launched as if the line were absent. With
+`repitch`, misaligned launches take the per-thread-copy twin as before the
+runtime's staging copies (issue 17, item 5); with `narrow`, a matmul whose
+C has few columns takes the main kernel, not its narrow variant. Each
+`KEY ...` line of a metadata string is overwritten in place by as many
+newlines (the parser skips empty lines), so no offset in the ELF moves.
+
+usage: strip-metadata-lines.py KEY IN.cubin OUT.cubin
+"""
+import re
+import sys
+
+
+def main():
+    key, src, dst = sys.argv[1:4]
+    data = bytearray(open(src, "rb").read())
+    count = 0
+    line = rb"\n" + re.escape(key.encode()) + rb" [^\n\x00]*\n"
+    for match in re.finditer(line, bytes(data)):
+        start, end = match.start() + 1, match.end()
+        data[start:end] = b"\n" * (end - start)
+        count += 1
+    open(dst, "wb").write(bytes(data))
+    print(f"{dst}: {count} {key} line(s) blanked")
+    return 0 if count else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
