@@ -835,7 +835,8 @@ TEST_F(JitCompilerTest, RunsOnTheGpu) {
 // A matmul description JIT-compiled with lazy variants (the default): the
 // load compiles the main kernel alone; a launch whose grid is small
 // compiles the small-grid kernel then, once; one whose rows TMA cannot
-// describe compiles its per-thread-copy twin. Every result is checked.
+// describe compiles its per-thread-copy twin; one whose C has at most 128
+// columns takes the small-grid kernel. Every result is checked.
 TEST_F(JitCompilerTest, CompilesEachVariantOnFirstNeed) {
   if (deviceCount() == 0)
     GTEST_SKIP() << "no GPU";
@@ -897,6 +898,22 @@ tile.matmul @mm a(row) b(col)
   // copy, so the main kernel's per-thread-copy twin runs, compiled now.
   check(8960, 256, 70);
   EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  // C of 128 columns on a grid that fills the GPU (128 tiles of 128x256,
+  // half of each past N): the small-grid kernel runs as the main kernel's
+  // narrow variant, compiled already.
+  check(16384, 128, 64);
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  DeviceBuffer a(ctx, 16384 * 64 * 2), b(ctx, 16384 * 64 * 2),
+      c(ctx, 16384 * 2048 * 4);
+  auto launched = [&](int64_t m, int64_t n) {
+    std::vector<KernelArg> args = {a.view<BFloat16>({m, 64}),
+                                   b.view<BFloat16>({n, 64}),
+                                   c.view<float>({m, n})};
+    return mm.launchedFor(args).name();
+  };
+  EXPECT_EQ(launched(16384, 128), "mm__small_grid");
+  EXPECT_EQ(launched(16384, 129), "mm");
+  EXPECT_EQ(launched(2048, 2048), "mm");
   // A copy of the kernel shares what was loaded.
   Kernel copy = mm;
   EXPECT_EQ(copy.smallGridKernel(), mm.smallGridKernel());

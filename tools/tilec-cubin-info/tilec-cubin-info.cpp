@@ -121,6 +121,19 @@ int main(int argc, char **argv) {
                         "xyz"[r.axis % 3] + " >= " +
                         std::to_string(r.minPrograms) + ")";
           }
+          // The kernels the runtime launches instead, and when.
+          if (!meta->narrow.kernel.empty()) {
+            const tilec::NarrowVariant &n = meta->narrow;
+            launch += ", " + n.kernel + " where " +
+                      (n.dim ? "dim" + std::to_string(*n.dim) + "(arg" +
+                                   std::to_string(n.arg) + ")"
+                             : "arg" + std::to_string(n.arg)) +
+                      " <= " + std::to_string(n.atMost);
+          }
+          if (!meta->smallGrid.kernel.empty())
+            launch += ", " + meta->smallGrid.kernel + " where the grid is under " +
+                      std::to_string(meta->smallGrid.percentOfSms) +
+                      "% of the SMs";
         }
       }
       std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),
