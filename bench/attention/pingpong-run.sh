@@ -15,8 +15,8 @@
 #   sanitize   memcheck and racecheck of the pingpong build at ragged shapes
 #   peers      torch SDPA (flash, cuDNN) and the Triton kernel at the ab
 #              shapes, for ratios in the same call
-#   sass       the synchronization and MMA instructions of the pingpong
-#              build's attn_d128 (cuobjdump), in order
+#   sass       each build's attn_d128 (cuobjdump): its first key loop's
+#              MMAs, waits and barriers up to the first exponential
 # Summary on stdout, logs under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -80,11 +80,15 @@ peers() {
 }
 
 sass() {
-  cuobjdump -sass -fun attn_d128 "$D/cubins-var-pingpong/attention.cubin" \
-    > "$OUT/sass-attn_d128.txt" 2>&1
-  echo "sass rc=$?"
-  grep -E "HGMMA|BAR\.|WARPGROUP|SYNCS|BRA|EXIT" "$OUT/sass-attn_d128.txt" |
-    sed -e 's@/\*[^*]*\*/@@g' -e 's/ \+/ /g' | cut -c1-70 | uniq -c | head -120
+  local build
+  for build in $BUILDS; do
+    cuobjdump -sass -fun attn_d128 "$D/cubins-var-$build/attention.cubin" \
+      > "$OUT/sass-$build.txt" 2>&1
+    echo "sass $build rc=$? (first key loop: MMAs, waits, barriers, exponentials)"
+    grep -E "HGMMA|DEPBAR|BAR\.|MUFU.EX2|TRYWAIT" "$OUT/sass-$build.txt" |
+      sed -e 's@/\*[^*]*\*/@@g' -e 's/ \+/ /g' -e 's/ R[0-9].*//' -e 's/gdesc.*//' |
+      uniq -c | sed -n '1,/MUFU/p' | tail -14
+  done
 }
 
 for call in ${PINGPONG_CALL:-smoke ab sanitize peers}; do

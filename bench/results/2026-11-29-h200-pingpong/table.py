@@ -31,3 +31,4 @@ def table(prefix, title):
 
 table("first-ab-", "First call: the slots refilled first thing in the iteration")
 table("ab-", "Second call: the issuing warpgroup refills after passing the turn")
+table("third-ab-", "Third call: key blocks of 64 (block [128, 64]), serial, overlapped, in turns")
