@@ -12,7 +12,8 @@ export PATH="/usr/local/cuda/bin:$PATH"
 D=.device
 SECTIONS=(--section SpeedOfLight --section ComputeWorkloadAnalysis
           --section MemoryWorkloadAnalysis --section SchedulerStats
-          --section WarpStateStats --section Occupancy --section LaunchStats)
+          --section WarpStateStats --section Occupancy --section LaunchStats
+          --section InstructionStats --section SourceCounters)
 for variant in cubins cubins-overlap; do
   ncu "${SECTIONS[@]}" -k regex:'^attn_d128$' -c 1 \
     "$D/tilec-run-examples-aot" --cubin-dir "$D/$variant" --mode aot \
