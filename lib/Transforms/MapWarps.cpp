@@ -60,7 +60,7 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
   WalkResult result = func.walk([&](Operation *op) {
     if (auto turn = dyn_cast<tilegpu::TurnOp>(op))
       return failed(checkTurnSupported(turn, threads)) ? WalkResult::interrupt()
-                                                        : WalkResult::advance();
+                                                       : WalkResult::advance();
     if (!hasTileTypes(op))
       return WalkResult::advance();
     for (Type type : llvm::concat<Type>(op->getOperandTypes(),

@@ -3,8 +3,9 @@
 // tilegpu.warp_roles, after its regions have been mapped to threads: the
 // tile threads keep thread ids 0 .. threads-1 (so the layouts computed for
 // them hold as they are), and one warp appended after them runs the
-// producer (its first thread issues the copies). The tile threads' block barriers become
-// named barrier 1 over them alone: the producer warp never reaches them.
+// producer (its first thread issues the copies). The tile threads' block
+// barriers become named barrier 1 over them alone: the producer warp never
+// reaches them.
 //
 // tilegpu.turn: the warpgroups' turns, on named barriers 2 and up.
 //
@@ -119,14 +120,13 @@ struct TurnLowering : MapWarpsPattern<tilegpu::TurnOp> {
     Location loc = op.getLoc();
     Value warpgroup = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI32Type(),
-        arith::DivUIOp::create(rewriter, loc, state.threadId,
-                               indexConstant(rewriter, loc,
-                                             kWarpgroupThreads)));
+        arith::DivUIOp::create(
+            rewriter, loc, state.threadId,
+            indexConstant(rewriter, loc, kWarpgroupThreads)));
     Value count = i32Constant(rewriter, loc, 2 * kWarpgroupThreads);
     auto barrierOf = [&](Value index) -> Value {
-      return arith::AddIOp::create(rewriter, loc, index,
-                                   i32Constant(rewriter, loc,
-                                               kFirstTurnBarrier));
+      return arith::AddIOp::create(
+          rewriter, loc, index, i32Constant(rewriter, loc, kFirstTurnBarrier));
     };
     auto wait = [&](Value barrier) {
       NVVM::BarrierOp::create(rewriter, loc, /*res=*/TypeRange{}, barrier,
@@ -147,9 +147,9 @@ struct TurnLowering : MapWarpsPattern<tilegpu::TurnOp> {
     }
     case tilegpu::TurnStep::open:
     case tilegpu::TurnStep::close: {
-      Value first = arith::CmpIOp::create(rewriter, loc,
-                                          arith::CmpIPredicate::eq, warpgroup,
-                                          i32Constant(rewriter, loc, 0));
+      Value first =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                warpgroup, i32Constant(rewriter, loc, 0));
       auto branch = scf::IfOp::create(rewriter, loc, first);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(branch.thenBlock());

@@ -476,8 +476,8 @@ KeyRanges AttentionProgram::keyRanges() {
 Value AttentionProgram::transposedKeys(Value keyBlock) {
   Value k = tile::LoadOp::create(b, loc, tileOf({s.blockN, headDim}, element),
                                  kHead, ValueRange{keyBlock, zero});
-  return tile::TransposeOp::create(
-      b, loc, tileOf({headDim, s.blockN}, element), k);
+  return tile::TransposeOp::create(b, loc, tileOf({headDim, s.blockN}, element),
+                                   k);
 }
 
 /// Q K^T of the keys `keysT` (transposedKeys).
@@ -611,8 +611,7 @@ SoftmaxState AttentionProgram::step(const SoftmaxState &state, Value q,
                                     Value keyBlock, bool masked) {
   Probabilities next = softmax(
       state, scores(scoreDot(q, transposedKeys(keyBlock), /*overlap=*/false),
-                    keyBlock,
-                    masked));
+                    keyBlock, masked));
   Value pLow = arith::TruncFOp::create(b, loc, scoresType(element), next.p);
   Value acc = valueDot(pLow, keyBlock, rescale(b, loc, state.acc, next.alpha),
                        /*overlap=*/false);

@@ -131,9 +131,9 @@ int main(int argc, char **argv) {
                       " <= " + std::to_string(n.atMost);
           }
           if (!meta->smallGrid.kernel.empty())
-            launch += ", " + meta->smallGrid.kernel + " where the grid is under " +
-                      std::to_string(meta->smallGrid.percentOfSms) +
-                      "% of the SMs";
+            launch +=
+                ", " + meta->smallGrid.kernel + " where the grid is under " +
+                std::to_string(meta->smallGrid.percentOfSms) + "% of the SMs";
         }
       }
       std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),
