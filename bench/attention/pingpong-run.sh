@@ -58,18 +58,8 @@ ab() {
 }
 
 sanitize() {
-  local item name shape tool
-  local aot=("$RUN" --cubin-dir "$D/cubins-var-pingpong" --mode aot)
-  for tool in memcheck racecheck synccheck; do
-    for item in attn_d128:2x4x2x300x517 attn_d128_causal:1x2x2x1000x777 attn_d256:1x2x1x200x333; do
-      name="${item%%:*}" shape="${item#*:}"
-      timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 5 \
-        "${aot[@]}" --only "$name" --shapes "$shape" > "$OUT/$tool-$name.log" 2>&1
-      echo "$tool $name $shape rc=$?"
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/$tool-$name.log" | tail -1
-      grep -c PASS "$OUT/$tool-$name.log"
-    done
-  done
+  sanitize_examples "$D/cubins-var-pingpong" "memcheck racecheck synccheck" \
+    attn_d128:2x4x2x300x517 attn_d128_causal:1x2x2x1000x777 attn_d256:1x2x1x200x333
 }
 
 peers() {

@@ -55,18 +55,8 @@ ab() {
 }
 
 sanitize() {
-  local item name shape tool
-  local aot=("$RUN" --cubin-dir "$D/cubins" --mode aot)
-  for tool in memcheck racecheck; do
-    for item in attn_d128:2x4x2x300x517 attn_d128_causal:1x2x2x1000x777 matmul_plain:1000x1003x517; do
-      name="${item%%:*}" shape="${item#*:}"
-      timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 5 \
-        "${aot[@]}" --only "$name" --shapes "$shape" > "$OUT/$tool-$name.log" 2>&1
-      echo "$tool $name $shape rc=$?"
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/$tool-$name.log" | tail -1
-      grep -c PASS "$OUT/$tool-$name.log"
-    done
-  done
+  sanitize_examples "$D/cubins" "memcheck racecheck" attn_d128:2x4x2x300x517 \
+    attn_d128_causal:1x2x2x1000x777 matmul_plain:1000x1003x517
 }
 
 peers() {
