@@ -16,10 +16,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-decode-split}"
-mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-D=.device
-chmod +x "$D/tilec-run-examples-aot"
 source bench/attention/runner-logs.sh
 
 ab() {

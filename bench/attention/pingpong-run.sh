@@ -21,11 +21,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-pingpong}"
-mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-D=.device
-RUN="$D/tilec-run-examples-aot"
-chmod +x "$RUN"
 source bench/attention/runner-logs.sh
 BUILDS="${PINGPONG_BUILDS:-serial overlap pingpong}"
 KERNELS="${PINGPONG_KERNELS:-attn_d128 attn_d128_causal attn_d256 attn_bshd_f16_d256_causal}"

@@ -21,11 +21,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-release-slots}"
-mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-D=.device
-RUN="$D/tilec-run-examples-aot"
-chmod +x "$RUN"
 source bench/attention/runner-logs.sh
 
 checks() {

@@ -1,5 +1,11 @@
 # Sourced by the device scripts of bench/attention after they cd to the
-# repository root: reading tilec-run-examples logs.
+# repository root and give OUT its default: the output folder, CUDA's tools
+# on PATH, the runner in .device ($D, $RUN), and reading its logs.
+mkdir -p "$OUT"
+export PATH="/usr/local/cuda/bin:$PATH"
+D=.device
+RUN="$D/tilec-run-examples-aot"
+chmod +x "$RUN"
 
 # passes LOG: the PASS and FAIL rows of a runner's log, and the first fails.
 passes() {

@@ -18,13 +18,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-staged}"
-mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-D=.device
-chmod +x "$D/tilec-run-examples-aot" "$D/tilec_runtime_tests"
-AOT=("$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot)
-note() { echo "$*" | tee -a "$OUT/steps.txt"; }
 source bench/attention/runner-logs.sh
+chmod +x "$D/tilec_runtime_tests"
+AOT=("$RUN" --cubin-dir "$D/cubins" --mode aot)
+note() { echo "$*" | tee -a "$OUT/steps.txt"; }
 
 checks() {
   timeout 120 "$D/tilec_runtime_tests" --gtest_brief=1 > "$OUT/runtime-tests.log" 2>&1
