@@ -15,7 +15,15 @@
 #include "tilec/Runtime/LaunchMetadata.h"
 
 #include <cstdio>
+#include <optional>
 #include <string>
+
+/// How the launch metadata names an extent: dimension `dim` of buffer
+/// argument `arg`, or the value of scalar argument `arg` without `dim`.
+static std::string extentName(unsigned arg, std::optional<unsigned> dim) {
+  std::string argument = "arg" + std::to_string(arg);
+  return dim ? "dim" + std::to_string(*dim) + "(" + argument + ")" : argument;
+}
 
 static const char kUsage[] =
     "usage: tilec-cubin-info FILE.cubin...\n"
@@ -94,11 +102,8 @@ int main(int argc, char **argv) {
             const char *separator = " ";
             for (const tilec::GridTerm &t : dim) {
               launch += separator;
-              launch += "ceil(" +
-                        (t.dim ? "dim" + std::to_string(*t.dim) + "(arg" +
-                                     std::to_string(t.arg) + ")"
-                               : "arg" + std::to_string(t.arg)) +
-                        "/" + std::to_string(t.perProgram) + ")";
+              launch += "ceil(" + extentName(t.arg, t.dim) + "/" +
+                        std::to_string(t.perProgram) + ")";
               separator = "*";
             }
           }
@@ -124,10 +129,7 @@ int main(int argc, char **argv) {
           // The kernels the runtime launches instead, and when.
           if (!meta->narrow.kernel.empty()) {
             const tilec::NarrowVariant &n = meta->narrow;
-            launch += ", " + n.kernel + " where " +
-                      (n.dim ? "dim" + std::to_string(*n.dim) + "(arg" +
-                                   std::to_string(n.arg) + ")"
-                             : "arg" + std::to_string(n.arg)) +
+            launch += ", " + n.kernel + " where " + extentName(n.arg, n.dim) +
                       " <= " + std::to_string(n.atMost);
           }
           if (!meta->smallGrid.kernel.empty())
