@@ -9,6 +9,8 @@
 #include "tilec/Dialect/Tile/TileOps.h"
 #include "tilec/Transforms/Passes.h"
 
+#include "llvm/ADT/MapVector.h"
+
 namespace tilec {
 #define GEN_PASS_DEF_TILEBULKCOPYFALLBACK
 #include "tilec/Transforms/Passes.h.inc"
@@ -40,6 +42,32 @@ gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
   return addFallbackTwin(kernel, "__thread_copies", kNoBulkCopiesAttr);
 }
 
+/// Whether the runtime copies every buffer of `variant`'s tile.repitch_args
+/// that TMA rejects for its start or row pitch at any grid (each entry's
+/// minimum is one program). The tilings list every operand they stage, so
+/// such a variant's own twin would run only for what no copy mends (an
+/// innermost stride other than 1, overlapping rows, no memory for the
+/// copy): rare enough for the twin of the kernel naming it, at that
+/// kernel's tiles, to take them instead, a kernel fewer to compile.
+static bool repitchesAtAnyGrid(gpu::GPUFuncOp variant) {
+  auto entries = variant->getAttrOfType<ArrayAttr>(tile::kRepitchArgsAttrName);
+  return entries && !entries.empty() &&
+         llvm::all_of(entries, [](Attribute entry) {
+           auto values = dyn_cast<DenseI64ArrayAttr>(entry);
+           return values && values.size() == 3 && values[2] == 1;
+         });
+}
+
+/// The small-grid and narrow variants that `kernel` names.
+static SmallVector<StringAttr> variantNames(gpu::GPUFuncOp kernel) {
+  SmallVector<StringAttr> names;
+  for (StringRef attr : {tile::kSmallGridAttrName, tile::kNarrowAttrName})
+    if (auto variant = kernel->getAttrOfType<DictionaryAttr>(attr))
+      if (auto name = variant.getAs<FlatSymbolRefAttr>("kernel"))
+        names.push_back(name.getAttr());
+  return names;
+}
+
 namespace {
 struct TileBulkCopyFallbackPass
     : tilec::impl::TileBulkCopyFallbackBase<TileBulkCopyFallbackPass> {
@@ -52,8 +80,32 @@ struct TileBulkCopyFallbackPass
           !func->hasAttr(tile::kFallbackAttrName) &&
           stagesWithBulkCopies(func, defaultStages))
         kernels.push_back(func);
+    // Variants that fall back to the twin of the kernel naming them (one
+    // that gets a twin of its own).
+    DenseMap<StringAttr, gpu::GPUFuncOp> byName;
+    for (gpu::GPUFuncOp kernel : kernels)
+      byName[kernel.getNameAttr()] = kernel;
+    llvm::MapVector<gpu::GPUFuncOp, gpu::GPUFuncOp> parentOf;
+    for (gpu::GPUFuncOp kernel : kernels)
+      for (StringAttr name : variantNames(kernel))
+        if (gpu::GPUFuncOp variant = byName.lookup(name))
+          if (repitchesAtAnyGrid(variant))
+            parentOf.try_emplace(variant, kernel);
     for (gpu::GPUFuncOp kernel : kernels) {
+      if (parentOf.contains(kernel))
+        continue;
       addBulkCopyFallback(kernel);
+      ++numFallbacks;
+    }
+    for (auto [variant, parent] : parentOf) {
+      Attribute twin = parent->getAttr(tile::kFallbackAttrName);
+      if (twin) {
+        variant->setAttr(tile::kFallbackAttrName, twin);
+        ++numSharedFallbacks;
+        continue;
+      }
+      // The parent is such a variant itself: no twin to share.
+      addBulkCopyFallback(variant);
       ++numFallbacks;
     }
   }

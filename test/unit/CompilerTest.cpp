@@ -187,7 +187,6 @@ TEST(Compiler, CompilesTheKernelsItIsAskedFor) {
   ASSERT_TRUE(all.ok) << all.diagnostics;
   EXPECT_EQ(kernelsOf(all.output),
             (std::vector<std::string>{"mm", "mm__small_grid",
-                                      "mm__small_grid__thread_copies",
                                       "mm__thread_copies"}));
   o.mainKernelsOnly = true;
   tilec::CompileResult main = tilec::compile(kMatmul, o);

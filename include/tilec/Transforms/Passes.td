@@ -314,14 +314,27 @@ def TileBulkCopyFallback
     carries it to the runtime, which launches the fallback when a buffer
     cannot be described.
 
+    A small-grid or narrow variant whose every `tile.repitch_args` entry
+    copies from one program on gets no twin: the runtime copies any buffer
+    TMA rejects for its alignment, so what is left for a twin (innermost
+    strides other than 1, overlapping rows, no memory for the copy) goes to
+    the twin of the kernel that names the variant, which becomes the
+    variant's `tile.fallback` too. That is a kernel fewer to compile (a
+    quarter of a matmul's compile time).
+
     ```mlir
     // Before
-    gpu.func @mm(%a: memref<?x?xbf16>, ...) kernel { ... }
+    gpu.func @mm(%a: memref<?x?xbf16>, ...) kernel
+        attributes {tile.small_grid = {kernel = @mm_small, ...}} { ... }
+    gpu.func @mm_small(%a: memref<?x?xbf16>, ...) kernel
+        attributes {tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>]} { ... }
     // After
     gpu.func @mm(%a: memref<?x?xbf16>, ...) kernel
-        attributes {tile.fallback = @mm__thread_copies} { ... }
+        attributes {tile.fallback = @mm__thread_copies, ...} { ... }
     gpu.func @mm__thread_copies(%a: memref<?x?xbf16>, ...) kernel
         attributes {tile.no_bulk_copies} { ... }
+    gpu.func @mm_small(%a: memref<?x?xbf16>, ...) kernel
+        attributes {tile.fallback = @mm__thread_copies, ...} { ... }
     ```
   }];
   let options = [
@@ -331,6 +344,8 @@ def TileBulkCopyFallback
   ];
   let statistics = [
     Statistic<"numFallbacks", "num-fallbacks", "Fallback kernels made">,
+    Statistic<"numSharedFallbacks", "num-shared-fallbacks",
+              "Variants falling back to the twin of the kernel naming them">,
   ];
 }
 
