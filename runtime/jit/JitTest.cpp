@@ -836,7 +836,8 @@ TEST_F(JitCompilerTest, RunsOnTheGpu) {
 // load compiles the main kernel alone; a launch whose grid is small
 // compiles the small-grid kernel then, once; one whose rows TMA cannot
 // describe compiles its per-thread-copy twin; one whose C has at most 128
-// columns takes the small-grid kernel. Every result is checked.
+// columns takes the small-grid kernel; a small grid whose buffers no copy
+// mends takes the main kernel's twin. Every result is checked.
 TEST_F(JitCompilerTest, CompilesEachVariantOnFirstNeed) {
   if (deviceCount() == 0)
     GTEST_SKIP() << "no GPU";
@@ -849,18 +850,21 @@ tile.matmul @mm a(row) b(col)
   uint64_t misses = jitCacheStats().misses;
   Kernel mm = JitCompiler().kernel(ctx, source, "mm");
   EXPECT_EQ(jitCacheStats().misses - misses, 1u);
-  // Small integers: exact in bf16 and f32.
-  auto check = [&](int64_t m, int64_t n, int64_t k) {
-    std::vector<BFloat16> a(m * k), bt(n * k);
+  // Small integers: exact in bf16 and f32. A is read with `aStride`
+  // elements between the elements of a row.
+  auto check = [&](int64_t m, int64_t n, int64_t k, int64_t aStride = 1) {
+    std::vector<BFloat16> a(m * k * aStride, BFloat16{0}), bt(n * k);
     for (int64_t i = 0; i < m * k; ++i)
-      a[i] = BFloat16{uint16_t(i % 3 ? 0x3f80 : 0x4000)}; // 1 or 2
+      a[i * aStride] = BFloat16{uint16_t(i % 3 ? 0x3f80 : 0x4000)}; // 1 or 2
     for (int64_t i = 0; i < n * k; ++i)
       bt[i] = BFloat16{uint16_t(i % 2 ? 0x3f80 : 0xbf80)}; // 1 or -1
     DeviceBuffer da = DeviceBuffer::fromHost(ctx, a);
     DeviceBuffer db = DeviceBuffer::fromHost(ctx, bt);
     DeviceBuffer dc(ctx, m * n * sizeof(float));
     dc.memset(0xff);
-    mm.launch(stream, da.view<BFloat16>({m, k}), db.view<BFloat16>({n, k}),
+    TensorView aView = da.view(ScalarType::BF16, {m, k});
+    aView.strides = {k * aStride, aStride};
+    mm.launch(stream, TypedView<BFloat16>(aView), db.view<BFloat16>({n, k}),
               dc.view<float>({m, n}));
     stream.synchronize();
     std::vector<float> c = dc.download<float>();
@@ -914,6 +918,17 @@ tile.matmul @mm a(row) b(col)
   EXPECT_EQ(launched(16384, 128), "mm__small_grid");
   EXPECT_EQ(launched(16384, 129), "mm");
   EXPECT_EQ(launched(2048, 2048), "mm");
+  // A small grid whose A no copy mends (every other element of a row): the
+  // small-grid kernel has no twin of its own, so the main kernel's twin,
+  // compiled already, runs.
+  check(200, 136, 72, /*aStride=*/2);
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  TensorView everyOther = a.view(ScalarType::BF16, {200, 64});
+  everyOther.strides = {128, 2};
+  EXPECT_EQ(mm.launchedFor({everyOther, b.view<BFloat16>({136, 64}),
+                            c.view<float>({200, 136})})
+                .name(),
+            "mm__thread_copies");
   // A copy of the kernel shares what was loaded.
   Kernel copy = mm;
   EXPECT_EQ(copy.smallGridKernel(), mm.smallGridKernel());
