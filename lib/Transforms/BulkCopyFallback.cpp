@@ -45,10 +45,12 @@ gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
 /// Whether the runtime copies every buffer of `variant`'s tile.repitch_args
 /// that TMA rejects for its start or row pitch at any grid (each entry's
 /// minimum is one program). The tilings list every operand they stage, so
-/// such a variant's own twin would run only for what no copy mends (an
-/// innermost stride other than 1, overlapping rows, no memory for the
+/// such a variant's own twin would run only for what no copy mends (rows
+/// that repeat or overlap, pitches past 2^31 bytes, no memory for the
 /// copy): rare enough for the twin of the kernel naming it, at that
-/// kernel's tiles, to take them instead, a kernel fewer to compile.
+/// kernel's tiles, to take them instead, a kernel fewer to compile (on the
+/// H200 that twin ran those cases 1.3-3.5x slower on small grids,
+/// bench/results/2026-11-29-h200-shared-twin).
 static bool repitchesAtAnyGrid(gpu::GPUFuncOp variant) {
   auto entries = variant->getAttrOfType<ArrayAttr>(tile::kRepitchArgsAttrName);
   return entries && !entries.empty() &&

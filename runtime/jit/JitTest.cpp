@@ -837,7 +837,8 @@ TEST_F(JitCompilerTest, RunsOnTheGpu) {
 // compiles the small-grid kernel then, once; one whose rows TMA cannot
 // describe compiles its per-thread-copy twin; one whose C has at most 128
 // columns takes the small-grid kernel; a small grid whose buffers no copy
-// mends takes the main kernel's twin. Every result is checked.
+// mends takes the main kernel's twin; a view with strided rows is refused.
+// Every result is checked.
 TEST_F(JitCompilerTest, CompilesEachVariantOnFirstNeed) {
   if (deviceCount() == 0)
     GTEST_SKIP() << "no GPU";
@@ -850,12 +851,12 @@ tile.matmul @mm a(row) b(col)
   uint64_t misses = jitCacheStats().misses;
   Kernel mm = JitCompiler().kernel(ctx, source, "mm");
   EXPECT_EQ(jitCacheStats().misses - misses, 1u);
-  // Small integers: exact in bf16 and f32. A is read with `aStride`
-  // elements between the elements of a row.
-  auto check = [&](int64_t m, int64_t n, int64_t k, int64_t aStride = 1) {
-    std::vector<BFloat16> a(m * k * aStride, BFloat16{0}), bt(n * k);
+  // Small integers: exact in bf16 and f32. With `repeatRow`, every row of
+  // A is its first (a view whose rows have stride 0).
+  auto check = [&](int64_t m, int64_t n, int64_t k, bool repeatRow = false) {
+    std::vector<BFloat16> a(m * k), bt(n * k);
     for (int64_t i = 0; i < m * k; ++i)
-      a[i * aStride] = BFloat16{uint16_t(i % 3 ? 0x3f80 : 0x4000)}; // 1 or 2
+      a[i] = BFloat16{uint16_t(i % 3 ? 0x3f80 : 0x4000)}; // 1 or 2
     for (int64_t i = 0; i < n * k; ++i)
       bt[i] = BFloat16{uint16_t(i % 2 ? 0x3f80 : 0xbf80)}; // 1 or -1
     DeviceBuffer da = DeviceBuffer::fromHost(ctx, a);
@@ -863,7 +864,8 @@ tile.matmul @mm a(row) b(col)
     DeviceBuffer dc(ctx, m * n * sizeof(float));
     dc.memset(0xff);
     TensorView aView = da.view(ScalarType::BF16, {m, k});
-    aView.strides = {k * aStride, aStride};
+    if (repeatRow)
+      aView.strides[0] = 0;
     mm.launch(stream, TypedView<BFloat16>(aView), db.view<BFloat16>({n, k}),
               dc.view<float>({m, n}));
     stream.synchronize();
@@ -873,7 +875,7 @@ tile.matmul @mm a(row) b(col)
       for (int64_t j = 0; j < n; ++j) {
         float want = 0;
         for (int64_t l = 0; l < k; ++l)
-          want += ((i * k + l) % 3 ? 1.0f : 2.0f) *
+          want += (((repeatRow ? 0 : i) * k + l) % 3 ? 1.0f : 2.0f) *
                   ((j * k + l) % 2 ? 1.0f : -1.0f);
         wrong += !(c[i * n + j] == want);
       }
@@ -918,17 +920,32 @@ tile.matmul @mm a(row) b(col)
   EXPECT_EQ(launched(16384, 128), "mm__small_grid");
   EXPECT_EQ(launched(16384, 129), "mm");
   EXPECT_EQ(launched(2048, 2048), "mm");
-  // A small grid whose A no copy mends (every other element of a row): the
+  // A small grid whose A no copy mends (every row the same, stride 0): the
   // small-grid kernel has no twin of its own, so the main kernel's twin,
   // compiled already, runs.
-  check(200, 136, 72, /*aStride=*/2);
+  check(200, 136, 72, /*repeatRow=*/true);
   EXPECT_EQ(jitCacheStats().misses - misses, 3u);
-  TensorView everyOther = a.view(ScalarType::BF16, {200, 64});
-  everyOther.strides = {128, 2};
-  EXPECT_EQ(mm.launchedFor({everyOther, b.view<BFloat16>({136, 64}),
+  TensorView repeated = a.view(ScalarType::BF16, {200, 64});
+  repeated.strides[0] = 0;
+  EXPECT_EQ(mm.launchedFor({repeated, b.view<BFloat16>({136, 64}),
                             c.view<float>({200, 136})})
                 .name(),
             "mm__thread_copies");
+  // A view with elements two apart is no row the kernels can read (their
+  // rows are contiguous, launch metadata `params buffer:bf16:2:?,1`).
+  TensorView everyOther = a.view(ScalarType::BF16, {200, 64});
+  everyOther.strides = {128, 2};
+  try {
+    mm.launchedFor(
+        {everyOther, b.view<BFloat16>({136, 64}), c.view<float>({200, 136})});
+    ADD_FAILURE() << "a view with stride 2 in its rows was accepted";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "argument 0 has stride 2 in dimension 1; the kernel reads "
+                  "it with stride 1"),
+              std::string::npos)
+        << e.what();
+  }
   // A copy of the kernel shares what was loaded.
   Kernel copy = mm;
   EXPECT_EQ(copy.smallGridKernel(), mm.smallGridKernel());

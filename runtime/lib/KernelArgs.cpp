@@ -34,6 +34,16 @@ void checkView(const LaunchMetadata &meta, size_t index,
                    std::to_string(view.numElements()) + " elements");
   if (view.data % scalarTypeSize(view.type) != 0)
     fail(meta, arg + " is not aligned to its element size");
+  // The kernel computes addresses with the strides its layout fixes; a
+  // dimension of one element is never stepped over.
+  const std::vector<int64_t> &fixed = meta.params[index].strides;
+  for (unsigned d = 0; d < view.rank && d < fixed.size(); ++d)
+    if (fixed[d] != ParamInfo::kDynamicStride && view.sizes[d] > 1 &&
+        view.strides[d] != fixed[d])
+      fail(meta, arg + " has stride " + std::to_string(view.strides[d]) +
+                     " in dimension " + std::to_string(d) +
+                     "; the kernel reads it with stride " +
+                     std::to_string(fixed[d]) + " (its buffer's layout)");
 }
 
 /// The extent that a grid term divides: a buffer dimension or an integer

@@ -98,14 +98,31 @@ bool parseGridDim(std::string_view text, std::vector<GridTerm> &terms) {
   return true;
 }
 
+/// "?,?,64,1": one stride a dimension of `param`, `?` where dynamic.
+bool parseStrides(std::string_view text, ParamInfo &param) {
+  std::vector<std::string_view> fields = splitOn(text, ',');
+  if (fields.size() != param.rank)
+    return false;
+  for (std::string_view field : fields) {
+    int64_t stride = ParamInfo::kDynamicStride;
+    if (field != "?" && (!parseInt(field, stride) || stride < 0))
+      return false;
+    param.strides.push_back(stride);
+  }
+  return true;
+}
+
 bool parseParam(std::string_view text, ParamInfo &param) {
   std::vector<std::string_view> fields = splitOn(text, ':');
   if (fields.size() == 2 && fields[0] == "scalar") {
     param.kind = ParamInfo::Kind::Scalar;
     param.rank = 0;
-  } else if (fields.size() == 3 && fields[0] == "buffer") {
+  } else if ((fields.size() == 3 || fields.size() == 4) &&
+             fields[0] == "buffer") {
     param.kind = ParamInfo::Kind::Buffer;
     if (!parseInt(fields[2], param.rank) || param.rank == 0)
+      return false;
+    if (fields.size() == 4 && !parseStrides(fields[3], param))
       return false;
   } else {
     return false;
@@ -115,6 +132,16 @@ bool parseParam(std::string_view text, ParamInfo &param) {
     return false;
   param.type = *type;
   return true;
+}
+
+/// ":?,1" (nothing where no stride is fixed).
+std::string serializeStrides(const ParamInfo &param) {
+  std::string out;
+  for (int64_t stride : param.strides)
+    out += (out.empty() ? ":" : ",") +
+           (stride == ParamInfo::kDynamicStride ? std::string("?")
+                                                : std::to_string(stride));
+  return out;
 }
 
 std::string serializeTensorMap(const TensorMapInfo &map) {
@@ -325,7 +352,8 @@ std::string serialize(const LaunchMetadata &meta) {
     if (p.kind == ParamInfo::Kind::Scalar)
       os << " scalar:" << scalarTypeName(p.type);
     else
-      os << " buffer:" << scalarTypeName(p.type) << ":" << p.rank;
+      os << " buffer:" << scalarTypeName(p.type) << ":" << p.rank
+         << serializeStrides(p);
   }
   os << "\n";
   if (!meta.tensorMaps.empty()) {

@@ -144,6 +144,43 @@ TEST(Arguments, AcceptsMatchingValues) {
       test::fillMetadata(), {int64_t(5), 1.0f, vec(kOut, 5)}));
 }
 
+// A buffer whose layout fixes strides (memref<?x?xf32> reads rows
+// contiguously) takes only views with those strides: the kernel would read
+// any other as if it had them. Dimensions of one element are never stepped
+// over, and `?` strides are the view's.
+TEST(Arguments, RejectViewsWithStridesTheKernelDoesNotRead) {
+  LaunchMetadata m;
+  m.kernel = "rows";
+  m.params = {{ParamInfo::Kind::Buffer, ScalarType::F32, 2, {ParamInfo::kDynamicStride, 1}},
+              {ParamInfo::Kind::Buffer, ScalarType::F32, 3, {ParamInfo::kDynamicStride, 8, 1}}};
+  m.block = {128, 1, 1};
+  m.grid[0] = {GridTerm{0, 0, 1}};
+  auto view = [](unsigned rank, std::vector<int64_t> sizes,
+                 std::vector<int64_t> strides) {
+    TensorView v = TensorView::contiguous(kX, ScalarType::F32, sizes);
+    for (unsigned d = 0; d < rank; ++d)
+      v.strides[d] = strides[d];
+    return v;
+  };
+  TensorView cube = view(3, {2, 4, 8}, {64, 8, 1});
+  EXPECT_NO_THROW(validateArguments(m, {view(2, {3, 4}, {4, 1}), cube}));
+  EXPECT_NO_THROW(validateArguments(m, {view(2, {3, 4}, {100, 1}), cube}));
+  EXPECT_NO_THROW(validateArguments(m, {view(2, {3, 4}, {0, 1}), cube}));
+  EXPECT_NO_THROW(validateArguments(m, {view(2, {3, 1}, {4, 7}), cube}));
+  EXPECT_NO_THROW(
+      validateArguments(m, {view(2, {3, 4}, {4, 1}), view(3, {2, 1, 8}, {8, 3, 1})}));
+  expectError(
+      [&] { validateArguments(m, {view(2, {3, 4}, {8, 2}), cube}); },
+      "kernel 'rows': argument 0 has stride 2 in dimension 1; the kernel "
+      "reads it with stride 1 (its buffer's layout)");
+  expectError(
+      [&] {
+        validateArguments(m, {view(2, {3, 4}, {4, 1}), view(3, {2, 4, 8}, {64, 16, 1})});
+      },
+      "kernel 'rows': argument 1 has stride 16 in dimension 1; the kernel "
+      "reads it with stride 8 (its buffer's layout)");
+}
+
 TEST(Arguments, NamesTheKernelAndIndex) {
   LaunchMetadata m = test::saxpyMetadata();
   expectError([&] { validateArguments(m, {2.0f, 3, vec(kY, 4), vec(kOut, 4)}); },

@@ -46,6 +46,24 @@ TEST(LaunchMetadata, SerializesTheDocumentedFormat) {
             "shared 0\n");
 }
 
+// A buffer's fixed strides follow its rank, `?` where the kernel reads the
+// view's; a buffer without them fixes none (text written before them).
+TEST(LaunchMetadata, RoundTripsFixedStrides) {
+  std::string text = "tilec-launch 1\n"
+                     "kernel k\n"
+                     "params buffer:f16:4:?,?,64,1 buffer:f32:2 scalar:i32\n"
+                     "block 128 1 1\n"
+                     "grid 0.0/1 - -\n"
+                     "shared 0\n";
+  std::optional<LaunchMetadata> m = parseLaunchMetadata(text);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->params[0].strides,
+            (std::vector<int64_t>{ParamInfo::kDynamicStride,
+                                  ParamInfo::kDynamicStride, 64, 1}));
+  EXPECT_TRUE(m->params[1].strides.empty());
+  EXPECT_EQ(serialize(*m), text);
+}
+
 LaunchMetadata tmaMatmul() {
   LaunchMetadata m;
   m.kernel = "matmul_bf16";
@@ -564,6 +582,16 @@ INSTANTIATE_TEST_SUITE_P(
                                        "grid - - -\n"},
         Malformed{"rank 0 buffer", HEAD "params buffer:f32:0\nblock 1 1 1\n"
                                         "grid - - -\n"},
+        Malformed{"strides of another rank",
+                  HEAD "params buffer:f32:2:1\nblock 1 1 1\ngrid - - -\n"},
+        Malformed{"negative stride",
+                  HEAD "params buffer:f32:2:?,-1\nblock 1 1 1\ngrid - - -\n"},
+        Malformed{"empty stride",
+                  HEAD "params buffer:f32:2:?,\nblock 1 1 1\ngrid - - -\n"},
+        Malformed{"stride not a number",
+                  HEAD "params buffer:f32:1:x\nblock 1 1 1\ngrid - - -\n"},
+        Malformed{"a fifth field",
+                  HEAD "params buffer:f32:1:1:1\nblock 1 1 1\ngrid - - -\n"},
         Malformed{"bad kind", HEAD "params tensor:f32:1\nblock 1 1 1\n"
                                    "grid - - -\n"},
         Malformed{"grid arg out of range",

@@ -316,11 +316,11 @@ def TileBulkCopyFallback
 
     A small-grid or narrow variant whose every `tile.repitch_args` entry
     copies from one program on gets no twin: the runtime copies any buffer
-    TMA rejects for its alignment, so what is left for a twin (innermost
-    strides other than 1, overlapping rows, no memory for the copy) goes to
-    the twin of the kernel that names the variant, which becomes the
-    variant's `tile.fallback` too. That is a kernel fewer to compile (a
-    quarter of a matmul's compile time).
+    TMA rejects for its alignment, so what is left for a twin (rows that
+    repeat or overlap, no memory for the copy) goes to the twin of the
+    kernel that names the variant, which becomes the variant's
+    `tile.fallback` too: a kernel fewer to compile (a fifth of a matmul's
+    compile time), at the price of the larger tiles in those rare cases.
 
     ```mlir
     // Before

@@ -49,6 +49,22 @@ static std::optional<ScalarType> toScalarType(Type type) {
 /// The `tile.narrow` choice, or nullopt when it is malformed: with `dim`, a
 /// dimension of a buffer argument; without, an i32 or i64 scalar argument
 /// (the only integer scalars a launch passes), compared by value.
+/// The strides the kernel's code assumes for a buffer of `type` (those its
+/// layout fixes; memref<?x?xf32> reads rows contiguously), kDynamicStride
+/// where it reads the argument's; empty if none is fixed.
+static std::vector<int64_t> fixedStrides(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::all_of(strides, ShapedType::isDynamic))
+    return {};
+  std::vector<int64_t> fixed;
+  for (int64_t stride : strides)
+    fixed.push_back(ShapedType::isDynamic(stride) ? ParamInfo::kDynamicStride
+                                                  : stride);
+  return fixed;
+}
+
 static std::optional<NarrowVariant> narrowVariant(DictionaryAttr attr,
                                                   ArrayRef<Type> types) {
   if (!attr)
@@ -262,6 +278,7 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
       param.kind = ParamInfo::Kind::Buffer;
       param.rank = memref.getRank();
       elementType = memref.getElementType();
+      param.strides = fixedStrides(memref);
     }
     std::optional<ScalarType> scalar = toScalarType(elementType);
     if (!scalar)

@@ -3,7 +3,7 @@
 // Trailing tensor-map parameters (tile.tensor_maps) are not user
 // parameters: the metadata lists them on their own line, with the buffer
 // each describes, its box and swizzle; tile.fallback names the fallback.
-// CHECK: @__tilec_launch_mm("tilec-launch 1\0Akernel mm\0Aparams buffer:bf16:2 buffer:bf16:2 buffer:f32:2\0Atensormaps 0:64x128:128 1:64x64:128\0Afallback mm__thread_copies\0Ablock 256 1 1\0Agrid 2.0/128 - -\0Ashared 197664\0A\00")
+// CHECK: @__tilec_launch_mm("tilec-launch 1\0Akernel mm\0Aparams buffer:bf16:2:?,1 buffer:bf16:2:?,1 buffer:f32:2:?,1\0Atensormaps 0:64x128:128 1:64x64:128\0Afallback mm__thread_copies\0Ablock 256 1 1\0Agrid 2.0/128 - -\0Ashared 197664\0A\00")
 gpu.module @tilec_kernels {
   gpu.func @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %ta: !llvm.ptr, %tb: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,
@@ -35,7 +35,7 @@ gpu.module @tilec_kernels {
 // -----
 
 // tile.small_grid becomes the smallgrid line, after the fallback.
-// CHECK: @__tilec_launch_big("tilec-launch 1\0Akernel big\0Aparams buffer:f32:1\0Asmallgrid big__small_grid 50\0Ablock 64 1 1\0Agrid 0.0/256 - -\0Ashared 0\0A\00")
+// CHECK: @__tilec_launch_big("tilec-launch 1\0Akernel big\0Aparams buffer:f32:1:1\0Asmallgrid big__small_grid 50\0Ablock 64 1 1\0Agrid 0.0/256 - -\0Ashared 0\0A\00")
 gpu.module @tilec_kernels {
   gpu.func @big(%x: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
@@ -48,7 +48,7 @@ gpu.module @tilec_kernels {
 // -----
 
 // tile.narrow becomes the narrow line, after the smallgrid line.
-// CHECK: @__tilec_launch_rows("tilec-launch 1\0Akernel rows\0Aparams buffer:f32:2\0Asmallgrid rows__small_grid 100\0Anarrow rows__rows_64 0.1 64\0Ablock 64 1 1\0Agrid 0.0/1 - -\0Ashared 0\0A\00")
+// CHECK: @__tilec_launch_rows("tilec-launch 1\0Akernel rows\0Aparams buffer:f32:2:?,1\0Asmallgrid rows__small_grid 100\0Anarrow rows__rows_64 0.1 64\0Ablock 64 1 1\0Agrid 0.0/1 - -\0Ashared 0\0A\00")
 gpu.module @tilec_kernels {
   gpu.func @rows(%x: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
@@ -64,7 +64,7 @@ gpu.module @tilec_kernels {
 // A tile.narrow without dim chooses on the value of an integer scalar (the
 // longest packed query sequence): the narrow line names the argument alone,
 // with no .DIM.
-// CHECK: @__tilec_launch_packed("tilec-launch 1\0Akernel packed\0Aparams buffer:bf16:3 buffer:i32:1 scalar:i32\0Anarrow packed__decode 2 16\0Ablock 128 1 1\0Agrid 0.0/64 - -\0Ashared 0\0A\00")
+// CHECK: @__tilec_launch_packed("tilec-launch 1\0Akernel packed\0Aparams buffer:bf16:3:?,?,1 buffer:i32:1:1 scalar:i32\0Anarrow packed__decode 2 16\0Ablock 128 1 1\0Agrid 0.0/64 - -\0Ashared 0\0A\00")
 gpu.module @tilec_kernels {
   gpu.func @packed(%q: memref<?x?x?xbf16>, %cu: memref<?xi32>, %max_q: i32) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>,
@@ -77,7 +77,7 @@ gpu.module @tilec_kernels {
 // -----
 
 // On an i64 as on an i32, before the scratch line.
-// CHECK: @__tilec_launch_packed64("tilec-launch 1\0Akernel packed64\0Aparams scalar:i64 buffer:f32:2\0Anarrow packed64__decode 0 1\0Ascratch 0 64\0Ablock 128 1 1\0Agrid 1.0/64 - -\0Ashared 0\0A\00")
+// CHECK: @__tilec_launch_packed64("tilec-launch 1\0Akernel packed64\0Aparams scalar:i64 buffer:f32:2:?,1\0Anarrow packed64__decode 0 1\0Ascratch 0 64\0Ablock 128 1 1\0Agrid 1.0/64 - -\0Ashared 0\0A\00")
 gpu.module @tilec_kernels {
   gpu.func @packed64(%max_q: i64, %x: memref<?x?xf32>, %s: memref<?xi32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>,
@@ -92,7 +92,7 @@ gpu.module @tilec_kernels {
 
 // A 4-D buffer's map has a box extent per dimension, innermost first: 64
 // columns of one head's 128 rows ([batch, heads, seq, d] order).
-// CHECK: @__tilec_launch_attn("tilec-launch 1\0Akernel attn\0Aparams buffer:bf16:4\0Atensormaps 0:64x128x1x1:128\0Ablock 256 1 1\0Agrid 0.2/128 - -\0Ashared 0\0A\00")
+// CHECK: @__tilec_launch_attn("tilec-launch 1\0Akernel attn\0Aparams buffer:bf16:4:?,?,128,1\0Atensormaps 0:64x128x1x1:128\0Ablock 256 1 1\0Agrid 0.2/128 - -\0Ashared 0\0A\00")
 gpu.module @tilec_kernels {
   gpu.func @attn(%k: memref<?x?x?x128xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,
@@ -105,7 +105,7 @@ gpu.module @tilec_kernels {
 // -----
 
 // tile.aligned_args becomes the aligned line, before the fallback.
-// CHECK: @__tilec_launch_mm("tilec-launch 1\0Akernel mm\0Aparams buffer:bf16:2 buffer:bf16:2 buffer:f32:2\0Aaligned 0 1\0Afallback mm__element_copies\0Ablock 256 1 1\0Agrid 2.0/128 - -\0Ashared 0\0A\00")
+// CHECK: @__tilec_launch_mm("tilec-launch 1\0Akernel mm\0Aparams buffer:bf16:2:?,1 buffer:bf16:2:?,1 buffer:f32:2:?,1\0Aaligned 0 1\0Afallback mm__element_copies\0Ablock 256 1 1\0Agrid 2.0/128 - -\0Ashared 0\0A\00")
 gpu.module @tilec_kernels {
   gpu.func @mm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,

@@ -9,10 +9,16 @@
 //
 //   tilec-launch 1
 //   kernel softmax
-//   params buffer:f32:2 buffer:f32:2 scalar:i32
+//   params buffer:f32:2:?,1 buffer:f32:2:?,1 scalar:i32
 //   block 128 1 1
 //   grid 0.0/1 - -
 //   shared 0
+//
+// A buffer parameter is `buffer:TYPE:RANK`, optionally followed by
+// `:S0,S1,...`, RANK strides in elements as the kernel's code assumes them
+// (its memref layout), `?` where it reads the view's: the runtime rejects a
+// view whose stride differs in a dimension of more than one element, which
+// the kernel would otherwise read as if it had the assumed stride.
 //
 // Optional lines follow `params` (each written only when needed; text
 // without them still parses, so the version stays 1):
@@ -48,7 +54,7 @@
 // buffer of its own whose rows start on 16-byte boundaries and launches this
 // kernel on the copy instead of the fallback. Each ARG listed once, MIN at
 // least 1, only with a fallback line (which runs where the copy does not
-// pay or cannot help: an innermost stride other than 1, a view too large to
+// pay or cannot help: rows that repeat or overlap, a view too large to
 // stage).
 // `fallback` names a kernel of the same module, with the same user
 // parameters and no tensor maps, that the runtime launches instead when some
@@ -176,7 +182,15 @@ struct ParamInfo {
   ScalarType type = ScalarType::F32;
   /// Rank of a buffer argument; 0 for scalars.
   unsigned rank = 0;
+  /// A dimension whose stride the kernel reads from the view.
+  static constexpr int64_t kDynamicStride = INT64_MIN;
+  /// A buffer's strides in elements as the kernel's code assumes them (its
+  /// memref layout: memref<?x?xf32> reads rows contiguously, stride 1),
+  /// kDynamicStride where it reads the view's; empty where none is fixed.
+  std::vector<int64_t> strides;
 
+  /// Whether an argument of `o`'s kind, type and rank binds here (strides
+  /// are checked against the view, not here).
   bool operator==(const ParamInfo &o) const {
     return kind == o.kind && type == o.type && rank == o.rank;
   }
