@@ -13,10 +13,11 @@ kernels="$1"; shift
 for variant in "$@"; do
   name="${variant%%=*}" hints="${variant#*=}"
   mkdir -p ".device/cubins-var-$name"
-  # A description is its tile.attention line and its type's lines.
+  # A description is its tile.attention line, its type's lines and its
+  # score-modification region, if any ({, ^bb0(...), the body, }).
   awk -v hints="$hints" -v kernels="^tile.attention @($kernels) " '
     $0 ~ kernels { keep = 1; print $0 " " hints; next }
-    keep && /^ / { print; next }
+    keep && /^( |\{|\}|\^)/ { print; next }
     { keep = 0 }' examples/attention.mlir > "/tmp/attention-$name.mlir"
   build/bin/tilec "/tmp/attention-$name.mlir" \
     -o ".device/cubins-var-$name/attention.cubin" &

@@ -12,7 +12,8 @@
 #   ab         the builds in one process a kernel, alternating rounds, each
 #              row checked against float64 (PINGPONG_KERNELS,
 #              PINGPONG_SHAPES, PINGPONG_BUILDS)
-#   sanitize   memcheck and racecheck of the pingpong build at ragged shapes
+#   sanitize   memcheck, racecheck and synccheck of the pingpong build (or
+#              PINGPONG_SANITIZE_BUILD) at ragged shapes
 #   peers      torch SDPA (flash, cuDNN) and the Triton kernel at the ab
 #              shapes, for ratios in the same call
 #   sass       each build's attn_d128 (cuobjdump): its first key loop's
@@ -34,7 +35,7 @@ dirs() {
 
 smoke() {
   local k
-  for k in $KERNELS; do
+  for k in ${PINGPONG_SMOKE_KERNELS:-$KERNELS}; do
     timeout 60 "$RUN" --cubin-dir "$(dirs)" --mode aot --only "$k" \
       --shapes 2x4x2x300x517,1x2x2x1000x777,1x1x1x1x1,3x2x1x129x4099 \
       > "$OUT/smoke-$k.log" 2>&1
@@ -53,7 +54,7 @@ ab() {
 }
 
 sanitize() {
-  sanitize_examples "$D/cubins-var-pingpong" "memcheck racecheck synccheck" \
+  sanitize_examples "$D/cubins-var-${PINGPONG_SANITIZE_BUILD:-pingpong}" "memcheck racecheck synccheck" \
     attn_d128:2x4x2x300x517 attn_d128_causal:1x2x2x1000x777 attn_d256:1x2x1x200x333
 }
 

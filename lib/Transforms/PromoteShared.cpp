@@ -933,6 +933,293 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
     tilegpu::ClusterSyncOp::create(rewriter, loc);
   }
 }
+
+/// Whether `value` is there before `first`, in the function's body: the
+/// producer warp reads it outside the consumers' region.
+bool availableBefore(Value value, Operation *first) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() == first->getBlock() ||
+           arg.getOwner()->getParentOp()->isProperAncestor(first);
+  Operation *def = value.getDefiningOp();
+  if (def->getBlock() == first->getBlock())
+    return def->isBeforeInBlock(first);
+  return def->getParentRegion()->isProperAncestor(first->getParentRegion());
+}
+
+/// Whether the producer warp can compute where `load` reads at any
+/// iteration of `loop` from values there before `first`: each index is
+/// one, a constant, or an op of the induction variable and such values
+/// (which StagedTile::copyInto clones), and the bulk copy's source offsets
+/// are too.
+bool producerCanAddress(scf::ForOp loop, tile::LoadOp load, Operation *first) {
+  auto ready = [&](Value v) {
+    if (v == loop.getInductionVar() || availableBefore(v, first))
+      return true;
+    Operation *def = v.getDefiningOp();
+    return def && def->hasTrait<OpTrait::ConstantLike>();
+  };
+  for (Value index : load.getIndices()) {
+    if (ready(index))
+      continue;
+    Operation *def = index.getDefiningOp();
+    if (!def || !llvm::is_contained(def->getOperands(), loop.getInductionVar()) ||
+        !llvm::all_of(def->getOperands(), ready))
+      return false;
+  }
+  std::optional<BulkSource> source = bulkSource(load);
+  return source && llvm::all_of(source->offsets, [&](OpFoldResult offset) {
+           auto value = dyn_cast<Value>(offset);
+           return !value || ready(value);
+         });
+}
+
+/// Whether `bound` is a constant in `first`'s block (promoteProducerGroup
+/// moves it before `first`).
+bool isConstantBound(Value bound, Operation *first) {
+  Operation *def = bound.getDefiningOp();
+  return def && def->hasTrait<OpTrait::ConstantLike>() &&
+         def->getBlock() == first->getBlock();
+}
+
+/// The loads a loop of a producer group stages.
+struct GroupLoop {
+  scf::ForOp loop;
+  SmallVector<PromotableLoad> loads;
+};
+
+/// Whether `a` and `b` read the same tile: same buffer, indices and type.
+bool sameTile(tile::LoadOp a, tile::LoadOp b) {
+  // (By value: the accessors are not const.)
+  return a.getBuffer() == b.getBuffer() && a.getIndices() == b.getIndices() &&
+         a.getType() == b.getType();
+}
+
+/// The function-body loops that ask for a producer warp (an attention's
+/// key loops: unmasked, then masked) when one ring of slots can serve them
+/// all: every loop's bulk-copied tiles are the same shapes in the same
+/// order, and the bounds and addresses of every copy are known before the
+/// first loop. Empty otherwise.
+SmallVector<GroupLoop> producerGroup(ArrayRef<scf::ForOp> loops, bool swizzle,
+                                     int64_t threads, int64_t stages) {
+  SmallVector<GroupLoop> group;
+  if (loops.empty())
+    return {};
+  Operation *first = loops.front();
+  for (scf::ForOp loop : loops) {
+    if (!loop->hasAttr(kProducerWarpAttr) ||
+        loop->getBlock() != first->getBlock() || !isa<gpu::GPUFuncOp>(loop->getParentOp()))
+      return {};
+    auto attr = loop->getAttrOfType<IntegerAttr>("tile.stages");
+    if (!attr || attr.getInt() != stages)
+      return {};
+    SmallVector<PromotableLoad> loads = promotableLoads(loop, swizzle, threads);
+    if (!canBulkCopy(loads))
+      return {};
+    for (Value bound :
+         {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      if (!availableBefore(bound, first) && !isConstantBound(bound, first))
+        return {};
+    for (const PromotableLoad &p : loads)
+      if (!p.invariant && !producerCanAddress(loop, p.load, first))
+        return {};
+    group.push_back({loop, std::move(loads)});
+  }
+  auto pipelined = [](const GroupLoop &g) {
+    SmallVector<RankedTensorType> types;
+    for (PromotableLoad p : g.loads)
+      if (!p.invariant)
+        types.push_back(p.load.getType());
+    return types;
+  };
+  for (const GroupLoop &g : group)
+    if (pipelined(g) != pipelined(group.front()))
+      return {};
+  // One loop with nothing but pipelined tiles: pipelineWithProducer's.
+  if (group.size() == 1 && producerCanFeed(group.front().loads))
+    return {};
+  return group;
+}
+
+/// Stages the tiles of `group`'s loops in one ring of `stages` slots that a
+/// producer warp fills (tilegpu.warp_roles), as pipelineWithProducer does
+/// for one loop: iterations are counted over the loops one after the other,
+/// so slots and phases go on from one loop to the next and no block barrier
+/// separates them. Loop-invariant tiles (attention's Q) are copied by the
+/// tile threads before their loop (once, where an earlier loop staged the
+/// same tile). Returns the number of tiles staged.
+unsigned promoteProducerGroup(RewriterBase &rewriter,
+                              ArrayRef<GroupLoop> group, int64_t stages,
+                              Value sharedBase, int64_t &sharedBytes,
+                              int64_t threads) {
+  scf::ForOp firstLoop = group.front().loop;
+  Location loc = firstLoop.getLoc();
+  // The producer walks every loop's iterations: their constant bounds must
+  // be there before it.
+  for (GroupLoop g : group)
+    for (Value bound : {g.loop.getLowerBound(), g.loop.getUpperBound(),
+                        g.loop.getStep()})
+      if (!availableBefore(bound, firstLoop))
+        rewriter.moveOpBefore(bound.getDefiningOp(), firstLoop);
+  rewriter.setInsertionPoint(firstLoop);
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+
+  // Slots: the first loop's tiles; later loops share its pipelined slots,
+  // and its (or an earlier loop's) invariant slots where they read the same
+  // tile.
+  Slots slots = allocateAll(rewriter, loc, group.front().loads, stages,
+                            sharedBase, sharedBytes);
+  Value alignedShift = slots.room ? slots.room->shift
+                                  : atomAlignmentShift(rewriter, loc, sharedBase);
+  SmallVector<Pipeline> pipelines;
+  SmallVector<StagedTile> copiedInvariants;
+  DenseSet<Operation *> reusedInvariants;
+  unsigned staged = slots.tiles.size();
+  pipelines.push_back({firstLoop, slots.tiles, stages});
+  for (const GroupLoop &g : group.drop_front()) {
+    SmallVector<StagedTile> tiles;
+    auto pipelinedSlots = llvm::make_filter_range(
+        slots.tiles, [](const StagedTile &t) { return !t.invariant; });
+    auto next = pipelinedSlots.begin();
+    for (const PromotableLoad &p : g.loads) {
+      if (!p.invariant) {
+        tiles.push_back({p.load, (next++)->slots, p.swizzled, false});
+        continue;
+      }
+      const StagedTile *earlier = nullptr;
+      for (const StagedTile &t : slots.tiles)
+        if (t.invariant && sameTile(t.load, p.load))
+          earlier = &t;
+      for (const StagedTile &t : copiedInvariants)
+        if (sameTile(t.load, p.load))
+          earlier = &t;
+      if (earlier) {
+        tiles.push_back({p.load, earlier->slots, p.swizzled, true});
+        reusedInvariants.insert(p.load);
+        continue;
+      }
+      StagedTile fresh = allocateSlots(rewriter, loc, p, stages, sharedBase,
+                                       alignedShift, sharedBytes);
+      copiedInvariants.push_back(fresh);
+      tiles.push_back(fresh);
+      ++staged;
+    }
+    pipelines.push_back({g.loop, std::move(tiles), stages});
+  }
+  SmallVector<Value> barriers = allocateBarriers(
+      rewriter, loc, 2, stages, sharedBase, std::nullopt, sharedBytes);
+  Value full = barriers[0], empty = barriers[1];
+
+  // Each loop's first iteration counted over the loops before it.
+  SmallVector<Value> firstIteration = {c(0)};
+  for (const Pipeline &p : ArrayRef(pipelines).drop_back()) {
+    Value lb = p.loop.getLowerBound(), ub = p.loop.getUpperBound();
+    Value runs = rewriter.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::slt, lb, ub);
+    Value trips = rewriter.createOrFold<arith::CeilDivUIOp>(
+        loc, rewriter.createOrFold<arith::SubIOp>(loc, ub, lb), p.loop.getStep());
+    Value none = c(0);
+    Value count = rewriter.createOrFold<arith::SelectOp>(loc, runs, trips, none);
+    firstIteration.push_back(
+        rewriter.createOrFold<arith::AddIOp>(loc, firstIteration.back(), count));
+  }
+  auto iterationOf = [&](OpBuilder &b, const Pipeline &p, unsigned i,
+                         Value iv) {
+    Value local = b.createOrFold<arith::DivUIOp>(
+        loc, b.createOrFold<arith::SubIOp>(loc, iv, p.loop.getLowerBound()),
+        p.loop.getStep());
+    return b.createOrFold<arith::AddIOp>(loc, firstIteration[i], local);
+  };
+
+  int64_t pipelinedTiles = llvm::count_if(
+      pipelines.front().tiles, [](const StagedTile &t) { return !t.invariant; });
+  tilegpu::BarrierInitOp::create(rewriter, loc, full, pipelinedTiles);
+  tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads / 32);
+  auto roles = tilegpu::WarpRolesOp::create(rewriter, loc);
+  Block *producer = rewriter.createBlock(&roles.getProducer());
+  Block *consumers = rewriter.createBlock(&roles.getConsumers());
+
+  // The producer: every loop's iterations, each waiting for its slot's
+  // release by the tile threads stages iterations before, then copying.
+  rewriter.setInsertionPointToStart(producer);
+  for (auto [i, p] : llvm::enumerate(pipelines)) {
+    auto fill = scf::ForOp::create(rewriter, loc, p.loop.getLowerBound(),
+                                   p.loop.getUpperBound(), p.loop.getStep());
+    rewriter.setInsertionPoint(fill.getBody()->getTerminator());
+    Value iteration =
+        iterationOf(rewriter, p, i, fill.getInductionVar());
+    Value slot = p.slot(rewriter, iteration, 0);
+    Value use = rewriter.createOrFold<arith::DivUIOp>(loc, iteration, c(stages));
+    Value reused = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::uge, iteration,
+                                         c(stages));
+    auto wait = scf::IfOp::create(rewriter, loc, reused);
+    rewriter.setInsertionPointToStart(wait.thenBlock());
+    tilegpu::BarrierWaitOp::create(
+        rewriter, loc, empty, slot,
+        arith::AddIOp::create(rewriter, loc, use, c(1)));
+    rewriter.setInsertionPointAfter(wait);
+    p.copyAll(rewriter, fill.getInductionVar(), slot, full);
+    rewriter.setInsertionPointAfter(fill);
+  }
+
+  // The tile threads: the loops and all after them.
+  moveIntoConsumers(firstLoop, roles, consumers);
+  // Constants the copies' indices took from the loops' bodies.
+  producer->walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      Operation *def = operand.get().getDefiningOp();
+      if (def && def->hasTrait<OpTrait::ConstantLike>() &&
+          !roles.getProducer().isAncestor(def->getParentRegion()) &&
+          !availableBefore(operand.get(), roles)) {
+        OpBuilder at(op);
+        operand.set(at.clone(*def)->getResult(0));
+      }
+    }
+  });
+  for (auto [i, p] : llvm::enumerate(pipelines)) {
+    scf::ForOp loop = p.loop;
+    // Invariant tiles by the threads, published to all of them by the
+    // wait's barrier (over the tile threads alone, tile-map-warps).
+    bool copies = false;
+    rewriter.setInsertionPoint(loop);
+    for (const StagedTile &t : p.tiles)
+      if (t.invariant && !reusedInvariants.contains(t.load)) {
+        t.copyInto(rewriter, loc, loop.getInductionVar(),
+                   loop.getInductionVar(), c(0));
+        copies = true;
+      }
+    if (copies) {
+      tilegpu::AsyncCommitOp::create(rewriter, loc);
+      tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
+    }
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value iteration = iterationOf(rewriter, p, i, loop.getInductionVar());
+    Value slot = p.slot(rewriter, iteration, 0);
+    tilegpu::BarrierWaitOp::create(
+        rewriter, loc, full, slot,
+        rewriter.createOrFold<arith::DivUIOp>(loc, iteration, c(stages)));
+    p.readSlots(rewriter, slot);
+    p.markDotsInFlight(rewriter);
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    if (!anyDotStaysInFlight(loop)) {
+      tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot,
+                                       /*warp=*/true, /*cluster=*/false);
+      continue;
+    }
+    // The previous iteration's slot (of this loop or the one before),
+    // whose dot this iteration's completed.
+    Value notFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, iteration, c(0));
+    auto release = scf::IfOp::create(rewriter, loc, notFirst);
+    rewriter.setInsertionPointToStart(release.thenBlock());
+    tilegpu::BarrierArriveOp::create(rewriter, loc, empty,
+                                     p.slot(rewriter, iteration, stages - 1),
+                                     /*warp=*/true, /*cluster=*/false);
+  }
+  return staged;
+}
 } // namespace
 
 FailureOr<unsigned>
@@ -1091,6 +1378,25 @@ struct TilePromoteSharedPass
       Operation *op;
       int64_t begin, end;
     };
+    // Key loops that one producer warp can feed from one ring of slots.
+    if (swizzle && bulkCopies && !func->hasAttr(kNoBulkCopiesAttr) &&
+        llvm::all_of(stagings, [](Operation *op) { return isa<scf::ForOp>(op); })) {
+      SmallVector<scf::ForOp> loops = llvm::map_to_vector(
+          stagings, [](Operation *op) { return cast<scf::ForOp>(op); });
+      int64_t stages = loopStages(loops.front(), defaultStages);
+      SmallVector<GroupLoop> group =
+          stages >= 2 ? producerGroup(loops, swizzle, threads, stages)
+                      : SmallVector<GroupLoop>();
+      if (!group.empty()) {
+        int64_t sharedBytes = firstFree;
+        numPromotedTiles += promoteProducerGroup(rewriter, group, stages, base,
+                                                 sharedBytes, threads);
+        numSharedBytes = sharedBytes;
+        func->setAttr(tile::kDynamicSharedBytesAttrName,
+                      rewriter.getI64IntegerAttr(sharedBytes));
+        return;
+      }
+    }
     SmallVector<Region> regions;
     int64_t totalBytes = firstFree;
     for (Operation *op : stagings) {

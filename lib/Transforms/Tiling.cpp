@@ -446,7 +446,7 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
     SmallVector<tile::AttentionOp> attentions(
         getOperation().getOps<tile::AttentionOp>());
     for (tile::AttentionOp attention : attentions) {
-      if (failed(tileAttention(rewriter, attention)))
+      if (failed(tileAttention(rewriter, attention, producerWarp)))
         return signalPassFailure();
       ++numAttentions;
     }

@@ -67,6 +67,8 @@ struct AttentionSchedule {
   /// The warpgroups take turns at issuing each step's two dots
   /// (tilegpu.turn), so that one's dots run while another's softmax does.
   bool warpgroupTurns = false;
+  /// A producer warp issues the key loops' copies (kProducerWarpAttr).
+  bool producerWarp = false;
 };
 
 /// What one kernel of an attention computes.
@@ -94,7 +96,8 @@ enum class AttentionPart {
 /// accumulator of each warpgroup is half of a thread's registers. Measured
 /// 1.4-1.7x 64 rows on 4 warps, which spills and leaves one warpgroup an SM
 /// (bench/results/2026-11-24-h200-d256).
-AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
+AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
+                                 bool producerWarp) {
   AttentionSchedule s = headDim > 128     ? AttentionSchedule{128, 64, 8, 2}
                         : headDim > 64   ? AttentionSchedule{128, 128, 8, 2}
                         : op.getCausal() ? AttentionSchedule{64, 64, 4, 2}
@@ -122,6 +125,14 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim) {
   // for P V before the softmax, so each warpgroup's dots and softmax still
   // run one after the other, now also in turn with the other's.
   s.warpgroupTurns = op.getPingpong() && s.overlapSoftmax && s.warps >= 8;
+  // A producer warp issues K and V for two warpgroups (or more), which then
+  // meet on no barrier a key block: d128 1.06-1.12x at 6 of 8 shapes on the
+  // H200, 0.98-0.99x at the other two (bench/results/2026-11-29-h200-
+  // attention-producer). Not where one warpgroup has the barrier to itself
+  // (d64: 0.87-0.96x), nor at d256, whose 228 registers a thread exceed what
+  // a block of 288 threads gets (168: 0.49-0.54x).
+  s.producerWarp = op.getProducerWarp() ||
+                   (producerWarp && s.warps >= 8 && headDim <= 128);
   return s;
 }
 
@@ -667,6 +678,8 @@ SoftmaxState AttentionProgram::keyLoop(Value lower, Value upper,
         scf::YieldOp::create(b, loc, results);
       });
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
+  if (s.producerWarp)
+    loop->setAttr(kProducerWarpAttr, b.getUnitAttr());
   SoftmaxState result{loop.getResult(0), loop.getResult(1), loop.getResult(2)};
   if (init.pending) {
     result.pending = loop.getResult(3);
@@ -1348,7 +1361,8 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
 }
 
 FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
-                                               tile::AttentionOp op) {
+                                               tile::AttentionOp op,
+                                               bool producerWarp) {
   int64_t headDim = op.getOperandType(0).getShape().back();
   tile::AttentionDimPositions dims =
       tile::attentionDimPositions(op.getLayout());
@@ -1364,7 +1378,7 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
       return op.emitOpError("cannot name its kernel '")
              << name << "': the symbol exists";
   auto heads = tile::GridAttr::get(ctx, 0, dims.heads, 1);
-  AttentionSchedule s = chooseSchedule(op, headDim);
+  AttentionSchedule s = chooseSchedule(op, headDim, producerWarp);
   // The whole kernel: x over Q's blocks of rows, y over heads, z over
   // batches. Packed sequences: x over blocks of max_seqlen_q, z over the
   // entries of cu_seqlens_q (one more than the sequences).

@@ -209,3 +209,77 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Two key loops (unmasked, then masked, as attention's) marked
+// tile.producer_warp share one ring: the producer walks both, the second
+// counting its iterations on from the first's trip count, so that slots
+// and phases go on and no block barrier separates the loops. Q, loaded
+// before each loop, is staged once by the tile threads (cp.async, then
+// the wait's barrier over them alone) and read by both loops.
+// CHECK-LABEL: gpu.func @key_loops(
+// CHECK-SAME: %[[Q:[^:]*]]: memref<?x?xbf16>, %[[K:[^:]*]]: memref<?x?xbf16>, %[[V:[^:]*]]: memref<?x?xbf16>
+// CHECK: %[[RUNS:.*]] = arith.cmpi sgt, %[[SPLIT:[^ ,]*]], %c0
+// CHECK: %[[TRIPS:.*]] = arith.ceildivui %[[SPLIT]], %c64
+// CHECK: %[[FIRST2:.*]] = arith.select %[[RUNS]], %[[TRIPS]], %c0
+// CHECK: tilegpu.barrier_init %[[FULL:[^ ]*]] arrivals 2
+// CHECK: tilegpu.barrier_init %[[EMPTY:[^ ]*]] arrivals 8
+// CHECK: tilegpu.warp_roles producer {
+// CHECK: scf.for %[[PK1:.*]] = %c0 to %[[SPLIT]] step %c64 {
+// CHECK: tilegpu.copy_bulk %[[K]][%[[PK1]], %c0]
+// CHECK: tilegpu.copy_bulk %[[V]][%[[PK1]], %c0]
+// CHECK: scf.for %[[PK2:.*]] = %[[SPLIT]] to %{{.*}} step %c64{{.*}} {
+// CHECK: %[[OFF:.*]] = arith.subi %[[PK2]], %[[SPLIT]]
+// CHECK: %[[LOCAL:.*]] = arith.divui %[[OFF]], %c64
+// CHECK: %[[GLOBAL:.*]] = arith.addi %[[FIRST2]], %[[LOCAL]]
+// CHECK: arith.remui %[[GLOBAL]], %c2
+// CHECK: tilegpu.copy_bulk %[[K]][%[[PK2]], %c0]
+// CHECK: tilegpu.copy_bulk %[[V]][%[[PK2]], %c0]
+// CHECK: } consumers {
+// CHECK: tilegpu.copy_async %[[Q]]
+// CHECK-NEXT: tilegpu.async_commit
+// CHECK-NEXT: tilegpu.async_wait 0
+// CHECK: scf.for
+// CHECK: tilegpu.barrier_wait %[[FULL]]
+// CHECK-NOT: gpu.barrier
+// CHECK: tilegpu.barrier_arrive %[[EMPTY]]
+// CHECK-NOT: tilegpu.copy_async
+// CHECK: scf.for
+// CHECK: tilegpu.barrier_wait %[[FULL]]
+// CHECK-NOT: gpu.barrier
+// CHECK: tilegpu.barrier_arrive %[[EMPTY]]
+// CHECK: tile.store
+gpu.module @m {
+  gpu.func @key_loops(%q: memref<?x?xbf16>, %k: memref<?x?xbf16>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %split: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = memref.dim %k, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+    %szero = arith.constant dense<0.0> : tensor<128x64xf32>
+    %q1 = tile.load %q[%c0, %c0] : memref<?x?xbf16> -> tensor<128x128xbf16>
+    %r1 = scf.for %kk = %c0 to %split step %c64 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+      %tk = tile.load %k[%kk, %c0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %tkt = tile.transpose %tk : tensor<64x128xbf16> -> tensor<128x64xbf16>
+      %s = tile.dot %q1, %tkt, %szero : tensor<128x128xbf16>, tensor<128x64xbf16>, tensor<128x64xf32>
+      %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xbf16>
+      %tv = tile.load %v[%kk, %c0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %p, %tv, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    } {tile.producer_warp, tile.stages = 2 : i64}
+    %q2 = tile.load %q[%c0, %c0] : memref<?x?xbf16> -> tensor<128x128xbf16>
+    %c64_2 = arith.constant 64 : index
+    %r2 = scf.for %kk = %split to %n step %c64_2 iter_args(%acc = %r1) -> (tensor<128x128xf32>) {
+      %tk = tile.load %k[%kk, %c0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %tkt = tile.transpose %tk : tensor<64x128xbf16> -> tensor<128x64xbf16>
+      %s = tile.dot %q2, %tkt, %szero : tensor<128x128xbf16>, tensor<128x64xbf16>, tensor<128x64xf32>
+      %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xbf16>
+      %tv = tile.load %v[%kk, %c0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %p, %tv, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    } {tile.producer_warp, tile.stages = 2 : i64}
+    tile.store %r2, %o[%c0, %c0] : tensor<128x128xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}

@@ -80,9 +80,11 @@ mlir::FailureOr<int64_t> reuseStagedMemory(mlir::RewriterBase &rewriter,
                                            mlir::gpu::GPUFuncOp func);
 
 /// Replaces an attention description by its flash-attention block program
-/// (see tile-tiling).
+/// (see tile-tiling); `producerWarp` lets the schedule give its key loops a
+/// producer warp (kProducerWarpAttr) by default where it pays.
 mlir::FailureOr<tile::KernelOp> tileAttention(mlir::RewriterBase &rewriter,
-                                              tile::AttentionOp attention);
+                                              tile::AttentionOp attention,
+                                              bool producerWarp = false);
 
 /// Set by tile-bulk-copy-fallback on the fallback kernel it makes:
 /// tile-promote-shared stages its operands with per-thread copies.

@@ -161,8 +161,10 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
            "Also build a smaller-tile kernel for grids that would not fill "
            "the GPU (matmuls without schedule hints)">,
     Option<"producerWarp", "producer-warp", "bool", /*default=*/"false",
-           "With warpgroup-mma, mark matmul K loops (tile.producer_warp) so "
-           "that a producer warp issues their bulk copies">,
+           "With warpgroup-mma, mark matmul K loops and the key loops of "
+           "attention on two warpgroups at head dims up to 128 "
+           "(tile.producer_warp) so that a producer warp issues their bulk "
+           "copies">,
   ];
   let statistics = [
     Statistic<"numMatmuls", "num-matmuls", "Matmul descriptions tiled">,

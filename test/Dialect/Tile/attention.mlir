@@ -44,3 +44,11 @@ tile.attention @capped layout(bhsd)
 tile.attention @turns layout(bhsd) stages 2 pingpong
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// Schedule hints: a producer warp issues the key loops' copies.
+// CHECK-LABEL: tile.attention @producer layout(bhsd) causal pingpong producer_warp :
+tile.attention @producer layout(bhsd) causal pingpong producer_warp
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()

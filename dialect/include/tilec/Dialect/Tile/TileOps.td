@@ -131,6 +131,10 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     the tensor cores work on one warpgroup's dots while another computes
     its softmax (FlashAttention-3's ping-pong). Not the default: without a
     producer warp it ran at 0.84-0.92x the default schedule on the H200.
+    `producer_warp` has a warp of its own issue the key loops' K and V
+    copies (TMA) into a ring of slots that the loops share, so that the
+    warpgroups meet on no barrier a key block; Q is staged by the
+    warpgroups. Only where the copies are bulk copies (sm_90a).
     The head dim must be contiguous (stride 1) in all four buffers.
 
     ```mlir
@@ -162,12 +166,14 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
                        OptionalAttr<I64Attr>:$warps,
                        OptionalAttr<I64Attr>:$stages,
                        UnitAttr:$overlap_softmax,
-                       UnitAttr:$pingpong);
+                       UnitAttr:$pingpong,
+                       UnitAttr:$producer_warp);
   let regions = (region MaxSizedRegion<1>:$score_mod);
   let assemblyFormat = [{
     $sym_name `layout` `(` $layout `)` (`causal` $causal^)?
     (`window` $window^)? (`scale` $scale^)? (`lse` $lse^)? (`block` $block^)? (`warps` $warps^)?
-    (`stages` $stages^)? (`overlap_softmax` $overlap_softmax^)? (`pingpong` $pingpong^)? attr-dict `:`
+    (`stages` $stages^)? (`overlap_softmax` $overlap_softmax^)? (`pingpong` $pingpong^)?
+    (`producer_warp` $producer_warp^)? attr-dict `:`
     $function_type
     ($score_mod^)?
   }];
