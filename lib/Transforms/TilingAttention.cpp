@@ -126,11 +126,12 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
   // run one after the other, now also in turn with the other's.
   s.warpgroupTurns = op.getPingpong() && s.overlapSoftmax && s.warps >= 8;
   // A producer warp issues K and V for two warpgroups (or more), which then
-  // meet on no barrier a key block: d128 1.06-1.12x at 6 of 8 shapes on the
-  // H200, 0.98-0.99x at the other two (bench/results/2026-11-29-h200-
-  // attention-producer). Not where one warpgroup has the barrier to itself
-  // (d64: 0.87-0.96x), nor at d256, whose 228 registers a thread exceed what
-  // a block of 288 threads gets (168: 0.49-0.54x).
+  // meet on no barrier a key block: d128 1.03-1.13x at 7 of 8 shapes on the
+  // H200, 0.97-0.99x at 4x16x16x4096x4096 without a mask
+  // (bench/results/2026-11-29-h200-attention-producer). Not where one
+  // warpgroup has the barrier to itself (d64: 0.87-0.96x), nor at d256,
+  // whose 228 registers a thread exceed what a block of 288 threads gets
+  // (168: 0.48-0.54x).
   s.producerWarp = op.getProducerWarp() ||
                    (producerWarp && s.warps >= 8 && headDim <= 128);
   return s;

@@ -81,7 +81,10 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       to whole score tiles (index arguments as i32 tiles) before the mask.
       Rows that see no key store 0, and a log-sum-exp of -inf. Without
       hints: 64 query rows on 4 warps at d64, 128 on 8 at d128; 128 keys a
-      block; 2 stages.
+      block; 2 stages. With `producer-warp`, the key loops of schedules
+      with two warpgroups at head dims up to 128 (d128) are marked
+      `tile.producer_warp` (1.03-1.13x at 7 of 8 d128 shapes on the H200;
+      d64's one warpgroup and d256's registers lose with it).
       Decode: `<name>__decode` (`tile.narrow` on Q's sequence, at most 16
       rows) takes the keys in chunks, one program each (grid x over
       heads, y over batches, z over chunks of at least 1024 keys, which
@@ -259,6 +262,17 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     `tilegpu.barrier_arrive cluster`), and the blocks meet
     (`tilegpu.cluster_sync`) once their barriers are ready and before they
     leave.
+
+    When every staged loop of a kernel is in its body, marked
+    `tile.producer_warp` (attention's unmasked and masked key loops), and
+    their bulk-copied tiles have the same shapes, the loops share one ring
+    of slots and one producer: it walks each loop's iterations in turn,
+    counting them on from the loops before (each loop's first iteration is
+    the sum of their trip counts), so slots and phases go on from one loop
+    to the next without a block barrier. Loop-invariant tiles (Q) are
+    copied by the tile threads before their loop, once where an earlier
+    loop reads the same tile, and published by a barrier over the tile
+    threads alone.
 
     ```mlir
     // Before

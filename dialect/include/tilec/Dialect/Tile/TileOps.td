@@ -134,7 +134,9 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     `producer_warp` has a warp of its own issue the key loops' K and V
     copies (TMA) into a ring of slots that the loops share, so that the
     warpgroups meet on no barrier a key block; Q is staged by the
-    warpgroups. Only where the copies are bulk copies (sm_90a).
+    warpgroups. Only where the copies are bulk copies (sm_90a). The default
+    for two warpgroups at head dims up to 128 (`tilec --producer-warp`,
+    on by default).
     The head dim must be contiguous (stride 1) in all four buffers.
 
     ```mlir
