@@ -49,6 +49,7 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
   func.walk([&](tilegpu::WarpRolesOp roles) { all.push_back(roles); });
   if (all.empty())
     return;
+  int64_t producerThreads = 0;
   for (tilegpu::WarpRolesOp roles : all) {
     Location loc = roles.getLoc();
     OpBuilder b(roles);
@@ -65,15 +66,43 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
                                                gpu::ShuffleMode::IDX)
                             .getShuffleResult();
     Value tileWarps = i32Constant(b, loc, state.threads / 32);
-    moveIntoIf(b, loc,
-               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     uniformWarp, tileWarps),
-               roles.getProducer());
+    std::optional<ArrayRef<int32_t>> registers = roles.getRegisters();
+    scf::IfOp producer;
+    if (registers) {
+      // The producer warpgroup gives up registers, all its warps together;
+      // its first warp then runs the region.
+      auto warpgroup = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                uniformWarp, tileWarps));
+      OpBuilder inside = OpBuilder::atBlockBegin(warpgroup.thenBlock());
+      NVVM::SetMaxRegisterOp::create(inside, loc, (*registers)[0],
+                                     NVVM::SetMaxRegisterAction::decrease);
+      producer = moveIntoIf(inside, loc,
+                            arith::CmpIOp::create(inside, loc,
+                                                  arith::CmpIPredicate::eq,
+                                                  uniformWarp, tileWarps),
+                            roles.getProducer());
+    } else {
+      producer = moveIntoIf(b, loc,
+                            arith::CmpIOp::create(b, loc,
+                                                  arith::CmpIPredicate::eq,
+                                                  uniformWarp, tileWarps),
+                            roles.getProducer());
+    }
+    (void)producer;
     scf::IfOp consumers =
         moveIntoIf(b, loc,
                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          uniformWarp, tileWarps),
                    roles.getConsumers());
+    if (registers) {
+      OpBuilder first = OpBuilder::atBlockBegin(consumers.thenBlock());
+      NVVM::SetMaxRegisterOp::create(first, loc, (*registers)[1],
+                                     NVVM::SetMaxRegisterAction::increase);
+    }
+    producerThreads = std::max(producerThreads,
+                               registers ? kWarpgroupThreads : kProducerThreads);
     consumers.walk([&](gpu::BarrierOp barrier) {
       OpBuilder at(barrier);
       Value id = arith::ConstantIntOp::create(at, barrier.getLoc(),
@@ -89,7 +118,7 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
   }
   OpBuilder b(func.getContext());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(state.threads) + kProducerThreads, 1, 1}));
+      {static_cast<int32_t>(state.threads + producerThreads), 1, 1}));
 }
 
 LogicalResult tilec::checkTurnSupported(tilegpu::TurnOp op, int64_t threads) {

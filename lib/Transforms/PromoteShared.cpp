@@ -920,7 +920,7 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
   // are ready.
   if (cluster)
     tilegpu::ClusterSyncOp::create(rewriter, loc);
-  auto roles = tilegpu::WarpRolesOp::create(rewriter, loc);
+  auto roles = tilegpu::WarpRolesOp::create(rewriter, loc, /*registers=*/nullptr);
   Block *producer = rewriter.createBlock(&roles.getProducer());
   Block *consumers = rewriter.createBlock(&roles.getConsumers());
   buildProducer(rewriter, p, tiles, producer, full, empty, cluster);
@@ -1136,7 +1136,9 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
       pipelines.front().tiles, [](const StagedTile &t) { return !t.invariant; });
   tilegpu::BarrierInitOp::create(rewriter, loc, full, pipelinedTiles);
   tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads / 32);
-  auto roles = tilegpu::WarpRolesOp::create(rewriter, loc);
+  auto roles = tilegpu::WarpRolesOp::create(
+      rewriter, loc,
+      firstLoop->getAttrOfType<DenseI32ArrayAttr>(kProducerRegistersAttr));
   Block *producer = rewriter.createBlock(&roles.getProducer());
   Block *consumers = rewriter.createBlock(&roles.getConsumers());
 
@@ -1338,6 +1340,47 @@ bool tilec::stagesWithBulkCopies(gpu::GPUFuncOp kernel,
 }
 
 namespace {
+/// Stages `stagings` (loops and dots outside loops, in program order) with
+/// one producer warp when they are a producer group's loops followed only
+/// by dots outside loops (pipelined attention's last P V), which the tile
+/// threads then stage in bytes of their own; the tiles staged, or nothing
+/// (and no change) otherwise.
+std::optional<unsigned> promoteWithProducerGroup(RewriterBase &rewriter,
+                                                 ArrayRef<Operation *> stagings,
+                                                 Value base,
+                                                 int64_t &sharedBytes,
+                                                 int64_t threads) {
+  SmallVector<scf::ForOp> loops;
+  for (Operation *op : stagings) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      break;
+    loops.push_back(loop);
+  }
+  ArrayRef<Operation *> trailing = stagings.drop_front(loops.size());
+  if (loops.empty() ||
+      !llvm::all_of(trailing, [](Operation *op) { return isa<tile::DotOp>(op); }))
+    return std::nullopt;
+  int64_t stages = loopStages(loops.front(), /*defaultStages=*/0);
+  if (stages < 2)
+    return std::nullopt;
+  SmallVector<GroupLoop> group =
+      producerGroup(loops, /*swizzle=*/true, threads, stages);
+  if (group.empty())
+    return std::nullopt;
+  unsigned staged =
+      promoteProducerGroup(rewriter, group, stages, base, sharedBytes, threads);
+  for (Operation *op : trailing) {
+    FailureOr<unsigned> promoted = promoteStraightLineDot(
+        rewriter, cast<tile::DotOp>(op), base, sharedBytes, /*swizzle=*/true,
+        threads);
+    staged += succeeded(promoted) ? *promoted : 0;
+  }
+  return staged;
+}
+} // namespace
+
+namespace {
 struct TilePromoteSharedPass
     : tilec::impl::TilePromoteSharedBase<TilePromoteSharedPass> {
   using Base::Base;
@@ -1379,18 +1422,11 @@ struct TilePromoteSharedPass
       int64_t begin, end;
     };
     // Key loops that one producer warp can feed from one ring of slots.
-    if (swizzle && bulkCopies && !func->hasAttr(kNoBulkCopiesAttr) &&
-        llvm::all_of(stagings, [](Operation *op) { return isa<scf::ForOp>(op); })) {
-      SmallVector<scf::ForOp> loops = llvm::map_to_vector(
-          stagings, [](Operation *op) { return cast<scf::ForOp>(op); });
-      int64_t stages = loopStages(loops.front(), defaultStages);
-      SmallVector<GroupLoop> group =
-          stages >= 2 ? producerGroup(loops, swizzle, threads, stages)
-                      : SmallVector<GroupLoop>();
-      if (!group.empty()) {
-        int64_t sharedBytes = firstFree;
-        numPromotedTiles += promoteProducerGroup(rewriter, group, stages, base,
-                                                 sharedBytes, threads);
+    if (swizzle && bulkCopies && !func->hasAttr(kNoBulkCopiesAttr)) {
+      int64_t sharedBytes = firstFree;
+      if (std::optional<unsigned> staged = promoteWithProducerGroup(
+              rewriter, stagings, base, sharedBytes, threads)) {
+        numPromotedTiles += *staged;
         numSharedBytes = sharedBytes;
         func->setAttr(tile::kDynamicSharedBytesAttrName,
                       rewriter.getI64IntegerAttr(sharedBytes));

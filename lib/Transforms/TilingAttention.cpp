@@ -110,32 +110,42 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
     s.warps = *warps;
   if (std::optional<int64_t> stages = op.getStages())
     s.stages = *stages;
+  // A producer warp issues K and V for two warpgroups (or more), which then
+  // meet on no barrier a key block: d128 1.03-1.13x at 7 of 8 shapes on the
+  // H200, 0.97-0.99x at 4x16x16x4096x4096 without a mask; d256, whose tiles
+  // need more registers than a block with a producer warp gets, with the
+  // producer a warpgroup handing its registers over (kProducerRegistersAttr)
+  // 1.07-1.15x (bench/results/2026-11-29-h200-attention-producer). Not
+  // where one warpgroup has the barrier to itself (d64: 0.87-0.96x).
+  bool defaultProducer = producerWarp && s.warps >= 8;
+  s.producerWarp = op.getProducerWarp() || defaultProducer;
+  // Ping-pong by default where a producer feeds two warpgroups at d128
+  // without a mask: 1.01-1.08x the producer schedule at the four shapes
+  // measured; causal was 0.96-1.07x, so not there, nor at d256 (not
+  // measured with a producer). Without a producer it lost (0.84-0.92x): the
+  // warpgroup whose thread refilled the slots waited there for the other's
+  // release (bench/results/2026-11-29-h200-pingpong).
+  bool defaultPingpong = defaultProducer && headDim == 128 && !op.getCausal() &&
+                         !op.getBlock() && !op.getWarps() && !op.getStages();
+  bool pingpong = op.getPingpong() || defaultPingpong;
   // Only warpgroup MMA (64 rows on 4 warps) runs a dot while the warps
-  // compute. Not the default: ptxas packs each block's P into the
+  // compute. Not the default alone: ptxas packs each block's P into the
   // registers the previous P V still reads, so it moves that dot's wait up
   // to the row maximum, and the exponentials run after it anyway (measured
   // 0.82-1.02x the serial order, bench/results/2026-11-24-h200-overlap).
-  s.overlapSoftmax = (op.getOverlapSoftmax() || op.getPingpong()) &&
+  s.overlapSoftmax = (op.getOverlapSoftmax() || pingpong) &&
                      s.blockM >= 64 && s.warps % 4 == 0 &&
                      s.blockM == 16 * s.warps;
-  // Turns need the dots of a step issued together, and two warpgroups. Not
-  // the default: 0.84-0.92x the serial order at d128 and d256 on the H200
-  // (bench/results/2026-11-29-h200-pingpong). The warpgroup whose thread
-  // refills the slots waits there for the other's release, and ptxas waits
-  // for P V before the softmax, so each warpgroup's dots and softmax still
-  // run one after the other, now also in turn with the other's.
-  s.warpgroupTurns = op.getPingpong() && s.overlapSoftmax && s.warps >= 8;
-  // A producer warp issues K and V for two warpgroups (or more), which then
-  // meet on no barrier a key block: d128 1.03-1.13x at 7 of 8 shapes on the
-  // H200, 0.97-0.99x at 4x16x16x4096x4096 without a mask
-  // (bench/results/2026-11-29-h200-attention-producer). Not where one
-  // warpgroup has the barrier to itself (d64: 0.87-0.96x), nor at d256,
-  // whose 228 registers a thread exceed what a block of 288 threads gets
-  // (168: 0.48-0.54x).
-  s.producerWarp = op.getProducerWarp() ||
-                   (producerWarp && s.warps >= 8 && headDim <= 128);
+  // Turns need the dots of a step issued together, and two warpgroups.
+  s.warpgroupTurns = pingpong && s.overlapSoftmax && s.warps >= 8;
   return s;
 }
+
+/// Registers a thread of the producer warpgroup keeps and the tile threads
+/// (two warpgroups) take where the producer hands its registers over:
+/// 128 x 24 + 256 x 240 fits the 64K registers of a multiprocessor.
+constexpr int32_t kProducerRegisters = 24;
+constexpr int32_t kTileRegisters = 240;
 
 /// The key-chunk kernel's schedule: 64 rows on 4 warps, of which at most
 /// 16 (partialRows) are queries and the rest pad, so that
@@ -681,6 +691,12 @@ SoftmaxState AttentionProgram::keyLoop(Value lower, Value upper,
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
   if (s.producerWarp)
     loop->setAttr(kProducerWarpAttr, b.getUnitAttr());
+  // A block of 288 threads gets 168 registers a thread, fewer than d256's
+  // or the overlapped softmax's tiles need: the producer, a warpgroup then,
+  // hands its registers to the tile threads.
+  if (s.producerWarp && (headDim > 128 || s.overlapSoftmax))
+    loop->setAttr(kProducerRegistersAttr,
+                  b.getDenseI32ArrayAttr({kProducerRegisters, kTileRegisters}));
   SoftmaxState result{loop.getResult(0), loop.getResult(1), loop.getResult(2)};
   if (init.pending) {
     result.pending = loop.getResult(3);

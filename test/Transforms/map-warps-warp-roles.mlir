@@ -125,3 +125,36 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// With registers, the producer is a whole warpgroup (the block grows by 128
+// threads to 384): all its warps give registers up (setmaxnreg decrease
+// 24), then its first warp runs the region; the tile threads take 240.
+// CHECK-LABEL: gpu.func @registers(
+// CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
+// CHECK: %[[UNIFORM:.*]], %{{.*}} = gpu.shuffle  idx
+// CHECK: %[[GROUP:.*]] = arith.cmpi uge, %[[UNIFORM]], %c8_i32
+// CHECK-NEXT: scf.if %[[GROUP]] {
+// CHECK-NEXT: nvvm.setmaxregister decrease 24
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[UNIFORM]], %c8_i32
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: %[[TILE:.*]] = arith.cmpi ult, %[[UNIFORM]], %c8_i32
+// CHECK-NEXT: scf.if %[[TILE]] {
+// CHECK-NEXT: nvvm.setmaxregister increase 240
+// CHECK: nvvm.mbarrier.arrive
+gpu.module @m {
+  gpu.func @registers(%slot: index, %phase: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %empty = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.warp_roles producer {
+      tilegpu.barrier_wait %empty[%slot], %phase : memref<2xi64, #gpu.address_space<workgroup>>
+    } consumers {
+      tilegpu.barrier_arrive %empty[%slot] : memref<2xi64, #gpu.address_space<workgroup>>
+    } {registers = array<i32: 24, 240>}
+    gpu.return
+  }
+}

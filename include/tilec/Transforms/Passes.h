@@ -44,6 +44,11 @@ inline constexpr llvm::StringLiteral kDotInFlightAttr = "tile.in_flight";
 /// Set by tile-tiling on a pipelined loop whose bulk copies a producer warp
 /// should issue (tilegpu.warp_roles, made by tile-promote-shared).
 inline constexpr llvm::StringLiteral kProducerWarpAttr = "tile.producer_warp";
+/// Set by tile-tiling next to kProducerWarpAttr, array<i32: P, C>: the
+/// producer (a whole warpgroup then) keeps P registers a thread and the
+/// tile threads take C (tilegpu.warp_roles registers, setmaxnreg).
+inline constexpr llvm::StringLiteral kProducerRegistersAttr =
+    "tile.producer_registers";
 /// Set by tile-tiling on a persistent kernel's loop over its tiles (each
 /// iteration one tile, the same loops inside).
 inline constexpr llvm::StringLiteral kPersistentTilesAttr = "tile.persistent_tiles";

@@ -204,6 +204,14 @@ LogicalResult WarpRolesOp::verify() {
   });
   if (tiles.wasInterrupted())
     return emitOpError("producer region must not compute tiles");
+  if (std::optional<ArrayRef<int32_t>> registers = getRegisters()) {
+    if (registers->size() != 2 ||
+        llvm::any_of(*registers, [](int32_t count) {
+          return count < 24 || count > 256 || count % 8 != 0;
+        }))
+      return emitOpError("registers must be [producer, consumers] counts, "
+                         "multiples of 8 from 24 to 256");
+  }
   return success();
 }
 

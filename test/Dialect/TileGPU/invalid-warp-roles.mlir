@@ -47,3 +47,15 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @registers() kernel {
+    // expected-error @+1 {{'tilegpu.warp_roles' op registers must be [producer, consumers] counts, multiples of 8 from 24 to 256}}
+    tilegpu.warp_roles producer {
+    } consumers {
+    } {registers = array<i32: 20, 240>}
+    gpu.return
+  }
+}

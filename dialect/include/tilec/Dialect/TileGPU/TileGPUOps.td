@@ -482,6 +482,13 @@ def TileGPU_WarpRolesOp : TileGPU_Op<"warp_roles", [
     it to two branches on the thread index and adds the producer warp to
     the kernel's block size.
 
+    With `registers = array<i32: P, C>`, the producer is a whole warpgroup
+    (of which the first warp runs the region) and the roles move registers
+    between them (`setmaxnreg`): the producer keeps P a thread, the tile
+    threads, whole warpgroups, take C, so that tiles needing more registers
+    than a block of that size gets at launch fit (P and C multiples of 8
+    from 24 to 256).
+
     ```mlir
     tilegpu.warp_roles producer {
       scf.for %k = %c0 to %K step %c64 {
@@ -500,6 +507,7 @@ def TileGPU_WarpRolesOp : TileGPU_Op<"warp_roles", [
     }
     ```
   }];
+  let arguments = (ins OptionalAttr<DenseI32ArrayAttr>:$registers);
   let regions = (region MaxSizedRegion<1>:$producer,
                        MaxSizedRegion<1>:$consumers);
   let assemblyFormat = [{
