@@ -67,30 +67,22 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
                             .getShuffleResult();
     Value tileWarps = i32Constant(b, loc, state.threads / 32);
     std::optional<ArrayRef<int32_t>> registers = roles.getRegisters();
-    scf::IfOp producer;
+    // With registers, the producer warpgroup gives some up, all its warps
+    // together; its first warp then runs the region.
+    OpBuilder producerAt = b;
     if (registers) {
-      // The producer warpgroup gives up registers, all its warps together;
-      // its first warp then runs the region.
       auto warpgroup = scf::IfOp::create(
           b, loc,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                 uniformWarp, tileWarps));
-      OpBuilder inside = OpBuilder::atBlockBegin(warpgroup.thenBlock());
-      NVVM::SetMaxRegisterOp::create(inside, loc, (*registers)[0],
+      producerAt.setInsertionPointToStart(warpgroup.thenBlock());
+      NVVM::SetMaxRegisterOp::create(producerAt, loc, (*registers)[0],
                                      NVVM::SetMaxRegisterAction::decrease);
-      producer = moveIntoIf(inside, loc,
-                            arith::CmpIOp::create(inside, loc,
-                                                  arith::CmpIPredicate::eq,
-                                                  uniformWarp, tileWarps),
-                            roles.getProducer());
-    } else {
-      producer = moveIntoIf(b, loc,
-                            arith::CmpIOp::create(b, loc,
-                                                  arith::CmpIPredicate::eq,
-                                                  uniformWarp, tileWarps),
-                            roles.getProducer());
     }
-    (void)producer;
+    moveIntoIf(producerAt, loc,
+               arith::CmpIOp::create(producerAt, loc, arith::CmpIPredicate::eq,
+                                     uniformWarp, tileWarps),
+               roles.getProducer());
     scf::IfOp consumers =
         moveIntoIf(b, loc,
                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
