@@ -82,9 +82,12 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       Rows that see no key store 0, and a log-sum-exp of -inf. Without
       hints: 64 query rows on 4 warps at d64, 128 on 8 at d128; 128 keys a
       block; 2 stages. With `producer-warp`, the key loops of schedules
-      with two warpgroups at head dims up to 128 (d128) are marked
-      `tile.producer_warp` (1.03-1.13x at 7 of 8 d128 shapes on the H200;
-      d64's one warpgroup and d256's registers lose with it).
+      with two warpgroups (d128, d256; not d64's one, which loses with it)
+      are marked `tile.producer_warp`, and where the tiles need more
+      registers than a block with a producer gets (d256, the overlapped
+      softmax) `tile.producer_registers = array<i32: 24, 240>`; d128
+      without a mask also takes turns (ping-pong). On the H200: 1.05-1.17x
+      the schedule without a producer.
       Decode: `<name>__decode` (`tile.narrow` on Q's sequence, at most 16
       rows) takes the keys in chunks, one program each (grid x over
       heads, y over batches, z over chunks of at least 1024 keys, which
@@ -165,7 +168,7 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
            "the GPU (matmuls without schedule hints)">,
     Option<"producerWarp", "producer-warp", "bool", /*default=*/"false",
            "With warpgroup-mma, mark matmul K loops and the key loops of "
-           "attention on two warpgroups at head dims up to 128 "
+           "attention on two warpgroups "
            "(tile.producer_warp) so that a producer warp issues their bulk "
            "copies">,
   ];

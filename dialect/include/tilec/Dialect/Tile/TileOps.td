@@ -129,14 +129,15 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     `pingpong` (which implies `overlap_softmax`) has a block of two or more
     warpgroups take turns at issuing their dots (`tilegpu.turn`), so that
     the tensor cores work on one warpgroup's dots while another computes
-    its softmax (FlashAttention-3's ping-pong). Not the default: without a
-    producer warp it ran at 0.84-0.92x the default schedule on the H200.
+    its softmax (FlashAttention-3's ping-pong); the default at d128
+    without a mask, where a producer feeds the warpgroups.
     `producer_warp` has a warp of its own issue the key loops' K and V
     copies (TMA) into a ring of slots that the loops share, so that the
     warpgroups meet on no barrier a key block; Q is staged by the
     warpgroups. Only where the copies are bulk copies (sm_90a). The default
-    for two warpgroups at head dims up to 128 (`tilec --producer-warp`,
-    on by default).
+    for two warpgroups (`tilec --producer-warp`, on by default; where the
+    tiles need more registers, at d256 or with ping-pong, the producer is a
+    warpgroup that hands its registers to the others).
     The head dim must be contiguous (stride 1) in all four buffers.
 
     ```mlir
