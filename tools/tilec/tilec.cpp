@@ -87,8 +87,11 @@ static cl::opt<bool> producerWarp(
     cl::desc("Warpgroup-MMA matmuls: a producer warp issues the bulk copies "
              "(the tile threads meet on barriers per pipeline slot, not on a "
              "block barrier each K step), blocks walk the tiles "
-             "persistently, in clusters of two sharing B by multicast (on by "
-             "default; --producer-warp=false for one tile a block)"),
+             "persistently, in clusters of two sharing B by multicast; "
+             "attention on two warpgroups: a producer feeds the key loops, "
+             "handing its registers over at d256 and with ping-pong (the "
+             "default at d128 without a mask) (on by default; "
+             "--producer-warp=false for none of it)"),
     cl::init(true), cl::cat(tilecCategory));
 
 static cl::list<std::string>
