@@ -88,7 +88,10 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Function-local passes nest on the kernels, which the pass manager
   // runs in parallel; on the module they would take them one by one.
   OpPassManager &mappedPM = gpuModulePM.nest<gpu::GPUFuncOp>();
-  mappedPM.addPass(createTileMapWarps());
+  // setmaxnreg is sm_90a's: elsewhere a producer keeps its one warp.
+  TileMapWarpsOptions mapping;
+  mapping.registerHandover = warpgroupMma;
+  mappedPM.addPass(createTileMapWarps(mapping));
   mappedPM.addPass(createCanonicalizerPass());
   mappedPM.addPass(createCSEPass());
   mappedPM.addPass(createTileReuseStagedMemory());

@@ -347,7 +347,8 @@ ShuffledValue tilec::shuffleValue(OpBuilder &b, Location loc, Value v,
 }
 
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
-                                       MapWarpsStats *stats) {
+                                       MapWarpsStats *stats,
+                                       bool registerHandover) {
   std::optional<int64_t> threads = layoutThreads(func);
   if (!threads) {
     emitBadBlockSize(func);
@@ -358,6 +359,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
     return failure();
   MapWarpsState state;
   prepareState(func, *threads, state);
+  state.registerHandover = registerHandover;
   if (failed(addTensorMapParams(func, state)))
     return failure();
 
@@ -407,6 +409,8 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
 
 namespace {
 struct TileMapWarpsPass : tilec::impl::TileMapWarpsBase<TileMapWarpsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     gpu::GPUFuncOp func = getOperation();
     if (!func.isKernel()) {
@@ -425,7 +429,7 @@ struct TileMapWarpsPass : tilec::impl::TileMapWarpsBase<TileMapWarpsPass> {
       return;
     }
     MapWarpsStats stats;
-    if (failed(mapTilesToThreads(func, &stats)))
+    if (failed(mapTilesToThreads(func, &stats, registerHandover)))
       return signalPassFailure();
     numReductions += stats.reductions;
     numPrefixes += stats.prefixes;

@@ -33,6 +33,9 @@ struct MapWarpsState {
   mlir::Value threadId;
   /// Some tile.dot reads swizzled panels through the async proxy (wgmma).
   bool asyncProxyReads = false;
+  /// Warp roles' registers become setmaxnreg (sm_90a); else they are
+  /// ignored.
+  bool registerHandover = true;
   /// The runtime launches this kernel only with the arguments its copies
   /// read 4-byte aligned (tile.aligned_args); a view of one with offsets or
   /// strides that break that still copies correctly, element by element.

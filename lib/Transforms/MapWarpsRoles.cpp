@@ -66,7 +66,8 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
                                                gpu::ShuffleMode::IDX)
                             .getShuffleResult();
     Value tileWarps = i32Constant(b, loc, state.threads / 32);
-    std::optional<ArrayRef<int32_t>> registers = roles.getRegisters();
+    std::optional<ArrayRef<int32_t>> registers =
+        state.registerHandover ? roles.getRegisters() : std::nullopt;
     // With registers, the producer warpgroup gives some up, all its warps
     // together; its first warp then runs the region.
     OpBuilder producerAt = b;

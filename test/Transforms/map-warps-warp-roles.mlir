@@ -158,3 +158,27 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Without register handover (targets before sm_90a, which have no
+// setmaxnreg), the registers are ignored: one producer warp, no setmaxnreg.
+// RUN: tilec-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps{register-handover=false})))' | FileCheck %s --check-prefix=NOHANDOVER
+// NOHANDOVER-LABEL: gpu.func @no_handover(
+// NOHANDOVER-SAME: known_block_size = array<i32: 288, 1, 1>
+// NOHANDOVER-NOT: nvvm.setmaxregister
+// NOHANDOVER: gpu.return
+gpu.module @m {
+  gpu.func @no_handover(%slot: index, %phase: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %empty = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.warp_roles producer {
+      tilegpu.barrier_wait %empty[%slot], %phase : memref<2xi64, #gpu.address_space<workgroup>>
+    } consumers {
+      tilegpu.barrier_arrive %empty[%slot] : memref<2xi64, #gpu.address_space<workgroup>>
+    } {registers = array<i32: 24, 240>}
+    gpu.return
+  }
+}

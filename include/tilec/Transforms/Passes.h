@@ -160,9 +160,11 @@ mlir::gpu::GPUFuncOp addBulkCopyFallback(mlir::gpu::GPUFuncOp kernel);
 mlir::LogicalResult assignLayouts(mlir::gpu::GPUFuncOp kernel,
                                   int64_t threads);
 /// Distributes the tiles of `kernel` over its threads (see tile-map-warps).
-/// The kernel must have a known block size.
+/// The kernel must have a known block size. `registerHandover`: lower warp
+/// roles' registers to setmaxnreg (sm_90a), else ignore them.
 mlir::LogicalResult mapTilesToThreads(mlir::gpu::GPUFuncOp kernel,
-                                      MapWarpsStats *stats = nullptr);
+                                      MapWarpsStats *stats = nullptr,
+                                      bool registerHandover = true);
 
 #define GEN_PASS_REGISTRATION
 #include "tilec/Transforms/Passes.h.inc"

@@ -582,6 +582,12 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
     gpu.barrier
     ```
   }];
+  let options = [
+    Option<"registerHandover", "register-handover", "bool", /*default=*/"true",
+           "Lower tilegpu.warp_roles registers to a producer warpgroup and "
+           "setmaxnreg (sm_90a); without, the producer is one warp and the "
+           "registers stay where the launch put them">,
+  ];
   let statistics = [
     Statistic<"numReductions", "num-reductions", "Reductions distributed">,
     Statistic<"numPrefixes", "num-prefixes", "Prefix scans distributed">,
