@@ -798,6 +798,63 @@ Value globalIteration(OpBuilder &b, Location loc, scf::ForOp tiles,
       loc, b.createOrFold<arith::MulIOp>(loc, done, perTile), iteration);
 }
 
+/// The producer's side of iteration `iteration` (counted over everything
+/// the ring served before), at induction variable `iv`: from the second use
+/// of its slot on, waits for the tile threads' release of the use before
+/// (the slot's (iteration / stages - 1)-th phase: parity of
+/// iteration / stages + 1), then copies the iteration's tiles into it.
+void produceIteration(RewriterBase &rewriter, const Pipeline &p, Value iv,
+                      Value iteration, Value full, Value empty,
+                      bool multicast) {
+  Location loc = p.loop.getLoc();
+  Value use = rewriter.createOrFold<arith::DivUIOp>(
+      loc, iteration, p.constant(rewriter, p.stages));
+  Value slot = p.slot(rewriter, iteration, 0);
+  Value reused = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                       iteration,
+                                       p.constant(rewriter, p.stages));
+  auto wait = scf::IfOp::create(rewriter, loc, reused);
+  rewriter.setInsertionPointToStart(wait.thenBlock());
+  tilegpu::BarrierWaitOp::create(
+      rewriter, loc, empty, slot,
+      arith::AddIOp::create(rewriter, loc, use, p.constant(rewriter, 1)));
+  rewriter.setInsertionPointAfter(wait);
+  p.copyAll(rewriter, iv, slot, full, multicast);
+}
+
+/// The tile threads' side of `p.loop`'s current iteration (`iteration`,
+/// counted over everything the ring served before), built at the start of
+/// its body: waits on the slot's "full" barrier, reads the tiles there and
+/// releases a slot on the "empty" barrier once the dots have read it: the
+/// previous iteration's after this one's dot where a dot stays in flight
+/// (the one before it completed, at the first of a tile or loop, by the
+/// wait after its loop), else its own at the end.
+void consumeIteration(RewriterBase &rewriter, const Pipeline &p,
+                      Value iteration, Value full, Value empty,
+                      bool dotInFlight, bool cluster) {
+  Location loc = p.loop.getLoc();
+  Value slot = p.slot(rewriter, iteration, 0);
+  tilegpu::BarrierWaitOp::create(
+      rewriter, loc, full, slot,
+      rewriter.createOrFold<arith::DivUIOp>(loc, iteration,
+                                            p.constant(rewriter, p.stages)));
+  p.readSlots(rewriter, slot);
+  p.markDotsInFlight(rewriter);
+  rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
+  if (!dotInFlight) {
+    tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot,
+                                     /*warp=*/true, cluster);
+    return;
+  }
+  Value notFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                         iteration, p.constant(rewriter, 0));
+  auto release = scf::IfOp::create(rewriter, loc, notFirst);
+  rewriter.setInsertionPointToStart(release.thenBlock());
+  tilegpu::BarrierArriveOp::create(rewriter, loc, empty,
+                                   p.slot(rewriter, iteration, p.stages - 1),
+                                   /*warp=*/true, cluster);
+}
+
 /// The producer's loops in `producer`: the tiles of `tiles` (if any), with
 /// each tile's index arithmetic (the tile-free, side-effect-free ops before
 /// the loop in the tile's body) cloned, and in each the loop's iterations,
@@ -832,21 +889,9 @@ void buildProducer(RewriterBase &rewriter, const Pipeline &p,
   auto fill = scf::ForOp::create(rewriter, loc, lb, ub, step);
   rewriter.setInsertionPoint(fill.getBody()->getTerminator());
   Value iv = fill.getInductionVar();
-  Value iteration =
-      globalIteration(rewriter, loc, tiles, tile, lb, ub, step, iv);
-  Value use = rewriter.createOrFold<arith::DivUIOp>(
-      loc, iteration, p.constant(rewriter, p.stages));
-  Value slot = p.slot(rewriter, iteration, 0);
-  Value reused = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
-                                       iteration,
-                                       p.constant(rewriter, p.stages));
-  auto wait = scf::IfOp::create(rewriter, loc, reused);
-  rewriter.setInsertionPointToStart(wait.thenBlock());
-  tilegpu::BarrierWaitOp::create(
-      rewriter, loc, empty, slot,
-      arith::AddIOp::create(rewriter, loc, use, p.constant(rewriter, 1)));
-  rewriter.setInsertionPointAfter(wait);
-  p.copyAll(rewriter, iv, slot, full, multicast);
+  produceIteration(rewriter, p, iv,
+                   globalIteration(rewriter, loc, tiles, tile, lb, ub, step, iv),
+                   full, empty, multicast);
   // The copies' indices were the tile's: use the producer's clones.
   fill.walk([&](Operation *op) {
     for (OpOperand &operand : op->getOpOperands())
@@ -855,41 +900,17 @@ void buildProducer(RewriterBase &rewriter, const Pipeline &p,
   });
 }
 
-/// The tile threads' side of the loop (now in the consumers region): each
-/// iteration waits on its slot's "full" barrier, reads its tiles there and
-/// releases a slot on the "empty" barrier once the dots have read it: the
-/// previous iteration's after this one's dot where a dot stays in flight
-/// (the previous tile's last, which the wait after its loop completed,
-/// at a tile's first), else its own at the end.
+/// The tile threads' side of the loop (now in the consumers region), its
+/// iterations counted over all of a persistent kernel's tiles.
 void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
                        scf::ForOp tiles, Value full, Value empty,
                        bool dotInFlight, bool cluster) {
-  Location loc = p.loop.getLoc();
   rewriter.setInsertionPointToStart(p.loop.getBody());
   Value iteration = globalIteration(
-      rewriter, loc, tiles, tiles ? tiles.getInductionVar() : Value(),
-      p.loop.getLowerBound(), p.loop.getUpperBound(), p.loop.getStep(),
-      p.loop.getInductionVar());
-  Value slot = p.slot(rewriter, iteration, 0);
-  tilegpu::BarrierWaitOp::create(
-      rewriter, loc, full, slot,
-      rewriter.createOrFold<arith::DivUIOp>(loc, iteration,
-                                            p.constant(rewriter, p.stages)));
-  p.readSlots(rewriter, slot);
-  p.markDotsInFlight(rewriter);
-  rewriter.setInsertionPoint(p.loop.getBody()->getTerminator());
-  if (!dotInFlight) {
-    tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot,
-                                     /*warp=*/true, cluster);
-    return;
-  }
-  Value notFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                         iteration, p.constant(rewriter, 0));
-  auto release = scf::IfOp::create(rewriter, loc, notFirst);
-  rewriter.setInsertionPointToStart(release.thenBlock());
-  tilegpu::BarrierArriveOp::create(rewriter, loc, empty,
-                                   p.slot(rewriter, iteration, p.stages - 1),
-                                   /*warp=*/true, cluster);
+      rewriter, p.loop.getLoc(), tiles,
+      tiles ? tiles.getInductionVar() : Value(), p.loop.getLowerBound(),
+      p.loop.getUpperBound(), p.loop.getStep(), p.loop.getInductionVar());
+  consumeIteration(rewriter, p, iteration, full, empty, dotInFlight, cluster);
 }
 
 /// Bulk copies issued by a producer warp (tilegpu.warp_roles): the tile
@@ -1149,20 +1170,9 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
     auto fill = scf::ForOp::create(rewriter, loc, p.loop.getLowerBound(),
                                    p.loop.getUpperBound(), p.loop.getStep());
     rewriter.setInsertionPoint(fill.getBody()->getTerminator());
-    Value iteration =
-        iterationOf(rewriter, p, i, fill.getInductionVar());
-    Value slot = p.slot(rewriter, iteration, 0);
-    Value use = rewriter.createOrFold<arith::DivUIOp>(loc, iteration, c(stages));
-    Value reused = arith::CmpIOp::create(rewriter, loc,
-                                         arith::CmpIPredicate::uge, iteration,
-                                         c(stages));
-    auto wait = scf::IfOp::create(rewriter, loc, reused);
-    rewriter.setInsertionPointToStart(wait.thenBlock());
-    tilegpu::BarrierWaitOp::create(
-        rewriter, loc, empty, slot,
-        arith::AddIOp::create(rewriter, loc, use, c(1)));
-    rewriter.setInsertionPointAfter(wait);
-    p.copyAll(rewriter, fill.getInductionVar(), slot, full);
+    produceIteration(rewriter, p, fill.getInductionVar(),
+                     iterationOf(rewriter, p, i, fill.getInductionVar()), full,
+                     empty, /*multicast=*/false);
     rewriter.setInsertionPointAfter(fill);
   }
 
@@ -1197,28 +1207,9 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
       tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
     }
     rewriter.setInsertionPointToStart(loop.getBody());
-    Value iteration = iterationOf(rewriter, p, i, loop.getInductionVar());
-    Value slot = p.slot(rewriter, iteration, 0);
-    tilegpu::BarrierWaitOp::create(
-        rewriter, loc, full, slot,
-        rewriter.createOrFold<arith::DivUIOp>(loc, iteration, c(stages)));
-    p.readSlots(rewriter, slot);
-    p.markDotsInFlight(rewriter);
-    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    if (!anyDotStaysInFlight(loop)) {
-      tilegpu::BarrierArriveOp::create(rewriter, loc, empty, slot,
-                                       /*warp=*/true, /*cluster=*/false);
-      continue;
-    }
-    // The previous iteration's slot (of this loop or the one before),
-    // whose dot this iteration's completed.
-    Value notFirst = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ne, iteration, c(0));
-    auto release = scf::IfOp::create(rewriter, loc, notFirst);
-    rewriter.setInsertionPointToStart(release.thenBlock());
-    tilegpu::BarrierArriveOp::create(rewriter, loc, empty,
-                                     p.slot(rewriter, iteration, stages - 1),
-                                     /*warp=*/true, /*cluster=*/false);
+    consumeIteration(rewriter, p,
+                     iterationOf(rewriter, p, i, loop.getInductionVar()), full,
+                     empty, anyDotStaysInFlight(loop), /*cluster=*/false);
   }
   return staged;
 }
