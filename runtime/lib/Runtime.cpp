@@ -1000,7 +1000,7 @@ void Kernel::launchArgs(const Stream &stream,
                     std::to_string(stream.context()->device.ordinal),
                 name_);
   if (empty)
-    return launchWithScratch(stream, grid, args, {});
+    return launchWithScratch(stream, grid, grid, args, {});
   if (auto misaligned = misalignedArgument(meta_, args)) {
     if (const Kernel *fallback = fallbackKernel())
       return fallback->launchArgs(stream, args);
@@ -1080,14 +1080,18 @@ void Kernel::launchDescribed(const Stream &stream,
                              const std::vector<KernelArg> &args,
                              const std::vector<TensorMapRequest> &requests)
     const {
-  // A persistent kernel walks the tiles with the blocks that fit at once.
+  // A persistent kernel walks the tiles with the blocks that fit at once;
+  // its scratch buffer holds a status a tile.
+  std::array<uint64_t, 3> tiles = grid;
   grid = launchGrid(meta_, grid, multiprocessors_);
   std::vector<CUtensorMap> tensorMaps;
   for (size_t i = 0; i < requests.size(); ++i)
     tensorMaps.push_back(
         encodeTensorMap(requests[i], meta_.tensorMaps[i].arg, name_));
   if (scratch_)
-    return launchWithScratch(stream, grid, args, std::move(tensorMaps));
+    return launchWithScratch(stream, grid,
+                             meta_.persistentBlocksPerSm ? tiles : grid, args,
+                             std::move(tensorMaps));
   PackedArgs packed = packArguments(meta_, args);
   packed.tensorMaps = std::move(tensorMaps);
   launchPacked(stream, grid, packed);
@@ -1095,16 +1099,18 @@ void Kernel::launchDescribed(const Stream &stream,
 
 void Kernel::launchWithScratch(const Stream &stream,
                                const std::array<uint64_t, 3> &grid,
+                               const std::array<uint64_t, 3> &scratchGrid,
                                const std::vector<KernelArg> &args,
                                std::vector<CUtensorMap> tensorMaps) const {
-  uint64_t bytes = scratchBytes(meta_, grid);
+  uint64_t bytes = scratchBytes(meta_, scratchGrid);
   // Parsed metadata never yields this value otherwise (not a multiple of 4).
   if (bytes == ~uint64_t(0))
     throw Error("kernel '" + name_ + "': its scratch buffer of " +
                     std::to_string(meta_.scratch.fixedBytes) + " + " +
                     std::to_string(meta_.scratch.bytesPerProgram) + " * " +
-                    std::to_string(grid[0]) + "x" + std::to_string(grid[1]) +
-                    "x" + std::to_string(grid[2]) +
+                    std::to_string(scratchGrid[0]) + "x" +
+                    std::to_string(scratchGrid[1]) + "x" +
+                    std::to_string(scratchGrid[2]) +
                     " bytes does not fit in 64 bits",
                 name_);
   module_->ctx->makeCurrent();
