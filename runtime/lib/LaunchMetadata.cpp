@@ -681,4 +681,10 @@ uint64_t scratchBytes(const LaunchMetadata &meta,
   return s.fixedBytes + perBlocks;
 }
 
+std::array<uint64_t, 3> scratchGrid(const LaunchMetadata &meta,
+                                    const std::array<uint64_t, 3> &grid,
+                                    const std::array<uint64_t, 3> &launched) {
+  return meta.persistentBlocksPerSm ? grid : launched;
+}
+
 } // namespace tilec

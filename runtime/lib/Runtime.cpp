@@ -1089,9 +1089,8 @@ void Kernel::launchDescribed(const Stream &stream,
     tensorMaps.push_back(
         encodeTensorMap(requests[i], meta_.tensorMaps[i].arg, name_));
   if (scratch_)
-    return launchWithScratch(stream, grid,
-                             meta_.persistentBlocksPerSm ? tiles : grid, args,
-                             std::move(tensorMaps));
+    return launchWithScratch(stream, grid, scratchGrid(meta_, tiles, grid),
+                             args, std::move(tensorMaps));
   PackedArgs packed = packArguments(meta_, args);
   packed.tensorMaps = std::move(tensorMaps);
   launchPacked(stream, grid, packed);

@@ -1182,6 +1182,26 @@ TEST(LaunchGrid, CapsTheTilesOfAllDimensionsAtTheResidentBlocks) {
   EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 0), (Grid{512, 1, 1}));
 }
 
+TEST(ScratchGrid, IsATileAStatusForPersistentKernels) {
+  LaunchMetadata m = tmaMatmul();
+  m.scratch.fixedBytes = 16;
+  m.scratch.bytesPerProgram = 16;
+  Grid tiles{65536, 1, 1};
+  // Launched: a block a tile.
+  Grid launched = launchGrid(m, tiles, 132);
+  EXPECT_EQ(scratchGrid(m, tiles, launched), tiles);
+  // Persistent: 924 blocks walk 65536 tiles, each tile with its status.
+  m.persistentBlocksPerSm = 7;
+  launched = launchGrid(m, tiles, 132);
+  EXPECT_EQ(launched, (Grid{924, 1, 1}));
+  EXPECT_EQ(scratchGrid(m, tiles, launched), tiles);
+  EXPECT_EQ(scratchBytes(m, scratchGrid(m, tiles, launched)),
+            16u + 16u * 65536u);
+  // A split grid (no persistent line) is sized for the splits launched.
+  m.persistentBlocksPerSm = 0;
+  EXPECT_EQ(scratchGrid(m, Grid{4, 8, 16}, Grid{4, 8, 2}), (Grid{4, 8, 2}));
+}
+
 } // namespace
 
 namespace {

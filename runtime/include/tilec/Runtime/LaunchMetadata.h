@@ -399,6 +399,13 @@ bool prefersNarrow(const LaunchMetadata &meta, uint64_t extent);
 uint64_t scratchBytes(const LaunchMetadata &meta,
                       const std::array<uint64_t, 3> &grid);
 
+/// The grid a launch's scratch buffer is sized for (scratchBytes): the
+/// tiles (`grid`, see computeGrid) of a persistent kernel, whose status
+/// words are a tile's, else the blocks `launched` (launchGrid).
+std::array<uint64_t, 3> scratchGrid(const LaunchMetadata &meta,
+                                    const std::array<uint64_t, 3> &grid,
+                                    const std::array<uint64_t, 3> &launched);
+
 } // namespace tilec
 
 #endif // TILEC_RUNTIME_LAUNCHMETADATA_H
