@@ -195,7 +195,8 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
     // buffer 16 so that a small one before it cannot misalign it.
     func.setWorkgroupAttributionAttr(
         func.getNumWorkgroupAttributions() - 1,
-        LLVM::LLVMDialect::getAlignAttrName(), builder.getI64IntegerAttr(16));
+        LLVM::LLVMDialect::getAlignAttrName(),
+        builder.getI64IntegerAttr(std::max<int64_t>(buffer->alignment, 16)));
     state.stats.workgroupBytes +=
         buffer->elements * buffer->elementType.getIntOrFloatBitWidth() / 8;
   });
@@ -401,6 +402,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   if (failed(applyPartialConversion(func, target, std::move(patterns))))
     return failure();
   tieLoopResultsToWaits(func);
+  finishBulkStores(func);
   lowerWarpRoles(func, state);
   if (stats)
     *stats = state.stats;

@@ -26,7 +26,12 @@ static constexpr unsigned kSharedAddressSpace = 3;
 /// waiting warp yields the scheduler while the copy is in flight.
 static constexpr int32_t kTryWaitTicks = 10000000;
 
-/// A kernel's tensor-map parameters, by source buffer argument and box.
+/// The swizzle of a bulk store's rows in workgroup memory
+/// (storeStagedBulk).
+static constexpr int64_t kStoreSwizzleBytes = 128;
+
+/// A kernel's tensor-map parameters, by buffer argument and box (a store's
+/// with its swizzle last).
 using TensorMapDescriptors =
     std::map<std::pair<unsigned, SmallVector<int64_t>>, Value>;
 
@@ -107,6 +112,27 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
   });
   if (result.wasInterrupted())
     return failure();
+  // Staged stores that go out in bulk: 128-byte swizzled rows.
+  func.walk([&](tile::StoreOp store) {
+    std::optional<SmallVector<int64_t>> box =
+        bulkStoreBox(store, state.threads);
+    if (!box)
+      return;
+    auto dst = cast<BlockArgument>(store.getBuffer());
+    SmallVector<int64_t> key = *box;
+    key.push_back(kStoreSwizzleBytes);
+    Value &descriptor = descriptors[{dst.getArgNumber(), key}];
+    if (!descriptor) {
+      unsigned index = func.getNumArguments();
+      (void)func.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
+                                DictionaryAttr::get(ctx), store.getLoc());
+      descriptor = func.getArgument(index);
+      SmallVector<int64_t> entry = {dst.getArgNumber()};
+      llvm::append_range(entry, key);
+      described.push_back(DenseI64ArrayAttr::get(ctx, entry));
+    }
+    state.tensorMaps[store] = descriptor;
+  });
   if (!described.empty())
     func->setAttr(tile::kTensorMapsAttrName, ArrayAttr::get(ctx, described));
   keepRepitchedTensorMaps(func, descriptors);

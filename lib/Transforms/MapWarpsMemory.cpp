@@ -547,13 +547,16 @@ struct ThreadStore {
 } // namespace
 
 /// A warp's part of a staged store (see stagedStorePlan): the rows it
-/// holds, the columns of one round (128 bytes), the element size.
+/// holds, the columns of one round (128 bytes), the element size, and
+/// whether a bulk tensor store (TMA) moves each round.
 struct StagedStore {
   int64_t rowsPerWarp, roundColumns, elementBytes, warps, rounds;
+  bool bulk = false;
 
-  /// Buffer elements of one warp: its rows of one round's columns, padded.
+  /// Buffer elements of one warp: its rows of one round's columns, padded
+  /// by 16 bytes, or (bulk) dense and swizzled as the copy engine reads them.
   int64_t warpElements() const {
-    return rowsPerWarp * (roundColumns + 16 / elementBytes);
+    return rowsPerWarp * (roundColumns + (bulk ? 0 : 16 / elementBytes));
   }
 };
 
@@ -562,6 +565,17 @@ static constexpr int64_t kMaxBlockSharedBytes = 232448;
 
 /// Bytes a warp's lane writes to global memory in one staged access.
 static constexpr int64_t kStagedAccessBytes = 16;
+/// Bulk stores read 128-byte rows swizzled in atoms of 8 rows (1024 bytes):
+/// 16-byte chunk c of row r sits at chunk c ^ (r mod 8), so that the 8 rows
+/// a warp's MMA-layout write touches fall in different banks.
+static constexpr int64_t kSwizzleAtomBytes = 1024;
+static constexpr int64_t kSwizzleRowBytes = 128;
+/// Rows of a bulk copy's box at most (TMA).
+static constexpr int64_t kMaxBoxRows = 256;
+/// A bulk store moves a warp's rows of a round in this many parts, each
+/// written to its own part of the buffer while the store of the other is
+/// in flight.
+static constexpr int64_t kBulkStoreParts = 2;
 /// Bytes of a staged row in workgroup memory: 128 and a 16-byte pad.
 static constexpr int64_t kStagedRowBytes = 128 + 16;
 
@@ -592,6 +606,25 @@ static bool costsNoResidency(gpu::GPUFuncOp func, int64_t bytes) {
     return kMultiprocessorSharedBytes / (shared + kBlockReservedSharedBytes);
   };
   return warpgroupMma && dynamic > 0 && blocks(dynamic) == blocks(withBuffer);
+}
+
+/// Whether a staged store of `op` (warps of `rowsPerWarp` rows) goes out as
+/// bulk tensor stores: its kernel copies its operands in bulk already (so
+/// the runtime describes its buffers with tensor maps, and a twin without
+/// them runs where a buffer cannot be described), and the buffer is one of
+/// the kernel's 2-D arguments with contiguous rows, which a tensor map
+/// describes whole (the copy engine leaves out what lies outside it).
+static bool storesInBulk(tile::StoreOp op, int64_t rowsPerWarp) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  auto arg = dyn_cast<BlockArgument>(op.getBuffer());
+  auto type = cast<MemRefType>(op.getBuffer().getType());
+  if (!arg || arg.getOwner() != &func.getBody().front() ||
+      arg.getArgNumber() >= func.getNumArguments() || type.getRank() != 2 ||
+      !type.isLastDimUnitStride() || rowsPerWarp > kMaxBoxRows ||
+      rowsPerWarp % (kBulkStoreParts * kSwizzleAtomBytes / kSwizzleRowBytes))
+    return false;
+  return func.walk([](tilegpu::CopyBulkOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
 }
 
 /// A tile.store worth staging through workgroup memory: the store of a
@@ -641,6 +674,7 @@ static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
       plan.rowsPerWarp % (32 * kStagedAccessBytes / 128) != 0 ||
       layout.getPerThread() * 32 != plan.rowsPerWarp * columns)
     return std::nullopt;
+  plan.bulk = storesInBulk(op, plan.rowsPerWarp);
   if (!costsNoResidency(func,
                         plan.warps * plan.warpElements() * plan.elementBytes))
     return std::nullopt;
@@ -653,7 +687,17 @@ std::optional<ExchangeBuffer> tilec::stagedStoreBuffer(tile::StoreOp op,
   if (!plan)
     return std::nullopt;
   return ExchangeBuffer{plan->warps * plan->warpElements(),
-                        op.getValue().getType().getElementType()};
+                        op.getValue().getType().getElementType(),
+                        plan->bulk ? kSwizzleAtomBytes : 16};
+}
+
+std::optional<SmallVector<int64_t>> tilec::bulkStoreBox(tile::StoreOp op,
+                                                        int64_t threads) {
+  std::optional<StagedStore> plan = stagedStorePlan(op, threads);
+  if (!plan || !plan->bulk)
+    return std::nullopt;
+  return SmallVector<int64_t>{plan->roundColumns,
+                              plan->rowsPerWarp / kBulkStoreParts};
 }
 
 namespace {
@@ -743,6 +787,122 @@ void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
   }
 }
 
+/// Each warp moves its rows through its 1024-byte-aligned part of `staging`
+/// a round of 128 bytes of columns at a time, in two halves of its rows
+/// (kBulkStoreParts), each with its own half of the buffer: once the copy
+/// engine has read that half (the other half's store may still be in
+/// flight), the threads write their runs of the rows there, swizzled, make
+/// them visible to the async proxy, meet, and the first lane issues one
+/// bulk tensor store of them through `tensorMap`. The copy engine leaves
+/// out the part of the box outside the buffer, so edge tiles need no
+/// guard, and the warp goes on while the store is in flight.
+void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
+                     const StagedStore &plan, RankedTensorType tileType,
+                     Value value, Value staging, Value tensorMap,
+                     ValueRange indices) {
+  LinearLayout layout = state.linearLayoutOf(tileType);
+  MLIRContext *ctx = b.getContext();
+  auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+  Value tid = state.threadId;
+  Value lane = b.createOrFold<arith::RemUIOp>(loc, tid, c(32));
+  Value warpBytes = b.createOrFold<arith::MulIOp>(
+      loc, b.createOrFold<arith::DivUIOp>(loc, tid, c(32)),
+      c(plan.warpElements() * plan.elementBytes));
+  int64_t eb = plan.elementBytes, rowMask = plan.rowsPerWarp - 1;
+  int64_t partRows = plan.rowsPerWarp / kBulkStoreParts;
+  Value firstRow = b.createOrFold<arith::AndIOp>(
+      loc, emitCoordinates(b, loc, layout, tid, 0)[0], c(~rowMask));
+  // Element index of (row of the warp, byte in row) in the buffer: rows of
+  // one part are consecutive, each part a whole number of swizzle atoms.
+  int64_t chunkBytes = 16, atomRows = kSwizzleAtomBytes / kSwizzleRowBytes;
+  auto swizzled = [&](Value row, Value byte) {
+    Value chunk = b.createOrFold<arith::XOrIOp>(
+        loc, b.createOrFold<arith::DivUIOp>(loc, byte, c(chunkBytes)),
+        b.createOrFold<arith::RemUIOp>(loc, row, c(atomRows)));
+    Value offset = b.createOrFold<arith::AddIOp>(
+        loc,
+        b.createOrFold<arith::AddIOp>(
+            loc, warpBytes,
+            b.createOrFold<arith::MulIOp>(loc, row, c(kSwizzleRowBytes))),
+        b.createOrFold<arith::AddIOp>(
+            loc, b.createOrFold<arith::MulIOp>(loc, chunk, c(chunkBytes)),
+            b.createOrFold<arith::RemUIOp>(loc, byte, c(chunkBytes))));
+    return b.createOrFold<arith::DivUIOp>(loc, offset, c(eb));
+  };
+  Value firstLane = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          lane, c(0));
+  Value allLanes = arith::ConstantIntOp::create(b, loc, -1, 32);
+  auto toI32 = [&](Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+  };
+  Value warpAddress = b.createOrFold<arith::AddIOp>(
+      loc, sharedAddress(b, loc, staging),
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), warpBytes));
+  Type sharedPointerType = LLVM::LLVMPointerType::get(ctx, /*shared=*/3);
+  int64_t run = innermostRun(layout);
+  Type elementType = tileType.getElementType();
+  for (int64_t round = 0; round < plan.rounds; ++round) {
+    for (int64_t part = 0; part < kBulkStoreParts; ++part) {
+      // The copy engine has read this half of the buffer (the store of
+      // the round or tile before); the other half's may be in flight.
+      buildIf(b, loc, firstLane, [&](OpBuilder &t) {
+        NVVM::CpAsyncBulkWaitGroupOp::create(
+            t, loc, t.getI32IntegerAttr(kBulkStoreParts - 1),
+            t.getUnitAttr());
+      });
+      NVVM::SyncWarpOp::create(b, loc, allLanes);
+      for (int64_t slot = 0; slot < layout.getPerThread(); slot += run) {
+        SmallVector<int64_t> position = layout.apply(slot, 0, 0);
+        if (position[1] / plan.roundColumns != round ||
+            (position[0] & rowMask) / partRows != part)
+          continue;
+        SmallVector<Value> at = emitCoordinates(b, loc, layout, tid, slot);
+        Value row = b.createOrFold<arith::AndIOp>(loc, at[0], c(rowMask));
+        Value byte = b.createOrFold<arith::MulIOp>(
+            loc,
+            b.createOrFold<arith::AndIOp>(loc, at[1],
+                                          c(plan.roundColumns - 1)),
+            c(eb));
+        SmallVector<Value> elements;
+        for (int64_t i = 0; i < run; ++i)
+          elements.push_back(
+              vector::ExtractOp::create(b, loc, value, slot + i));
+        Value slice = vector::FromElementsOp::create(
+            b, loc, VectorType::get({run}, elementType), elements);
+        vector::StoreOp::create(b, loc, slice, staging,
+                                ValueRange{swizzled(row, byte)},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(run * eb));
+      }
+      // The generic proxy's writes, seen by the copy engine's reads.
+      NVVM::FenceProxyOp::create(
+          b, loc,
+          NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      NVVM::SyncWarpOp::create(b, loc, allLanes);
+      Value column = toI32(b.createOrFold<arith::AddIOp>(
+          loc, indices[1], c(round * plan.roundColumns)));
+      Value row = toI32(b.createOrFold<arith::AddIOp>(
+          loc, indices[0],
+          b.createOrFold<arith::AddIOp>(loc, firstRow, c(part * partRows))));
+      Value source = LLVM::IntToPtrOp::create(
+          b, loc, sharedPointerType,
+          b.createOrFold<arith::AddIOp>(
+              loc, warpAddress,
+              arith::ConstantIntOp::create(
+                  b, loc, part * partRows * kSwizzleRowBytes, 64)));
+      buildIf(b, loc, firstLane, [&](OpBuilder &t) {
+        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+            t, loc, tensorMap, source, ValueRange{column, row},
+            /*l2CacheHint=*/nullptr,
+            NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+            /*predicate=*/nullptr);
+        NVVM::CpAsyncBulkCommitGroupOp::create(t, loc);
+      });
+    }
+  }
+}
+
 struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -752,6 +912,16 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
     Location loc = op.getLoc();
     auto tileType = cast<RankedTensorType>(op.getValue().getType());
     Value buffer = adaptor.getBuffer();
+    Value staging = state.exchangeBuffers.lookup(op);
+    std::optional<StagedStore> staged =
+        staging ? stagedStorePlan(op, state.threads) : std::nullopt;
+    if (staged && staged->bulk) {
+      storeStagedBulk(rewriter, loc, state, *staged, tileType,
+                      adaptor.getValue(), staging, state.tensorMaps.lookup(op),
+                      adaptor.getIndices());
+      rewriter.eraseOp(op);
+      return success();
+    }
     // Replicated tiles are written by one owner per element.
     Value owner =
         tileType.getEncoding()
@@ -771,9 +941,6 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
     // A staged store (a buffer was set aside for it) moves a tile wholly
     // inside C, whose rows keep 16-byte runs aligned, in 16-byte accesses
     // after one uniform check; edge tiles take the guarded stores.
-    Value staging = state.exchangeBuffers.lookup(op);
-    std::optional<StagedStore> staged =
-        staging ? stagedStorePlan(op, state.threads) : std::nullopt;
     Value aligned = staged ? runsAligned(rewriter, loc, buffer, store.indices,
                                          kStagedAccessBytes /
                                              staged->elementBytes)
@@ -801,6 +968,22 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
 };
 
 } // namespace
+
+void tilec::finishBulkStores(gpu::GPUFuncOp func) {
+  bool bulkStores =
+      func.walk([](NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp) {
+            return WalkResult::interrupt();
+          }).wasInterrupted();
+  if (!bulkStores)
+    return;
+  // A thread with no bulk store in flight passes the wait at once.
+  func.walk([](gpu::ReturnOp ret) {
+    OpBuilder b(ret);
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, ret.getLoc(),
+                                         b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+  });
+}
 
 void tilec::populateMapWarpsMemoryPatterns(const TypeConverter &converter,
                                            MapWarpsState &state,

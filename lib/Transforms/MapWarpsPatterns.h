@@ -43,7 +43,9 @@ struct MapWarpsState {
   /// The workgroup buffer of each exchanging op (tile.reduce,
   /// tile.broadcast).
   llvm::DenseMap<mlir::Operation *, mlir::Value> exchangeBuffers;
-  /// The tensor-map parameter each tilegpu.copy_bulk copies through.
+  /// The tensor-map parameter each tilegpu.copy_bulk copies through, and
+  /// each tile.store staged for bulk stores (stagedStoreBuffer) stores
+  /// through.
   llvm::DenseMap<mlir::Operation *, mlir::Value> tensorMaps;
   MapWarpsStats stats;
 
@@ -83,6 +85,8 @@ struct MapWarpsPattern : mlir::OpConversionPattern<OpTy> {
 struct ExchangeBuffer {
   int64_t elements;
   mlir::Type elementType;
+  /// Bytes its start is aligned to (a bulk store's swizzled rows: 1024).
+  int64_t alignment = 16;
 };
 /// Fails with a located error for the tile.prefix forms the lowering does
 /// not cover yet (see MapWarpsPrefix.cpp).
@@ -105,6 +109,13 @@ mlir::LogicalResult checkExchangeBufferFits(mlir::Operation *op,
 /// staging (MapWarpsMemory.cpp).
 std::optional<ExchangeBuffer> stagedStoreBuffer(tile::StoreOp op,
                                                 int64_t threads);
+/// The box (innermost first: 128 bytes of columns, a warp's rows) of the
+/// bulk tensor stores a staged tile.store goes out as, if it does.
+std::optional<llvm::SmallVector<int64_t>> bulkStoreBox(tile::StoreOp op,
+                                                       int64_t threads);
+/// After the conversion: before each return of a kernel with bulk stores,
+/// waits until the copy engine has read their workgroup memory.
+void finishBulkStores(mlir::gpu::GPUFuncOp func);
 /// The buffer `op` needs, or nullopt if it exchanges nothing.
 std::optional<ExchangeBuffer> exchangeBufferFor(mlir::Operation *op,
                                                 int64_t threads);

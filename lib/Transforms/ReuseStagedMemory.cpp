@@ -178,6 +178,17 @@ static void eraseWorkgroupAttributions(gpu::GPUFuncOp func,
                 Builder(func).getI64IntegerAttr(count - indices.size()));
 }
 
+/// The alignment `buffer` asks for (llvm.align: a bulk store's swizzled
+/// rows need 1024 bytes), at least kBufferAlignment. The dynamic shared
+/// memory starts 1024-byte aligned.
+static uint64_t bufferAlignment(gpu::GPUFuncOp func, BlockArgument buffer) {
+  unsigned index =
+      buffer.getArgNumber() - func.getFirstWorkgroupAttributionIndex();
+  auto align = dyn_cast_or_null<IntegerAttr>(func.getWorkgroupAttributionAttr(
+      index, LLVM::LLVMDialect::getAlignAttrName()));
+  return std::max<int64_t>(kBufferAlignment, align ? align.getInt() : 0);
+}
+
 static int64_t bufferBytes(BlockArgument buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   return type.getNumElements() *
@@ -216,7 +227,7 @@ FailureOr<int64_t> tilec::reuseStagedMemory(RewriterBase &rewriter,
   unsigned firstIndex = func.getFirstWorkgroupAttributionIndex();
   for (const MovedBuffer &m : moved) {
     separateFromStaged(rewriter, m);
-    offset = llvm::alignTo(offset, kBufferAlignment);
+    offset = llvm::alignTo(offset, bufferAlignment(func, m.buffer));
     Value byteShift =
         arith::ConstantIndexOp::create(rewriter, m.buffer.getLoc(), offset);
     Value view = memref::ViewOp::create(rewriter, m.buffer.getLoc(),

@@ -5,9 +5,10 @@
 // warps). The bias is read once a program straight into the accumulator's
 // column slice (64 columns a thread, in pairs: 2 x 4-byte loads), added and
 // clamped in place: 128 max.NaN.f32, no workgroup exchange. The only
-// workgroup buffer is the staged store's (8 warps x 16 rows x 144 bytes),
-// read back 16 bytes a lane; it takes the operand slots' memory after the
-// K loop (tile-reuse-staged-memory), so the kernel declares none.
+// workgroup buffer is the staged store's (8 warps x 16 rows x 128 bytes,
+// swizzled), which bulk tensor stores read; it takes the operand slots'
+// memory after the K loop (tile-reuse-staged-memory), so the kernel
+// declares none. The twin (no tensor maps) stores 16 bytes a lane.
 // CHECK-LABEL: .entry matmul_bias_relu(
 // CHECK-NOT: .shared .align
 // CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
@@ -17,9 +18,15 @@
 // CHECK-NOT: max.NaN.f32
 // CHECK-NOT: ld.shared.{{[bfu]}}
 // CHECK: bar.warp.sync
+// CHECK: st.shared.b32
+// CHECK: fence.proxy.async.shared::cta
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK-NOT: st.global
+// CHECK: cp.async.bulk.wait_group.read 0
+// CHECK-LABEL: .entry matmul_bias_relu__thread_copies(
+// CHECK-NOT: cp.async.bulk.tensor
 // CHECK: ld.shared.v4.b32
 // CHECK: st.global.v4.b32
-// CHECK-LABEL: .entry matmul_bias_relu__thread_copies(
 
 // The softmax of A x B rows (64 rows x 256 columns on 4 warps, one
 // warpgroup: 16 rows a warp, 2 a thread): row max and sum by xor shuffles

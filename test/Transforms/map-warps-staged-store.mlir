@@ -60,3 +60,67 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// In a kernel that copies its operands in bulk (so the runtime describes
+// its buffers by tensor maps, and its twin without them takes the rest),
+// the staged store of a kernel argument goes out as bulk tensor stores: a
+// tensor map for C (argument 0, boxes of 64 columns x 8 rows, 128-byte
+// swizzle) is appended; each warp's 16 rows pass through its own
+// 1024-byte-aligned 2 KiB (two halves of 8 swizzled rows); for each half
+// of each round the first lane waits until at most the other half's store
+// is unread, the warp writes its 4-byte runs, fences them for the async
+// proxy, meets, and the first lane stores the half at (n0 + 64 r, m0 + 16 w
+// + 8 h) and commits it. No guard: the copy engine leaves out what lies
+// outside C. Before the return, every bulk store has been read.
+// CHECK-LABEL: gpu.func @bulk_store(
+// CHECK-SAME: %{{[^:]*}}: memref<?x?xbf16>, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: memref<?x?xbf16>, %{{[^:]*}}: !llvm.ptr, %[[MAP:[^:]*]]: !llvm.ptr)
+// CHECK-SAME: workgroup(%[[STAGING:[^ ]*]] : memref<4096xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+// CHECK-SAME: tile.tensor_maps = [array<i64: 3, 64, 64, 128>, array<i64: 0, 64, 8, 128>]
+// CHECK-NOT: vector.store %{{.*}} : memref<?x?xbf16>
+// CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-8: vector.store %{{.*}}, %[[STAGING]][%{{.*}}] {alignment = 4 : i64} : memref<4096xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.bar.warp.sync
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT: vector.store %{{.*}} : memref<?x?xbf16>
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT: gpu.return
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @bulk_store(%c: memref<?x?xbf16>, %m0: index, %n0: index, %b: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c8192 = arith.constant 8192 : index
+    %panel = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c8192][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%m0, %n0], %panel, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<1xi64, #gpu.address_space<workgroup>>
+    %one = arith.constant dense<1.0> : tensor<64x128xbf16, #mma>
+    tile.store %one, %c[%m0, %n0] : tensor<64x128xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// The twin of a bulk-copying kernel (no bulk copies of its own) keeps the
+// 16-byte stores of C.
+// CHECK-LABEL: gpu.func @no_bulk_copies(
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @no_bulk_copies(%c: memref<?x?xbf16>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64} {
+    %one = arith.constant dense<1.0> : tensor<64x128xbf16, #mma>
+    tile.store %one, %c[%m0, %n0] : tensor<64x128xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}

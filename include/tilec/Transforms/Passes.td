@@ -546,7 +546,16 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
       inside the buffer, each warp writes its rows to its part of a
       workgroup buffer, 128 bytes of columns a round, meets with
       `bar.warp.sync`, and stores them 16 bytes a lane; edge tiles keep
-      the guarded stores.
+      the guarded stores. In a kernel that copies its operands in bulk
+      (TMA), the staged store of a 2-D kernel argument goes out as bulk
+      tensor stores instead, edge tiles included (the copy engine leaves
+      out what lies outside the buffer): each warp writes half of its
+      rows of a round to its half of 1024-byte-aligned, 128-byte-swizzled
+      rows, fences them for the async proxy, and its first lane issues
+      `cp.async.bulk.tensor` through a tensor map of the argument
+      (appended like the copies'), waiting only until the copy engine has
+      read the half it is about to overwrite. Before returning, the
+      kernel waits until every bulk store has been read.
     - `tile.reduce` reduces each thread's own elements, then the lanes of a
       warp with `gpu.shuffle xor` butterflies, then the warps through
       workgroup memory; `tile.broadcast` exchanges through workgroup memory.
