@@ -23,11 +23,11 @@ void expectRoundTrip(const LaunchMetadata &m, const std::string &text) {
 TEST(LaunchMetadata, RoundTripsEveryField) {
   LaunchMetadata m;
   m.kernel = "matmul_bf16";
-  m.params = {{ParamInfo::Kind::Buffer, ScalarType::BF16, 2},
-              {ParamInfo::Kind::Buffer, ScalarType::BF16, 2},
-              {ParamInfo::Kind::Buffer, ScalarType::F32, 2},
-              {ParamInfo::Kind::Scalar, ScalarType::I64, 0},
-              {ParamInfo::Kind::Scalar, ScalarType::F16, 0}};
+  m.params = {{ParamInfo::Kind::Buffer, ScalarType::BF16, 2, {}},
+              {ParamInfo::Kind::Buffer, ScalarType::BF16, 2, {}},
+              {ParamInfo::Kind::Buffer, ScalarType::F32, 2, {}},
+              {ParamInfo::Kind::Scalar, ScalarType::I64, 0, {}},
+              {ParamInfo::Kind::Scalar, ScalarType::F16, 0, {}}};
   m.block = {128, 2, 1};
   m.grid[0] = {GridTerm{2, 0, 128}, GridTerm{3, std::nullopt, 4}};
   m.grid[1] = {GridTerm{2, 1, 256}};
@@ -67,9 +67,9 @@ TEST(LaunchMetadata, RoundTripsFixedStrides) {
 LaunchMetadata tmaMatmul() {
   LaunchMetadata m;
   m.kernel = "matmul_bf16";
-  m.params = {{ParamInfo::Kind::Buffer, ScalarType::BF16, 2},
-              {ParamInfo::Kind::Buffer, ScalarType::BF16, 2},
-              {ParamInfo::Kind::Buffer, ScalarType::F32, 2}};
+  m.params = {{ParamInfo::Kind::Buffer, ScalarType::BF16, 2, {}},
+              {ParamInfo::Kind::Buffer, ScalarType::BF16, 2, {}},
+              {ParamInfo::Kind::Buffer, ScalarType::F32, 2, {}}};
   m.block = {128, 1, 1};
   m.grid[0] = {GridTerm{2, 1, 128}};
   m.grid[1] = {GridTerm{2, 0, 128}};
@@ -512,9 +512,9 @@ TEST(LaunchMetadata, TheNarrowFixturesCarryTheirDocumentedMetadata) {
 TEST(LaunchMetadata, RoundTripsOtherRanksAndNoSwizzle) {
   LaunchMetadata m;
   m.kernel = "k";
-  m.params = {{ParamInfo::Kind::Buffer, ScalarType::F32, 1},
-              {ParamInfo::Kind::Scalar, ScalarType::I32, 0},
-              {ParamInfo::Kind::Buffer, ScalarType::F16, 5}};
+  m.params = {{ParamInfo::Kind::Buffer, ScalarType::F32, 1, {}},
+              {ParamInfo::Kind::Scalar, ScalarType::I32, 0, {}},
+              {ParamInfo::Kind::Buffer, ScalarType::F16, 5, {}}};
   m.tensorMaps = {TensorMapInfo{0, {256}, 0},
                   TensorMapInfo{2, {8, 1, 2, 3, 256}, 0},
                   TensorMapInfo{0, {32}, 128}};
