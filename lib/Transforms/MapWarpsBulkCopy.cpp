@@ -30,8 +30,8 @@ static constexpr int32_t kTryWaitTicks = 10000000;
 /// (storeStagedBulk).
 static constexpr int64_t kStoreSwizzleBytes = 128;
 
-/// A kernel's tensor-map parameters, by buffer argument and box (a store's
-/// with its swizzle last).
+/// A kernel's tensor-map parameters, by buffer argument and box (with its
+/// swizzle last).
 using TensorMapDescriptors =
     std::map<std::pair<unsigned, SmallVector<int64_t>>, Value>;
 
@@ -63,10 +63,27 @@ static void keepRepitchedTensorMaps(gpu::GPUFuncOp func,
 
 LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
                                         MapWarpsState &state) {
-  // One descriptor per source buffer and box.
   TensorMapDescriptors descriptors;
   SmallVector<Attribute> described;
   MLIRContext *ctx = func.getContext();
+  // One descriptor per buffer argument, box and swizzle: appended to the
+  // kernel's parameters and listed as [argument, box..., swizzle bytes].
+  auto describe = [&](Operation *op, unsigned arg, ArrayRef<int64_t> box,
+                      int64_t swizzleBytes) {
+    SmallVector<int64_t> key(box);
+    key.push_back(swizzleBytes);
+    Value &descriptor = descriptors[{arg, key}];
+    if (!descriptor) {
+      unsigned index = func.getNumArguments();
+      (void)func.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
+                                DictionaryAttr::get(ctx), op->getLoc());
+      descriptor = func.getArgument(index);
+      SmallVector<int64_t> entry = {arg};
+      llvm::append_range(entry, key);
+      described.push_back(DenseI64ArrayAttr::get(ctx, entry));
+    }
+    state.tensorMaps[op] = descriptor;
+  };
   WalkResult result = func.walk([&](tilegpu::CopyBulkOp copy) {
     auto src = dyn_cast<BlockArgument>(copy.getSrc());
     if (!src || src.getOwner() != &func.getBody().front() ||
@@ -95,43 +112,18 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
     // A multicast copy's block copies its share of the rows.
     box[rank - 1 - copy.getRowsDimension()] =
         dst.getDimSize(1) / (copy.getMulticast() ? state.clusterBlocks : 1);
-    Value &descriptor = descriptors[{src.getArgNumber(), box}];
-    if (!descriptor) {
-      unsigned index = func.getNumArguments();
-      (void)func.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
-                                DictionaryAttr::get(ctx), copy.getLoc());
-      descriptor = func.getArgument(index);
-      SmallVector<int64_t> entry = {src.getArgNumber()};
-      llvm::append_range(entry, box);
-      entry.push_back(
-          *copy.getLayout().getHardwareSwizzleBytes(dst.getElementType()));
-      described.push_back(DenseI64ArrayAttr::get(ctx, entry));
-    }
-    state.tensorMaps[copy] = descriptor;
+    describe(copy, src.getArgNumber(), box,
+             *copy.getLayout().getHardwareSwizzleBytes(dst.getElementType()));
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
   // Staged stores that go out in bulk: 128-byte swizzled rows.
   func.walk([&](tile::StoreOp store) {
-    std::optional<SmallVector<int64_t>> box =
-        bulkStoreBox(store, state.threads);
-    if (!box)
-      return;
-    auto dst = cast<BlockArgument>(store.getBuffer());
-    SmallVector<int64_t> key = *box;
-    key.push_back(kStoreSwizzleBytes);
-    Value &descriptor = descriptors[{dst.getArgNumber(), key}];
-    if (!descriptor) {
-      unsigned index = func.getNumArguments();
-      (void)func.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
-                                DictionaryAttr::get(ctx), store.getLoc());
-      descriptor = func.getArgument(index);
-      SmallVector<int64_t> entry = {dst.getArgNumber()};
-      llvm::append_range(entry, key);
-      described.push_back(DenseI64ArrayAttr::get(ctx, entry));
-    }
-    state.tensorMaps[store] = descriptor;
+    if (std::optional<SmallVector<int64_t>> box =
+            bulkStoreBox(store, state.threads))
+      describe(store, cast<BlockArgument>(store.getBuffer()).getArgNumber(),
+               *box, kStoreSwizzleBytes);
   });
   if (!described.empty())
     func->setAttr(tile::kTensorMapsAttrName, ArrayAttr::get(ctx, described));
