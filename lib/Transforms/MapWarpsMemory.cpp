@@ -829,8 +829,8 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
             b.createOrFold<arith::RemUIOp>(loc, byte, c(chunkBytes))));
     return b.createOrFold<arith::DivUIOp>(loc, offset, c(eb));
   };
-  Value firstLane = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          lane, c(0));
+  Value firstLane =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c(0));
   Value allLanes = arith::ConstantIntOp::create(b, loc, -1, 32);
   auto toI32 = [&](Value index) {
     return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
@@ -847,8 +847,7 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
       // the round or tile before); the other half's may be in flight.
       buildIf(b, loc, firstLane, [&](OpBuilder &t) {
         NVVM::CpAsyncBulkWaitGroupOp::create(
-            t, loc, t.getI32IntegerAttr(kBulkStoreParts - 1),
-            t.getUnitAttr());
+            t, loc, t.getI32IntegerAttr(kBulkStoreParts - 1), t.getUnitAttr());
       });
       NVVM::SyncWarpOp::create(b, loc, allLanes);
       for (int64_t slot = 0; slot < layout.getPerThread(); slot += run) {
@@ -860,8 +859,7 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
         Value row = b.createOrFold<arith::AndIOp>(loc, at[0], c(rowMask));
         Value byte = b.createOrFold<arith::MulIOp>(
             loc,
-            b.createOrFold<arith::AndIOp>(loc, at[1],
-                                          c(plan.roundColumns - 1)),
+            b.createOrFold<arith::AndIOp>(loc, at[1], c(plan.roundColumns - 1)),
             c(eb));
         SmallVector<Value> elements;
         for (int64_t i = 0; i < run; ++i)
@@ -869,15 +867,13 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
               vector::ExtractOp::create(b, loc, value, slot + i));
         Value slice = vector::FromElementsOp::create(
             b, loc, VectorType::get({run}, elementType), elements);
-        vector::StoreOp::create(b, loc, slice, staging,
-                                ValueRange{swizzled(row, byte)},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(run * eb));
+        vector::StoreOp::create(
+            b, loc, slice, staging, ValueRange{swizzled(row, byte)},
+            /*nontemporal=*/false, llvm::MaybeAlign(run * eb));
       }
       // The generic proxy's writes, seen by the copy engine's reads.
       NVVM::FenceProxyOp::create(
-          b, loc,
-          NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+          b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
           NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
       NVVM::SyncWarpOp::create(b, loc, allLanes);
       Value column = toI32(b.createOrFold<arith::AddIOp>(
@@ -970,18 +966,17 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
 } // namespace
 
 void tilec::finishBulkStores(gpu::GPUFuncOp func) {
-  bool bulkStores =
-      func.walk([](NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp) {
-            return WalkResult::interrupt();
-          }).wasInterrupted();
+  bool bulkStores = func.walk([](NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp) {
+                          return WalkResult::interrupt();
+                        })
+                        .wasInterrupted();
   if (!bulkStores)
     return;
   // A thread with no bulk store in flight passes the wait at once.
   func.walk([](gpu::ReturnOp ret) {
     OpBuilder b(ret);
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, ret.getLoc(),
-                                         b.getI32IntegerAttr(0),
-                                         b.getUnitAttr());
+    NVVM::CpAsyncBulkWaitGroupOp::create(
+        b, ret.getLoc(), b.getI32IntegerAttr(0), b.getUnitAttr());
   });
 }
 

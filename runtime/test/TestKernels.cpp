@@ -24,7 +24,9 @@ std::string_view bytesOf(const unsigned char *data, unsigned long size) {
 ParamInfo buffer(ScalarType type, unsigned rank) {
   return {ParamInfo::Kind::Buffer, type, rank, {}};
 }
-ParamInfo scalar(ScalarType type) { return {ParamInfo::Kind::Scalar, type, 0, {}}; }
+ParamInfo scalar(ScalarType type) {
+  return {ParamInfo::Kind::Scalar, type, 0, {}};
+}
 } // namespace
 
 std::string_view kernelsPtx() {

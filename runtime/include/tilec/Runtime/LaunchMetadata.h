@@ -86,8 +86,9 @@
 // `scratch FIXED PER_PROGRAM` asks the runtime for a zero-filled global
 // scratch buffer (decoupled look-back scans keep a tile ticket counter and
 // per-block status words there) of scratchBytes = FIXED + PER_PROGRAM *
-// (number of blocks of the launch; of tiles for a persistent kernel) bytes. FIXED and PER_PROGRAM are decimal
-// byte counts (uint64), each a multiple of 4, not both 0; at most one line.
+// (number of blocks of the launch; of tiles for a persistent kernel) bytes.
+// FIXED and PER_PROGRAM are decimal byte counts (uint64), each a multiple of
+// 4, not both 0; at most one line.
 // `scratch FIXED PER_PROGRAM unzeroed` asks for the same buffer without the
 // zero-fill: the kernel writes every word it reads (partial results), so
 // the launch need not pay for a memset.
