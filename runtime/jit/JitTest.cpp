@@ -634,7 +634,7 @@ void expectCopyCubin(const std::string &cubin) {
       parseLaunchMetadata(info->launchSymbols[0].text, &error);
   ASSERT_TRUE(meta) << error;
   EXPECT_EQ(meta->kernel, kCopyKernel);
-  ParamInfo buffer{ParamInfo::Kind::Buffer, ScalarType::F32, 1};
+  ParamInfo buffer{ParamInfo::Kind::Buffer, ScalarType::F32, 1, {}};
   EXPECT_EQ(meta->params, (std::vector<ParamInfo>{buffer, buffer}));
   EXPECT_EQ(meta->grid[0], (std::vector<GridTerm>{GridTerm{0, 0, 256}}));
   EXPECT_TRUE(meta->grid[1].empty() && meta->grid[2].empty());
