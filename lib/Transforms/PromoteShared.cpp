@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkSource.h"
 #include "DotLayout.h"
 #include "TileLayout.h"
 #include "tilec/Dialect/Tile/TileOps.h"
@@ -53,70 +54,6 @@ static bool padsWithZeros(tile::LoadOp load) {
   std::optional<TypedAttr> padding = load.getPadding();
   return !padding || matchPattern(*padding, m_Zero()) ||
          matchPattern(*padding, m_AnyZeroFloat());
-}
-
-namespace {
-/// Where the copy engine reads the tile a load reads: a kernel argument
-/// (the runtime describes those), indexed as the load is, or a
-/// rank-reducing unit-stride subview of one that keeps the argument's last
-/// dimension and one other, each whole from 0, indexed by the subview's
-/// offsets in the others. (Whole, so that the engine's zeros past the
-/// argument's end are the view's; one (batch, head) of a 4-D attention
-/// buffer is such a view.)
-struct BulkSource {
-  BlockArgument arg;
-  /// The subview's offsets, one per dimension of `arg`; empty when the
-  /// load reads `arg` itself.
-  SmallVector<OpFoldResult> offsets;
-  /// The dimension of `arg` the tile's rows run along.
-  unsigned rowsDim = 0;
-};
-} // namespace
-
-static BlockArgument kernelArgument(Value value) {
-  auto arg = dyn_cast<BlockArgument>(value);
-  return arg && isa<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
-             ? arg
-             : BlockArgument();
-}
-
-/// Whether `size` is the whole of dimension `dim` of `source`.
-static bool isWholeDimension(OpFoldResult size, Value source, unsigned dim) {
-  auto type = cast<MemRefType>(source.getType());
-  if (std::optional<int64_t> constant = getConstantIntValue(size))
-    return !type.isDynamicDim(dim) && *constant == type.getDimSize(dim);
-  auto dimOp = cast<Value>(size).getDefiningOp<memref::DimOp>();
-  return dimOp && dimOp.getSource() == source &&
-         dimOp.getConstantIndex() == static_cast<int64_t>(dim);
-}
-
-static std::optional<BulkSource> bulkSource(tile::LoadOp load) {
-  Value buffer = load.getBuffer();
-  if (cast<MemRefType>(buffer.getType()).getRank() != 2)
-    return std::nullopt;
-  while (auto cast = buffer.getDefiningOp<memref::CastOp>())
-    buffer = cast.getSource();
-  if (BlockArgument arg = kernelArgument(buffer))
-    return BulkSource{arg, {}, 0};
-  auto subview = buffer.getDefiningOp<memref::SubViewOp>();
-  BlockArgument arg = subview ? kernelArgument(subview.getSource()) : nullptr;
-  // The copy engine describes 2 to 5 dimensions.
-  if (!arg || subview.getSourceType().getRank() > 5 ||
-      !llvm::all_of(subview.getMixedStrides(), isOneInteger))
-    return std::nullopt;
-  unsigned rank = subview.getSourceType().getRank();
-  llvm::SmallBitVector dropped = subview.getDroppedDims();
-  SmallVector<unsigned> kept;
-  for (unsigned d = 0; d < rank; ++d)
-    if (!dropped[d])
-      kept.push_back(d);
-  if (kept.size() != 2 || kept[1] != rank - 1)
-    return std::nullopt;
-  for (unsigned d : kept)
-    if (!isZeroInteger(subview.getMixedOffsets()[d]) ||
-        !isWholeDimension(subview.getMixedSizes()[d], subview.getSource(), d))
-      return std::nullopt;
-  return BulkSource{arg, subview.getMixedOffsets(), kept[0]};
 }
 
 /// Whether `index` is `loop`'s induction variable, or it plus or minus a
@@ -300,15 +237,10 @@ struct StagedTile {
     }
     if (barriers) {
       // canBulkCopy checked that there is a source.
-      BulkSource source = *bulkSource(load);
+      BulkSource source = *bulkSource(load.getBuffer());
       IntegerAttr rowsDim;
       if (!source.offsets.empty()) {
-        // The subview's offsets, with the tile's row and column indices in
-        // its two dimensions (whole from 0).
-        SmallVector<Value> tileIndices = std::move(indices);
-        indices = getValueOrCreateConstantIndexOp(b, loc, source.offsets);
-        indices[source.rowsDim] = tileIndices[0];
-        indices.back() = tileIndices[1];
+        indices = bulkSourceIndices(b, loc, source, indices[0], indices[1]);
         if (source.rowsDim + 2 != indices.size())
           rowsDim = b.getI64IntegerAttr(source.rowsDim);
       }
@@ -405,7 +337,7 @@ StagedTile allocateSlots(OpBuilder &b, Location loc, PromotableLoad toStage,
 bool canBulkCopy(ArrayRef<PromotableLoad> loads) {
   bool anyPipelined = false;
   for (const PromotableLoad &p : loads) {
-    if (!p.swizzled || (!p.invariant && !bulkSource(p.load)))
+    if (!p.swizzled || (!p.invariant && !bulkSource(tile::LoadOp(p.load).getBuffer())))
       return false;
     anyPipelined |= !p.invariant;
   }
@@ -987,7 +919,7 @@ bool producerCanAddress(scf::ForOp loop, tile::LoadOp load, Operation *first) {
         !llvm::all_of(def->getOperands(), ready))
       return false;
   }
-  std::optional<BulkSource> source = bulkSource(load);
+  std::optional<BulkSource> source = bulkSource(load.getBuffer());
   return source && llvm::all_of(source->offsets, [&](OpFoldResult offset) {
            auto value = dyn_cast<Value>(offset);
            return !value || ready(value);
