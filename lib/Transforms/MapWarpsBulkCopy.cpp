@@ -120,10 +120,8 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
     return failure();
   // Staged stores that go out in bulk: 128-byte swizzled rows.
   func.walk([&](tile::StoreOp store) {
-    if (std::optional<SmallVector<int64_t>> box =
-            bulkStoreBox(store, state.threads))
-      describe(store, cast<BlockArgument>(store.getBuffer()).getArgNumber(),
-               *box, kStoreSwizzleBytes);
+    if (std::optional<BulkStoreBox> box = bulkStoreBox(store, state.threads))
+      describe(store, box->arg, box->box, kStoreSwizzleBytes);
   });
   if (!described.empty())
     func->setAttr(tile::kTensorMapsAttrName, ArrayAttr::get(ctx, described));

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkSource.h"
 #include "LinearLayoutIR.h"
 #include "MapWarpsPatterns.h"
 #include "tilec/Dialect/Tile/TileOps.h"
@@ -612,16 +613,16 @@ static bool costsNoResidency(gpu::GPUFuncOp func, int64_t bytes) {
 /// bulk tensor stores: its kernel copies its operands in bulk already (so
 /// the runtime describes its buffers with tensor maps, and a twin without
 /// them runs where a buffer cannot be described), and the buffer is one of
-/// the kernel's 2-D arguments with contiguous rows, which a tensor map
-/// describes whole (the copy engine leaves out what lies outside it).
+/// the kernel's arguments, or a slice of one whole in its two dimensions
+/// (bulkSource), with contiguous rows: the copy engine leaves out what
+/// lies outside the argument, which is what lies outside the view.
 static bool storesInBulk(tile::StoreOp op, int64_t rowsPerWarp) {
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
-  auto arg = dyn_cast<BlockArgument>(op.getBuffer());
   auto type = cast<MemRefType>(op.getBuffer().getType());
-  if (!arg || arg.getOwner() != &func.getBody().front() ||
-      arg.getArgNumber() >= func.getNumArguments() || type.getRank() != 2 ||
-      !type.isLastDimUnitStride() || rowsPerWarp > kMaxBoxRows ||
-      rowsPerWarp % (kBulkStoreParts * kSwizzleAtomBytes / kSwizzleRowBytes))
+  if (type.getRank() != 2 || !type.isLastDimUnitStride() ||
+      rowsPerWarp > kMaxBoxRows ||
+      rowsPerWarp % (kBulkStoreParts * kSwizzleAtomBytes / kSwizzleRowBytes) ||
+      !bulkSource(op.getBuffer()))
     return false;
   return func.walk([](tilegpu::CopyBulkOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
@@ -691,13 +692,19 @@ std::optional<ExchangeBuffer> tilec::stagedStoreBuffer(tile::StoreOp op,
                         plan->bulk ? kSwizzleAtomBytes : 16};
 }
 
-std::optional<SmallVector<int64_t>> tilec::bulkStoreBox(tile::StoreOp op,
-                                                        int64_t threads) {
+std::optional<BulkStoreBox> tilec::bulkStoreBox(tile::StoreOp op,
+                                                 int64_t threads) {
   std::optional<StagedStore> plan = stagedStorePlan(op, threads);
   if (!plan || !plan->bulk)
     return std::nullopt;
-  return SmallVector<int64_t>{plan->roundColumns,
-                              plan->rowsPerWarp / kBulkStoreParts};
+  // Innermost first: 128 bytes of columns, a warp's part of its rows along
+  // the argument's rows, one element in every other dimension.
+  BulkSource source = *bulkSource(op.getBuffer());
+  unsigned rank = cast<MemRefType>(source.arg.getType()).getRank();
+  SmallVector<int64_t> box(rank, 1);
+  box[0] = plan->roundColumns;
+  box[rank - 1 - source.rowsDim] = plan->rowsPerWarp / kBulkStoreParts;
+  return BulkStoreBox{source.arg.getArgNumber(), box};
 }
 
 namespace {
@@ -799,7 +806,7 @@ void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
 void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
                      const StagedStore &plan, RankedTensorType tileType,
                      Value value, Value staging, Value tensorMap,
-                     ValueRange indices) {
+                     const BulkSource &source, ValueRange indices) {
   LinearLayout layout = state.linearLayoutOf(tileType);
   MLIRContext *ctx = b.getContext();
   auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
@@ -876,12 +883,18 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
           b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
           NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
       NVVM::SyncWarpOp::create(b, loc, allLanes);
-      Value column = toI32(b.createOrFold<arith::AddIOp>(
-          loc, indices[1], c(round * plan.roundColumns)));
-      Value row = toI32(b.createOrFold<arith::AddIOp>(
-          loc, indices[0],
-          b.createOrFold<arith::AddIOp>(loc, firstRow, c(part * partRows))));
-      Value source = LLVM::IntToPtrOp::create(
+      // Innermost first, in the argument behind the view.
+      SmallVector<Value> coordinates;
+      for (Value index : llvm::reverse(bulkSourceIndices(
+               b, loc, source,
+               b.createOrFold<arith::AddIOp>(
+                   loc, indices[0],
+                   b.createOrFold<arith::AddIOp>(loc, firstRow,
+                                                 c(part * partRows))),
+               b.createOrFold<arith::AddIOp>(loc, indices[1],
+                                             c(round * plan.roundColumns)))))
+        coordinates.push_back(toI32(index));
+      Value rowsAddress = LLVM::IntToPtrOp::create(
           b, loc, sharedPointerType,
           b.createOrFold<arith::AddIOp>(
               loc, warpAddress,
@@ -889,7 +902,7 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
                   b, loc, part * partRows * kSwizzleRowBytes, 64)));
       buildIf(b, loc, firstLane, [&](OpBuilder &t) {
         NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-            t, loc, tensorMap, source, ValueRange{column, row},
+            t, loc, tensorMap, rowsAddress, coordinates,
             /*l2CacheHint=*/nullptr,
             NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
             /*predicate=*/nullptr);
@@ -914,7 +927,7 @@ struct StoreLowering : MapWarpsPattern<tile::StoreOp> {
     if (staged && staged->bulk) {
       storeStagedBulk(rewriter, loc, state, *staged, tileType,
                       adaptor.getValue(), staging, state.tensorMaps.lookup(op),
-                      adaptor.getIndices());
+                      *bulkSource(op.getBuffer()), adaptor.getIndices());
       rewriter.eraseOp(op);
       return success();
     }

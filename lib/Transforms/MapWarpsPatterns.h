@@ -109,10 +109,13 @@ mlir::LogicalResult checkExchangeBufferFits(mlir::Operation *op,
 /// staging (MapWarpsMemory.cpp).
 std::optional<ExchangeBuffer> stagedStoreBuffer(tile::StoreOp op,
                                                 int64_t threads);
-/// The box (innermost first: 128 bytes of columns, a warp's rows) of the
-/// bulk tensor stores a staged tile.store goes out as, if it does.
-std::optional<llvm::SmallVector<int64_t>> bulkStoreBox(tile::StoreOp op,
-                                                       int64_t threads);
+/// The kernel argument that the bulk tensor stores of a staged tile.store
+/// write, if it goes out as such, and their box (innermost first).
+struct BulkStoreBox {
+  unsigned arg;
+  llvm::SmallVector<int64_t> box;
+};
+std::optional<BulkStoreBox> bulkStoreBox(tile::StoreOp op, int64_t threads);
 /// After the conversion: before each return of a kernel with bulk stores,
 /// waits until the copy engine has read their workgroup memory.
 void finishBulkStores(mlir::gpu::GPUFuncOp func);

@@ -775,7 +775,13 @@ void AttentionProgram::setUpViews(ValueRange args) {
     oHead = headsView(o, head);
   } else {
     qHead = headView(q, head, queryStart, queryLength);
-    oHead = headView(o, head, queryStart, queryLength);
+    // O's rows are Q's; viewed by its own length (as V below), each view is
+    // its whole buffer's sequence, which bulk stores can write
+    // (tile-map-warps).
+    oHead = headView(o, head, queryStart,
+                     op.isRagged()
+                         ? queryLength
+                         : b.createOrFold<memref::DimOp>(loc, o, dims.seq));
   }
   kHead = headView(k, kvHead, keyStart, keyLength);
   // V's rows are K's; viewed by its own length, each view is its whole

@@ -124,3 +124,62 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A slice of a 4-D argument whole in its last two dimensions (one (batch,
+// head) of attention's O, viewed by its own length) stores in bulk too,
+// through a 4-D tensor map of the argument (box 64 columns x 8 rows x 1 x
+// 1): coordinates innermost first, the slice's offsets outermost.
+// CHECK-LABEL: gpu.func @bulk_store_slice(
+// CHECK-SAME: %[[O:[^:]*]]: memref<?x?x?x128xbf16>, %[[B:[^:]*]]: index, %[[H:[^:]*]]: index, %{{[^:]*}}: index,
+// CHECK-SAME: %{{[^:]*}}: memref<?x?xbf16>, %{{[^:]*}}: !llvm.ptr, %[[MAP:[^:]*]]: !llvm.ptr)
+// CHECK-SAME: tile.tensor_maps = [array<i64: 4, 64, 64, 128>, array<i64: 0, 64, 8, 1, 1, 128>]
+// CHECK-DAG: %[[HI:.*]] = arith.index_cast %[[H]] : index to i32
+// CHECK-DAG: %[[BI:.*]] = arith.index_cast %[[B]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}, %[[HI]], %[[BI]]]
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @bulk_store_slice(%o: memref<?x?x?x128xbf16>, %b: index, %h: index, %m0: index, %k: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c8192 = arith.constant 8192 : index
+    %panel = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c8192][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %k[%m0, %c0], %panel, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<1xi64, #gpu.address_space<workgroup>>
+    %rows = memref.dim %o, %c2 : memref<?x?x?x128xbf16>
+    %slice = memref.subview %o[%b, %h, 0, 0] [1, 1, %rows, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+    %one = arith.constant dense<1.0> : tensor<64x128xbf16, #mma>
+    tile.store %one, %slice[%m0, %c0] : tensor<64x128xbf16, #mma>, memref<?x128xbf16, strided<[128, 1], offset: ?>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A slice that may be shorter than its argument (its rows counted by
+// another buffer) keeps the 16-byte stores: the copy engine would write
+// up to the argument's end.
+// CHECK-LABEL: gpu.func @partial_slice(
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x128xbf16, strided<[128, 1], offset: ?>>, vector<8xbf16>
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @partial_slice(%o: memref<?x?x?x128xbf16>, %b: index, %h: index, %m0: index, %k: memref<?x?xbf16>, %q: memref<?x?x?x128xbf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c8192 = arith.constant 8192 : index
+    %panel = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c8192][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %k[%m0, %c0], %panel, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<1xi64, #gpu.address_space<workgroup>>
+    %rows = memref.dim %q, %c2 : memref<?x?x?x128xbf16>
+    %slice = memref.subview %o[%b, %h, 0, 0] [1, 1, %rows, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+    %one = arith.constant dense<1.0> : tensor<64x128xbf16, #mma>
+    tile.store %one, %slice[%m0, %c0] : tensor<64x128xbf16, #mma>, memref<?x128xbf16, strided<[128, 1], offset: ?>>
+    gpu.return
+  }
+}

@@ -146,13 +146,17 @@ tile.attention @pingpong_one_warpgroup layout(bhsd) pingpong
 // -----
 
 // [batch, seq, heads, d] views, grouped-query: query head h reads K/V head
-// h / (heads / kv_heads); the grid's x runs over dimension 1 of Q.
+// h / (heads / kv_heads); the grid's x runs over dimension 1 of Q. O's view
+// takes O's own length, so that it is the whole of O's sequence (which
+// bulk stores need).
 // CHECK-LABEL: tile.kernel @gqa(
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 64>, #tile.grid<arg = 0, dim = 2, per_program = 1>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
 // CHECK: %[[HEAD:.*]] = tile.program_id y
 // CHECK: %[[BATCH:.*]] = tile.program_id z
 // CHECK: %[[KVHEAD:.*]] = arith.divui %[[HEAD]], %c4{{.*}} : index
 // CHECK: memref.subview %arg0[%[[BATCH]], 0, %[[HEAD]], 0] [1, %{{.*}}, 1, 64]
+// CHECK: %[[OROWS:.*]] = memref.dim %arg3, %c1
+// CHECK: memref.subview %arg3[%[[BATCH]], 0, %[[HEAD]], 0] [1, %[[OROWS]], 1, 64]
 // CHECK: memref.subview %arg1[%[[BATCH]], 0, %[[KVHEAD]], 0] [1, %{{.*}}, 1, 64]
 // CHECK-SAME: to memref<?x64xf16, strided<[?, 1], offset: ?>>
 // CHECK: memref.cast %{{.*}} to memref<?x?xf16, strided<[?, 1], offset: ?>>

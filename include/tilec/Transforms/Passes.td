@@ -547,9 +547,11 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
       workgroup buffer, 128 bytes of columns a round, meets with
       `bar.warp.sync`, and stores them 16 bytes a lane; edge tiles keep
       the guarded stores. In a kernel that copies its operands in bulk
-      (TMA), the staged store of a 2-D kernel argument goes out as bulk
-      tensor stores instead, edge tiles included (the copy engine leaves
-      out what lies outside the buffer): each warp writes half of its
+      (TMA), the staged store of a 2-D kernel argument, or of a slice of
+      one that is whole in its two dimensions (one (batch, head) of
+      attention's O), goes out as bulk tensor stores instead, edge tiles
+      included (the copy engine leaves out what lies outside the
+      argument, which is what lies outside the view): each warp writes half of its
       rows of a round to its half of 1024-byte-aligned, 128-byte-swizzled
       rows, fences them for the async proxy, and its first lane issues
       `cp.async.bulk.tensor` through a tensor map of the argument
