@@ -656,12 +656,14 @@ static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
     return std::nullopt;
   // Lanes and registers spread a warp over rows 0..h-1 (low row bits) and
   // lanes over the columns of one round; warps over rows only, above h.
-  int64_t threadRows = 0, warpRows = 0;
+  int64_t threadRows = 0, warpRows = 0, laneRows = 0;
   for (InDim in : {InDim::Register, InDim::Lane})
     for (const LinearLayout::Basis &basis : layout.getBases(in)) {
       threadRows |= basis[0];
       if (in == InDim::Lane && basis[1] >= plan.roundColumns)
         return std::nullopt;
+      if (in == InDim::Lane)
+        laneRows |= basis[0];
     }
   for (const LinearLayout::Basis &basis : layout.getBases(InDim::Warp)) {
     if (basis[1] != 0)
@@ -675,7 +677,10 @@ static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
       plan.rowsPerWarp % (32 * kStagedAccessBytes / 128) != 0 ||
       layout.getPerThread() * 32 != plan.rowsPerWarp * columns)
     return std::nullopt;
-  plan.bulk = storesInBulk(op, plan.rowsPerWarp);
+  // A bulk store's part of a warp's rows is a register's choice: every
+  // lane writes its elements of a part in the same step.
+  plan.bulk = storesInBulk(op, plan.rowsPerWarp) &&
+              laneRows < plan.rowsPerWarp / kBulkStoreParts;
   if (!costsNoResidency(func,
                         plan.warps * plan.warpElements() * plan.elementBytes))
     return std::nullopt;
