@@ -1098,18 +1098,18 @@ void Kernel::launchDescribed(const Stream &stream,
 
 void Kernel::launchWithScratch(const Stream &stream,
                                const std::array<uint64_t, 3> &grid,
-                               const std::array<uint64_t, 3> &scratchGrid,
+                               const std::array<uint64_t, 3> &sizedFor,
                                const std::vector<KernelArg> &args,
                                std::vector<CUtensorMap> tensorMaps) const {
-  uint64_t bytes = scratchBytes(meta_, scratchGrid);
+  uint64_t bytes = scratchBytes(meta_, sizedFor);
   // Parsed metadata never yields this value otherwise (not a multiple of 4).
   if (bytes == ~uint64_t(0))
     throw Error("kernel '" + name_ + "': its scratch buffer of " +
                     std::to_string(meta_.scratch.fixedBytes) + " + " +
                     std::to_string(meta_.scratch.bytesPerProgram) + " * " +
-                    std::to_string(scratchGrid[0]) + "x" +
-                    std::to_string(scratchGrid[1]) + "x" +
-                    std::to_string(scratchGrid[2]) +
+                    std::to_string(sizedFor[0]) + "x" +
+                    std::to_string(sizedFor[1]) + "x" +
+                    std::to_string(sizedFor[2]) +
                     " bytes does not fit in 64 bits",
                 name_);
   module_->ctx->makeCurrent();

@@ -396,12 +396,12 @@ private:
   /// Launches this kernel with `packed` (tensor maps included) on `grid`.
   void launchPacked(const Stream &stream, const std::array<uint64_t, 3> &grid,
                     PackedArgs &packed) const;
-  /// launchPacked with the scratch buffer (sized for `scratchGrid`: the
+  /// launchPacked with the scratch buffer (sized for `sizedFor`: the
   /// tiles of a persistent kernel, else `grid`) appended to `args` (not on
   /// an empty grid), then the then kernel with the same buffer.
   void launchWithScratch(const Stream &stream,
                          const std::array<uint64_t, 3> &grid,
-                         const std::array<uint64_t, 3> &scratchGrid,
+                         const std::array<uint64_t, 3> &sizedFor,
                          const std::vector<KernelArg> &args,
                          std::vector<CUtensorMap> tensorMaps) const;
 
