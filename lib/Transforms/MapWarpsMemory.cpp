@@ -889,15 +889,16 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
           NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
       NVVM::SyncWarpOp::create(b, loc, allLanes);
       // Innermost first, in the argument behind the view.
+      SmallVector<Value> argIndices = bulkSourceIndices(
+          b, loc, source,
+          b.createOrFold<arith::AddIOp>(
+              loc, indices[0],
+              b.createOrFold<arith::AddIOp>(loc, firstRow,
+                                            c(part * partRows))),
+          b.createOrFold<arith::AddIOp>(loc, indices[1],
+                                        c(round * plan.roundColumns)));
       SmallVector<Value> coordinates;
-      for (Value index : llvm::reverse(bulkSourceIndices(
-               b, loc, source,
-               b.createOrFold<arith::AddIOp>(
-                   loc, indices[0],
-                   b.createOrFold<arith::AddIOp>(loc, firstRow,
-                                                 c(part * partRows))),
-               b.createOrFold<arith::AddIOp>(loc, indices[1],
-                                             c(round * plan.roundColumns)))))
+      for (Value index : llvm::reverse(argIndices))
         coordinates.push_back(toI32(index));
       Value rowsAddress = LLVM::IntToPtrOp::create(
           b, loc, sharedPointerType,
