@@ -714,6 +714,39 @@ std::optional<BulkStoreBox> tilec::bulkStoreBox(tile::StoreOp op,
 
 namespace {
 
+/// Writes this thread's runs of `value` (a tile of `layout`) whose first
+/// slot's position for lane 0 of warp 0 passes `selected` into `staging`,
+/// each at the element `element(row in the warp, byte in the round)` gives.
+void writeRuns(OpBuilder &b, Location loc, const MapWarpsState &state,
+               const StagedStore &plan, const LinearLayout &layout,
+               Value value, Value staging,
+               function_ref<bool(ArrayRef<int64_t>)> selected,
+               function_ref<Value(Value, Value)> element) {
+  auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+  int64_t run = innermostRun(layout), eb = plan.elementBytes;
+  Type elementType = cast<VectorType>(value.getType()).getElementType();
+  for (int64_t slot = 0; slot < layout.getPerThread(); slot += run) {
+    if (!selected(layout.apply(slot, 0, 0)))
+      continue;
+    SmallVector<Value> at =
+        emitCoordinates(b, loc, layout, state.threadId, slot);
+    Value row =
+        b.createOrFold<arith::AndIOp>(loc, at[0], c(plan.rowsPerWarp - 1));
+    Value byte = b.createOrFold<arith::MulIOp>(
+        loc,
+        b.createOrFold<arith::AndIOp>(loc, at[1], c(plan.roundColumns - 1)),
+        c(eb));
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < run; ++i)
+      elements.push_back(vector::ExtractOp::create(b, loc, value, slot + i));
+    Value slice = vector::FromElementsOp::create(
+        b, loc, VectorType::get({run}, elementType), elements);
+    vector::StoreOp::create(b, loc, slice, staging,
+                            ValueRange{element(row, byte)},
+                            /*nontemporal=*/false, llvm::MaybeAlign(run * eb));
+  }
+}
+
 /// Each warp moves its rows through its part of `buffer` a round of 128
 /// bytes of columns at a time: its threads write their runs there, the
 /// warp meets, and each lane stores 16 bytes, eight lanes a 128-byte row.
@@ -744,7 +777,6 @@ void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
     return b.createOrFold<arith::AddIOp>(
         loc, warpBase, b.createOrFold<arith::DivUIOp>(loc, offset, c(eb)));
   };
-  int64_t run = innermostRun(layout);
   Type elementType = tileType.getElementType();
   int64_t lanesPerRow = 128 / kStagedAccessBytes;
   int64_t rowsPerAccess = 32 / lanesPerRow;
@@ -757,25 +789,11 @@ void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
   for (int64_t round = 0; round < plan.rounds; ++round) {
     // The previous round's (or tile's) reads are done.
     NVVM::SyncWarpOp::create(b, loc, allLanes);
-    for (int64_t slot = 0; slot < layout.getPerThread(); slot += run) {
-      if (layout.apply(slot, 0, 0)[1] / plan.roundColumns != round)
-        continue;
-      SmallVector<Value> at = emitCoordinates(b, loc, layout, tid, slot);
-      Value row = b.createOrFold<arith::AndIOp>(loc, at[0], c(rowMask));
-      Value byte = b.createOrFold<arith::MulIOp>(
-          loc,
-          b.createOrFold<arith::AndIOp>(loc, at[1], c(plan.roundColumns - 1)),
-          c(eb));
-      SmallVector<Value> elements;
-      for (int64_t i = 0; i < run; ++i)
-        elements.push_back(vector::ExtractOp::create(b, loc, value, slot + i));
-      Value slice = vector::FromElementsOp::create(
-          b, loc, VectorType::get({run}, elementType), elements);
-      vector::StoreOp::create(b, loc, slice, staging,
-                              ValueRange{padded(row, byte)},
-                              /*nontemporal=*/false,
-                              llvm::MaybeAlign(run * eb));
-    }
+    writeRuns(b, loc, state, plan, layout, value, staging,
+              [&](ArrayRef<int64_t> position) {
+                return position[1] / plan.roundColumns == round;
+              },
+              padded);
     NVVM::SyncWarpOp::create(b, loc, allLanes);
     for (int64_t first = 0; first < plan.rowsPerWarp;
          first += rowsPerAccess) {
@@ -851,8 +869,6 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
       loc, sharedAddress(b, loc, staging),
       arith::IndexCastUIOp::create(b, loc, b.getI64Type(), warpBytes));
   Type sharedPointerType = LLVM::LLVMPointerType::get(ctx, /*shared=*/3);
-  int64_t run = innermostRun(layout);
-  Type elementType = tileType.getElementType();
   for (int64_t round = 0; round < plan.rounds; ++round) {
     for (int64_t part = 0; part < kBulkStoreParts; ++part) {
       // The copy engine has read this half of the buffer (the store of
@@ -862,27 +878,12 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
             t, loc, t.getI32IntegerAttr(kBulkStoreParts - 1), t.getUnitAttr());
       });
       NVVM::SyncWarpOp::create(b, loc, allLanes);
-      for (int64_t slot = 0; slot < layout.getPerThread(); slot += run) {
-        SmallVector<int64_t> position = layout.apply(slot, 0, 0);
-        if (position[1] / plan.roundColumns != round ||
-            (position[0] & rowMask) / partRows != part)
-          continue;
-        SmallVector<Value> at = emitCoordinates(b, loc, layout, tid, slot);
-        Value row = b.createOrFold<arith::AndIOp>(loc, at[0], c(rowMask));
-        Value byte = b.createOrFold<arith::MulIOp>(
-            loc,
-            b.createOrFold<arith::AndIOp>(loc, at[1], c(plan.roundColumns - 1)),
-            c(eb));
-        SmallVector<Value> elements;
-        for (int64_t i = 0; i < run; ++i)
-          elements.push_back(
-              vector::ExtractOp::create(b, loc, value, slot + i));
-        Value slice = vector::FromElementsOp::create(
-            b, loc, VectorType::get({run}, elementType), elements);
-        vector::StoreOp::create(
-            b, loc, slice, staging, ValueRange{swizzled(row, byte)},
-            /*nontemporal=*/false, llvm::MaybeAlign(run * eb));
-      }
+      writeRuns(b, loc, state, plan, layout, value, staging,
+                [&](ArrayRef<int64_t> position) {
+                  return position[1] / plan.roundColumns == round &&
+                         (position[0] & rowMask) / partRows == part;
+                },
+                swizzled);
       // The generic proxy's writes, seen by the copy engine's reads.
       NVVM::FenceProxyOp::create(
           b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
