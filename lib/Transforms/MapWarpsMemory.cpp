@@ -718,9 +718,8 @@ namespace {
 /// slot's position for lane 0 of warp 0 passes `selected` into `staging`,
 /// each at the element `element(row in the warp, byte in the round)` gives.
 void writeRuns(OpBuilder &b, Location loc, const MapWarpsState &state,
-               const StagedStore &plan, const LinearLayout &layout,
-               Value value, Value staging,
-               function_ref<bool(ArrayRef<int64_t>)> selected,
+               const StagedStore &plan, const LinearLayout &layout, Value value,
+               Value staging, function_ref<bool(ArrayRef<int64_t>)> selected,
                function_ref<Value(Value, Value)> element) {
   auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
   int64_t run = innermostRun(layout), eb = plan.elementBytes;
@@ -789,11 +788,12 @@ void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
   for (int64_t round = 0; round < plan.rounds; ++round) {
     // The previous round's (or tile's) reads are done.
     NVVM::SyncWarpOp::create(b, loc, allLanes);
-    writeRuns(b, loc, state, plan, layout, value, staging,
-              [&](ArrayRef<int64_t> position) {
-                return position[1] / plan.roundColumns == round;
-              },
-              padded);
+    writeRuns(
+        b, loc, state, plan, layout, value, staging,
+        [&](ArrayRef<int64_t> position) {
+          return position[1] / plan.roundColumns == round;
+        },
+        padded);
     NVVM::SyncWarpOp::create(b, loc, allLanes);
     for (int64_t first = 0; first < plan.rowsPerWarp;
          first += rowsPerAccess) {
@@ -878,12 +878,13 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
             t, loc, t.getI32IntegerAttr(kBulkStoreParts - 1), t.getUnitAttr());
       });
       NVVM::SyncWarpOp::create(b, loc, allLanes);
-      writeRuns(b, loc, state, plan, layout, value, staging,
-                [&](ArrayRef<int64_t> position) {
-                  return position[1] / plan.roundColumns == round &&
-                         (position[0] & rowMask) / partRows == part;
-                },
-                swizzled);
+      writeRuns(
+          b, loc, state, plan, layout, value, staging,
+          [&](ArrayRef<int64_t> position) {
+            return position[1] / plan.roundColumns == round &&
+                   (position[0] & rowMask) / partRows == part;
+          },
+          swizzled);
       // The generic proxy's writes, seen by the copy engine's reads.
       NVVM::FenceProxyOp::create(
           b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
