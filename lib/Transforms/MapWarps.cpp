@@ -191,12 +191,13 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
                                 MemRefLayoutAttrInterface(), workgroup);
     state.exchangeBuffers[op] = func.addWorkgroupAttribution(type, op->getLoc());
     // The NVPTX back end merges neighbouring reads of a buffer into 16-byte
-    // vector loads whatever the buffer's declared alignment: give every
-    // buffer 16 so that a small one before it cannot misalign it.
+    // vector loads whatever the buffer's declared alignment: every buffer
+    // asks for 16 at least (ExchangeBuffer::alignment), so that a small one
+    // before it cannot misalign it.
     func.setWorkgroupAttributionAttr(
         func.getNumWorkgroupAttributions() - 1,
         LLVM::LLVMDialect::getAlignAttrName(),
-        builder.getI64IntegerAttr(std::max<int64_t>(buffer->alignment, 16)));
+        builder.getI64IntegerAttr(buffer->alignment));
     state.stats.workgroupBytes +=
         buffer->elements * buffer->elementType.getIntOrFloatBitWidth() / 8;
   });

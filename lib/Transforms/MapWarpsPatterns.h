@@ -85,7 +85,9 @@ struct MapWarpsPattern : mlir::OpConversionPattern<OpTy> {
 struct ExchangeBuffer {
   int64_t elements;
   mlir::Type elementType;
-  /// Bytes its start is aligned to (a bulk store's swizzled rows: 1024).
+  /// Bytes its start is aligned to: 16 at least (the NVPTX back end merges
+  /// neighbouring reads into 16-byte loads), 1024 for a bulk store's
+  /// swizzled rows.
   int64_t alignment = 16;
 };
 /// Fails with a located error for the tile.prefix forms the lowering does

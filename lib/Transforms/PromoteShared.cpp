@@ -337,7 +337,8 @@ StagedTile allocateSlots(OpBuilder &b, Location loc, PromotableLoad toStage,
 bool canBulkCopy(ArrayRef<PromotableLoad> loads) {
   bool anyPipelined = false;
   for (const PromotableLoad &p : loads) {
-    if (!p.swizzled || (!p.invariant && !bulkSource(tile::LoadOp(p.load).getBuffer())))
+    tile::LoadOp load = p.load;
+    if (!p.swizzled || (!p.invariant && !bulkSource(load.getBuffer())))
       return false;
     anyPipelined |= !p.invariant;
   }

@@ -69,6 +69,9 @@ struct AttentionSchedule {
   bool warpgroupTurns = false;
   /// A producer warp issues the key loops' copies (kProducerWarpAttr).
   bool producerWarp = false;
+  /// The producer is a warpgroup that hands its registers to the tile
+  /// threads (kProducerRegistersAttr).
+  bool producerRegisters = false;
 };
 
 /// What one kernel of an attention computes.
@@ -138,6 +141,10 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
                      s.blockM == 16 * s.warps;
   // Turns need the dots of a step issued together, and two warpgroups.
   s.warpgroupTurns = pingpong && s.overlapSoftmax && s.warps >= 8;
+  // A block of 288 threads gets 168 registers a thread, fewer than d256's
+  // or the overlapped softmax's tiles need: the producer, a warpgroup then,
+  // hands its registers to the tile threads.
+  s.producerRegisters = s.producerWarp && (headDim > 128 || s.overlapSoftmax);
   return s;
 }
 
@@ -267,6 +274,13 @@ private:
 
   Value rowsView(Value buffer, Value firstHead, OpFoldResult heads,
                  Value seqStart, OpFoldResult seq);
+  /// The length of `buffer`'s sequence, which a view of its rows may take
+  /// in place of `length` (the same for every valid call); `length` itself
+  /// for packed sequences.
+  Value ownLength(Value buffer, Value length) {
+    return op.isRagged() ? length
+                         : b.createOrFold<memref::DimOp>(loc, buffer, dims.seq);
+  }
   Value headView(Value buffer, Value head, Value seqStart, Value seqLength) {
     return rowsView(buffer, head, b.getIndexAttr(1), seqStart, seqLength);
   }
@@ -691,10 +705,7 @@ SoftmaxState AttentionProgram::keyLoop(Value lower, Value upper,
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
   if (s.producerWarp)
     loop->setAttr(kProducerWarpAttr, b.getUnitAttr());
-  // A block of 288 threads gets 168 registers a thread, fewer than d256's
-  // or the overlapped softmax's tiles need: the producer, a warpgroup then,
-  // hands its registers to the tile threads.
-  if (s.producerWarp && (headDim > 128 || s.overlapSoftmax))
+  if (s.producerRegisters)
     loop->setAttr(kProducerRegistersAttr,
                   b.getDenseI32ArrayAttr({kProducerRegisters, kTileRegisters}));
   SoftmaxState result{loop.getResult(0), loop.getResult(1), loop.getResult(2)};
@@ -775,21 +786,14 @@ void AttentionProgram::setUpViews(ValueRange args) {
     oHead = headsView(o, head);
   } else {
     qHead = headView(q, head, queryStart, queryLength);
-    // O's rows are Q's; viewed by its own length (as V below), each view is
-    // its whole buffer's sequence, which bulk stores can write
-    // (tile-map-warps).
-    oHead = headView(o, head, queryStart,
-                     op.isRagged()
-                         ? queryLength
-                         : b.createOrFold<memref::DimOp>(loc, o, dims.seq));
+    // O's rows are Q's: viewed by its own length, each view is its whole
+    // buffer's sequence, which bulk stores can write (tile-map-warps).
+    oHead = headView(o, head, queryStart, ownLength(o, queryLength));
   }
   kHead = headView(k, kvHead, keyStart, keyLength);
-  // V's rows are K's; viewed by its own length, each view is its whole
+  // V's rows are K's: viewed by its own length, each view is its whole
   // buffer's sequence, which the copy engine can stage (tile-promote-shared).
-  vHead = headView(v, kvHead, keyStart,
-                   op.isRagged()
-                       ? keyLength
-                       : b.createOrFold<memref::DimOp>(loc, v, dims.seq));
+  vHead = headView(v, kvHead, keyStart, ownLength(v, keyLength));
   if (op.getLse())
     lseHead = lseView(args[4], head);
 }
