@@ -102,6 +102,9 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   gpuModulePM.addPass(createTileEmitLaunchMetadata(
       {/*maxSharedBytes=*/options.arch == "sm_80" ? 166912 : 232448}));
   gpuModulePM.addPass(createTileOccupancyHints());
+  // The module-level lowering below converts a module on one thread: on
+  // its kernels apart, the pass manager runs it on all cores.
+  pm.addPass(createTileSplitKernelModules());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.arch;
   target.features = kPtxFeatures;
@@ -128,6 +131,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   llvmFuncPM.addPass(createCanonicalizerPass());
   llvmFuncPM.addPass(createCSEPass());
   lowerPM.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createTileJoinKernelModules());
 
   // Line info: each llvm.func gets a debug scope, so that the translation
   // to LLVM IR carries the ops' file:line locations and NVPTX writes them

@@ -54,11 +54,37 @@ struct CubinOptions {
 };
 
 /// The kernels of `gpuModule` in at most `maxPartitions` groups (0: no
-/// limit) that can be compiled to PTX apart: each a new gpu.module, inside
-/// `holder`, with the symbols its kernels reach.
+/// limit) that can be lowered or compiled to PTX apart: each a new
+/// gpu.module, inside `holder`, with the symbols its kernels reach (kernels
+/// that reach one public definition stay together), in the order of their
+/// first kernels; the first also holds what no kernel reaches.
 llvm::SmallVector<mlir::gpu::GPUModuleOp>
 splitKernels(mlir::gpu::GPUModuleOp gpuModule, unsigned maxPartitions,
              mlir::ModuleOp holder);
+
+/// Moves the ops of `parts` into `into`, in order, and erases the parts. A
+/// symbol that several hold is kept once: a declaration gives way to a
+/// definition, and definitions must be equivalent (copies of one
+/// file-local symbol), else an error on the second.
+mlir::LogicalResult
+joinKernelModules(mlir::gpu::GPUModuleOp into,
+                  llvm::ArrayRef<mlir::gpu::GPUModuleOp> parts);
+
+/// The attribute by which tile-split-kernel-modules marks each part with
+/// the name of the gpu.module it came from.
+inline constexpr llvm::StringLiteral kPartOfAttrName = "tilec.part_of";
+/// The attribute on the first part that lists the module's symbols in
+/// their order, which tile-join-kernel-modules restores.
+inline constexpr llvm::StringLiteral kSymbolOrderAttrName =
+    "tilec.symbol_order";
+
+/// Whether `op` is a gpu.func kernel or an llvm.func marked nvvm.kernel.
+bool isKernelFunction(mlir::Operation &op);
+
+/// Whether `op` only declares a symbol defined elsewhere (an external
+/// function or global without a body or value): every part may repeat it.
+/// The dynamic shared memory is one (`.extern .shared ...` in PTX).
+bool isSymbolDeclaration(mlir::Operation *op);
 
 /// The cubin of `gpuModule` (lowered to LLVM/NVVM, one #nvvm.target), its
 /// partitions' PTX made in parallel and assembled by one ptxas run; errors

@@ -185,6 +185,75 @@ def TileEmitLaunchMetadata : Pass<"tile-emit-launch-metadata",
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileSplitKernelModules : Pass<"tile-split-kernel-modules",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Split each gpu.module into modules of whole kernels";
+  let description = [{
+    Replaces each `gpu.module` of several kernels by modules of whole
+    kernels (one a kernel, or a group of kernels that reach one public
+    symbol), each with the symbols its kernels reach: file-local symbols
+    and declarations are copied into every module that uses them, and
+    what no kernel reaches goes to the first. The pass manager runs the
+    passes nested on `gpu.module` over the parts in parallel: the upstream
+    `convert-gpu-to-nvvm`, which converts a module on one thread, was the
+    longest serial step of a compile of many kernels. Each part carries
+    `tilec.part_of`, the name of its module, which the first keeps;
+    `tile-join-kernel-modules` puts them back together. The parts do not
+    depend on the threads, so neither does the code.
+
+    ```mlir
+    gpu.module @m {
+      gpu.func @a() kernel { gpu.return }
+      gpu.func @b() kernel { gpu.return }
+    }
+    // becomes
+    gpu.module @m attributes {tilec.part_of = "m"} {
+      gpu.func @a() kernel { gpu.return }
+    }
+    gpu.module @m_0 attributes {tilec.part_of = "m"} {
+      gpu.func @b() kernel { gpu.return }
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxParts", "max-parts", "unsigned", /*default=*/"0",
+           "Most parts a module (0: one a kernel group)">,
+  ];
+  let statistics = [
+    Statistic<"numParts", "num-parts", "Modules made">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def TileJoinKernelModules : Pass<"tile-join-kernel-modules",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Put the parts of a split gpu.module back into one";
+  let description = [{
+    Moves the ops of the modules that `tile-split-kernel-modules` made from
+    one `gpu.module` back into the first of them, in order, and erases the
+    others. A symbol that several parts hold is kept once: a declaration
+    gives way to a definition, and two definitions must be equivalent
+    (copies of one file-local symbol lowered alike), else an error.
+
+    ```mlir
+    gpu.module @m attributes {tilec.part_of = "m"} {
+      llvm.func @__nv_expf(f32) -> f32
+      llvm.func @a() attributes {nvvm.kernel} { llvm.return }
+    }
+    gpu.module @m_0 attributes {tilec.part_of = "m"} {
+      llvm.func @__nv_expf(f32) -> f32
+      llvm.func @b() attributes {nvvm.kernel} { llvm.return }
+    }
+    // becomes
+    gpu.module @m {
+      llvm.func @__nv_expf(f32) -> f32
+      llvm.func @a() attributes {nvvm.kernel} { llvm.return }
+      llvm.func @b() attributes {nvvm.kernel} { llvm.return }
+    }
+    ```
+  }];
+}
+
 def TileModuleToCubin : Pass<"tile-module-to-cubin", "::mlir::ModuleOp"> {
   let summary = "Compile each gpu.module to one cubin, its kernels' PTX made in parallel";
   let description = [{

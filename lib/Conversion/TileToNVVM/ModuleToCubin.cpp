@@ -16,8 +16,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
-#include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -34,157 +32,6 @@ namespace tilec {
 using namespace mlir;
 
 namespace tilec {
-
-//===----------------------------------------------------------------------===//
-// Partitions
-//===----------------------------------------------------------------------===//
-
-/// Whether PTX keeps `op` inside its file: internal and private symbols are
-/// not `.visible`, so each partition may hold its own copy.
-static bool isFileLocal(Operation *op) {
-  auto isLocal = [](LLVM::Linkage linkage) {
-    return linkage == LLVM::Linkage::Internal ||
-           linkage == LLVM::Linkage::Private;
-  };
-  if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op))
-    return isLocal(func.getLinkage());
-  if (auto global = dyn_cast<LLVM::GlobalOp>(op))
-    return isLocal(global.getLinkage());
-  return false;
-}
-
-/// Whether `op` only declares a symbol defined elsewhere: each partition
-/// may declare it again. The dynamic shared memory, which every kernel
-/// with a TMA or cp.async pipeline addresses, is one (`.extern .shared
-/// ... __dynamic_shmem__0[]` in PTX).
-static bool isDeclaration(Operation *op) {
-  if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op))
-    return func.isExternal();
-  if (auto global = dyn_cast<LLVM::GlobalOp>(op))
-    return global.getLinkage() == LLVM::Linkage::External &&
-           !global.getValueOrNull() && global.getInitializerRegion().empty();
-  return false;
-}
-
-static bool isKernel(Operation &op) {
-  return op.hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
-}
-
-/// The module-level ops that `root` reaches through symbol uses in its
-/// body, `root` included. Attributes on a symbol op itself are not uses:
-/// a kernel's links to its variants (tile.fallback, ...) only name them.
-static llvm::SetVector<Operation *> reachedFrom(Operation *root,
-                                               SymbolTable &symbols) {
-  llvm::SetVector<Operation *> reached;
-  SmallVector<Operation *> worklist{root};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!reached.insert(op))
-      continue;
-    op->walk([&](Operation *nested) {
-      if (nested == op)
-        return;
-      for (NamedAttribute attr : nested->getAttrs())
-        attr.getValue().walk([&](SymbolRefAttr ref) {
-          if (Operation *target = symbols.lookup(ref.getRootReference()))
-            worklist.push_back(target);
-        });
-    });
-  }
-  return reached;
-}
-
-/// Balances groups of kernels over at most `maxParts` partitions, the
-/// heaviest group first onto the lightest partition.
-static SmallVector<SmallVector<unsigned>>
-balance(ArrayRef<SmallVector<unsigned>> groups, ArrayRef<int64_t> weights,
-        unsigned maxParts) {
-  unsigned parts = groups.size();
-  if (maxParts)
-    parts = std::min(parts, maxParts);
-  SmallVector<unsigned> order(groups.size());
-  std::iota(order.begin(), order.end(), 0);
-  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-    return weights[a] > weights[b];
-  });
-  SmallVector<SmallVector<unsigned>> assigned(parts);
-  SmallVector<int64_t> load(parts, 0);
-  for (unsigned group : order) {
-    unsigned lightest = std::min_element(load.begin(), load.end()) -
-                        load.begin();
-    llvm::append_range(assigned[lightest], groups[group]);
-    load[lightest] += weights[group];
-  }
-  for (SmallVector<unsigned> &part : assigned)
-    llvm::sort(part); // kernels in their module order
-  return assigned;
-}
-
-SmallVector<gpu::GPUModuleOp> splitKernels(gpu::GPUModuleOp gpuModule,
-                                           unsigned maxPartitions,
-                                           ModuleOp holder) {
-  SymbolTable symbols(gpuModule);
-  SmallVector<Operation *> kernels;
-  for (Operation &op : gpuModule.getBody()->getOperations())
-    if (isKernel(op))
-      kernels.push_back(&op);
-
-  // Kernels that reach one public symbol must be in one partition: PTX
-  // may define it only once (but declare it in every file).
-  SmallVector<llvm::SetVector<Operation *>> reached;
-  llvm::EquivalenceClasses<unsigned> together;
-  DenseMap<Operation *, unsigned> firstReacher;
-  for (auto [i, kernel] : llvm::enumerate(kernels)) {
-    reached.push_back(reachedFrom(kernel, symbols));
-    together.insert(i);
-    for (Operation *op : reached.back()) {
-      if (isFileLocal(op) || isDeclaration(op))
-        continue;
-      auto [it, fresh] = firstReacher.try_emplace(op, i);
-      if (!fresh)
-        together.unionSets(it->second, i);
-    }
-  }
-  SmallVector<SmallVector<unsigned>> groups;
-  SmallVector<int64_t> weights;
-  DenseMap<unsigned, unsigned> groupOfLeader;
-  for (unsigned i = 0; i < kernels.size(); ++i) {
-    unsigned leader = together.getLeaderValue(i);
-    auto [it, fresh] = groupOfLeader.try_emplace(leader, groups.size());
-    if (fresh) {
-      groups.emplace_back();
-      weights.push_back(0);
-    }
-    groups[it->second].push_back(i);
-    kernels[i]->walk([&](Operation *) { ++weights[it->second]; });
-  }
-  if (groups.empty())
-    groups.emplace_back(), weights.push_back(0);
-  SmallVector<SmallVector<unsigned>> parts =
-      balance(groups, weights, maxPartitions);
-
-  // Each partition: its kernels' reached ops, in module order; the first
-  // also takes what no kernel reaches (launch metadata, unused functions).
-  DenseSet<Operation *> reachedByAny;
-  for (const llvm::SetVector<Operation *> &set : reached)
-    reachedByAny.insert(set.begin(), set.end());
-  OpBuilder builder = OpBuilder::atBlockEnd(holder.getBody());
-  SmallVector<gpu::GPUModuleOp> partitions;
-  for (auto [index, part] : llvm::enumerate(parts)) {
-    DenseSet<Operation *> wanted;
-    for (unsigned kernel : part)
-      wanted.insert(reached[kernel].begin(), reached[kernel].end());
-    auto partition =
-        cast<gpu::GPUModuleOp>(builder.insert(gpuModule->cloneWithoutRegions()));
-    Block *body = &partition.getBodyRegion().emplaceBlock();
-    OpBuilder inside = OpBuilder::atBlockEnd(body);
-    for (Operation &op : gpuModule.getBody()->getOperations())
-      if (wanted.contains(&op) || (index == 0 && !reachedByAny.contains(&op)))
-        inside.clone(op);
-    partitions.push_back(partition);
-  }
-  return partitions;
-}
 
 //===----------------------------------------------------------------------===//
 // PTX and ptxas
@@ -352,8 +199,9 @@ struct TileModuleToCubin
     SmallVector<gpu::GPUModuleOp> modules(
         getOperation().getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp gpuModule : modules) {
-      numKernels += llvm::count_if(gpuModule.getBody()->getOperations(),
-                                   [](Operation &op) { return isKernel(op); });
+      numKernels +=
+          llvm::count_if(gpuModule.getBody()->getOperations(),
+                         [](Operation &op) { return isKernelFunction(op); });
       unsigned partitions = 0;
       FailureOr<std::string> cubin =
           compileToCubin(gpuModule, options, &partitions);

@@ -1,0 +1,62 @@
+//===- SplitKernelModules.cpp - One gpu.module a kernel group -------------===//
+//
+// The upstream lowering to NVVM converts a gpu.module in one piece, on one
+// thread; on modules of many kernels it is the longest serial step of a
+// compile. Split into modules of whole kernels, the pass manager lowers
+// them in parallel; tile-join-kernel-modules puts them back together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/Passes.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILESPLITKERNELMODULES
+#include "tilec/Conversion/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+
+namespace tilec {
+namespace {
+
+struct TileSplitKernelModules
+    : impl::TileSplitKernelModulesBase<TileSplitKernelModules> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (gpu::GPUModuleOp gpuModule :
+         llvm::to_vector(module.getOps<gpu::GPUModuleOp>())) {
+      OwningOpRef<ModuleOp> holder = ModuleOp::create(gpuModule.getLoc());
+      SmallVector<gpu::GPUModuleOp> parts =
+          splitKernels(gpuModule, maxParts, *holder);
+      if (parts.size() < 2)
+        continue;
+      auto origin = StringAttr::get(&getContext(), gpuModule.getName());
+      // The parts come heaviest first; the join puts the symbols back in
+      // this order, which the PTX and ptxas then see as without a split.
+      SmallVector<Attribute> order;
+      for (Operation &op : gpuModule.getBody()->getOperations())
+        if (auto name =
+                op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+          order.push_back(name);
+      parts.front()->setAttr(kSymbolOrderAttrName,
+                             ArrayAttr::get(&getContext(), order));
+      Block::iterator at = std::next(gpuModule->getIterator());
+      symbols.erase(gpuModule);
+      // The first part takes the module's name, the others a fresh one.
+      for (gpu::GPUModuleOp part : parts) {
+        part->setAttr(kPartOfAttrName, origin);
+        part->remove();
+        symbols.insert(part, at);
+      }
+      numParts += parts.size();
+    }
+  }
+};
+
+} // namespace
+} // namespace tilec
