@@ -137,6 +137,8 @@ compileModule(ModuleOp module, const CompileOptions &options, raw_ostream &os,
   pipeline.ptxasOptions = options.ptxasOptions;
   pipeline.dumpDirectory = options.dumpDirectory;
   PassManager pm(module.getContext());
+  // The pipeline verifies between its stages (tile-verify-stage).
+  pm.enableVerifier(options.verifyEachPass);
   buildPipeline(pm, pipeline);
   if (configure && failed(configure(pm)))
     return failure();

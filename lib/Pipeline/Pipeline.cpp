@@ -62,6 +62,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   tiling.producerWarp = options.producerWarp;
   pm.addPass(createTileTiling(tiling));
   pm.addPass(createConvertTileKernelsToGPU());
+  pm.addPass(createTileVerifyStage({"tiled"}));
   OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();
   // Hopper stages warpgroup-MMA operands with TMA, and keeps a twin staged
   // by the threads for buffers TMA cannot describe.
@@ -102,6 +103,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   gpuModulePM.addPass(createTileEmitLaunchMetadata(
       {/*maxSharedBytes=*/options.arch == "sm_80" ? 166912 : 232448}));
   gpuModulePM.addPass(createTileOccupancyHints());
+  pm.addPass(createTileVerifyStage({"mapped"}));
   // The module-level lowering below converts a module on one thread: on
   // its kernels apart, the pass manager runs it on all cores.
   pm.addPass(createTileSplitKernelModules());
@@ -132,6 +134,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   llvmFuncPM.addPass(createCSEPass());
   lowerPM.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createTileJoinKernelModules());
+  pm.addPass(createTileVerifyStage({"nvvm"}));
 
   // Line info: each llvm.func gets a debug scope, so that the translation
   // to LLVM IR carries the ops' file:line locations and NVPTX writes them

@@ -5,11 +5,13 @@
 // PTX, so those kernels share a partition) is defined once, while the
 // dynamic shared memory that k4 and k5 address (an extern declaration in
 // PTX) is declared in each of their partitions, which stay apart. Threads
-// change nothing in the cubin.
+// change nothing in the cubin, nor does verifying after every pass.
 // RUN: tilec %s -o %t.cubin
 // RUN: tilec-cubin-info %t.cubin | FileCheck %s
 // RUN: tilec %s -o %t.serial.cubin --mlir-disable-threading
 // RUN: cmp %t.cubin %t.serial.cubin
+// RUN: tilec %s -o %t.verified.cubin --verify-each
+// RUN: cmp %t.cubin %t.verified.cubin
 
 // CHECK-DAG: k1 {{.*}} 32 threads / ceil(dim0(arg0)/4)
 // CHECK-DAG: k2 {{.*}} 32 threads / ceil(dim0(arg0)/4)

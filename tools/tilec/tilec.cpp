@@ -111,6 +111,12 @@ static cl::opt<bool> mainKernelsOnly(
              "(fallback, small-grid, narrow), as the JIT does at load"),
     cl::init(false), cl::cat(tilecCategory));
 
+static cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every pass (by default only between the "
+             "pipeline's stages), to find the pass that broke it"),
+    cl::init(false), cl::cat(tilecCategory));
+
 static cl::opt<bool>
     progress("progress",
              cl::desc("Say on stderr what a compile longer than 2 s is "
@@ -234,6 +240,7 @@ static LogicalResult run() {
   options.ptxasOptions = llvm::join(xptxas, " ");
   options.kernels.assign(kernels.begin(), kernels.end());
   options.mainKernelsOnly = mainKernelsOnly;
+  options.verifyEachPass = verifyEach;
 
   std::string artifact;
   llvm::raw_string_ostream os(artifact);

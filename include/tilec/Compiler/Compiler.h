@@ -44,6 +44,10 @@ struct CompileOptions {
   /// Compile only the kernels no kernel names as a variant, and their then
   /// kernels (PipelineOptions::mainKernelsOnly).
   bool mainKernelsOnly = false;
+  /// Verify the IR after every pass, not only between the pipeline's
+  /// stages (tile-verify-stage): slower, for finding the pass that broke
+  /// it. Not part of the JIT's cache key: it changes no cubin.
+  bool verifyEachPass = false;
   /// When set, the compile leaves in this folder (made if missing) what it
   /// went through: the IR after every pass (passes.mlir), the PTX of each
   /// partition (ptx-N.ptx) and ptxas's verbose log (ptxas.log). Not part of
