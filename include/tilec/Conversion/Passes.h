@@ -56,8 +56,8 @@ struct CubinOptions {
 /// The kernels of `gpuModule` in at most `maxPartitions` groups (0: no
 /// limit) that can be lowered or compiled to PTX apart: each a new
 /// gpu.module, inside `holder`, with the symbols its kernels reach (kernels
-/// that reach one public definition stay together), in the order of their
-/// first kernels; the first also holds what no kernel reaches.
+/// that reach one public definition stay together), the heaviest first;
+/// the first also holds what no kernel reaches.
 llvm::SmallVector<mlir::gpu::GPUModuleOp>
 splitKernels(mlir::gpu::GPUModuleOp gpuModule, unsigned maxPartitions,
              mlir::ModuleOp holder);
