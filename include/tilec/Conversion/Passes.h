@@ -57,7 +57,8 @@ struct CubinOptions {
 /// limit) that can be lowered or compiled to PTX apart: each a new
 /// gpu.module, inside `holder`, with the symbols its kernels reach (kernels
 /// that reach one public definition stay together), the heaviest first;
-/// the first also holds what no kernel reaches.
+/// the first also holds what no kernel reaches. The ops move (or, where
+/// several partitions need them, are copied): `gpuModule` is left empty.
 llvm::SmallVector<mlir::gpu::GPUModuleOp>
 splitKernels(mlir::gpu::GPUModuleOp gpuModule, unsigned maxPartitions,
              mlir::ModuleOp holder);
@@ -88,7 +89,8 @@ bool isSymbolDeclaration(mlir::Operation *op);
 
 /// The cubin of `gpuModule` (lowered to LLVM/NVVM, one #nvvm.target), its
 /// partitions' PTX made in parallel and assembled by one ptxas run; errors
-/// are reported on the module. `numPartitions`, if given, receives how many
+/// are reported on the module. The module's ops move into the partitions:
+/// its body is left empty. `numPartitions`, if given, receives how many
 /// PTX partitions were made.
 mlir::FailureOr<std::string> compileToCubin(mlir::gpu::GPUModuleOp gpuModule,
                                             const CubinOptions &options,

@@ -150,22 +150,40 @@ SmallVector<gpu::GPUModuleOp> splitKernels(gpu::GPUModuleOp gpuModule,
 
   // Each partition: its kernels' reached ops, in module order; the first
   // also takes what no kernel reaches (launch metadata, unused functions).
+  // An op goes to the last partition that wants it (moved, which leaves
+  // the module empty), the others get copies.
   DenseSet<Operation *> reachedByAny;
   for (const llvm::SetVector<Operation *> &set : reached)
     reachedByAny.insert(set.begin(), set.end());
+  SmallVector<Operation *> ops = llvm::map_to_vector(
+      gpuModule.getBody()->getOperations(), [](Operation &op) { return &op; });
+  SmallVector<DenseSet<Operation *>> wanted(parts.size());
+  DenseMap<Operation *, unsigned> lastWanter;
+  for (auto [index, part] : llvm::enumerate(parts)) {
+    for (unsigned kernel : part)
+      wanted[index].insert(reached[kernel].begin(), reached[kernel].end());
+    if (index == 0)
+      for (Operation *op : ops)
+        if (!reachedByAny.contains(op))
+          wanted[index].insert(op);
+    for (Operation *op : wanted[index])
+      lastWanter[op] = index;
+  }
   OpBuilder builder = OpBuilder::atBlockEnd(holder.getBody());
   SmallVector<gpu::GPUModuleOp> partitions;
-  for (auto [index, part] : llvm::enumerate(parts)) {
-    DenseSet<Operation *> wanted;
-    for (unsigned kernel : part)
-      wanted.insert(reached[kernel].begin(), reached[kernel].end());
+  for (unsigned index = 0; index < parts.size(); ++index) {
     auto partition = cast<gpu::GPUModuleOp>(
         builder.insert(gpuModule->cloneWithoutRegions()));
     Block *body = &partition.getBodyRegion().emplaceBlock();
     OpBuilder inside = OpBuilder::atBlockEnd(body);
-    for (Operation &op : gpuModule.getBody()->getOperations())
-      if (wanted.contains(&op) || (index == 0 && !reachedByAny.contains(&op)))
-        inside.clone(op);
+    for (Operation *op : ops) {
+      if (!wanted[index].contains(op))
+        continue;
+      if (lastWanter.lookup(op) == index)
+        op->moveBefore(body, body->end());
+      else
+        inside.clone(*op);
+    }
     partitions.push_back(partition);
   }
   return partitions;

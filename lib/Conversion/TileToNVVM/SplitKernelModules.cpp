@@ -30,12 +30,6 @@ struct TileSplitKernelModules
     SymbolTable symbols(module);
     for (gpu::GPUModuleOp gpuModule :
          llvm::to_vector(module.getOps<gpu::GPUModuleOp>())) {
-      OwningOpRef<ModuleOp> holder = ModuleOp::create(gpuModule.getLoc());
-      SmallVector<gpu::GPUModuleOp> parts =
-          splitKernels(gpuModule, maxParts, *holder);
-      if (parts.size() < 2)
-        continue;
-      auto origin = StringAttr::get(&getContext(), gpuModule.getName());
       // The parts come heaviest first; the join puts the symbols back in
       // this order, which the PTX and ptxas then see as without a split.
       SmallVector<Attribute> order;
@@ -43,17 +37,24 @@ struct TileSplitKernelModules
         if (auto name =
                 op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
           order.push_back(name);
-      parts.front()->setAttr(kSymbolOrderAttrName,
-                             ArrayAttr::get(&getContext(), order));
+      auto origin = StringAttr::get(&getContext(), gpuModule.getName());
+      OwningOpRef<ModuleOp> holder = ModuleOp::create(gpuModule.getLoc());
+      SmallVector<gpu::GPUModuleOp> parts =
+          splitKernels(gpuModule, maxParts, *holder);
+      if (parts.size() > 1) {
+        parts.front()->setAttr(kSymbolOrderAttrName,
+                               ArrayAttr::get(&getContext(), order));
+        for (gpu::GPUModuleOp part : parts)
+          part->setAttr(kPartOfAttrName, origin);
+        numParts += parts.size();
+      }
+      // The parts replace the module (now empty), the first under its name.
       Block::iterator at = std::next(gpuModule->getIterator());
       symbols.erase(gpuModule);
-      // The first part takes the module's name, the others a fresh one.
       for (gpu::GPUModuleOp part : parts) {
-        part->setAttr(kPartOfAttrName, origin);
         part->remove();
         symbols.insert(part, at);
       }
-      numParts += parts.size();
     }
   }
 };
