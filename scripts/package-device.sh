@@ -49,14 +49,10 @@ fi
 ninja -C "$BUILD" tilec-scan-bench >/dev/null
 strip -o "$DEST/tilec-scan-bench" "$BUILD/bench/scan/tilec-scan-bench"
 "$BUILD/bin/tilec" "$ROOT/bench/scan/kernels.mlir" -o "$DEST/bench/scan.cubin"
-# Its CUB peer (bench/scan/cub_scan.cu, CUB called directly), built here with
-# nvcc for sm_90 and not by CMake, so that neither the build nor CI needs nvcc;
-# static cudart and libstdc++, so it runs on the GPU machine as it is.
+# Its CUB peer, built with nvcc (bench/scan/build-cub-scan.sh says why).
 NVCC="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc"
 if [ -x "$NVCC" ]; then
-  "$NVCC" -O3 -std=c++17 -arch=sm_90 -cudart static \
-    -Xcompiler -static-libstdc++,-static-libgcc \
-    "$ROOT/bench/scan/cub_scan.cu" -o "$DEST/tilec-cub-scan" ||
+  bash "$ROOT/bench/scan/build-cub-scan.sh" "$DEST/tilec-cub-scan" ||
     { rm -f "$DEST/tilec-cub-scan"; echo "warning: cannot build tilec-cub-scan" >&2; }
 else
   echo "warning: no nvcc; no tilec-cub-scan (bench/scan-gpu.sh's cub step fails)" >&2

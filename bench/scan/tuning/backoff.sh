@@ -18,9 +18,7 @@ build)
   done
   strip -o "$D/tilec-scan-bench" "$BUILD/bench/scan/tilec-scan-bench"
   CUB="${CUB_SCAN:-/tmp/tilec-cub-scan}"
-  [ -x "$CUB" ] ||
-    /usr/local/cuda/bin/nvcc -O3 -std=c++17 -arch=sm_90 -cudart static \
-      -Xcompiler -static-libstdc++,-static-libgcc bench/scan/cub_scan.cu -o "$CUB"
+  [ -x "$CUB" ] || bash bench/scan/build-cub-scan.sh "$CUB"
   cp "$CUB" "$D/tilec-cub-scan" ;;
 run)
   OUT="${OUT:-/tmp/tilec-scan-backoff}"

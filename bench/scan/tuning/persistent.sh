@@ -14,9 +14,7 @@ build)
   "$BUILD/bin/tilec" bench/scan/tuning/persistent.mlir -o "$D/persistent.cubin"
   strip -o "$D/tilec-scan-bench" "$BUILD/bench/scan/tilec-scan-bench"
   [ -x "$D/tilec-cub-scan" ] ||
-    /usr/local/cuda/bin/nvcc -O3 -std=c++17 -arch=sm_90 -cudart static \
-      -Xcompiler -static-libstdc++,-static-libgcc bench/scan/cub_scan.cu \
-      -o "$D/tilec-cub-scan" ;;
+    bash bench/scan/build-cub-scan.sh "$D/tilec-cub-scan" ;;
 run)
   OUT="${OUT:-/tmp/tilec-scan-persistent}"
   mkdir -p "$OUT"
