@@ -386,8 +386,9 @@ SmallVector<Value> waitGroupDefining(OpBuilder &b, Location loc,
 }
 
 /// Where the wait for an `overlap` dot goes: before `reader`, the first op
-/// of its block that reads its result, leaving the `laterGroups` groups of
-/// the warpgroup dots issued between them in flight.
+/// of its block that reads its result or releases a staged slot (which its
+/// operands may be in), leaving the `laterGroups` groups of the warpgroup
+/// dots issued between them in flight.
 struct OverlapWait {
   Operation *reader;
   int64_t laterGroups;
@@ -412,11 +413,15 @@ std::optional<OverlapWait> overlapWait(tile::DotOp op) {
       laterGroups += dot.getOverlap() && isWarpgroupDot(dot);
       continue;
     }
-    bool nestedDot = false;
-    for (Region &region : it->getRegions())
-      region.walk([&](tile::DotOp) { nestedDot = true; });
+    bool nestedDot = false, releases = false;
+    it->walk([&](Operation *nested) {
+      nestedDot |= nested != it && isa<tile::DotOp>(nested);
+      releases |= isa<tilegpu::BarrierArriveOp>(nested);
+    });
     if (nestedDot)
       return std::nullopt;
+    if (releases)
+      return OverlapWait{it, laterGroups};
   }
   return OverlapWait{reader, laterGroups};
 }
