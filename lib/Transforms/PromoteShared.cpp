@@ -661,6 +661,44 @@ void pipelineBulkCopies(RewriterBase &rewriter, const Pipeline &p,
     tilegpu::BarrierInvalOp::create(rewriter, loc, empty);
 }
 
+/// The persistent loop over tiles directly holding `loop` in the kernel's
+/// body, if any.
+scf::ForOp persistentTiles(scf::ForOp loop) {
+  auto tiles = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (tiles && tiles->hasAttr(kPersistentTilesAttr) &&
+      isa<gpu::GPUFuncOp>(tiles->getParentOp()))
+    return tiles;
+  return nullptr;
+}
+
+/// Whether the producer clones `op` of a tile's body (buildProducer,
+/// promoteProducerGroup): index arithmetic and views, no tiles, no memory
+/// effects, no regions.
+bool producerClones(Operation *op) {
+  bool tileFree = llvm::none_of(op->getResultTypes(), [](Type type) {
+    return isa<RankedTensorType>(type);
+  });
+  return tileFree && isMemoryEffectFree(op) && op->getNumRegions() == 0;
+}
+
+/// Whether the producer can compute `value` outside the tile threads'
+/// region: defined outside the loop over `tiles` (if any), its induction
+/// variable, or by ops of the tile's body it clones, from such values.
+bool producerCanCompute(Value value, scf::ForOp tiles) {
+  if (!tiles)
+    return true;
+  Block *body = tiles.getBody();
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() != body || arg == tiles.getInductionVar();
+  Operation *def = value.getDefiningOp();
+  if (def->getBlock() != body)
+    return !tiles->isAncestor(def);
+  return producerClones(def) &&
+         llvm::all_of(def->getOperands(), [&](Value operand) {
+           return producerCanCompute(operand, tiles);
+         });
+}
+
 /// The op a producer warp would take `loop`'s copies from: the loop itself
 /// when it is directly in the kernel's body, or the persistent loop over
 /// tiles holding it there; null when the loop does not ask for a producer
@@ -671,11 +709,7 @@ scf::ForOp producerRoot(scf::ForOp loop) {
     return nullptr;
   if (isa<gpu::GPUFuncOp>(loop->getParentOp()))
     return loop;
-  auto tiles = dyn_cast<scf::ForOp>(loop->getParentOp());
-  if (tiles && tiles->hasAttr(kPersistentTilesAttr) &&
-      isa<gpu::GPUFuncOp>(tiles->getParentOp()))
-    return tiles;
-  return nullptr;
+  return persistentTiles(loop);
 }
 
 /// Whether a producer warp can feed the bulk pipeline of `loads`: every
@@ -807,14 +841,10 @@ void buildProducer(RewriterBase &rewriter, const Pipeline &p,
     rewriter.setInsertionPoint(walk.getBody()->getTerminator());
     tile = walk.getInductionVar();
     cloned.map(tiles.getInductionVar(), tile);
-    for (Operation &op : llvm::make_range(tiles.getBody()->begin(),
-                                          p.loop->getIterator())) {
-      bool tileFree = llvm::none_of(op.getResultTypes(), [](Type type) {
-        return isa<RankedTensorType>(type);
-      });
-      if (tileFree && isMemoryEffectFree(&op) && op.getNumRegions() == 0)
+    for (Operation &op :
+         llvm::make_range(tiles.getBody()->begin(), p.loop->getIterator()))
+      if (producerClones(&op))
         rewriter.clone(op, cloned);
-    }
   }
   Value lb = cloned.lookupOrDefault(p.loop.getLowerBound());
   Value ub = cloned.lookupOrDefault(p.loop.getUpperBound());
@@ -904,11 +934,15 @@ bool availableBefore(Value value, Operation *first) {
 /// iteration of `loop` from values there before `first`: each index is
 /// one, a constant, or an op of the induction variable and such values
 /// (which StagedTile::copyInto clones), and the bulk copy's source offsets
-/// are too.
-bool producerCanAddress(scf::ForOp loop, tile::LoadOp load, Operation *first) {
+/// are too. In a persistent loop over `tiles`, the values of the tile's
+/// body must be ones the producer clones.
+bool producerCanAddress(scf::ForOp loop, tile::LoadOp load, Operation *first,
+                        scf::ForOp tiles) {
   auto ready = [&](Value v) {
-    if (v == loop.getInductionVar() || availableBefore(v, first))
+    if (v == loop.getInductionVar())
       return true;
+    if (availableBefore(v, first))
+      return producerCanCompute(v, tiles);
     Operation *def = v.getDefiningOp();
     return def && def->hasTrait<OpTrait::ConstantLike>();
   };
@@ -959,9 +993,12 @@ SmallVector<GroupLoop> producerGroup(ArrayRef<scf::ForOp> loops, bool swizzle,
   if (loops.empty())
     return {};
   Operation *first = loops.front();
+  scf::ForOp tiles = persistentTiles(loops.front());
   for (scf::ForOp loop : loops) {
     if (!loop->hasAttr(kProducerWarpAttr) ||
-        loop->getBlock() != first->getBlock() || !isa<gpu::GPUFuncOp>(loop->getParentOp()))
+        loop->getBlock() != first->getBlock() ||
+        !(isa<gpu::GPUFuncOp>(loop->getParentOp()) ||
+          (tiles && loop->getParentOp() == tiles)))
       return {};
     auto attr = loop->getAttrOfType<IntegerAttr>("tile.stages");
     if (!attr || attr.getInt() != stages)
@@ -971,10 +1008,11 @@ SmallVector<GroupLoop> producerGroup(ArrayRef<scf::ForOp> loops, bool swizzle,
       return {};
     for (Value bound :
          {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-      if (!availableBefore(bound, first) && !isConstantBound(bound, first))
+      if ((!availableBefore(bound, first) && !isConstantBound(bound, first)) ||
+          !producerCanCompute(bound, tiles))
         return {};
     for (const PromotableLoad &p : loads)
-      if (!p.invariant && !producerCanAddress(loop, p.load, first))
+      if (!p.invariant && !producerCanAddress(loop, p.load, first, tiles))
         return {};
     group.push_back({loop, std::move(loads)});
   }
@@ -994,18 +1032,57 @@ SmallVector<GroupLoop> producerGroup(ArrayRef<scf::ForOp> loops, bool swizzle,
   return group;
 }
 
+/// Where each of `pipelines`' loops starts in the ring of slots: `base`,
+/// then after the iterations of the loops before it (one more entry with
+/// `withEnd`: where the next tile starts), their bounds through `map` (the
+/// producer's clones of a tile's values).
+SmallVector<Value> ringStarts(OpBuilder &b, Location loc,
+                              ArrayRef<Pipeline> pipelines, Value base,
+                              const IRMapping &map, bool withEnd) {
+  SmallVector<Value> starts = {base};
+  ArrayRef<Pipeline> before = withEnd ? pipelines : pipelines.drop_back();
+  for (const Pipeline &p : before) {
+    Value lb = map.lookupOrDefault(p.loop.getLowerBound());
+    Value ub = map.lookupOrDefault(p.loop.getUpperBound());
+    Value step = map.lookupOrDefault(p.loop.getStep());
+    Value runs =
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, lb, ub);
+    Value trips = b.createOrFold<arith::CeilDivUIOp>(
+        loc, b.createOrFold<arith::SubIOp>(loc, ub, lb), step);
+    Value none = arith::ConstantIndexOp::create(b, loc, 0);
+    Value count = b.createOrFold<arith::SelectOp>(loc, runs, trips, none);
+    starts.push_back(b.createOrFold<arith::AddIOp>(loc, starts.back(), count));
+  }
+  return starts;
+}
+
+/// The ring position of iteration `iv` of a loop from `lb` by `step` that
+/// starts at `start`.
+Value ringPosition(OpBuilder &b, Location loc, Value start, Value lb,
+                   Value step, Value iv) {
+  Value local = b.createOrFold<arith::DivUIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, iv, lb), step);
+  return b.createOrFold<arith::AddIOp>(loc, start, local);
+}
+
 /// Stages the tiles of `group`'s loops in one ring of `stages` slots that a
 /// producer warp fills (tilegpu.warp_roles), as pipelineWithProducer does
 /// for one loop: iterations are counted over the loops one after the other,
 /// so slots and phases go on from one loop to the next and no block barrier
 /// separates them. Loop-invariant tiles (attention's Q) are copied by the
 /// tile threads before their loop (once, where an earlier loop staged the
-/// same tile). Returns the number of tiles staged.
+/// same tile). In a persistent loop over tiles, the producer walks the
+/// tiles too, and both sides carry the ring position from one tile to the
+/// next (the tiles' loops may take different numbers of iterations), so
+/// the producer copies the next tile's first keys while the tile threads
+/// finish this one. Returns the number of tiles staged.
 unsigned promoteProducerGroup(RewriterBase &rewriter,
                               ArrayRef<GroupLoop> group, int64_t stages,
                               Value sharedBase, int64_t &sharedBytes,
                               int64_t threads) {
   scf::ForOp firstLoop = group.front().loop;
+  scf::ForOp tiles = persistentTiles(firstLoop);
+  Operation *root = tiles ? tiles.getOperation() : firstLoop.getOperation();
   Location loc = firstLoop.getLoc();
   // The producer walks every loop's iterations: their constant bounds must
   // be there before it.
@@ -1014,7 +1091,7 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
                         g.loop.getStep()})
       if (!availableBefore(bound, firstLoop))
         rewriter.moveOpBefore(bound.getDefiningOp(), firstLoop);
-  rewriter.setInsertionPoint(firstLoop);
+  rewriter.setInsertionPoint(root);
   auto c = [&](int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
@@ -1065,26 +1142,13 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
       rewriter, loc, 2, stages, sharedBase, std::nullopt, sharedBytes);
   Value full = barriers[0], empty = barriers[1];
 
-  // Each loop's first iteration counted over the loops before it.
-  SmallVector<Value> firstIteration = {c(0)};
-  for (const Pipeline &p : ArrayRef(pipelines).drop_back()) {
-    Value lb = p.loop.getLowerBound(), ub = p.loop.getUpperBound();
-    Value runs = rewriter.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::slt, lb, ub);
-    Value trips = rewriter.createOrFold<arith::CeilDivUIOp>(
-        loc, rewriter.createOrFold<arith::SubIOp>(loc, ub, lb), p.loop.getStep());
-    Value none = c(0);
-    Value count = rewriter.createOrFold<arith::SelectOp>(loc, runs, trips, none);
-    firstIteration.push_back(
-        rewriter.createOrFold<arith::AddIOp>(loc, firstIteration.back(), count));
-  }
-  auto iterationOf = [&](OpBuilder &b, const Pipeline &p, unsigned i,
-                         Value iv) {
-    Value local = b.createOrFold<arith::DivUIOp>(
-        loc, b.createOrFold<arith::SubIOp>(loc, iv, p.loop.getLowerBound()),
-        p.loop.getStep());
-    return b.createOrFold<arith::AddIOp>(loc, firstIteration[i], local);
-  };
+  // Each loop's first iteration counted over the loops before it (and, per
+  // tile, over the tiles before it: computed in each side's walk).
+  IRMapping identity;
+  SmallVector<Value> starts;
+  if (!tiles)
+    starts = ringStarts(rewriter, loc, pipelines, c(0), identity,
+                        /*withEnd=*/false);
 
   int64_t pipelinedTiles = llvm::count_if(
       pipelines.front().tiles, [](const StagedTile &t) { return !t.invariant; });
@@ -1097,20 +1161,58 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
   Block *consumers = rewriter.createBlock(&roles.getConsumers());
 
   // The producer: every loop's iterations, each waiting for its slot's
-  // release by the tile threads stages iterations before, then copying.
+  // release by the tile threads stages iterations before, then copying;
+  // in a persistent kernel, for every tile, with the tile's index
+  // arithmetic cloned.
   rewriter.setInsertionPointToStart(producer);
-  for (auto [i, p] : llvm::enumerate(pipelines)) {
-    auto fill = scf::ForOp::create(rewriter, loc, p.loop.getLowerBound(),
-                                   p.loop.getUpperBound(), p.loop.getStep());
-    rewriter.setInsertionPoint(fill.getBody()->getTerminator());
-    produceIteration(rewriter, p, fill.getInductionVar(),
-                     iterationOf(rewriter, p, i, fill.getInductionVar()), full,
-                     empty, /*multicast=*/false);
-    rewriter.setInsertionPointAfter(fill);
+  IRMapping cloned;
+  SmallVector<Value> producerStarts = starts;
+  scf::ForOp walk;
+  if (tiles) {
+    walk = scf::ForOp::create(
+        rewriter, loc, tiles.getLowerBound(), tiles.getUpperBound(),
+        tiles.getStep(), ValueRange{c(0)},
+        [](OpBuilder &b, Location l, Value, ValueRange ringBase) {
+          scf::YieldOp::create(b, l, ringBase);
+        });
+    // The tiles loop's annotations (kept from hoisting) hold for the walk.
+    walk->setDiscardableAttrs(tiles->getDiscardableAttrDictionary());
+    rewriter.setInsertionPoint(walk.getBody()->getTerminator());
+    cloned.map(tiles.getInductionVar(), walk.getInductionVar());
+    for (Operation &op :
+         llvm::make_range(tiles.getBody()->begin(), firstLoop->getIterator()))
+      if (producerClones(&op))
+        rewriter.clone(op, cloned);
+    producerStarts = ringStarts(rewriter, loc, pipelines,
+                                walk.getRegionIterArgs().front(), cloned,
+                                /*withEnd=*/true);
   }
+  for (auto [i, p] : llvm::enumerate(pipelines)) {
+    Value lb = cloned.lookupOrDefault(p.loop.getLowerBound());
+    Value step = cloned.lookupOrDefault(p.loop.getStep());
+    auto fill = scf::ForOp::create(
+        rewriter, loc, lb, cloned.lookupOrDefault(p.loop.getUpperBound()),
+        step);
+    rewriter.setInsertionPoint(fill.getBody()->getTerminator());
+    Value iv = fill.getInductionVar();
+    produceIteration(
+        rewriter, p, iv,
+        ringPosition(rewriter, loc, producerStarts[i], lb, step, iv), full,
+        empty, /*multicast=*/false);
+    rewriter.setInsertionPointAfter(fill);
+    // The copies' indices were the tile's: use the producer's clones.
+    fill.walk([&](Operation *op) {
+      for (OpOperand &operand : op->getOpOperands())
+        if (Value mapped = cloned.lookupOrNull(operand.get()))
+          operand.set(mapped);
+    });
+  }
+  if (walk)
+    walk.getBody()->getTerminator()->setOperand(0, producerStarts.back());
 
-  // The tile threads: the loops and all after them.
-  moveIntoConsumers(firstLoop, roles, consumers);
+  // The tile threads: the loops (or the loop over tiles) and all after
+  // them.
+  moveIntoConsumers(root, roles, consumers);
   // Constants the copies' indices took from the loops' bodies.
   producer->walk([&](Operation *op) {
     for (OpOperand &operand : op->getOpOperands()) {
@@ -1123,14 +1225,36 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
       }
     }
   });
+  if (tiles) {
+    // The tile threads carry the ring position from tile to tile too.
+    rewriter.setInsertionPoint(tiles);
+    Value zero = c(0);
+    DictionaryAttr annotations = tiles->getDiscardableAttrDictionary();
+    auto carried = cast<scf::ForOp>(*tiles.replaceWithAdditionalYields(
+        rewriter, ValueRange{zero}, /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> ringBase) {
+          return SmallVector<Value>{ringBase.front()};
+        }));
+    carried->setDiscardableAttrs(annotations);
+    rewriter.setInsertionPoint(firstLoop);
+    starts = ringStarts(rewriter, loc, pipelines,
+                        carried.getRegionIterArgs().back(), identity,
+                        /*withEnd=*/true);
+    Operation *yield = carried.getBody()->getTerminator();
+    yield->setOperand(yield->getNumOperands() - 1, starts.back());
+  }
   for (auto [i, p] : llvm::enumerate(pipelines)) {
     scf::ForOp loop = p.loop;
     // Invariant tiles by the threads, published to all of them by the
-    // wait's barrier (over the tile threads alone, tile-map-warps).
+    // wait's barrier (over the tile threads alone, tile-map-warps). The
+    // next tile's copies wait first for every tile thread to be done with
+    // this tile's.
     bool copies = false;
     rewriter.setInsertionPoint(loop);
     for (const StagedTile &t : p.tiles)
       if (t.invariant && !reusedInvariants.contains(t.load)) {
+        if (tiles && !copies)
+          tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
         t.copyInto(rewriter, loc, loop.getInductionVar(),
                    loop.getInductionVar(), c(0));
         copies = true;
@@ -1141,8 +1265,10 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
     }
     rewriter.setInsertionPointToStart(loop.getBody());
     consumeIteration(rewriter, p,
-                     iterationOf(rewriter, p, i, loop.getInductionVar()), full,
-                     empty, anyDotStaysInFlight(loop), /*cluster=*/false);
+                     ringPosition(rewriter, loc, starts[i],
+                                  loop.getLowerBound(), loop.getStep(),
+                                  loop.getInductionVar()),
+                     full, empty, anyDotStaysInFlight(loop), /*cluster=*/false);
   }
   return staged;
 }
@@ -1204,7 +1330,10 @@ tilec::promoteDotOperands(RewriterBase &rewriter, scf::ForOp loop,
 /// (Other dots outside loops keep their operands where they are.)
 static std::optional<PromotableLoad>
 straightLineLoad(tile::DotOp dot, bool swizzle, int64_t threads) {
-  if (dot->getParentOfType<scf::ForOp>() || operandLoad(dot.getLhs()))
+  auto loop = dot->getParentOfType<scf::ForOp>();
+  if ((loop && !(loop->hasAttr(kPersistentTilesAttr) &&
+                 loop->getParentOfType<scf::ForOp>() == nullptr)) ||
+      operandLoad(dot.getLhs()))
     return std::nullopt;
   tile::LoadOp rhs = operandLoad(dot.getRhs());
   if (!rhs || !isGlobal(rhs.getBuffer().getType()) || !padsWithZeros(rhs))

@@ -33,6 +33,7 @@
 #include "ScoreModBounds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -72,6 +73,9 @@ struct AttentionSchedule {
   /// The producer is a warpgroup that hands its registers to the tile
   /// threads (kProducerRegistersAttr).
   bool producerRegisters = false;
+  /// The whole kernel's blocks walk its tiles (AttentionProgram::
+  /// buildPersistent).
+  bool persistent = false;
 };
 
 /// What one kernel of an attention computes.
@@ -145,6 +149,7 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
   // or the overlapped softmax's tiles need: the producer, a warpgroup then,
   // hands its registers to the tile threads.
   s.producerRegisters = s.producerWarp && (headDim > 128 || s.overlapSoftmax);
+  s.persistent = op.getPersistent();
   return s;
 }
 
@@ -242,6 +247,7 @@ public:
   }
 
   void build(ValueRange args, AttentionPart part);
+  void buildPersistent(ValueRange args);
 
 private:
   RankedTensorType tileOf(ArrayRef<int64_t> shape, Type elementType) {
@@ -292,7 +298,9 @@ private:
   Value setUpChunks(ValueRange args, Value chunk);
   Value lseView(Value buffer, Value head);
   Value setUpHeadPacks(ValueRange args, Value slot, bool combine);
-  void setUpViews(ValueRange args);
+  void setUpViews(ValueRange args, bool outputs = true);
+  void setUpOutputViews(ValueRange args);
+  Value outputView(Value o);
   void setUpScoreTiles(ValueRange args);
   Value positions(unsigned along, Value start);
   void setUpPartials(ValueRange args, Value chunks);
@@ -771,8 +779,8 @@ void AttentionProgram::storeResults(const SoftmaxState &state) {
 }
 
 /// Views of Q, K, V, O (and the LSE) for this program's (batch, head).
-void AttentionProgram::setUpViews(ValueRange args) {
-  Value q = args[0], k = args[1], v = args[2], o = args[3];
+void AttentionProgram::setUpViews(ValueRange args, bool outputs) {
+  Value q = args[0], k = args[1], v = args[2];
   // Grouped-query attention: heads / kv_heads query heads share a K/V head
   // (packed heads: set by setUpHeadPacks).
   if (!kvHead) {
@@ -781,19 +789,29 @@ void AttentionProgram::setUpViews(ValueRange args) {
     Value group = m.div(heads, kvHeads);
     kvHead = m.div(head, group);
   }
-  if (packHeads) {
-    qHead = headsView(q, head);
-    oHead = headsView(o, head);
-  } else {
-    qHead = headView(q, head, queryStart, queryLength);
-    // O's rows are Q's: viewed by its own length, each view is its whole
-    // buffer's sequence, which bulk stores can write (tile-map-warps).
-    oHead = headView(o, head, queryStart, ownLength(o, queryLength));
-  }
+  qHead = packHeads ? headsView(q, head)
+                    : headView(q, head, queryStart, queryLength);
+  if (outputs)
+    oHead = outputView(args[3]);
   kHead = headView(k, kvHead, keyStart, keyLength);
   // V's rows are K's: viewed by its own length, each view is its whole
   // buffer's sequence, which the copy engine can stage (tile-promote-shared).
   vHead = headView(v, kvHead, keyStart, ownLength(v, keyLength));
+  if (outputs && op.getLse())
+    lseHead = lseView(args[4], head);
+}
+
+/// O's rows of this program: Q's, viewed by O's own length, so that each
+/// view is its whole buffer's sequence, which bulk stores can write
+/// (tile-map-warps).
+Value AttentionProgram::outputView(Value o) {
+  return packHeads ? headsView(o, head)
+                   : headView(o, head, queryStart, ownLength(o, queryLength));
+}
+
+/// O's and the LSE's views, where setUpViews left them out.
+void AttentionProgram::setUpOutputViews(ValueRange args) {
+  oHead = outputView(args[3]);
   if (op.getLse())
     lseHead = lseView(args[4], head);
 }
@@ -1229,6 +1247,66 @@ SoftmaxState AttentionProgram::keyLoops(const KeyRanges &keys,
   return pipelined ? drainPending(state, keys.end) : state;
 }
 
+/// The whole kernel on a persistent grid: each block takes the tiles pid,
+/// pid + programs, ... of (query block, head, batch), query blocks fastest
+/// and, causal, from the last one (the order the launched grid takes them
+/// in). The producer then copies the next tile's first keys while the
+/// warpgroups finish this tile and store it.
+void AttentionProgram::buildPersistent(ValueRange args) {
+  Type index = b.getIndexType();
+  auto x = tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x);
+  zero = m.constant(0);
+  firstColumn = zero;
+  loadSequenceBounds(args);
+  Value queryBlocks = m.ceilDiv(queryLength, m.constant(s.blockM));
+  Value heads = b.createOrFold<memref::DimOp>(loc, args[0], dims.heads);
+  Value batches = b.createOrFold<memref::DimOp>(loc, args[0], *dims.batch);
+  Value tiles = m.mul(m.mul(queryBlocks, heads), batches);
+  Value first = tile::ProgramIdOp::create(b, loc, index, x);
+  Value programs = tile::NumProgramsOp::create(b, loc, index, x);
+  auto walk = scf::ForOp::create(b, loc, first, tiles, programs);
+  walk->setAttr(kPersistentTilesAttr, b.getUnitAttr());
+  // Nothing is hoisted out of the walk: the addresses of the epilogue's
+  // staging and of the last P V, invariant across tiles, would then stay
+  // in registers through the key loops, which have none to spare (the
+  // hoisted kernel spilled in its key loops and ran 0.87-0.91x the
+  // launched grid's on the H200).
+  MLIRContext *ctx = b.getContext();
+  walk->setAttr("loop_annotation",
+                LLVM::LoopAnnotationAttr::get(
+                    ctx, {}, {}, {}, {}, {},
+                    LLVM::LoopLICMAttr::get(ctx, b.getBoolAttr(true), {}), {},
+                    {}, {}, {}, {}, {}, {}, {}, {}));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(walk.getBody());
+  Value tile = walk.getInductionVar();
+  Value queryBlock, headAndBatch;
+  if (op.getCausal()) {
+    // Causal tiles further down see more keys: all of the last query
+    // block's first, then the next, so that the blocks' strides over the
+    // tiles sum to about the same work (with query blocks fastest, a stride
+    // of 132 over 128 blocks a head gave one block 3 times another's).
+    Value pairs = m.mul(heads, batches);
+    queryBlock = m.sub(m.sub(queryBlocks, m.constant(1)), m.div(tile, pairs));
+    headAndBatch = m.rem(tile, pairs);
+  } else {
+    queryBlock = m.rem(tile, queryBlocks);
+    headAndBatch = m.div(tile, queryBlocks);
+  }
+  head = m.rem(headAndBatch, heads);
+  batch = m.div(headAndBatch, heads);
+  firstRow = m.mul(queryBlock, m.constant(s.blockM));
+  kvHead = nullptr;
+  // O's views after the key loops: in a loop over tiles they are not
+  // kernel arguments the code generator reloads, but registers that would
+  // stay live through the loops.
+  setUpViews(args, /*outputs=*/false);
+  setUpScoreTiles(args);
+  SoftmaxState state = keyLoops(keyRanges(), s.overlapSoftmax);
+  setUpOutputViews(args);
+  storeResults(state);
+}
+
 void AttentionProgram::build(ValueRange args, AttentionPart part) {
   Type index = b.getIndexType();
   auto programId = [&](tile::ProgramDim d) {
@@ -1382,8 +1460,14 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
       rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
                            SmallVector<Location>(type.getNumInputs(), loc));
   rewriter.setInsertionPointToStart(body);
-  AttentionProgram(rewriter, loc, op, s, packHeads)
-      .build(body->getArguments(), part);
+  AttentionProgram program(rewriter, loc, op, s, packHeads);
+  if (part == AttentionPart::whole && s.persistent) {
+    kernel->setAttr(tile::kPersistentAttrName, rewriter.getI64IntegerAttr(1));
+    program.buildPersistent(body->getArguments());
+    tile::ReturnOp::create(rewriter, loc);
+    return kernel;
+  }
+  program.build(body->getArguments(), part);
   return kernel;
 }
 

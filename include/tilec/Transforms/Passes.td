@@ -182,7 +182,7 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::scf::SCFDialect", "::tilec::tilegpu::TileGPUDialect",
   ];
 }

@@ -762,6 +762,9 @@ LogicalResult AttentionOp::verify() {
       if (extent > 256)
         return emitOpError("block extents must be at most 256, got ")
                << extent;
+  if (getPersistent() && ragged)
+    return emitOpError("persistent walks tiles of equal sequences; packed "
+                       "sequences take one program a block of each");
   return verifyScheduleHints(*this, getBlock(), "[queries, keys]", 16,
                              getWarps(), getStages());
 }

@@ -52,3 +52,11 @@ tile.attention @turns layout(bhsd) stages 2 pingpong
 tile.attention @producer layout(bhsd) causal pingpong producer_warp
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// Schedule hints: blocks walk the tiles of a persistent grid.
+// CHECK-LABEL: tile.attention @walks layout(bhsd) causal persistent :
+tile.attention @walks layout(bhsd) causal persistent
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()

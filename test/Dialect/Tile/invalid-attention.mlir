@@ -271,3 +271,10 @@ tile.attention @a layout(thd) lse
     : (memref<100x8x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
        memref<100x8x64xbf16>, memref<8x99xf32>, memref<?xi32>, memref<?xi32>,
        i32) -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.attention' op persistent walks tiles of equal sequences; packed sequences take one program a block of each}}
+tile.attention @a layout(thd) persistent
+    : (memref<?x?x64xbf16>, memref<?x?x64xbf16>, memref<?x?x64xbf16>,
+       memref<?x?x64xbf16>, memref<?xi32>, memref<?xi32>, i32) -> ()
