@@ -87,7 +87,13 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       registers than a block with a producer gets (d256, the overlapped
       softmax) `tile.producer_registers = array<i32: 24, 240>`; d128
       without a mask also takes turns (ping-pong). On the H200: 1.05-1.17x
-      the schedule without a producer.
+      the schedule without a producer. With the `persistent` hint the
+      whole kernel's body is a walk over its (query block, head, batch)
+      tiles from `program_id x` by `num_programs x` (`tile.persistent` 1,
+      `tile.persistent_tiles`; causal: the last query blocks first),
+      whose loop LLVM may not hoist from (`llvm.licm.disable`: hoisted
+      addresses spilled in the key loops); not the default, 0.96-0.99x the
+      launched grid at d128 on the H200.
       Decode: `<name>__decode` (`tile.narrow` on Q's sequence, at most 16
       rows) takes the keys in chunks, one program each (grid x over
       heads, y over batches, z over chunks of at least 1024 keys, which
@@ -275,7 +281,12 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     to the next without a block barrier. Loop-invariant tiles (Q) are
     copied by the tile threads before their loop, once where an earlier
     loop reads the same tile, and published by a barrier over the tile
-    threads alone.
+    threads alone. When the loops are in a persistent loop over tiles
+    (`tile.persistent_tiles`, attention's `persistent` hint), the producer
+    walks the tiles too, with the tile's index arithmetic cloned, and both
+    sides carry the ring position from one tile to the next as a loop
+    value (a tile's loops take as many iterations as its keys need); the
+    tile threads meet before copying the next tile's Q.
 
     ```mlir
     // Before
