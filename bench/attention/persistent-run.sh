@@ -23,29 +23,17 @@ KERNELS="${PERSISTENT_KERNELS:-attn_d128 attn_d128_causal}"
 SHAPES="${PERSISTENT_SHAPES:-4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024x1024,32x16x16x512x512,4x32x8x4096x4096}"
 CHECK_SHAPES="2x4x2x300x517,1x2x2x1000x777,1x1x1x1x1,3x2x1x129x4099,1x3x3x129x129,3x5x1x77x1000,2x8x2x1023x1024,1x4x4x4224x4224,5x7x7x257x300"
 
-dirs() {
-  local build list=""
-  for build in $BUILDS; do list="$list${list:+,}$D/cubins-var-$build"; done
-  echo "$list"
-}
-
 check() {
   local k
   for k in $KERNELS; do
-    timeout 240 "$RUN" --cubin-dir "$(dirs)" --mode aot --only "$k" \
+    timeout 240 "$RUN" --cubin-dir "$(cubin_dirs $BUILDS)" --mode aot --only "$k" \
       --shapes "$CHECK_SHAPES" > "$OUT/check-$k.log" 2>&1
     echo "check $k rc=$?"; passes "$OUT/check-$k.log"
   done
 }
 
 ab() {
-  local k
-  for k in $KERNELS; do
-    timeout 240 "$RUN" --cubin-dir "$(dirs)" --mode aot --only "$k" --shapes "$SHAPES" \
-      --json "$OUT/ab-$k.json" > "$OUT/ab-$k.log" 2>&1
-    echo "ab $k rc=$?"; passes "$OUT/ab-$k.log"
-    grep -h "^$k " "$OUT/ab-$k.log" | awk '{print $3, $2, $7, $8}' | sort -s -k1,1
-  done
+  ab_kernels "$KERNELS" "$SHAPES" $BUILDS
 }
 
 sanitize() {

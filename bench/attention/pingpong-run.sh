@@ -27,16 +27,10 @@ BUILDS="${PINGPONG_BUILDS:-serial overlap pingpong}"
 KERNELS="${PINGPONG_KERNELS:-attn_d128 attn_d128_causal attn_d256 attn_bshd_f16_d256_causal}"
 SHAPES="${PINGPONG_SHAPES:-4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024x1024,4x32x8x4096x4096}"
 
-dirs() {
-  local build list=""
-  for build in $BUILDS; do list="$list${list:+,}$D/cubins-var-$build"; done
-  echo "$list"
-}
-
 smoke() {
   local k
   for k in ${PINGPONG_SMOKE_KERNELS:-$KERNELS}; do
-    timeout 60 "$RUN" --cubin-dir "$(dirs)" --mode aot --only "$k" \
+    timeout 60 "$RUN" --cubin-dir "$(cubin_dirs $BUILDS)" --mode aot --only "$k" \
       --shapes 2x4x2x300x517,1x2x2x1000x777,1x1x1x1x1,3x2x1x129x4099 \
       > "$OUT/smoke-$k.log" 2>&1
     echo "smoke $k rc=$?"; passes "$OUT/smoke-$k.log"
@@ -44,13 +38,7 @@ smoke() {
 }
 
 ab() {
-  local k
-  for k in $KERNELS; do
-    timeout 240 "$RUN" --cubin-dir "$(dirs)" --mode aot --only "$k" --shapes "$SHAPES" \
-      --json "$OUT/ab-$k.json" > "$OUT/ab-$k.log" 2>&1
-    echo "ab $k rc=$?"; passes "$OUT/ab-$k.log"
-    grep -h "^$k " "$OUT/ab-$k.log" | awk '{print $3, $2, $7, $8}' | sort -s -k1,1
-  done
+  ab_kernels "$KERNELS" "$SHAPES" $BUILDS
 }
 
 sanitize() {

@@ -30,3 +30,23 @@ sanitize_examples() {
     done
   done
 }
+
+# cubin_dirs BUILD...: the runner's --cubin-dir list of $D/cubins-var-BUILD.
+cubin_dirs() {
+  local build list=""
+  for build in "$@"; do list="$list${list:+,}$D/cubins-var-$build"; done
+  echo "$list"
+}
+
+# ab_kernels "KERNEL..." SHAPES BUILD...: each kernel's builds in one runner
+# process at SHAPES (alternating rounds, every row checked against
+# float64); logs and JSON under $OUT, each shape's builds on stdout.
+ab_kernels() {
+  local kernels="$1" shapes="$2" k; shift 2
+  for k in $kernels; do
+    timeout 240 "$RUN" --cubin-dir "$(cubin_dirs "$@")" --mode aot --only "$k" \
+      --shapes "$shapes" --json "$OUT/ab-$k.json" > "$OUT/ab-$k.log" 2>&1
+    echo "ab $k rc=$?"; passes "$OUT/ab-$k.log"
+    grep -h "^$k " "$OUT/ab-$k.log" | awk '{print $3, $2, $7, $8}' | sort -s -k1,1
+  done
+}
