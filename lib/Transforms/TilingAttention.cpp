@@ -1249,8 +1249,8 @@ SoftmaxState AttentionProgram::keyLoops(const KeyRanges &keys,
 
 /// The whole kernel on a persistent grid: each block takes the tiles pid,
 /// pid + programs, ... of (query block, head, batch), query blocks fastest
-/// and, causal, from the last one (the order the launched grid takes them
-/// in). The producer then copies the next tile's first keys while the
+/// (causal: every head's last query block first, then the one before).
+/// The producer then copies the next tile's first keys while the
 /// warpgroups finish this tile and store it.
 void AttentionProgram::buildPersistent(ValueRange args) {
   Type index = b.getIndexType();
@@ -1297,9 +1297,9 @@ void AttentionProgram::buildPersistent(ValueRange args) {
   batch = m.div(headAndBatch, heads);
   firstRow = m.mul(queryBlock, m.constant(s.blockM));
   kvHead = nullptr;
-  // O's views after the key loops: in a loop over tiles they are not
-  // kernel arguments the code generator reloads, but registers that would
-  // stay live through the loops.
+  // O's views after the key loops, where the tile stores: in the walk
+  // they are values of the tile, not of the kernel's arguments, which the
+  // code generator would otherwise keep through the loops.
   setUpViews(args, /*outputs=*/false);
   setUpScoreTiles(args);
   SoftmaxState state = keyLoops(keyRanges(), s.overlapSoftmax);
