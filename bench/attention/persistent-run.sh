@@ -24,12 +24,7 @@ SHAPES="${PERSISTENT_SHAPES:-4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024
 CHECK_SHAPES="2x4x2x300x517,1x2x2x1000x777,1x1x1x1x1,3x2x1x129x4099,1x3x3x129x129,3x5x1x77x1000,2x8x2x1023x1024,1x4x4x4224x4224,5x7x7x257x300"
 
 check() {
-  local k
-  for k in $KERNELS; do
-    timeout 240 "$RUN" --cubin-dir "$(cubin_dirs $BUILDS)" --mode aot --only "$k" \
-      --shapes "$CHECK_SHAPES" > "$OUT/check-$k.log" 2>&1
-    echo "check $k rc=$?"; passes "$OUT/check-$k.log"
-  done
+  check_kernels check 240 "$KERNELS" "$CHECK_SHAPES" $BUILDS
 }
 
 ab() {

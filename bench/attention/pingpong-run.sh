@@ -28,13 +28,8 @@ KERNELS="${PINGPONG_KERNELS:-attn_d128 attn_d128_causal attn_d256 attn_bshd_f16_
 SHAPES="${PINGPONG_SHAPES:-4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024x1024,4x32x8x4096x4096}"
 
 smoke() {
-  local k
-  for k in ${PINGPONG_SMOKE_KERNELS:-$KERNELS}; do
-    timeout 60 "$RUN" --cubin-dir "$(cubin_dirs $BUILDS)" --mode aot --only "$k" \
-      --shapes 2x4x2x300x517,1x2x2x1000x777,1x1x1x1x1,3x2x1x129x4099 \
-      > "$OUT/smoke-$k.log" 2>&1
-    echo "smoke $k rc=$?"; passes "$OUT/smoke-$k.log"
-  done
+  check_kernels smoke 60 "${PINGPONG_SMOKE_KERNELS:-$KERNELS}" \
+    2x4x2x300x517,1x2x2x1000x777,1x1x1x1x1,3x2x1x129x4099 $BUILDS
 }
 
 ab() {

@@ -50,3 +50,16 @@ ab_kernels() {
     grep -h "^$k " "$OUT/ab-$k.log" | awk '{print $3, $2, $7, $8}' | sort -s -k1,1
   done
 }
+
+# check_kernels TAG SECONDS "KERNEL..." SHAPES BUILD...: each kernel's
+# builds at SHAPES, each row against float64, under a timeout of SECONDS (a
+# kernel whose barriers never complete hangs rather than fails); logs
+# $OUT/TAG-KERNEL.log, the PASS and FAIL count on stdout.
+check_kernels() {
+  local tag="$1" seconds="$2" kernels="$3" shapes="$4" k; shift 4
+  for k in $kernels; do
+    timeout "$seconds" "$RUN" --cubin-dir "$(cubin_dirs "$@")" --mode aot \
+      --only "$k" --shapes "$shapes" > "$OUT/$tag-$k.log" 2>&1
+    echo "$tag $k rc=$?"; passes "$OUT/$tag-$k.log"
+  done
+}
