@@ -275,6 +275,22 @@ CUtensorMapSwizzle swizzleMode(unsigned bytes) {
   }
 }
 
+/// The widest L2 fetch that stays within one row of the box. A wider one
+/// fetches the bytes beside each row: where a row is split over boxes (a
+/// 128-byte box of 256-byte key rows at head dim 128), the neighbouring
+/// box then asks the L2 for them again. 256-byte promotion on such boxes
+/// cost the decode kernel a quarter more L2 reads and 9% of its DRAM
+/// bandwidth on the H200.
+CUtensorMapL2promotion l2PromotionWithin(uint64_t innerBoxBytes) {
+  if (innerBoxBytes >= 256)
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  if (innerBoxBytes >= 128)
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  if (innerBoxBytes >= 64)
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+  return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+}
+
 // TMA's limits (cuTensorMapEncodeTiled): sizes below 2^32, byte strides
 // below 2^40 and, like the base address, multiples of 16 bytes.
 constexpr uint64_t kMaxTmaSize = uint64_t(1) << 32;
@@ -365,6 +381,8 @@ describeTensorMap(const TensorMapInfo &info, const TensorView &view) {
     request.globalStrides[i] =
         cuuint64_t(view.strides[inner - 1 - i]) * scalarTypeSize(view.type);
   request.swizzle = swizzleMode(info.swizzleBytes);
+  request.l2Promotion =
+      l2PromotionWithin(uint64_t(info.box[0]) * scalarTypeSize(view.type));
   return request;
 }
 

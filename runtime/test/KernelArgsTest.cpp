@@ -443,8 +443,22 @@ TEST(TensorMap, DescribesAContiguousMatrixInnermostFirst) {
   EXPECT_EQ(r.elementStrides, (std::array<cuuint32_t, 5>{1, 1, 0, 0, 0}));
   EXPECT_EQ(r.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
   EXPECT_EQ(r.interleave, CU_TENSOR_MAP_INTERLEAVE_NONE);
-  EXPECT_EQ(r.l2Promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  // The box's rows are 128 bytes of the matrix's 2048.
+  EXPECT_EQ(r.l2Promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
   EXPECT_EQ(r.oobFill, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+TEST(TensorMap, PromotesL2FetchesNoWiderThanTheBoxRows) {
+  TensorView a = mat(kAligned, 1000, 1024, ScalarType::BF16);
+  auto promotion = [&](unsigned innerBox) {
+    return request(describeTensorMap(TensorMapInfo{0, {innerBox, 8}, 0}, a))
+        .l2Promotion;
+  };
+  EXPECT_EQ(promotion(16), CU_TENSOR_MAP_L2_PROMOTION_NONE);   // 32 bytes
+  EXPECT_EQ(promotion(32), CU_TENSOR_MAP_L2_PROMOTION_L2_64B); // 64 bytes
+  EXPECT_EQ(promotion(96), CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+  EXPECT_EQ(promotion(128), CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  EXPECT_EQ(promotion(256), CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
 TEST(TensorMap, UsesTheViewStridesNotItsSizes) {

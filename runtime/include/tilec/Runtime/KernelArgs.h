@@ -149,7 +149,8 @@ struct TensorMapRequest {
   std::array<cuuint32_t, 5> elementStrides{};
   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   CUtensorMapInterleave interleave = CU_TENSOR_MAP_INTERLEAVE_NONE;
-  CUtensorMapL2promotion l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  /// The widest of 64, 128 and 256 bytes within the box's inner extent.
+  CUtensorMapL2promotion l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_NONE;
   /// Out-of-bounds elements read as zero, which is what pads partial tiles.
   CUtensorMapFloatOOBfill oobFill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
 };
