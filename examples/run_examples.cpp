@@ -68,6 +68,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace tilec;
@@ -144,6 +145,27 @@ struct Example {
 /// The stem of the example's .mlir and .cubin files.
 std::string sourceStem(const Example &ex) {
   return ex.source ? ex.source : ex.name;
+}
+
+/// Calls fn(first, last) on contiguous blocks that cover [0, count), one
+/// block a host core, in parallel: the float64 references and the random
+/// inputs of large shapes were most of a run's time on one core. fn must
+/// not throw.
+template <typename Fn> void parallelBlocks(int64_t count, Fn fn) {
+  int64_t threads = std::min<int64_t>(
+      std::max(1u, std::thread::hardware_concurrency()), count);
+  if (threads <= 1) {
+    if (count > 0)
+      fn(int64_t(0), count);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (int64_t t = 0; t < threads; ++t)
+    pool.emplace_back([&fn, count, threads, t] {
+      fn(count * t / threads, count * (t + 1) / threads);
+    });
+  for (std::thread &thread : pool)
+    thread.join();
 }
 
 //===----------------------------------------------------------------------===//
@@ -473,16 +495,32 @@ struct Bf16Values {
   std::vector<uint16_t> bits;
   std::vector<float> values;
 };
-/// The same for any 16-bit float format, given its conversions.
+/// Values of a 16-bit input drawn by one generator: large inputs are drawn
+/// in chunks, on all cores.
+constexpr size_t kInputChunk = size_t(1) << 20;
+
+/// The same for any 16-bit float format, given its conversions. Each chunk
+/// of kInputChunk values has its own generator, seeded by one draw of `rng`
+/// and the chunk's index, so a seed gives the same inputs on any machine.
 Bf16Values uniform16(size_t n, std::mt19937 &rng, float lo, float hi,
                      uint16_t (*toBits)(float), double (*toDouble)(uint16_t)) {
   Bf16Values v;
-  v.values = uniform(n, rng, lo, hi);
+  v.values.resize(n);
   v.bits.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    v.bits[i] = toBits(v.values[i]);
-    v.values[i] = float(toDouble(v.bits[i]));
-  }
+  uint32_t seed = rng();
+  int64_t chunks = int64_t((n + kInputChunk - 1) / kInputChunk);
+  parallelBlocks(chunks, [&](int64_t first, int64_t last) {
+    for (int64_t c = first; c < last; ++c) {
+      std::seed_seq chunkSeed{seed, uint32_t(c)};
+      std::mt19937 chunkRng(chunkSeed);
+      std::uniform_real_distribution<float> dist(lo, hi);
+      size_t end = std::min(n, size_t(c + 1) * kInputChunk);
+      for (size_t i = size_t(c) * kInputChunk; i < end; ++i) {
+        v.bits[i] = toBits(dist(chunkRng));
+        v.values[i] = float(toDouble(v.bits[i]));
+      }
+    }
+  });
   return v;
 }
 Bf16Values uniformBf16(size_t n, std::mt19937 &rng, float lo, float hi) {
@@ -547,8 +585,7 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
   w.args.push_back(w.buffers[w.output].view(w.outputType, {m, n}));
 
   std::vector<int64_t> rows = referenceRows(w, m, n, double(m) * n * k);
-  w.reference.reserve(rows.size() * n);
-  std::vector<double> row;
+  w.reference.resize(rows.size() * n);
   // A column's tail needs the rows below: the whole product (M <= 64).
   std::vector<std::vector<double>> product;
   if (epilogue == Epilogue::ColumnTail) {
@@ -556,40 +593,44 @@ Workload prepareMatmulBf16(const Context &ctx, const Shape &shape,
     for (int64_t r = 0; r < m; ++r)
       matmulRow(a.values, b.values, r, n, k, product[r]);
   }
-  for (int64_t r : rows) {
-    matmulRow(a.values, b.values, r, n, k, row);
-    if (epilogue == Epilogue::BiasRelu) {
-      for (int64_t j = 0; j < n; ++j)
-        row[j] = std::max(0.0, row[j] + bias[j]);
-    } else if (epilogue == Epilogue::Softmax) {
-      double max = *std::max_element(row.begin(), row.end()), sum = 0;
-      for (double &x : row)
-        sum += x = std::exp(x - max);
-      for (double &x : row)
-        x /= sum;
-    } else if (epilogue == Epilogue::Cumsum) {
-      for (int64_t j = 1; j < n; ++j)
-        row[j] += row[j - 1];
-    } else if (epilogue == Epilogue::PlusSquare) {
-      for (int64_t j = 0; j < n; ++j)
-        row[j] += double(x[r * n + j]) * x[r * n + j];
-    } else if (epilogue == Epilogue::ColumnTail) {
-      for (int64_t j = 0; j < n; ++j) {
-        double tail = 0;
-        for (int64_t i = r + 1; i < m; ++i)
-          tail += product[i][j];
-        row[j] = -tail;
+  parallelBlocks(int64_t(rows.size()), [&](int64_t firstRow, int64_t lastRow) {
+    std::vector<double> row;
+    for (int64_t index = firstRow; index < lastRow; ++index) {
+      int64_t r = rows[index];
+      matmulRow(a.values, b.values, r, n, k, row);
+      if (epilogue == Epilogue::BiasRelu) {
+        for (int64_t j = 0; j < n; ++j)
+          row[j] = std::max(0.0, row[j] + bias[j]);
+      } else if (epilogue == Epilogue::Softmax) {
+        double max = *std::max_element(row.begin(), row.end()), sum = 0;
+        for (double &x : row)
+          sum += x = std::exp(x - max);
+        for (double &x : row)
+          x /= sum;
+      } else if (epilogue == Epilogue::Cumsum) {
+        for (int64_t j = 1; j < n; ++j)
+          row[j] += row[j - 1];
+      } else if (epilogue == Epilogue::PlusSquare) {
+        for (int64_t j = 0; j < n; ++j)
+          row[j] += double(x[r * n + j]) * x[r * n + j];
+      } else if (epilogue == Epilogue::ColumnTail) {
+        for (int64_t j = 0; j < n; ++j) {
+          double tail = 0;
+          for (int64_t i = r + 1; i < m; ++i)
+            tail += product[i][j];
+          row[j] = -tail;
+        }
+      } else if (epilogue == Epilogue::SuffixSum) {
+        double after = 0;
+        for (int64_t j = n - 1; j >= 0; --j) {
+          double x = row[j];
+          row[j] = after;
+          after += x;
+        }
       }
-    } else if (epilogue == Epilogue::SuffixSum) {
-      double after = 0;
-      for (int64_t j = n - 1; j >= 0; --j) {
-        double x = row[j];
-        row[j] = after;
-        after += x;
-      }
+      std::copy(row.begin(), row.end(), w.reference.begin() + index * n);
     }
-    w.reference.insert(w.reference.end(), row.begin(), row.end());
-  }
+  });
   return w;
 }
 
@@ -760,84 +801,93 @@ void attentionReference(Workload &w, const AttentionProblem &p,
   float scale = p.scale != 0 ? p.scale : float(1.0 / std::sqrt(double(d)));
   std::vector<int64_t> rows =
       referenceRows(w, rowCount, d, double(rowCount) * workPerRow);
-  w.reference.reserve(rows.size() * d);
-  w.referenceLowp.reserve(rows.size() * d);
-  std::vector<double> s, o(d);
-  std::vector<float> sLow, oLow(d);
+  size_t count = rows.size(), first = w.reference.size();
+  w.reference.resize(first + count * d);
+  w.referenceLowp.resize(first + count * d);
+  size_t firstAux = w.auxReference.size();
+  if (p.lse) {
+    w.auxElements.resize(firstAux + count);
+    w.auxReference.resize(firstAux + count);
+  }
   int64_t group = p.heads / p.kvHeads;
   // Packed sequences are one bshd batch of all tokens.
   AttentionProblem packed = p;
   if (!p.sequences.empty())
     packed.batch = 1, packed.bshd = true;
-  for (int64_t r : rows) {
-    AttentionRow row = rowOf(r);
-    int64_t b = row.b, h = row.h, i = row.i, nq = row.nq, nkv = row.nkv;
-    int64_t kvh = h / group;
-    s.resize(nkv);
-    sLow.resize(nkv);
-    // Keys [firstKey, keys) are seen.
-    int64_t keys =
-        p.causal ? std::clamp<int64_t>(i + nkv - nq + 1, 0, nkv) : nkv;
-    int64_t firstKey =
-        p.window > 0
-            ? std::clamp<int64_t>(i + nkv - nq - p.window + 1, 0, keys)
-            : 0;
-    // The buffers' token counts: the sequence's, or all packed tokens.
-    // (Packed: one batch, so the count does not matter.)
-    int64_t qTokens = p.sequences.empty() ? nq : 0;
-    int64_t kTokens = p.sequences.empty() ? nkv : 0;
-    int64_t bufferBatch = p.sequences.empty() ? b : 0;
-    auto keyRow = [&](const Bf16Values &x, int64_t j) {
-      return &x.values[attentionIndex(packed, p.kvHeads, kTokens, bufferBatch,
-                                      kvh, row.firstKeyToken + j, 0)];
-    };
-    const float *qrow =
-        &q.values[attentionIndex(packed, p.heads, qTokens, bufferBatch, h,
-                                 row.queryToken, 0)];
-    double max = -INFINITY;
-    float maxLow = -INFINITY;
-    for (int64_t j = firstKey; j < keys; ++j) {
-      const float *krow = keyRow(k, j);
-      double dot = 0;
-      float dotLow = 0;
-      for (int64_t c = 0; c < d; ++c) {
-        dot += double(qrow[c]) * krow[c];
-        dotLow += qrow[c] * krow[c];
+  parallelBlocks(int64_t(count), [&](int64_t firstRow, int64_t lastRow) {
+    std::vector<double> s, o(d);
+    std::vector<float> sLow, oLow(d);
+    for (int64_t index = firstRow; index < lastRow; ++index) {
+      AttentionRow row = rowOf(rows[index]);
+      int64_t b = row.b, h = row.h, i = row.i, nq = row.nq, nkv = row.nkv;
+      int64_t kvh = h / group;
+      s.resize(nkv);
+      sLow.resize(nkv);
+      // Keys [firstKey, keys) are seen.
+      int64_t keys =
+          p.causal ? std::clamp<int64_t>(i + nkv - nq + 1, 0, nkv) : nkv;
+      int64_t firstKey =
+          p.window > 0
+              ? std::clamp<int64_t>(i + nkv - nq - p.window + 1, 0, keys)
+              : 0;
+      // The buffers' token counts: the sequence's, or all packed tokens.
+      // (Packed: one batch, so the count does not matter.)
+      int64_t qTokens = p.sequences.empty() ? nq : 0;
+      int64_t kTokens = p.sequences.empty() ? nkv : 0;
+      int64_t bufferBatch = p.sequences.empty() ? b : 0;
+      auto keyRow = [&](const Bf16Values &x, int64_t j) {
+        return &x.values[attentionIndex(packed, p.kvHeads, kTokens, bufferBatch,
+                                        kvh, row.firstKeyToken + j, 0)];
+      };
+      const float *qrow = &q.values[attentionIndex(
+          packed, p.heads, qTokens, bufferBatch, h, row.queryToken, 0)];
+      double max = -INFINITY;
+      float maxLow = -INFINITY;
+      for (int64_t j = firstKey; j < keys; ++j) {
+        const float *krow = keyRow(k, j);
+        double dot = 0;
+        float dotLow = 0;
+        for (int64_t c = 0; c < d; ++c) {
+          dot += double(qrow[c]) * krow[c];
+          dotLow += qrow[c] * krow[c];
+        }
+        s[j] = dot * scale;
+        sLow[j] = dotLow * scale;
+        if (p.scoreMod) {
+          s[j] = p.scoreMod(s[j], b, h, i, j);
+          sLow[j] = float(p.scoreMod(sLow[j], b, h, i, j));
+        }
+        max = std::max(max, s[j]);
+        maxLow = std::max(maxLow, sLow[j]);
       }
-      s[j] = dot * scale;
-      sLow[j] = dotLow * scale;
-      if (p.scoreMod) {
-        s[j] = p.scoreMod(s[j], b, h, i, j);
-        sLow[j] = float(p.scoreMod(sLow[j], b, h, i, j));
+      double sum = 0;
+      float sumLow = 0;
+      for (int64_t j = firstKey; j < keys && max > -INFINITY; ++j) {
+        sum += s[j] = std::exp(s[j] - max);
+        sumLow += sLow[j] = std::exp(sLow[j] - maxLow);
       }
-      max = std::max(max, s[j]);
-      maxLow = std::max(maxLow, sLow[j]);
-    }
-    double sum = 0;
-    float sumLow = 0;
-    for (int64_t j = firstKey; j < keys && max > -INFINITY; ++j) {
-      sum += s[j] = std::exp(s[j] - max);
-      sumLow += sLow[j] = std::exp(sLow[j] - maxLow);
-    }
-    std::fill(o.begin(), o.end(), 0.0);
-    std::fill(oLow.begin(), oLow.end(), 0.0f);
-    for (int64_t j = firstKey; j < keys && sum > 0; ++j) {
-      const float *vrow = keyRow(v, j);
-      double pr = s[j] / sum;
-      float pLow = roundLowp(sLow[j] / sumLow, p.type);
-      for (int64_t c = 0; c < d; ++c) {
-        o[c] += pr * vrow[c];
-        oLow[c] += pLow * vrow[c];
+      std::fill(o.begin(), o.end(), 0.0);
+      std::fill(oLow.begin(), oLow.end(), 0.0f);
+      for (int64_t j = firstKey; j < keys && sum > 0; ++j) {
+        const float *vrow = keyRow(v, j);
+        double pr = s[j] / sum;
+        float pLow = roundLowp(sLow[j] / sumLow, p.type);
+        for (int64_t c = 0; c < d; ++c) {
+          o[c] += pr * vrow[c];
+          oLow[c] += pLow * vrow[c];
+        }
+      }
+      size_t at = first + size_t(index) * d;
+      std::copy(o.begin(), o.end(), w.reference.begin() + at);
+      for (int64_t c = 0; c < d; ++c)
+        w.referenceLowp[at + c] = roundLowp(oLow[c], p.type);
+      if (p.lse) {
+        w.auxElements[firstAux + index] = row.lseIndex;
+        w.auxReference[firstAux + index] =
+            sum > 0 ? max + std::log(sum) : -INFINITY;
       }
     }
-    w.reference.insert(w.reference.end(), o.begin(), o.end());
-    for (float x : oLow)
-      w.referenceLowp.push_back(roundLowp(x, p.type));
-    if (p.lse) {
-      w.auxElements.push_back(row.lseIndex);
-      w.auxReference.push_back(sum > 0 ? max + std::log(sum) : -INFINITY);
-    }
-  }
+  });
 }
 
 /// [tokens, heads, d] over `buffer`: tokens heads + 1 heads apart (as
