@@ -11,7 +11,10 @@
 #            runner, alternating rounds, each row checked; SDPA peers
 #   matmul   old and new matmul bench on the same cubin, alternating rounds
 # L2_DECODE, L2_PREFILL (shapes; empty for none), L2_ROUNDS, L2_PEER_DIMS
-# and L2_PARTS narrow a call. Summary on stdout ("N passed, N failed" at the end), logs under $OUT.
+# and L2_PARTS narrow a call. Each runner call checks its rows against
+# float64 first: about 50 s for the eight decode shapes, more for the long
+# prefill ones. Summary on stdout ("N passed, N failed" at the end), logs
+# under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/tilec-l2-promotion}"; mkdir -p "$OUT"
@@ -47,10 +50,10 @@ attention() {
     done
   done
   for name in attn_d128 attn_d128_causal attn_d64; do
-    echo "== $name: shape old1 new1 old2 new2 (us)"
+    echo "== $name: shape, then old and new of each round (us)"
     for shape in ${DECODE//,/ } ${PREFILL//,/ }; do
       printf '%s' "$shape"
-      for log in old-$name-1 new-$name-1 old-$name-2 new-$name-2; do
+      for log in $(for round in ${L2_ROUNDS:-1 2}; do echo "old-$name-$round new-$name-$round"; done); do
         [ -f "$OUT/$log.log" ] || continue
         printf ' %s' "$(awk -v s="$shape" -v n="$name" '$1 == n && $3 == s {print $7 ($NF == "PASS" ? "" : "!" $NF)}' "$OUT/$log.log")"
       done
