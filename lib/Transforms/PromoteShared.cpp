@@ -671,6 +671,28 @@ scf::ForOp persistentTiles(scf::ForOp loop) {
   return nullptr;
 }
 
+/// The test directly in the kernel's body whose then-block holds `loop`
+/// (a program that may have no work: an attention key chunk past the
+/// keys, a packed sequence shorter than the block), if any: an scf.if
+/// without results or else-block.
+scf::IfOp programGuard(scf::ForOp loop) {
+  auto guard = dyn_cast<scf::IfOp>(loop->getParentOp());
+  if (guard && guard.getNumResults() == 0 && guard.getElseRegion().empty() &&
+      isa<gpu::GPUFuncOp>(guard->getParentOp()))
+    return guard;
+  return nullptr;
+}
+
+/// The op directly in the kernel's body that holds `loop` and that a
+/// producer warp repeats around its copies: the persistent loop over
+/// tiles, or the program's guard; null when the loop is itself directly in
+/// the kernel's body.
+Operation *producerContainer(scf::ForOp loop) {
+  if (scf::ForOp tiles = persistentTiles(loop))
+    return tiles;
+  return programGuard(loop);
+}
+
 /// Whether the producer clones `op` of a tile's body (buildProducer,
 /// promoteProducerGroup): index arithmetic and views, no tiles, no memory
 /// effects, no regions.
@@ -682,21 +704,40 @@ bool producerClones(Operation *op) {
 }
 
 /// Whether the producer can compute `value` outside the tile threads'
-/// region: defined outside the loop over `tiles` (if any), its induction
-/// variable, or by ops of the tile's body it clones, from such values.
-bool producerCanCompute(Value value, scf::ForOp tiles) {
-  if (!tiles)
+/// region: defined outside `container` (the loop over tiles or the guard
+/// holding the loops, if any), the induction variable of a loop over
+/// tiles, or by ops of the container's body it clones, from such values.
+bool producerCanCompute(Value value, Operation *container) {
+  if (!container)
     return true;
-  Block *body = tiles.getBody();
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    return arg.getOwner() != body || arg == tiles.getInductionVar();
+  Block *body = &container->getRegion(0).front();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto tiles = dyn_cast<scf::ForOp>(container);
+    return arg.getOwner() != body || (tiles && arg == tiles.getInductionVar());
+  }
   Operation *def = value.getDefiningOp();
   if (def->getBlock() != body)
-    return !tiles->isAncestor(def);
+    return !container->isAncestor(def);
   return producerClones(def) &&
          llvm::all_of(def->getOperands(), [&](Value operand) {
-           return producerCanCompute(operand, tiles);
+           return producerCanCompute(operand, container);
          });
+}
+
+/// Clones into the producer, at the rewriter's insertion point, the ops of
+/// `container`'s body before `loop` that it can compute: the index
+/// arithmetic and views the copies of a tile (or of a guarded program)
+/// take. An op reading a tile or memory stays with the tile threads, and
+/// so does any op computed from it.
+void cloneContainerArithmetic(RewriterBase &rewriter, Operation *container,
+                              scf::ForOp loop, IRMapping &cloned) {
+  Block &body = container->getRegion(0).front();
+  for (Operation &op : llvm::make_range(body.begin(), loop->getIterator()))
+    if (producerClones(&op) &&
+        llvm::all_of(op.getOperands(), [&](Value operand) {
+          return producerCanCompute(operand, container);
+        }))
+      rewriter.clone(op, cloned);
 }
 
 /// The op a producer warp would take `loop`'s copies from: the loop itself
@@ -841,10 +882,7 @@ void buildProducer(RewriterBase &rewriter, const Pipeline &p,
     rewriter.setInsertionPoint(walk.getBody()->getTerminator());
     tile = walk.getInductionVar();
     cloned.map(tiles.getInductionVar(), tile);
-    for (Operation &op :
-         llvm::make_range(tiles.getBody()->begin(), p.loop->getIterator()))
-      if (producerClones(&op))
-        rewriter.clone(op, cloned);
+    cloneContainerArithmetic(rewriter, tiles, p.loop, cloned);
   }
   Value lb = cloned.lookupOrDefault(p.loop.getLowerBound());
   Value ub = cloned.lookupOrDefault(p.loop.getUpperBound());
@@ -934,15 +972,15 @@ bool availableBefore(Value value, Operation *first) {
 /// iteration of `loop` from values there before `first`: each index is
 /// one, a constant, or an op of the induction variable and such values
 /// (which StagedTile::copyInto clones), and the bulk copy's source offsets
-/// are too. In a persistent loop over `tiles`, the values of the tile's
-/// body must be ones the producer clones.
+/// are too. In a `container` (a persistent loop over tiles, a guard), the
+/// values of its body must be ones the producer clones.
 bool producerCanAddress(scf::ForOp loop, tile::LoadOp load, Operation *first,
-                        scf::ForOp tiles) {
+                        Operation *container) {
   auto ready = [&](Value v) {
     if (v == loop.getInductionVar())
       return true;
     if (availableBefore(v, first))
-      return producerCanCompute(v, tiles);
+      return producerCanCompute(v, container);
     Operation *def = v.getDefiningOp();
     return def && def->hasTrait<OpTrait::ConstantLike>();
   };
@@ -982,23 +1020,24 @@ bool sameTile(tile::LoadOp a, tile::LoadOp b) {
          a.getType() == b.getType();
 }
 
-/// The function-body loops that ask for a producer warp (an attention's
-/// key loops: unmasked, then masked) when one ring of slots can serve them
-/// all: every loop's bulk-copied tiles are the same shapes in the same
-/// order, and the bounds and addresses of every copy are known before the
-/// first loop. Empty otherwise.
+/// The loops that ask for a producer warp (an attention's key loops:
+/// unmasked, then masked), in the kernel's body or in one container there
+/// (a persistent loop over tiles, the program's guard), when one ring of
+/// slots can serve them all: every loop's bulk-copied tiles are the same
+/// shapes in the same order, and the bounds and addresses of every copy are
+/// known before the first loop. Empty otherwise.
 SmallVector<GroupLoop> producerGroup(ArrayRef<scf::ForOp> loops, bool swizzle,
                                      int64_t threads, int64_t stages) {
   SmallVector<GroupLoop> group;
   if (loops.empty())
     return {};
   Operation *first = loops.front();
-  scf::ForOp tiles = persistentTiles(loops.front());
+  Operation *container = producerContainer(loops.front());
   for (scf::ForOp loop : loops) {
     if (!loop->hasAttr(kProducerWarpAttr) ||
         loop->getBlock() != first->getBlock() ||
         !(isa<gpu::GPUFuncOp>(loop->getParentOp()) ||
-          (tiles && loop->getParentOp() == tiles)))
+          (container && loop->getParentOp() == container)))
       return {};
     auto attr = loop->getAttrOfType<IntegerAttr>("tile.stages");
     if (!attr || attr.getInt() != stages)
@@ -1009,10 +1048,10 @@ SmallVector<GroupLoop> producerGroup(ArrayRef<scf::ForOp> loops, bool swizzle,
     for (Value bound :
          {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       if ((!availableBefore(bound, first) && !isConstantBound(bound, first)) ||
-          !producerCanCompute(bound, tiles))
+          !producerCanCompute(bound, container))
         return {};
     for (const PromotableLoad &p : loads)
-      if (!p.invariant && !producerCanAddress(loop, p.load, first, tiles))
+      if (!p.invariant && !producerCanAddress(loop, p.load, first, container))
         return {};
     group.push_back({loop, std::move(loads)});
   }
@@ -1081,8 +1120,10 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
                               Value sharedBase, int64_t &sharedBytes,
                               int64_t threads) {
   scf::ForOp firstLoop = group.front().loop;
-  scf::ForOp tiles = persistentTiles(firstLoop);
-  Operation *root = tiles ? tiles.getOperation() : firstLoop.getOperation();
+  Operation *container = producerContainer(firstLoop);
+  auto tiles = dyn_cast_or_null<scf::ForOp>(container);
+  auto guard = dyn_cast_or_null<scf::IfOp>(container);
+  Operation *root = container ? container : firstLoop.getOperation();
   Location loc = firstLoop.getLoc();
   // The producer walks every loop's iterations: their constant bounds must
   // be there before it.
@@ -1143,10 +1184,11 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
   Value full = barriers[0], empty = barriers[1];
 
   // Each loop's first iteration counted over the loops before it (and, per
-  // tile, over the tiles before it: computed in each side's walk).
+  // tile, over the tiles before it; in a container, computed on each side
+  // from the container's values).
   IRMapping identity;
   SmallVector<Value> starts;
-  if (!tiles)
+  if (!container)
     starts = ringStarts(rewriter, loc, pipelines, c(0), identity,
                         /*withEnd=*/false);
 
@@ -1179,13 +1221,19 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
     walk->setDiscardableAttrs(tiles->getDiscardableAttrDictionary());
     rewriter.setInsertionPoint(walk.getBody()->getTerminator());
     cloned.map(tiles.getInductionVar(), walk.getInductionVar());
-    for (Operation &op :
-         llvm::make_range(tiles.getBody()->begin(), firstLoop->getIterator()))
-      if (producerClones(&op))
-        rewriter.clone(op, cloned);
+    cloneContainerArithmetic(rewriter, tiles, firstLoop, cloned);
     producerStarts = ringStarts(rewriter, loc, pipelines,
                                 walk.getRegionIterArgs().front(), cloned,
                                 /*withEnd=*/true);
+  } else if (guard) {
+    // The producer copies only for a program that has work, with the
+    // guard's index arithmetic cloned.
+    auto guarded = scf::IfOp::create(rewriter, loc, guard.getCondition(),
+                                     /*withElseRegion=*/false);
+    rewriter.setInsertionPoint(guarded.thenBlock()->getTerminator());
+    cloneContainerArithmetic(rewriter, guard, firstLoop, cloned);
+    producerStarts = ringStarts(rewriter, loc, pipelines, c(0), cloned,
+                                /*withEnd=*/false);
   }
   for (auto [i, p] : llvm::enumerate(pipelines)) {
     Value lb = cloned.lookupOrDefault(p.loop.getLowerBound());
@@ -1242,6 +1290,10 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
                         /*withEnd=*/true);
     Operation *yield = carried.getBody()->getTerminator();
     yield->setOperand(yield->getNumOperands() - 1, starts.back());
+  } else if (guard) {
+    rewriter.setInsertionPoint(firstLoop);
+    starts = ringStarts(rewriter, loc, pipelines, c(0), identity,
+                        /*withEnd=*/false);
   }
   for (auto [i, p] : llvm::enumerate(pipelines)) {
     scf::ForOp loop = p.loop;

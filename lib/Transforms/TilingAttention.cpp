@@ -204,6 +204,7 @@ AttentionSchedule packedHeadsSchedule(AttentionSchedule decode) {
 /// left 15 of 16 rows idle, and its 64 chunks took 8 steps of a
 /// latency-bound chain: 26 us at 1x16x16x1x65536 on the H200).
 AttentionSchedule combineSchedule(AttentionSchedule decode, bool packHeads) {
+  decode.producerWarp = false;
   decode.blockM = packHeads ? 1 : decode.partialRows;
   decode.combineLanes = packHeads ? 16 : 0;
   return decode;
@@ -1516,6 +1517,8 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   // packs the query heads of a K/V head into the rows, so that each K/V
   // head is read once.
   AttentionSchedule decode = chooseDecodeSchedule(headDim);
+  // Only where asked: not measured against the barrier a key block yet.
+  decode.producerWarp = op.getProducerWarp();
   tile::GridAttr keyChunks =
       op.isRagged()
           ? tile::GridAttr::get(ctx, *maxKeys, std::nullopt,

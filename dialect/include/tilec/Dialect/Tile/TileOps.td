@@ -137,7 +137,9 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     warpgroups. Only where the copies are bulk copies (sm_90a). The default
     for two warpgroups (`tilec --producer-warp`, on by default; where the
     tiles need more registers, at d256 or with ping-pong, the producer is a
-    warpgroup that hands its registers to the others).
+    warpgroup that hands its registers to the others). The decode kernels
+    (a few query rows split over programs along the keys) take a producer
+    warp only with the hint.
     `persistent` launches at most one block a multiprocessor, each walking
     the (query block, head, batch) tiles of the whole kernel (causal: the
     last query block of every head first), so that a producer warp copies
