@@ -740,11 +740,13 @@ void cloneContainerArithmetic(RewriterBase &rewriter, Operation *container,
       rewriter.clone(op, cloned);
 }
 
-/// The op a producer warp would take `loop`'s copies from: the loop itself
-/// when it is directly in the kernel's body, or the persistent loop over
-/// tiles holding it there; null when the loop does not ask for a producer
-/// or sits elsewhere (the tile threads must take the root and everything
-/// after it).
+/// The op a producer warp would take a lone loop's copies from
+/// (pipelineWithProducer): the loop itself when it is directly in the
+/// kernel's body, or the persistent loop over tiles holding it there; null
+/// when the loop does not ask for a producer or sits elsewhere (the tile
+/// threads must take the root and everything after it). A program's guard
+/// is a container for producer groups only (producerContainer): no lone
+/// loop sits in one yet.
 scf::ForOp producerRoot(scf::ForOp loop) {
   if (!loop->hasAttr(kProducerWarpAttr))
     return nullptr;
