@@ -20,8 +20,8 @@
 #   racecheck  compute-sanitizer racecheck (shared memory), the same shape
 #   tilec      tilec timed at the benchmark shapes (bf16; prefill: seq 512 to
 #              16384 with batch x seq = 16k and 16 heads, d64/d128, causal
-#              and not; GQA 32:8 at 4096; decode n_q = 1, batched and
-#              a single sequence)
+#              and not; GQA 32:8 at 4096; decode n_q = 1, d64 and d128,
+#              batched and a single sequence)
 #   peers      the peers at the same shapes: torch SDPA (flash, cuDNN,
 #              efficient) and a Triton fused-attention kernel
 #              (bench/attention/peers.py)
@@ -100,7 +100,7 @@ timed() {
           --json "$OUT/tilec-prefill256.json" || rc=1 ;;
       gqa) "${AOT[@]}" --only attn_d128,attn_d128_causal --shapes "$GQA" \
           --json "$OUT/tilec-gqa.json" || rc=1 ;;
-      decode) "${AOT[@]}" --only attn_d128 --shapes "$DECODE" \
+      decode) "${AOT[@]}" --only attn_d64,attn_d128 --shapes "$DECODE" \
           --json "$OUT/tilec-decode.json" || rc=1 ;;
       # Kernels built with other schedules (.device/cubins-var-*, from
       # bench/attention/make-variants.sh) beside the default build:

@@ -20,17 +20,26 @@ source bench/attention/runner-logs.sh
 
 ab() {
   local shapes="${SPLIT_SHAPES:-64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536,1x32x8x1x16384,1x16x16x1x65536,64x8x8x1x4096,8x64x1x1x32768}"
-  local dirs="" build
+  local dirs="" build name
   for build in $SPLIT_BUILDS; do dirs="$dirs${dirs:+,}$D/cubins-var-$build"; done
-  timeout 400 "$D/tilec-run-examples-aot" --cubin-dir "$dirs" --mode aot \
-    --only attn_d128 --shapes "$shapes" --json "$OUT/split.json" > "$OUT/split.log" 2>&1
-  echo "split rc=$?"; passes "$OUT/split.log"
-  grep -h attn_d128 "$OUT/split.log" | awk '{print $3, $2, $7, $NF}' | sort -s -k1,1
-  if [ -n "${SPLIT_PEERS:-}" ]; then
-    timeout 200 python3 bench/attention/peers.py --preset decode --json "$OUT/peers.json" \
-      > "$OUT/peers.log" 2>&1
-    echo "peers rc=$?"; grep -E "cudnn|flash " "$OUT/peers.log"
-  fi
+  for name in ${SPLIT_NAMES:-attn_d128}; do
+    timeout 400 "$D/tilec-run-examples-aot" --cubin-dir "$dirs" --mode aot \
+      --only "$name" --shapes "$shapes" --json "$OUT/split-$name.json" > "$OUT/split-$name.log" 2>&1
+    echo "$name rc=$?"; passes "$OUT/split-$name.log"
+    grep -h "^$name " "$OUT/split-$name.log" | awk '{print $3, $2, $7, $NF}' | sort -s -k1,1
+  done
+  [ -n "${SPLIT_PEERS:-}" ] || return 0
+  # The peers at the same shapes, for each head dim of SPLIT_PEER_DIMS.
+  local peer_shapes="" s b hq hkv nq nkv d
+  for d in ${SPLIT_PEER_DIMS:-128}; do
+    for s in ${shapes//,/ }; do
+      IFS=x read -r b hq hkv nq nkv <<< "$s"
+      peer_shapes="$peer_shapes${peer_shapes:+;}$b,$hq,$hkv,$nq,$nkv,$d,0"
+    done
+  done
+  timeout 300 python3 bench/attention/peers.py --impls flash,cudnn --shapes "$peer_shapes" \
+    --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
+  echo "peers rc=$?"; grep -E "cudnn|flash " "$OUT/peers.log"
 }
 
 checks() {

@@ -21,7 +21,7 @@ Presets (--preset, comma-separated; default all three):
            batch 16384 // N, Hq = Hkv = 16, Nq = Nkv = N
   prefill256  D 256, not causal, the prefill lengths and batches
   gqa      B 4, Hq 32, Hkv 8, Nq = Nkv = 4096, D 128, causal 0 and 1
-  decode   Nq 1, not causal, D 128, Hq 32, Hkv 8, (B, Nkv) in (64, 4096),
+  decode   Nq 1, not causal, D 128 and 64, Hq 32, Hkv 8, (B, Nkv) in (64, 4096),
            (32, 8192), (16, 16384), (8, 32768), (8, 65536), (1, 16384); and
            one sequence of 65536 keys with 16 heads (MHA)
   varlen   packed sequences (layout thd, the peer of tilec's attn_varlen):
@@ -119,7 +119,7 @@ def preset_shapes(name):
         return [(4, 32, 8, 4096, 4096, 128, causal)
                 for causal in (False, True)]
     if name == "decode":
-        return [(b, hq, hkv, 1, n, 128, False)
+        return [(b, hq, hkv, 1, n, d, False) for d in (128, 64)
                 for b, hq, hkv, n in ((64, 32, 8, 4096), (32, 32, 8, 8192),
                                       (16, 32, 8, 16384), (8, 32, 8, 32768),
                                       (8, 32, 8, 65536), (1, 32, 8, 16384),

@@ -76,6 +76,10 @@ struct AttentionSchedule {
   /// The whole kernel's blocks walk its tiles (AttentionProgram::
   /// buildPersistent).
   bool persistent = false;
+  /// The key-chunk kernel's programs a multiprocessor at most, all chunks
+  /// of the grid together (launch metadata `split`): the runtime caps the
+  /// chunks so that no more run.
+  int64_t splitBlocksPerSm = 0;
 };
 
 /// What one kernel of an attention computes.
@@ -160,27 +164,35 @@ constexpr int32_t kProducerRegisters = 24;
 constexpr int32_t kTileRegisters = 240;
 
 /// The key-chunk kernel's schedule: 64 rows on 4 warps, of which at most
-/// 16 (partialRows) are queries and the rest pad, so that
-/// the dots are warpgroup MMAs from swizzled slots that TMA fills and each
-/// warp owns whole rows (16 rows on 4 warps split the keys of S over the
-/// warps: two exchanges through workgroup memory a key block, 74-82% of
-/// DRAM bandwidth); chunks of at least 1024 keys, so that a single
-/// sequence of 8192 keys and 16 heads still makes 128 programs; the
-/// combine in groups of 32 columns, so that its chain of dependent steps
-/// runs on 2 to 4 times the programs with a quarter to a half of the bytes
-/// a step.
+/// 16 (partialRows) are queries and the rest pad, so that the dots are
+/// warpgroup MMAs from swizzled slots that TMA fills and each warp owns
+/// whole rows (16 rows on 4 warps split the keys of S over the warps: two
+/// exchanges through workgroup memory a key block, 74-82% of DRAM
+/// bandwidth).
+/// - Three stages of K and V (96 KiB), so that a program alone on a
+///   multiprocessor keeps two key blocks in flight while it works on the
+///   third. Against two stages on the H200: d128 4.3-5.3% faster at
+///   16x32x8x1x16384, 8x32x8x1x32768 and 8x32x8x1x65536, d64 11% at
+///   64x32x8x1x4096 and 64x8x8x1x4096, the rest within -1.8% to +0.7%
+///   (bench/results/2026-11-29-h200-decode-stages).
+/// - Chunks of at least 1024 keys, so that a single sequence of 8192 keys
+///   and 16 heads still makes 128 programs; the runtime caps them so that
+///   at most one program a multiprocessor runs in all at d128 (fewer,
+///   longer programs read K and V faster: against chunks of 1024 keys,
+///   3.2-4.5% at 16x32x8x1x16384, 8x32x8x1x32768 and 1x16x16x1x65536,
+///   bench/results/2026-11-28-h200-decode-split) and two at d64, whose
+///   three stages leave room for two (4-9% faster than one at
+///   16x32x8x1x16384, 8x32x8x1x32768, 8x32x8x1x65536 and 1x16x16x1x65536,
+///   3.5% slower at MQA 8x64x1x1x32768; at d128 two gained nothing).
+/// - The combine in groups of 32 columns, so that its chain of dependent
+///   steps runs on 2 to 4 times the programs with a quarter to a half of
+///   the bytes a step.
 AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
-  return {64, headDim <= 64 ? 128 : 64, 4, 2, 1024, 32, 16};
+  AttentionSchedule s{64, headDim <= 64 ? 128 : 64, 4, 3, 1024, 32, 16};
+  s.splitBlocksPerSm = headDim <= 64 ? 2 : 1;
+  return s;
 }
 
-/// The key-chunk kernel's chunks a (batch, head) are capped so that at most
-/// one program a multiprocessor runs in all (launch metadata `split`):
-/// fewer, longer programs read K and V faster. On the H200, against chunks
-/// of 1024 keys: 1x16x16x1x65536 4.5% faster with 8 chunks (8192 keys),
-/// 16x32x8x1x16384 and 8x32x8x1x32768 3.2-3.5% with 1 and 2, 32x32x8x1x8192
-/// 1.5% with 1; two programs a multiprocessor (16 and 4 chunks) gained
-/// little or lost (bench/results/2026-11-28-h200-decode-split).
-constexpr int64_t kDecodeSplitBlocksPerSm = 1;
 /// The scratch buffer's first words: the key-chunk kernel's program 0
 /// leaves there how many chunks the runtime launched (i32 bits in an f32
 /// word), which its `then` kernel reads; 16 bytes keep the partial results
@@ -1455,7 +1467,7 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
                          0}));
     if (part == AttentionPart::keyChunk)
       kernel->setAttr(tile::kSplitAttrName,
-                      rewriter.getI64IntegerAttr(kDecodeSplitBlocksPerSm));
+                      rewriter.getI64IntegerAttr(s.splitBlocksPerSm));
   }
   Block *body =
       rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
@@ -1517,7 +1529,8 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   // packs the query heads of a K/V head into the rows, so that each K/V
   // head is read once.
   AttentionSchedule decode = chooseDecodeSchedule(headDim);
-  // Only where asked: not measured against the barrier a key block yet.
+  // Only where asked: level with the barrier a key block on the H200
+  // (bench/results/2026-11-29-h200-decode-stages).
   decode.producerWarp = op.getProducerWarp();
   tile::GridAttr keyChunks =
       op.isRagged()
