@@ -31,7 +31,8 @@
 #     --peers $OUT/peers.json --roofs $OUT/roofs.json --out $OUT
 # ATTENTION_STEPS="check tilec ..." runs only those steps,
 # ATTENTION_TIMED="prefill gqa decode" the tilec step's groups (also
-# prefill256, variants, varlen, overlap), ATTENTION_PEERS the peers' presets and
+# prefill256, variants, varlen, overlap), ATTENTION_PREFILL_KERNELS the
+# prefill group's descriptions, ATTENTION_PEERS the peers' presets and
 # ATTENTION_PEER_SHAPES ("B,Hq,Hkv,Nq,Nkv,D,causal;...") their shapes
 # instead.
 set -uo pipefail
@@ -88,13 +89,16 @@ roofs() {
       --roofs bench/roofs/roofs.ptx --variant mm_bf16_bf16_rr \
       --shape 256x256x256 --json "$OUT/roofs.json"
 }
-# ATTENTION_TIMED="decode ..." times only those groups.
+# ATTENTION_TIMED="decode ..." times only those groups;
+# ATTENTION_PREFILL_KERNELS narrows the prefill group (one head dim a call:
+# the whole set with its peers takes longer than a device call may).
+PREFILL_KERNELS="${ATTENTION_PREFILL_KERNELS:-attn_d64,attn_d64_causal,attn_d128,attn_d128_causal}"
 TIMED="${ATTENTION_TIMED:-prefill gqa decode}"
 timed() {
   local rc=0
   for g in $TIMED; do
     case "$g" in
-      prefill) "${AOT[@]}" --only attn_d64,attn_d64_causal,attn_d128,attn_d128_causal \
+      prefill) "${AOT[@]}" --only "$PREFILL_KERNELS" \
           --shapes "$PREFILL" --json "$OUT/tilec-prefill.json" || rc=1 ;;
       prefill256) "${AOT[@]}" --only attn_d256 --shapes "$PREFILL" \
           --json "$OUT/tilec-prefill256.json" || rc=1 ;;
