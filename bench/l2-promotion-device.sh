@@ -24,6 +24,7 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PAT
 D=.device
 chmod +x "$D"/tilec-* "$D"/old/*
 source bench/steps.sh
+source bench/attention/runner-logs.sh  # peer_shapes
 DECODE="${L2_DECODE-64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536,1x32x8x1x16384,1x16x16x1x65536,64x8x8x1x4096}"
 PREFILL="${L2_PREFILL-4x16x16x4096x4096,1x16x16x16384x16384,16x16x16x1024x1024,4x32x8x4096x4096}"
 
@@ -61,15 +62,9 @@ attention() {
       echo
     done
   done
-  local peer_shapes="" s b hq hkv nq nkv d
-  for d in ${L2_PEER_DIMS:-64 128}; do
-    for s in ${DECODE//,/ }; do
-      IFS=x read -r b hq hkv nq nkv <<< "$s"
-      peer_shapes="$peer_shapes${peer_shapes:+;}$b,$hq,$hkv,$nq,$nkv,$d,0"
-    done
-  done
   QUIET_PATTERN='cudnn|flash' QUIET_LINES=40 quiet_step peers timeout 300 python3 \
-    bench/attention/peers.py --impls flash,cudnn --shapes "$peer_shapes" --json "$OUT/peers.json"
+    bench/attention/peers.py --impls flash,cudnn \
+    --shapes "$(peer_shapes "$DECODE" "${L2_PEER_DIMS:-64 128}")" --json "$OUT/peers.json"
 }
 
 matmul() {

@@ -29,15 +29,8 @@ ab() {
     grep -h "^$name " "$OUT/split-$name.log" | awk '{print $3, $2, $7, $NF}' | sort -s -k1,1
   done
   [ -n "${SPLIT_PEERS:-}" ] || return 0
-  # The peers at the same shapes, for each head dim of SPLIT_PEER_DIMS.
-  local peer_shapes="" s b hq hkv nq nkv d
-  for d in ${SPLIT_PEER_DIMS:-128}; do
-    for s in ${shapes//,/ }; do
-      IFS=x read -r b hq hkv nq nkv <<< "$s"
-      peer_shapes="$peer_shapes${peer_shapes:+;}$b,$hq,$hkv,$nq,$nkv,$d,0"
-    done
-  done
-  timeout 300 python3 bench/attention/peers.py --impls flash,cudnn --shapes "$peer_shapes" \
+  timeout 300 python3 bench/attention/peers.py --impls flash,cudnn \
+    --shapes "$(peer_shapes "$shapes" "${SPLIT_PEER_DIMS:-128}")" \
     --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
   echo "peers rc=$?"; grep -E "cudnn|flash " "$OUT/peers.log"
 }

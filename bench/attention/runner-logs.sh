@@ -63,3 +63,17 @@ check_kernels() {
     echo "$tag $k rc=$?"; passes "$OUT/$tag-$k.log"
   done
 }
+
+# peer_shapes SHAPES "DIMS": the runner's BxHqxHkvxNqxNkv shapes (comma-
+# separated), not causal, at each head dim of DIMS, as peers.py --shapes
+# takes them ("B,Hq,Hkv,Nq,Nkv,D,causal;...").
+peer_shapes() {
+  local out="" d s b hq hkv nq nkv
+  for d in $2; do
+    for s in ${1//,/ }; do
+      IFS=x read -r b hq hkv nq nkv <<< "$s"
+      out="$out${out:+;}$b,$hq,$hkv,$nq,$nkv,$d,0"
+    done
+  done
+  echo "$out"
+}

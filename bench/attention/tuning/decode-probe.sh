@@ -30,18 +30,15 @@ ncu_tilec() {  # ncu_tilec LOG NCU-ARGS...: tilec's d128 decode kernel at NCU_SH
 
 dims() {
   local shapes="${PROBE_SHAPES:-64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,1x16x16x1x65536}"
-  local d s b hq hkv nq nkv peer_shapes=""
+  local d
   for d in 64 128; do
     timeout 200 "$RUN" --cubin-dir "$D/cubins-var-base" --mode aot --only "attn_d$d" \
       --shapes "$shapes" > "$OUT/tilec-d$d.log" 2>&1
     echo "tilec d$d rc=$?"; passes "$OUT/tilec-d$d.log"
     grep -h "attn_d$d " "$OUT/tilec-d$d.log" | awk '{print $3, $2, $7, $NF}'
-    for s in ${shapes//,/ }; do
-      IFS=x read -r b hq hkv nq nkv <<< "$s"
-      peer_shapes="$peer_shapes${peer_shapes:+;}$b,$hq,$hkv,$nq,$nkv,$d,0"
-    done
   done
-  timeout 200 python3 bench/attention/peers.py --impls flash,cudnn --shapes "$peer_shapes" \
+  timeout 200 python3 bench/attention/peers.py --impls flash,cudnn \
+    --shapes "$(peer_shapes "$shapes" "64 128")" \
     --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
   echo "peers rc=$?"; grep -E "cudnn|flash" "$OUT/peers.log" | head -30
   for d in 64 128; do
