@@ -169,11 +169,11 @@ constexpr int32_t kTileRegisters = 240;
 /// whole rows (16 rows on 4 warps split the keys of S over the warps: two
 /// exchanges through workgroup memory a key block, 74-82% of DRAM
 /// bandwidth).
-/// - Three stages of K and V (96 KiB), so that a program alone on a
-///   multiprocessor keeps two key blocks in flight while it works on the
-///   third. Against two stages on the H200: d128 4.3-5.3% faster at
-///   16x32x8x1x16384, 8x32x8x1x32768 and 8x32x8x1x65536, d64 11% at
-///   64x32x8x1x4096 and 64x8x8x1x4096, the rest within -1.8% to +0.7%
+/// - Three stages of K and V (96 KiB at d64 and d128), so that a program
+///   alone on a multiprocessor keeps two key blocks in flight while it
+///   works on the third. Against two stages on the H200: d128 4.3-5.3%
+///   faster at 16x32x8x1x16384, 8x32x8x1x32768 and 8x32x8x1x65536, d64 11%
+///   at 64x32x8x1x4096 and 64x8x8x1x4096, the rest within -1.8% to +0.7%
 ///   (bench/results/2026-11-29-h200-decode-stages).
 /// - Chunks of at least 1024 keys, so that a single sequence of 8192 keys
 ///   and 16 heads still makes 128 programs; the runtime caps them so that
