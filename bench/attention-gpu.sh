@@ -21,7 +21,7 @@
 #   tilec      tilec timed at the benchmark shapes (bf16; prefill: seq 512 to
 #              16384 with batch x seq = 16k and 16 heads, d64/d128, causal
 #              and not; GQA 32:8 at 4096; decode n_q = 1, d64 and d128,
-#              batched and a single sequence)
+#              batched and a single sequence, and n_q = 4 and 16)
 #   peers      the peers at the same shapes: torch SDPA (flash, cuDNN,
 #              efficient) and a Triton fused-attention kernel
 #              (bench/attention/peers.py)
@@ -64,6 +64,8 @@ repeat() { local out="" i; for ((i = 0; i < $1; i++)); do out="${out}x$2x$2"; do
 VARLEN="16x16x1x1x17x17x1000x1000x4095x4095x2048x2048x4096x4096x3000x3000x1223x1223"
 VARLEN="$VARLEN,16x16$(repeat 4 4096),16x16$(repeat 16 1024),16x16$(repeat 32 512)"
 DECODE=64x32x8x1x4096,32x32x8x1x8192,16x32x8x1x16384,8x32x8x1x32768,8x32x8x1x65536,1x32x8x1x16384,1x16x16x1x65536
+# A few query rows (speculative decoding): the same kernels' query-row form.
+DECODE="$DECODE,8x32x8x4x32768,32x32x8x16x8192"
 
 source bench/steps.sh  # step, summary (the working directory is the root)
 jit() {

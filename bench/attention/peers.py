@@ -21,9 +21,10 @@ Presets (--preset, comma-separated; default all three):
            batch 16384 // N, Hq = Hkv = 16, Nq = Nkv = N
   prefill256  D 256, not causal, the prefill lengths and batches
   gqa      B 4, Hq 32, Hkv 8, Nq = Nkv = 4096, D 128, causal 0 and 1
-  decode   Nq 1, not causal, D 128 and 64, Hq 32, Hkv 8, (B, Nkv) in (64, 4096),
-           (32, 8192), (16, 16384), (8, 32768), (8, 65536), (1, 16384); and
-           one sequence of 65536 keys with 16 heads (MHA)
+  decode   not causal, D 128 and 64, Hq 32, Hkv 8: Nq 1 with (B, Nkv) in
+           (64, 4096), (32, 8192), (16, 16384), (8, 32768), (8, 65536),
+           (1, 16384), and one sequence of 65536 keys with 16 heads (MHA);
+           Nq 4 at (8, 32768) and Nq 16 at (32, 8192)
   varlen   packed sequences (layout thd, the peer of tilec's attn_varlen):
            bf16, Hq = Hkv = 16, D 128, causal, Nq = Nkv per sequence; the
            sequence lengths of each row:
@@ -119,11 +120,14 @@ def preset_shapes(name):
         return [(4, 32, 8, 4096, 4096, 128, causal)
                 for causal in (False, True)]
     if name == "decode":
-        return [(b, hq, hkv, 1, n, d, False) for d in (128, 64)
-                for b, hq, hkv, n in ((64, 32, 8, 4096), (32, 32, 8, 8192),
-                                      (16, 32, 8, 16384), (8, 32, 8, 32768),
-                                      (8, 32, 8, 65536), (1, 32, 8, 16384),
-                                      (1, 16, 16, 65536))]
+        # A few query rows too (speculative decoding): 4 and 16.
+        return [(b, hq, hkv, nq, n, d, False) for d in (128, 64)
+                for b, hq, hkv, nq, n in (
+                    (64, 32, 8, 1, 4096), (32, 32, 8, 1, 8192),
+                    (16, 32, 8, 1, 16384), (8, 32, 8, 1, 32768),
+                    (8, 32, 8, 1, 65536), (1, 32, 8, 1, 16384),
+                    (1, 16, 16, 1, 65536), (8, 32, 8, 4, 32768),
+                    (32, 32, 8, 16, 8192))]
     raise ValueError(f"unknown preset {name!r} "
                      "(prefill, prefill256, gqa, decode, varlen)")
 

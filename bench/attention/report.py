@@ -25,7 +25,9 @@ keyed on (B, Hq, Hkv, Nq, Nkv, D, causal) and matched to the peers' rows of
 the same key; where several rows share a key (several --tilec files, a
 repeated run), the fastest is taken.
 
-Groups, one table each: decode (Nq == 1), gqa (Hq != Hkv, Nq > 1), prefill
+Groups, one table each: decode (Nq == 1, or at most DECODE_ROWS = 16 query
+rows against more keys: the rows tilec's split-key decode kernels take),
+gqa (Hq != Hkv, the rest), prefill
 (the rest, one table per head dim). Prefill and gqa compare TFLOP/s,
 4 B Hq Nq Nkv D / time, half of it when causal (recomputed here from dims and
 time for tilec and its peers alike); decode compares GB/s of K and V read
@@ -80,6 +82,10 @@ PEERS = ("flash", "cudnn", "efficient", "triton")
 SDPA = ("flash", "cudnn", "efficient")
 PEER_IMPL = {"torch-sdpa-flash": "flash", "torch-sdpa-cudnn": "cudnn",
              "torch-sdpa-efficient": "efficient", "triton": "triton"}
+# At most this many query rows against more keys take tilec's split-key
+# decode kernels (tile-tiling's narrow variant); the report compares them
+# as decode, in GB/s of K and V.
+DECODE_ROWS = 16
 GROUP_ORDER = ("prefill d64", "prefill d128", "prefill d256", "gqa", "decode",
                "varlen")
 # Packed sequences: peers.py's varlen rows, and tilec's varlen kernels with
@@ -125,9 +131,16 @@ def kv_bytes(key):
     return 2.0 * b * hkv * nkv * d * 2
 
 
+def is_decode(key):
+    """A decode row: one query row, or a few (speculative decoding, say)
+    against more keys; compared in GB/s of K and V like one row."""
+    nq, nkv = key[3], key[4]
+    return nq == 1 or (nq <= DECODE_ROWS and nkv > nq)
+
+
 def group_of(key):
     b, hq, hkv, nq, nkv, d, causal = key
-    if nq == 1:
+    if is_decode(key):
         return "decode"
     if hq != hkv:
         return "gqa"
@@ -328,7 +341,7 @@ def metric(key, us):
     """The group's figure for a time: GB/s of K/V for decode, else TFLOP/s."""
     if us is None:
         return None
-    if key[3] == 1:
+    if is_decode(key):
         return kv_bytes(key) / us * 1e-3
     return flops(key) / us * 1e-6
 
@@ -343,7 +356,7 @@ def merge(tilec, peers):
         row = {"group": group_of(key), "shape": f"{b}x{hq}x{hkv}x{nq}x{nkv}",
                "batch": b, "heads": hq, "kv_heads": hkv, "n_q": nq,
                "n_kv": nkv, "dim": d, "causal": causal,
-               "metric": "kv_gbps" if nq == 1 else "tflops",
+               "metric": "kv_gbps" if is_decode(key) else "tflops",
                "matched": bool(t and ps), "tilec": None, "peers": {},
                "ratios": {}}
         if t:
@@ -824,14 +837,15 @@ def chart_panels(rows):
                                "TFLOP/s", "sequence length N (n_q = n_kv)",
                                mine, "n_q"))
     decode = [r for r in rows if r["group"] == "decode"]
-    for fam in sorted({(r["dim"], r["heads"], r["kv_heads"], r["batch"],
-                        r["causal"]) for r in decode}):
-        d, hq, hkv, b, causal = fam
-        mine = [r for r in decode if (r["dim"], r["heads"], r["kv_heads"],
-                                      r["batch"], r["causal"]) == fam]
+    family = lambda r: (r["dim"], r["heads"], r["kv_heads"], r["batch"],
+                        r["n_q"], r["causal"])
+    for fam in sorted({family(r) for r in decode}):
+        d, hq, hkv, b, nq, causal = fam
+        mine = [r for r in decode if family(r) == fam]
         panels.append((f"decode d{d}, {hq}:{hkv} heads, batch {b}"
+                       + (f", {nq} query rows" if nq > 1 else "")
                        + (", causal" if causal else ""),
-                       "GB/s", "K/V length n_kv (n_q = 1)", mine, "n_kv"))
+                       "GB/s", f"K/V length n_kv (n_q = {nq})", mine, "n_kv"))
     out = []
     for title, unit, xlabel, mine, xkey in panels:
         by_x = {}

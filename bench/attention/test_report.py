@@ -192,5 +192,46 @@ class ReportRoofsTest(unittest.TestCase):
             self.assertNotIn(text, md)
 
 
+class ReportDecodeRowsTest(unittest.TestCase):
+    """A few query rows against more keys (speculative decoding) are decode
+    rows, compared in GB/s of K and V; as many query rows as keys are not."""
+
+    ROWS4 = (8, 32, 8, 4, 32768, 64)
+    SQUARE16 = (2, 32, 8, 16, 16, 64)
+
+    def test_query_rows(self):
+        kv = 2.0 * 8 * 8 * 32768 * 64 * 2
+        tilec = {"device": DEVICE, "results": [
+            {"kernel": "attn_d64", "mode": "aot", "dims": list(shape[:5]),
+             "time_us": us, "status": "PASS"}
+            for shape, us in ((self.ROWS4, us_for_gbps(kv, 3500)),
+                              (self.SQUARE16, 10.0))]}
+        peers = {"device": DEVICE, "results": [
+            {"impl": "torch-sdpa-cudnn", "batch": 8, "heads": 32,
+             "kv_heads": 8, "n_q": 4, "n_kv": 32768, "dim": 64,
+             "causal": False, "us": us_for_gbps(kv, 3000)}]}
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, data in (("tilec.json", tilec), ("peers.json", peers)):
+                with open(os.path.join(tmp, name), "w") as f:
+                    json.dump(data, f)
+            out = os.path.join(tmp, "out")
+            subprocess.run([sys.executable, REPORT,
+                            "--tilec", os.path.join(tmp, "tilec.json"),
+                            "--peers", os.path.join(tmp, "peers.json"),
+                            "--out", out], check=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            with open(os.path.join(out, "attention-merged.json")) as f:
+                rows = {r["shape"]: r for r in json.load(f)["rows"]}
+            with open(os.path.join(out, "attention.svg")) as f:
+                svg = f.read()
+        r = rows["8x32x8x4x32768"]
+        self.assertEqual(r["group"], "decode")
+        self.assertEqual(r["metric"], "kv_gbps")
+        self.assertAlmostEqual(r["tilec"]["kv_gbps"], 3500.0)
+        self.assertAlmostEqual(r["ratios"]["cudnn"], 3500.0 / 3000.0)
+        self.assertEqual(rows["2x32x8x16x16"]["group"], "gqa")
+        self.assertIn("4 query rows", svg)
+
+
 if __name__ == "__main__":
     unittest.main()
