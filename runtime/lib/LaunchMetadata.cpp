@@ -592,14 +592,21 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
 }
 
 namespace {
+/// `blocksPerSm` capped by `residentPerSm` where that is known (positive).
+uint64_t fittingBlocksPerSm(unsigned blocksPerSm, int residentPerSm) {
+  if (residentPerSm <= 0)
+    return blocksPerSm;
+  return std::min<uint64_t>(blocksPerSm, uint64_t(residentPerSm));
+}
+
 /// `grid` with z capped at max(1, floor(N * multiprocessors / (x * y))).
 std::array<uint64_t, 3> splitGrid(const LaunchMetadata &meta,
                                   std::array<uint64_t, 3> grid,
-                                  int multiprocessors) {
+                                  int multiprocessors, int residentPerSm) {
   if (multiprocessors <= 0 || grid[0] == 0 || grid[1] == 0)
     return grid;
-  uint64_t resident =
-      uint64_t(meta.splitBlocksPerSm) * uint64_t(multiprocessors);
+  uint64_t resident = fittingBlocksPerSm(meta.splitBlocksPerSm, residentPerSm) *
+                      uint64_t(multiprocessors);
   // x * y may overflow; whenever it passes `resident`, z becomes 1.
   uint64_t programs = grid[0] > resident / grid[1] ? resident + 1
                                                    : grid[0] * grid[1];
@@ -618,17 +625,18 @@ bool thenRuns(const LaunchMetadata &meta,
 
 std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
                                    const std::array<uint64_t, 3> &grid,
-                                   int multiprocessors) {
+                                   int multiprocessors, int residentPerSm) {
   if (meta.splitBlocksPerSm)
-    return splitGrid(meta, grid, multiprocessors);
+    return splitGrid(meta, grid, multiprocessors, residentPerSm);
   if (!meta.persistentBlocksPerSm)
     return grid;
   uint64_t tiles = grid[0] * grid[1] * grid[2];
   uint64_t cluster = std::max(meta.clusterX, 1u);
   uint64_t blocks = (tiles + cluster - 1) / cluster * cluster;
   if (multiprocessors > 0) {
-    uint64_t resident = uint64_t(meta.persistentBlocksPerSm) *
-                        uint64_t(multiprocessors) / cluster * cluster;
+    uint64_t resident =
+        fittingBlocksPerSm(meta.persistentBlocksPerSm, residentPerSm) *
+        uint64_t(multiprocessors) / cluster * cluster;
     blocks = std::min(blocks, std::max(resident, cluster));
   }
   return {blocks, 1, 1};

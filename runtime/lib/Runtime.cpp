@@ -611,6 +611,9 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                static_cast<int>(meta_.sharedBytes)),
           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", name);
+  // After the shared-memory request, which the occupancy depends on.
+  if (meta_.splitBlocksPerSm || meta_.persistentBlocksPerSm)
+    residentPerSm_ = residentBlocksPerSm();
   // Eagerly, so that a broken fallback fails here rather than on the first
   // launch with unaligned buffers. A fallback's own fallback (for copy
   // sources not 4-byte aligned) is loaded down the chain; loadFallback rules
@@ -832,8 +835,8 @@ Kernel::quantisationFor(const std::vector<KernelArg> &args) const {
   const Kernel &launched = launchedFor(args);
   const LaunchMetadata &meta = launched.meta_;
   std::array<uint64_t, 3> grid = computeGrid(meta, args);
-  std::array<uint64_t, 3> blocks =
-      launchGrid(meta, grid, launched.multiprocessors_);
+  std::array<uint64_t, 3> blocks = launchGrid(
+      meta, grid, launched.multiprocessors_, launched.residentPerSm_);
   Quantisation q;
   q.kernel = launched.name_;
   q.blocks = blocks[0] * blocks[1] * blocks[2];
@@ -1083,7 +1086,7 @@ void Kernel::launchDescribed(const Stream &stream,
   // A persistent kernel walks the tiles with the blocks that fit at once;
   // its scratch buffer holds a status a tile.
   std::array<uint64_t, 3> tiles = grid;
-  grid = launchGrid(meta_, grid, multiprocessors_);
+  grid = launchGrid(meta_, grid, multiprocessors_, residentPerSm_);
   std::vector<CUtensorMap> tensorMaps;
   for (size_t i = 0; i < requests.size(); ++i)
     tensorMaps.push_back(

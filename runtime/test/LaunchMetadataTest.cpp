@@ -1292,6 +1292,25 @@ TEST(LaunchGrid, CapsASplitZAtTheResidentBlocks) {
   EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 0), (Grid{8, 8, 8}));
 }
 
+TEST(LaunchGrid, AsksNoMoreBlocksAnSmThanFitThere) {
+  LaunchMetadata m = tmaMatmul();
+  // Split 2 where one block fits (a GPU with less shared memory): the
+  // splits of split 1.
+  m.splitBlocksPerSm = 2;
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 132, 1), (Grid{8, 8, 2}));
+  // Two or more fit: as the metadata asks; unknown (0): as asked too.
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 132, 2), (Grid{8, 8, 4}));
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 132, 5), (Grid{8, 8, 4}));
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 132, 0), (Grid{8, 8, 4}));
+  // Persistent: the blocks that fit at once, in whole clusters.
+  m.splitBlocksPerSm = 0;
+  m.persistentBlocksPerSm = 4;
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 132, 3), (Grid{396, 1, 1}));
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 132, 8), (Grid{512, 1, 1}));
+  m.clusterX = 2;
+  EXPECT_EQ(launchGrid(m, Grid{16, 32, 1}, 131, 1), (Grid{130, 1, 1}));
+}
+
 TEST(ThenRuns, AfterEveryLaunchButASplitKernelsUnsplitOne) {
   LaunchMetadata m = tmaMatmul();
   EXPECT_FALSE(thenRuns(m, Grid{8, 8, 2}));

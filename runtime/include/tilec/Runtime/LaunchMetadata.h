@@ -369,10 +369,13 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
 /// {min(tiles, persistentBlocksPerSm * multiprocessors), 1, 1} (all tiles
 /// when `multiprocessors` is not positive), in whole clusters (see
 /// `cluster`), or for a split grid `grid` with z capped (see `split`; z as
-/// it is when `multiprocessors` is not positive).
+/// it is when `multiprocessors` is not positive). Where `residentPerSm`,
+/// the kernel's blocks that fit on a multiprocessor at once, is positive,
+/// it caps the metadata's blocks an SM: a block the device cannot hold
+/// would only make a second wave.
 std::array<uint64_t, 3> launchGrid(const LaunchMetadata &meta,
                                    const std::array<uint64_t, 3> &grid,
-                                   int multiprocessors);
+                                   int multiprocessors, int residentPerSm = 0);
 
 /// Whether `grid` has no program (a dimension of 0): it launches nothing.
 inline bool isEmptyGrid(const std::array<uint64_t, 3> &grid) {

@@ -432,6 +432,10 @@ private:
   /// The device's multiprocessor count, for prefersSmallGrid and
   /// persistent grids (launchGrid).
   int multiprocessors_ = 0;
+  /// The kernel's blocks that fit on a multiprocessor at once (the
+  /// driver's occupancy), which caps a persistent or split grid's blocks
+  /// an SM (launchGrid); 0 for other kernels.
+  int residentPerSm_ = 0;
   /// One scratch buffer per stream, shared between copies (launchArgs is
   /// const) and freed with the last; set only when the metadata has a
   /// `scratch` line. Fallbacks, small-grid and narrow variants have their
