@@ -446,7 +446,8 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
     SmallVector<tile::AttentionOp> attentions(
         getOperation().getOps<tile::AttentionOp>());
     for (tile::AttentionOp attention : attentions) {
-      if (failed(tileAttention(rewriter, attention, producerWarp)))
+      if (failed(
+              tileAttention(rewriter, attention, producerWarp, warpgroupMma)))
         return signalPassFailure();
       ++numAttentions;
     }

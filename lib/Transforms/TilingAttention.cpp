@@ -169,27 +169,30 @@ constexpr int32_t kTileRegisters = 240;
 /// whole rows (16 rows on 4 warps split the keys of S over the warps: two
 /// exchanges through workgroup memory a key block, 74-82% of DRAM
 /// bandwidth).
-/// - Three stages of K and V (96 KiB at d64 and d128), so that a program
-///   alone on a multiprocessor keeps two key blocks in flight while it
-///   works on the third. Against two stages on the H200: d128 4.3-5.3%
-///   faster at 16x32x8x1x16384, 8x32x8x1x32768 and 8x32x8x1x65536, d64 11%
-///   at 64x32x8x1x4096 and 64x8x8x1x4096, the rest within -1.8% to +0.7%
+/// - On Hopper (`warpgroupMma`), three stages of K and V (96 KiB at d64
+///   and d128), so that a program alone on a multiprocessor keeps two key
+///   blocks in flight while it works on the third; elsewhere two, which
+///   keep d256 within an sm_80 block's shared memory (not measured there).
+///   Against two stages on the H200: d128 4.3-5.3% faster at
+///   16x32x8x1x16384, 8x32x8x1x32768 and 8x32x8x1x65536, d64 11% at
+///   64x32x8x1x4096 and 64x8x8x1x4096, the rest within -1.8% to +0.7%
 ///   (bench/results/2026-11-29-h200-decode-stages).
 /// - Chunks of at least 1024 keys, so that a single sequence of 8192 keys
 ///   and 16 heads still makes 128 programs; the runtime caps them so that
-///   at most one program a multiprocessor runs in all at d128 (fewer,
-///   longer programs read K and V faster: against chunks of 1024 keys,
+///   at most one program a multiprocessor runs in all (fewer, longer
+///   programs read K and V faster: against chunks of 1024 keys,
 ///   3.2-4.5% at 16x32x8x1x16384, 8x32x8x1x32768 and 1x16x16x1x65536,
-///   bench/results/2026-11-28-h200-decode-split) and two at d64, whose
-///   three stages leave room for two (4-9% faster than one at
+///   bench/results/2026-11-28-h200-decode-split), two on Hopper at d64,
+///   whose three stages leave room for two (4-9% faster than one at
 ///   16x32x8x1x16384, 8x32x8x1x32768, 8x32x8x1x65536 and 1x16x16x1x65536,
 ///   3.5% slower at MQA 8x64x1x1x32768; at d128 two gained nothing).
 /// - The combine in groups of 32 columns, so that its chain of dependent
 ///   steps runs on 2 to 4 times the programs with a quarter to a half of
 ///   the bytes a step.
-AttentionSchedule chooseDecodeSchedule(int64_t headDim) {
-  AttentionSchedule s{64, headDim <= 64 ? 128 : 64, 4, 3, 1024, 32, 16};
-  s.splitBlocksPerSm = headDim <= 64 ? 2 : 1;
+AttentionSchedule chooseDecodeSchedule(int64_t headDim, bool warpgroupMma) {
+  AttentionSchedule s{
+      64, headDim <= 64 ? 128 : 64, 4, warpgroupMma ? 3 : 2, 1024, 32, 16};
+  s.splitBlocksPerSm = warpgroupMma && headDim <= 64 ? 2 : 1;
   return s;
 }
 
@@ -1486,7 +1489,8 @@ static tile::KernelOp buildAttentionKernel(RewriterBase &rewriter,
 
 FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
                                                tile::AttentionOp op,
-                                               bool producerWarp) {
+                                               bool producerWarp,
+                                               bool warpgroupMma) {
   int64_t headDim = op.getOperandType(0).getShape().back();
   tile::AttentionDimPositions dims =
       tile::attentionDimPositions(op.getLayout());
@@ -1528,7 +1532,7 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   // max_seqlen_k), then the combine over (head, batch); a single query row
   // packs the query heads of a K/V head into the rows, so that each K/V
   // head is read once.
-  AttentionSchedule decode = chooseDecodeSchedule(headDim);
+  AttentionSchedule decode = chooseDecodeSchedule(headDim, warpgroupMma);
   // Only where asked: level with the barrier a key block on the H200
   // (bench/results/2026-11-29-h200-decode-stages).
   decode.producerWarp = op.getProducerWarp();

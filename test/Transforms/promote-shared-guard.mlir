@@ -25,11 +25,11 @@
 // CHECK: scf.for
 // CHECK: tilegpu.barrier_wait
 // CHECK: tilegpu.barrier_arrive
-// CHECK: } {tile.producer_warp, tile.stages = 3 : i64}
+// CHECK: } {tile.producer_warp, tile.stages = 2 : i64}
 // CHECK: scf.for
 // CHECK: tilegpu.barrier_wait
 // CHECK: tilegpu.barrier_arrive
-// CHECK: } {tile.producer_warp, tile.stages = 3 : i64}
+// CHECK: } {tile.producer_warp, tile.stages = 2 : i64}
 tile.attention @d128 layout(bhsd) lse producer_warp
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,

@@ -364,7 +364,7 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 // CHECK: %[[SCRATCH:.*]] = memref.assume_alignment %arg4, 16 : memref<?xf32>
 // CHECK: scf.for
 // CHECK: tile.dot %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
-// CHECK: } {tile.stages = 3 : i64}
+// CHECK: } {tile.stages = 2 : i64}
 // Launched with one chunk, the program normalises and stores O itself.
 // CHECK: %[[UNSPLIT:.*]] = arith.cmpi eq, %[[LAUNCHED]], %c1
 // CHECK: scf.if %[[UNSPLIT]] {
@@ -475,21 +475,6 @@ tile.attention @window_attribute layout(bhsd) causal window 300
 tile.attention @decode layout(bhsd)
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
-
-// -----
-
-// d64's key-chunk kernels: keys in blocks of 128 through three stages, and
-// at most two programs a multiprocessor (`tile.split`), which the three
-// stages leave room for.
-// CHECK-LABEL: tile.kernel @decode_d64__decode(
-// CHECK-SAME: tile.split = 2 : i64, tile.then = @decode_d64__decode_combine
-// CHECK: scf.for %{{.*}} step %c128
-// CHECK: } {tile.stages = 3 : i64}
-// CHECK-LABEL: tile.kernel @decode_d64__decode_heads(
-// CHECK-SAME: tile.split = 2 : i64, tile.then = @decode_d64__decode_heads_combine
-tile.attention @decode_d64 layout(bhsd)
-    : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
-       memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) -> ()
 
 // -----
 

@@ -86,10 +86,12 @@ mlir::FailureOr<int64_t> reuseStagedMemory(mlir::RewriterBase &rewriter,
 
 /// Replaces an attention description by its flash-attention block program
 /// (see tile-tiling); `producerWarp` lets the schedule give its key loops a
-/// producer warp (kProducerWarpAttr) by default where it pays.
+/// producer warp (kProducerWarpAttr) by default where it pays;
+/// `warpgroupMma` picks the decode kernels' defaults of a Hopper target.
 mlir::FailureOr<tile::KernelOp> tileAttention(mlir::RewriterBase &rewriter,
                                               tile::AttentionOp attention,
-                                              bool producerWarp = false);
+                                              bool producerWarp = false,
+                                              bool warpgroupMma = false);
 
 /// Set by tile-bulk-copy-fallback on the fallback kernel it makes:
 /// tile-promote-shared stages its operands with per-thread copies.

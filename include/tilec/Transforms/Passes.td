@@ -97,11 +97,12 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       Decode: `<name>__decode` (`tile.narrow` on Q's sequence, at most 16
       rows) takes the keys in chunks, one program each (grid x over
       heads, y over batches, z over chunks of at least 1024 keys, which
-      the runtime caps at one program a multiprocessor in all at d128 and
-      two at d64, `tile.split`; the programs share the key blocks evenly
-      among the chunks launched), 64 rows on 4 warps (a warpgroup MMA from
-      three stages of slots that TMA fills; the rows past the queries
-      pad), and leaves the used rows of each chunk's
+      the runtime caps at one program a multiprocessor in all, two at d64
+      with `warpgroup-mma`, `tile.split`; the programs share the key
+      blocks evenly among the chunks launched), 64 rows on 4 warps (a
+      warpgroup MMA from slots that TMA fills, three stages with
+      `warpgroup-mma`, else two; the rows past the queries pad), and
+      leaves the used rows of each chunk's
       unnormalised accumulator, row maximum and sum in the runtime's
       scratch buffer (`tile.scratch`, not zero-filled, 16-byte aligned,
       after a header where program 0 leaves the chunk count), or,
