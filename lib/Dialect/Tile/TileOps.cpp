@@ -1027,18 +1027,21 @@ LogicalResult PrefixOp::verifyRegions() {
 }
 
 LogicalResult PrefixOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
+    MLIRContext *, std::optional<Location> location, ValueRange operands,
     DictionaryAttr, OpaqueProperties properties, RegionRange,
     SmallVectorImpl<Type> &inferred) {
-  // The scans have the inputs' types, the totals drop the axis.
+  // The scans have the inputs' types, the totals drop the axis. The parser
+  // reports nothing of its own when this fails: say why.
   auto *props = properties.as<Properties *>();
   if (!props || !props->axis)
-    return failure();
+    return emitOptionalError(location, "'tile.prefix' op needs an axis");
   int64_t axis = props->axis.getInt();
   for (Value input : operands) {
     auto type = dyn_cast<RankedTensorType>(input.getType());
     if (!type)
-      return failure();
+      return emitOptionalError(
+          location, "'tile.prefix' op scans tiles (ranked tensors), got ",
+          input.getType());
     inferred.push_back(type);
   }
   // A bad axis is the verifier's to report; the totals then keep it.

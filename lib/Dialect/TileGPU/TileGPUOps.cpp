@@ -89,13 +89,15 @@ LogicalResult LookbackOp::verifyRegions() {
 }
 
 LogicalResult LookbackOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
+    MLIRContext *, std::optional<Location> location, ValueRange operands,
     DictionaryAttr, OpaqueProperties properties, RegionRange,
     SmallVectorImpl<Type> &inferred) {
   // The carries have the totals' types; the totals are all operands but
   // the last three (ticket, position, scratch).
   if (operands.size() < 3)
-    return failure();
+    return emitOptionalError(location,
+                             "'tilegpu.lookback' op needs totals, a ticket, a "
+                             "position and a scratch buffer");
   for (Value total : operands.drop_back(3))
     inferred.push_back(total.getType());
   return success();

@@ -93,3 +93,11 @@ func.func @region_yield(%t: tensor<8xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @not_a_tile(%i: index) {
+  // expected-error @+1 {{'tile.prefix' op scans tiles (ranked tensors), got 'index'}}
+  %p:2 = tile.prefix add %i along 0 : index
+  return
+}
