@@ -1026,10 +1026,12 @@ LogicalResult PrefixOp::verifyRegions() {
                               elementTypesOf(getInputs().getTypes()));
 }
 
-LogicalResult PrefixOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, ValueRange operands,
-    DictionaryAttr, OpaqueProperties properties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult PrefixOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         ValueRange operands, DictionaryAttr,
+                                         OpaqueProperties properties,
+                                         RegionRange,
+                                         SmallVectorImpl<Type> &inferred) {
   // The scans have the inputs' types, the totals drop the axis. The parser
   // reports nothing of its own when this fails: say why.
   auto *props = properties.as<Properties *>();

@@ -88,10 +88,12 @@ LogicalResult LookbackOp::verifyRegions() {
       *this, getCombiner(), tile::elementTypesOf(getTotals().getTypes()));
 }
 
-LogicalResult LookbackOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, ValueRange operands,
-    DictionaryAttr, OpaqueProperties properties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult LookbackOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> location,
+                                           ValueRange operands, DictionaryAttr,
+                                           OpaqueProperties properties,
+                                           RegionRange,
+                                           SmallVectorImpl<Type> &inferred) {
   // The carries have the totals' types; the totals are all operands but
   // the last three (ticket, position, scratch).
   if (operands.size() < 3)
