@@ -130,7 +130,9 @@
 // at least 1 computes the same result: the runtime launches z' = min(z,
 // max(1, floor(N * multiprocessors / (x * y)))), at most N blocks a
 // multiprocessor in all (more splits would only add waves and partial
-// results to add). The scratch buffer follows the launched grid. A
+// results to add). For both lines the runtime takes N no larger than the
+// blocks of the kernel that fit on a multiprocessor (the driver's
+// occupancy). The scratch buffer follows the launched grid. A
 // small-grid choice looks at the grid of the grid line. At most one line.
 //
 // Grid: one field per dimension; `-` is 1, otherwise terms joined by `*`,
