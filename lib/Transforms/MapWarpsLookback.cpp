@@ -4,7 +4,8 @@
 // scratch buffer and hands the count to the block through workgroup memory.
 // tilegpu.lookback: the decoupled look-back of a single-pass scan. Thread 0
 // publishes the program's totals, warp 0 reads its predecessors' status 32
-// at a time (sleeping between reads of statuses not yet published) and
+// at a time (sleeping first, in launches of many programs, and between
+// reads of statuses not yet published) and
 // combines them, thread 0 publishes the
 // inclusive prefix, and the carry reaches the block through workgroup
 // memory. Each status word holds a flag in its high half and the value's
@@ -185,6 +186,16 @@ constexpr int64_t kElementWindow = 4;
 /// How long a look-back warp sleeps between reads of statuses not yet
 /// published.
 constexpr int64_t kSpinSleepNs = 100;
+/// How long it sleeps before its first read, in launches of at least
+/// kFirstReadSleepProgramsPerSm programs a multiprocessor (about two waves
+/// of the single passes, which fit 7 or 8 a multiprocessor). On the H200 at
+/// 2^28 f32 the sum ran at 2885 GB/s with no such sleep, 2984 with 500 ns, 3105
+/// with 1000, 3150 to 3199 with 2000 and 3143 to 3169 with 3000, CUB 3139 in
+/// the same call; at 2^24 2000 ns took it from 2080-2135 to 2253-2277 GB/s
+/// (bench/scan/results/2026-11-29-h200-first-read). In a launch that
+/// about fits at once the chain is short and the sleep only adds latency.
+constexpr int64_t kFirstReadSleepNs = 2000;
+constexpr int64_t kFirstReadSleepProgramsPerSm = 16;
 
 /// Whether every word carries `flag`.
 Value allHave(OpBuilder &b, Location loc, ValueRange words, StatusFlag flag) {
@@ -336,6 +347,7 @@ private:
                       const StatusLayout &status, Value ticket,
                       Value position, ValueRange totals) const {
     unsigned n = totals.size();
+    sleepBeforeFirstRead(b, loc);
     Value lane = arith::IndexCastUIOp::create(
         b, loc, b.getI64Type(),
         b.createOrFold<arith::AndIOp>(loc, state.threadId,
@@ -454,6 +466,30 @@ private:
     b.setInsertionPointAfter(loop);
     return {SmallVector<Value>(loop.getResults().take_front(n)),
             loop.getResult(n)};
+  }
+
+  /// In a launch of many programs, sleeps before the first read: the
+  /// nearest predecessors have rarely published by then, and reads that
+  /// find nothing compete with every program's data for the L2.
+  void sleepBeforeFirstRead(OpBuilder &b, Location loc) const {
+    Value programs;
+    for (gpu::Dimension d :
+         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
+      Value dim = gpu::GridDimOp::create(b, loc, d);
+      programs = programs
+                     ? arith::MulIOp::create(b, loc, programs, dim).getResult()
+                     : dim;
+    }
+    Value sms = arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        NVVM::SmDimOp::create(b, loc, b.getI32Type()));
+    Value threshold = arith::MulIOp::create(
+        b, loc, sms, indexConstant(b, loc, kFirstReadSleepProgramsPerSm));
+    Value many = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                       programs, threshold);
+    buildIf(b, loc, many, [&](OpBuilder &b) {
+      NVVM::NanosleepOp::create(b, loc, i32Constant(b, loc, kFirstReadSleepNs));
+    });
   }
 
   /// Fills each tile's aggregate and inclusive words, reloaded until every

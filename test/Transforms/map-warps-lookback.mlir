@@ -71,7 +71,10 @@ gpu.module @m {
 // ticket - 1 - i) with device-scope atomic loads, sleeping while any is
 // unpublished; the ballot of the lanes holding an inclusive prefix finds
 // the nearest; the lanes' values are combined by shuffles down, earlier
-// tickets on the left, and lane 0's result goes to every lane. The carry
+// tickets on the left, and lane 0's result goes to every lane. In a launch
+// of at least 16 programs a multiprocessor the warp sleeps 2000 ns before
+// its first read.
+// The carry
 // extends the inclusive prefix, which thread 0 publishes, and reaches the
 // block through workgroup memory; the first program takes the identity.
 // CHECK-LABEL: gpu.func @lookback
@@ -88,6 +91,18 @@ gpu.module @m {
 // CHECK: %[[WARP0:.*]] = arith.cmpi eq, %[[WARP]], %c0
 // CHECK: %[[LOOKS:.*]] = arith.andi %[[WARP0]], %[[LATER]]
 // CHECK: scf.if %[[LOOKS]] {
+// CHECK:   %[[GX:.*]] = gpu.grid_dim x
+// CHECK:   %[[GY:.*]] = gpu.grid_dim y
+// CHECK:   %[[GXY:.*]] = arith.muli %[[GX]], %[[GY]]
+// CHECK:   %[[GZ:.*]] = gpu.grid_dim z
+// CHECK:   %[[PROGRAMS:.*]] = arith.muli %[[GXY]], %[[GZ]]
+// CHECK:   %[[SMS:.*]] = nvvm.read.ptx.sreg.nsmid : i32
+// CHECK:   %[[SMSI:.*]] = arith.index_castui %[[SMS]] : i32 to index
+// CHECK:   %[[ENOUGH:.*]] = arith.muli %[[SMSI]], %c16
+// CHECK:   %[[MANY:.*]] = arith.cmpi uge, %[[PROGRAMS]], %[[ENOUGH]]
+// CHECK:   scf.if %[[MANY]] {
+// CHECK:     nvvm.nanosleep %c2000_i32
+// CHECK:   }
 // CHECK:   scf.while
 // CHECK:     scf.while
 // CHECK:       llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 8 : i64} : !llvm.ptr<1> -> i64
