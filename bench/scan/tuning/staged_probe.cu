@@ -122,6 +122,56 @@ __device__ void mbarWait(unsigned long long *bar) {
                : "memory");
 }
 
+// A thread's run of kRun elements of the staged tile, summed. Runs are read
+// rotated by thread so that a quarter warp's 16-byte reads fall in
+// different bank groups.
+template <int kRun> __device__ float runSum(const float *tileMem, int tid) {
+  const float4 *run =
+      reinterpret_cast<const float4 *>(tileMem) + tid * (kRun / 4);
+  float sum = 0.f;
+#pragma unroll
+  for (int j = 0; j < kRun / 4; ++j) {
+    float4 v = run[(j + tid) % (kRun / 4)];
+    sum += (v.x + v.y) + (v.z + v.w);
+  }
+  return sum;
+}
+
+// Scans a thread's run from `before` on, into `dst` (the run in place, or
+// the thread's run of the output).
+template <int kRun>
+__device__ void scanRun(const float *tileMem, float4 *dst, int tid,
+                        float before) {
+  const float4 *run =
+      reinterpret_cast<const float4 *>(tileMem) + tid * (kRun / 4);
+#pragma unroll
+  for (int j = 0; j < kRun / 4; ++j) {
+    float4 v = run[j];
+    v.x += before;
+    v.y += v.x;
+    v.z += v.y;
+    v.w += v.z;
+    before = v.w;
+    dst[j] = v;
+  }
+}
+
+// The staged tile, scanned in place, stored by one bulk copy.
+__device__ void bulkStore(float *dst, const float *tileMem, unsigned bytes) {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned s = unsigned(__cvta_generic_to_shared(tileMem));
+    asm volatile(
+        "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
+            dst),
+        "r"(s), "r"(bytes)
+        : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  }
+}
+
 // Staged: ticket, bulk copy of the tile into workgroup memory, per-thread
 // sums of contiguous runs from workgroup memory, block total published,
 // look-back by warp 0, then each thread's run re-read and scanned.
@@ -155,16 +205,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   if (tid == 0)
     mbarExpectAndCopy(&bar, tileMem, in + size_t(tile) * kTile, kTile * 4);
   mbarWait(&bar);
-  // Runs are rotated by thread so that a quarter warp's 16-byte reads fall
-  // in different bank groups.
-  const float4 *run =
-      reinterpret_cast<const float4 *>(tileMem) + tid * (kRun / 4);
-  float sum = 0.f;
-#pragma unroll
-  for (int j = 0; j < kRun / 4; ++j) {
-    float4 v = run[(j + tid) % (kRun / 4)];
-    sum += (v.x + v.y) + (v.z + v.w);
-  }
+  float sum = runSum<kRun>(tileMem, tid);
   float w = warpInclusive(sum, lane);
   if (lane == 31)
     warpTotals[warp] = w;
@@ -187,36 +228,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   float before = carryShared + (w - sum);
   for (int k = 0; k < warp; ++k)
     before += warpTotals[k];
-  float4 *runOut = reinterpret_cast<float4 *>(tileMem) + tid * (kRun / 4);
-  float4 *global =
-      reinterpret_cast<float4 *>(out + size_t(tile) * kTile) + tid * (kRun / 4);
-#pragma unroll
-  for (int j = 0; j < kRun / 4; ++j) {
-    float4 v = runOut[j];
-    v.x += before;
-    v.y += v.x;
-    v.z += v.y;
-    v.w += v.z;
-    before = v.w;
-    if (kBulkStore)
-      runOut[j] = v;
-    else
-      global[j] = v;
-  }
-  if (kBulkStore) {
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncthreads();
-    if (tid == 0) {
-      unsigned s = unsigned(__cvta_generic_to_shared(tileMem));
-      asm volatile(
-          "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
-              out + size_t(tile) * kTile),
-          "r"(s), "r"(kTile * 4)
-          : "memory");
-      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-    }
-  }
+  float4 *dst = kBulkStore
+                    ? reinterpret_cast<float4 *>(tileMem)
+                    : reinterpret_cast<float4 *>(out + size_t(tile) * kTile);
+  scanRun<kRun>(tileMem, dst + tid * (kRun / 4), tid, before);
+  if (kBulkStore)
+    bulkStore(out + size_t(tile) * kTile, tileMem, kTile * 4);
 }
 
 // Early look-back: warp 0 looks back over the predecessors while the tile
@@ -278,14 +295,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     storeStatus(status + tile, pack(kInclusive, carryShared + partials[0]));
   if (warp == 0)
     mbarWait(&bar);
-  const float4 *run =
-      reinterpret_cast<const float4 *>(tileMem) + tid * (kRun / 4);
-  float sum = 0.f;
-#pragma unroll
-  for (int j = 0; j < kRun / 4; ++j) {
-    float4 v = run[(j + tid) % (kRun / 4)];
-    sum += (v.x + v.y) + (v.z + v.w);
-  }
+  float sum = runSum<kRun>(tileMem, tid);
   float w = warpInclusive(sum, lane);
   if (lane == 31)
     warpTotals[warp] = w;
@@ -293,29 +303,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   float before = carryShared + (w - sum);
   for (int k = 0; k < warp; ++k)
     before += warpTotals[k];
-  float4 *runOut = reinterpret_cast<float4 *>(tileMem) + tid * (kRun / 4);
-#pragma unroll
-  for (int j = 0; j < kRun / 4; ++j) {
-    float4 v = runOut[j];
-    v.x += before;
-    v.y += v.x;
-    v.z += v.y;
-    v.w += v.z;
-    before = v.w;
-    runOut[j] = v;
-  }
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
-  if (tid == 0) {
-    unsigned s = unsigned(__cvta_generic_to_shared(tileMem));
-    asm volatile(
-        "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
-            out + size_t(tile) * kTile),
-        "r"(s), "r"(kTile * 4)
-        : "memory");
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-  }
+  scanRun<kRun>(tileMem, reinterpret_cast<float4 *>(tileMem) + tid * (kRun / 4),
+                tid, before);
+  bulkStore(out + size_t(tile) * kTile, tileMem, kTile * 4);
 }
 
 __global__ void copyKernel(const float4 *in, float4 *out, size_t n4) {
