@@ -480,6 +480,7 @@ private:
                      ? arith::MulIOp::create(b, loc, programs, dim).getResult()
                      : dim;
     }
+    // %nsmid bounds the multiprocessors' ids: at least their number.
     Value sms = arith::IndexCastUIOp::create(
         b, loc, b.getIndexType(),
         NVVM::SmDimOp::create(b, loc, b.getI32Type()));
