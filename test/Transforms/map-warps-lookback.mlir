@@ -73,10 +73,9 @@ gpu.module @m {
 // the nearest; the lanes' values are combined by shuffles down, earlier
 // tickets on the left, and lane 0's result goes to every lane. In a launch
 // of at least 16 programs a multiprocessor the warp sleeps 2000 ns before
-// its first read.
-// The carry
-// extends the inclusive prefix, which thread 0 publishes, and reaches the
-// block through workgroup memory; the first program takes the identity.
+// its first read. The carry extends the inclusive prefix, which thread 0
+// publishes, and reaches the block through workgroup memory; the first
+// program takes the identity.
 // CHECK-LABEL: gpu.func @lookback
 // CHECK-SAME: workgroup(%[[WG:.*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[TID:.*]] = gpu.thread_id x
