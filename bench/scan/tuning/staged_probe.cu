@@ -137,6 +137,17 @@ template <int kRun> __device__ float runSum(const float *tileMem, int tid) {
   return sum;
 }
 
+// A thread's run total scanned over its warp (inclusive); each warp's
+// total lands in warpTotals, visible to the block on return.
+__device__ float warpScanOfRuns(float sum, float *warpTotals, int lane,
+                                int warp) {
+  float w = warpInclusive(sum, lane);
+  if (lane == 31)
+    warpTotals[warp] = w;
+  __syncthreads();
+  return w;
+}
+
 // Scans a thread's run from `before` on, into `dst` (the run in place, or
 // the thread's run of the output).
 template <int kRun>
@@ -206,10 +217,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     mbarExpectAndCopy(&bar, tileMem, in + size_t(tile) * kTile, kTile * 4);
   mbarWait(&bar);
   float sum = runSum<kRun>(tileMem, tid);
-  float w = warpInclusive(sum, lane);
-  if (lane == 31)
-    warpTotals[warp] = w;
-  __syncthreads();
+  float w = warpScanOfRuns(sum, warpTotals, lane, warp);
   if (warp == 0) {
     float t = lane < kWarps ? warpTotals[lane] : 0.f;
     float total = warpSum(t);
@@ -296,10 +304,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (warp == 0)
     mbarWait(&bar);
   float sum = runSum<kRun>(tileMem, tid);
-  float w = warpInclusive(sum, lane);
-  if (lane == 31)
-    warpTotals[warp] = w;
-  __syncthreads();
+  float w = warpScanOfRuns(sum, warpTotals, lane, warp);
   float before = carryShared + (w - sum);
   for (int k = 0; k < warp; ++k)
     before += warpTotals[k];
