@@ -841,7 +841,9 @@ Kernel::quantisationFor(const std::vector<KernelArg> &args) const {
   q.kernel = launched.name_;
   q.blocks = blocks[0] * blocks[1] * blocks[2];
   q.programs = meta.splitBlocksPerSm ? q.blocks : grid[0] * grid[1] * grid[2];
-  q.residentPerSm = launched.residentBlocksPerSm();
+  // Split and persistent kernels asked the driver at load.
+  q.residentPerSm = launched.residentPerSm_ ? launched.residentPerSm_
+                                            : launched.residentBlocksPerSm();
   uint64_t atOnce = std::min<uint64_t>(
       q.blocks, uint64_t(q.residentPerSm) * uint64_t(launched.multiprocessors_));
   if (atOnce)
