@@ -72,6 +72,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   TilePromoteSharedOptions promotion;
   promotion.swizzle = warpgroupMma;
   promotion.bulkCopies = warpgroupMma;
+  stagingPM.addPass(createTileStageWindows());
   stagingPM.addPass(createTilePromoteShared(promotion));
   stagingPM.addPass(createTileVectorize());
   // Sources aligned for cp.async and sources that are not go to different

@@ -1,10 +1,12 @@
 //===- MapWarpsAsyncCopy.cpp - tile copies into workgroup memory ----------===//
 //
-// A tilegpu.copy_async becomes cp.async instructions: the tile is cut into
-// vectors, handed out round-robin so that consecutive threads copy
-// consecutive addresses. A vector that crosses the end of a source row
-// copies only its inside part and zero-fills the rest (cp.async's source
-// size), one entirely outside copies nothing; so no access leaves the source.
+// A tilegpu.copy_async becomes cp.async instructions: the tile (a 1-D tile
+// as one row) is cut into vectors, handed out round-robin so that
+// consecutive threads copy consecutive addresses. A vector copies all of
+// its bytes or, entirely outside the source, none (zero-filled: cp.async's
+// source size), so no access leaves the source: 2-D copies take vectors
+// only where rows are whole vectors, and a 1-D copy copies the vector that
+// crosses the end of its source element by element.
 //
 // Vectors need an aligned source, which only the run time knows. A kernel
 // whose copy sources the runtime guarantees to be 4-byte aligned
@@ -54,12 +56,24 @@ public:
   TileCopy(OpBuilder &b, tilegpu::CopyAsyncOp op, Value src, Value dst,
            ValueRange indices, const MapWarpsState &state)
       : loc(op.getLoc()), src(src), dst(dst), state(state),
-        shape(op.getTileShape()), i0(indices[0]), j0(indices[1]) {
+        shape(op.getTileShape()) {
     auto dstType = cast<MemRefType>(dst.getType());
     elementType = dstType.getElementType();
     elementBytes = dstType.getElementTypeBitWidth() / 8;
     if (std::optional<tilegpu::SharedLayoutAttr> placement = op.getLayout())
       placed = placement->toSharedLayout(shape);
+    // A 1-D copy is the copy of a single row.
+    flat = shape.size() == 1;
+    if (flat) {
+      shape.insert(shape.begin(), 1);
+      i0 = index(b, 0);
+      j0 = indices[0];
+      rows = index(b, 1);
+      cols = b.createOrFold<memref::DimOp>(loc, src, 0);
+      return;
+    }
+    i0 = indices[0];
+    j0 = indices[1];
     rows = b.createOrFold<memref::DimOp>(loc, src, 0);
     cols = b.createOrFold<memref::DimOp>(loc, src, 1);
   }
@@ -111,6 +125,8 @@ private:
   /// as indices of `dst`'s (contiguous) shape. A vector never straddles the
   /// placement's vectors, so its first element's offset stands for it.
   SmallVector<Value> dstIndices(OpBuilder &b, Chunk chunk) const {
+    if (flat)
+      return {chunk.col};
     if (!placed)
       return {chunk.row, chunk.col};
     Value offset =
@@ -123,6 +139,13 @@ private:
     }
     std::reverse(indices.begin(), indices.end());
     return indices;
+  }
+
+  /// The indices of `src` at source row `gi`, column `gj`.
+  SmallVector<Value> srcIndices(Value gi, Value gj) const {
+    if (flat)
+      return {gj};
+    return {gi, gj};
   }
 
   /// The tile element that thread-relative element `q` (in row-major order
@@ -164,11 +187,16 @@ private:
           loc, arith::CmpIPredicate::eq,
           b.createOrFold<arith::RemUIOp>(loc, v, index(b, m)), index(b, 0));
     };
+    Value aligned = b.createOrFold<arith::AndIOp>(loc, multipleOf(start, bytes),
+                                                  multipleOf(j0, vector));
+    if (flat)
+      return aligned;
+    // Rows of whole vectors: no vector crosses the end of a row.
     return b.createOrFold<arith::AndIOp>(
-        loc, multipleOf(start, bytes),
+        loc, aligned,
         b.createOrFold<arith::AndIOp>(
             loc, multipleOf(metadata.getStrides()[0], vector),
-            multipleOf(j0, vector)));
+            multipleOf(cols, vector)));
   }
 
   /// Calls `body` for each chunk of `vector` elements this thread copies.
@@ -197,20 +225,65 @@ private:
     bool bypassL1 = vector * elementBytes == 16;
     forEachChunk(b, vector, [&](OpBuilder &cb, Chunk chunk) {
       auto [gi, gj, inside] = sourceOf(cb, chunk);
-      Value left = cb.createOrFold<arith::MinUIOp>(
-          loc, cb.createOrFold<arith::SubIOp>(loc, cols, gj),
-          index(cb, vector));
-      Value valid = arith::SelectOp::create(cb, loc, inside, left, index(cb, 0));
-      // A vector that copies nothing still names an address: use the
-      // buffer's first element, so no address past the buffer is formed.
-      Value si = arith::SelectOp::create(cb, loc, inside, gi, index(cb, 0));
-      Value sj = arith::SelectOp::create(cb, loc, inside, gj, index(cb, 0));
-      nvgpu::DeviceAsyncCopyOp::create(
-          cb, loc, nvgpu::DeviceAsyncTokenType::get(cb.getContext()), dst,
-          dstIndices(cb, chunk), src, ValueRange{si, sj},
-          cb.getIndexAttr(vector), valid,
-          bypassL1 ? cb.getUnitAttr() : UnitAttr());
+      auto copy = [&, gi = gi, gj = gj, inside = inside](OpBuilder &vb) {
+        // A vector copies all of its bytes or none (alignedFor keeps 2-D
+        // rows whole vectors; a 1-D copy copies the vector across the
+        // end element by element).
+        Value valid = arith::SelectOp::create(vb, loc, inside,
+                                              index(vb, vector), index(vb, 0));
+        // A vector that copies nothing still names an address: use the
+        // buffer's first element, so no address past the buffer is formed.
+        Value si = arith::SelectOp::create(vb, loc, inside, gi, index(vb, 0));
+        Value sj = arith::SelectOp::create(vb, loc, inside, gj, index(vb, 0));
+        nvgpu::DeviceAsyncCopyOp::create(
+            vb, loc, nvgpu::DeviceAsyncTokenType::get(vb.getContext()), dst,
+            dstIndices(vb, chunk), src, srcIndices(si, sj),
+            vb.getIndexAttr(vector), valid,
+            bypassL1 ? vb.getUnitAttr() : UnitAttr());
+      };
+      if (!flat) {
+        copy(cb);
+        return;
+      }
+      Value crossesEnd = cb.createOrFold<arith::AndIOp>(
+          loc, inside,
+          cb.createOrFold<arith::CmpIOp>(
+              loc, arith::CmpIPredicate::ult,
+              cb.createOrFold<arith::SubIOp>(loc, cols, gj),
+              index(cb, vector)));
+      scf::IfOp::create(
+          cb, loc, crossesEnd,
+          [&](OpBuilder &tb, Location) {
+            for (int64_t e = 0; e < vector; ++e)
+              copyElement(tb, {chunk.row, tb.createOrFold<arith::AddIOp>(
+                                              loc, chunk.col, index(tb, e))});
+            scf::YieldOp::create(tb, loc);
+          },
+          [&](OpBuilder &eb, Location) {
+            copy(eb);
+            scf::YieldOp::create(eb, loc);
+          });
     });
+  }
+
+  /// Tile element `chunk`, read behind a bound check (zero outside the
+  /// source).
+  void copyElement(OpBuilder &b, Chunk chunk) const {
+    auto [gi, gj, inside] = sourceOf(b, chunk);
+    auto read = scf::IfOp::create(
+        b, loc, inside,
+        [&](OpBuilder &tb, Location) {
+          scf::YieldOp::create(tb, loc,
+                               ValueRange{memref::LoadOp::create(
+                                   tb, loc, src, srcIndices(gi, gj))});
+        },
+        [&](OpBuilder &eb, Location) {
+          Value zero = arith::ConstantOp::create(
+              eb, loc, cast<TypedAttr>(eb.getZeroAttr(elementType)));
+          scf::YieldOp::create(eb, loc, zero);
+        });
+    memref::StoreOp::create(b, loc, read.getResult(0), dst,
+                            dstIndices(b, chunk));
   }
 
   /// One element a thread at a time, each read behind a bound check.
@@ -221,25 +294,7 @@ private:
         ValueRange{}, [&](OpBuilder &fb, Location, Value first, ValueRange) {
           Value q = arith::AddIOp::create(fb, loc, first, state.threadId);
           auto copyOne = [&](OpBuilder &cb) {
-            Chunk chunk = chunkAt(cb, q, 1);
-            // Plain variables: C++17 lambdas cannot capture bindings.
-            auto [sourceRow, sourceColumn, inside] = sourceOf(cb, chunk);
-            Value gi = sourceRow, gj = sourceColumn;
-            auto read = scf::IfOp::create(
-                cb, loc, inside,
-                [&](OpBuilder &tb, Location) {
-                  scf::YieldOp::create(
-                      tb, loc,
-                      ValueRange{memref::LoadOp::create(tb, loc, src,
-                                                        ValueRange{gi, gj})});
-                },
-                [&](OpBuilder &eb, Location) {
-                  Value zero = arith::ConstantOp::create(
-                      eb, loc, cast<TypedAttr>(eb.getZeroAttr(elementType)));
-                  scf::YieldOp::create(eb, loc, zero);
-                });
-            memref::StoreOp::create(cb, loc, read.getResult(0), dst,
-                                    dstIndices(cb, chunk));
+            copyElement(cb, chunkAt(cb, q, 1));
           };
           if (elements % state.threads == 0) {
             copyOne(fb);
@@ -261,6 +316,8 @@ private:
   const MapWarpsState &state;
   SmallVector<int64_t> shape;
   Value i0, j0, rows, cols;
+  /// A 1-D copy, lowered as the copy of one row.
+  bool flat = false;
   Type elementType;
   int64_t elementBytes = 0;
   std::optional<layout::SharedLayout> placed;
@@ -272,8 +329,9 @@ struct CopyAsyncLowering : MapWarpsPattern<tilegpu::CopyAsyncOp> {
   LogicalResult
   matchAndRewrite(tilegpu::CopyAsyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getTileShape().size() != 2)
-      return rewriter.notifyMatchFailure(op, "only 2-D tiles are copied");
+    if (op.getTileShape().size() > 2)
+      return rewriter.notifyMatchFailure(op,
+                                         "only 1-D and 2-D tiles are copied");
     TileCopy copy(rewriter, op, adaptor.getSrc(), adaptor.getDst(),
                   adaptor.getIndices(), state);
     copy.lower(rewriter, op.getVectorBytes().value_or(0));

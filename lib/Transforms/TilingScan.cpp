@@ -40,6 +40,14 @@ static constexpr int64_t kLookbackWarps = 4;
 /// the H200, 64 for 8 (with spills) 4% slower
 /// (bench/scan/results/2026-11-22-h200-occupancy).
 static constexpr int64_t kLookbackBlocksPerSm = 7;
+/// The staged single pass (kind scans, forward, no hints): 3072 elements a
+/// program for one operand (1536 for two), read 512 at a time (4 a thread
+/// on 4 warps), the piece kept in workgroup memory between its two reads
+/// (tile-stage-windows), 16 programs an SM.
+static constexpr int64_t kStagedPiece = 3072;
+static constexpr int64_t kStagedSubPiece = 512;
+static constexpr int64_t kStagedMaxOperands = 2;
+static constexpr int64_t kStagedBlocksPerSm = 16;
 /// Row scans with fewer rows than this percentage of the multiprocessors
 /// split their rows over several programs.
 static constexpr int64_t kSplitRowsPercentOfSms = 100;
@@ -148,21 +156,21 @@ static Value pieceTotal(OpBuilder &b, Location loc, tile::ReduceKind kind,
 
 /// `carry . values` for tiles of one shape, where `carries` are scalars or
 /// tiles without the scan's `axis` (a row's 1-element total, a piece of
-/// columns' totals), broadcast along it. A kind's first carry is its
-/// identity; a region has none, so where `isFirst` holds the values stay.
+/// columns' totals), broadcast along it; or for scalars (totals of 1-D
+/// pieces). A kind's first carry is its identity; a region has none, so
+/// where `isFirst` holds the values stay.
 static SmallVector<Value> carryInto(OpBuilder &b, Location loc,
                                     const tile::TupleCombiner &combiner,
                                     int64_t axis, ValueRange carries,
                                     ValueRange values, Value isFirst) {
   SmallVector<Value> carried;
   for (auto [carry, value] : llvm::zip(carries, values)) {
-    auto type = cast<RankedTensorType>(value.getType());
-    if (isa<RankedTensorType>(carry.getType()) &&
-        carry.getType() != value.getType())
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || carry.getType() == value.getType())
+      carried.push_back(carry);
+    else if (isa<RankedTensorType>(carry.getType()))
       carried.push_back(tile::BroadcastOp::create(b, loc, type, carry,
                                                   ArrayRef<int64_t>{axis}));
-    else if (isa<RankedTensorType>(carry.getType()))
-      carried.push_back(carry);
     else
       carried.push_back(tile::SplatOp::create(b, loc, type, carry));
   }
@@ -297,14 +305,14 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
 static SmallVector<Value> initialCarries(OpBuilder &b, Location loc,
                                          tile::ScanOp op,
                                          ArrayRef<ScannedOperand> scanned,
-                                         int64_t size) {
+                                         ArrayRef<int64_t> shape) {
   SmallVector<Value> carries;
   for (const ScannedOperand &s : scanned) {
     TypedAttr initial = op.getKind() ? tile::getIdentity(*op.getKind(), s.accType)
                                      : b.getZeroAttr(s.accType);
     carries.push_back(arith::ConstantOp::create(
         b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({size}, s.accType),
+        DenseElementsAttr::get(RankedTensorType::get(shape, s.accType),
                                initial)));
   }
   return carries;
@@ -314,12 +322,13 @@ static SmallVector<Value> initialCarries(OpBuilder &b, Location loc,
 /// them.
 static tile::PrefixOp scanPieceAt(OpBuilder &b, Location loc, tile::ScanOp op,
                                   ArrayRef<ScannedOperand> scanned,
-                                  ValueRange indices,
-                                  ArrayRef<int64_t> shape) {
+                                  ValueRange indices, ArrayRef<int64_t> shape,
+                                  bool zeroPadding = false) {
   SmallVector<Value> pieces;
   for (const ScannedOperand &s : scanned)
-    pieces.push_back(loadPiece(b, loc, s, op.getKind(), indices,
-                               RankedTensorType::get(shape, s.accType)));
+    pieces.push_back(
+        loadPiece(b, loc, s, zeroPadding ? std::nullopt : op.getKind(), indices,
+                  RankedTensorType::get(shape, s.accType)));
   return blockScan(b, loc, op, pieces);
 }
 
@@ -327,20 +336,23 @@ static tile::PrefixOp scanPieceAt(OpBuilder &b, Location loc, tile::ScanOp op,
 /// `lower + step`, ... below `upper` along the scan: each piece (at the
 /// indices `placeOf(offset)`) is scanned, combined behind the carry (from
 /// `carries`) and stored, and the carry takes its totals. A region's piece
-/// at offset 0 takes no carry.
+/// at offset 0 takes no carry. `zeroPadding`: pieces pad with zeros, even
+/// for a kind (see buildStagedLookbackScanBody).
 static void buildCarriedPieceLoop(
     OpBuilder &b, Location loc, tile::ScanOp op,
     ArrayRef<ScannedOperand> scanned, Value lower, Value upper, Value step,
     ValueRange carries, ArrayRef<int64_t> shape,
     llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, Value)>
-        placeOf) {
+        placeOf,
+    bool zeroPadding = false) {
   tile::TupleCombiner combiner = combinerOf(op);
   int64_t axis = op.getAlong();
   scf::ForOp::create(
       b, loc, lower, upper, step, carries,
       [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
         SmallVector<Value> indices = placeOf(b, l, offset);
-        tile::PrefixOp prefix = scanPieceAt(b, l, op, scanned, indices, shape);
+        tile::PrefixOp prefix =
+            scanPieceAt(b, l, op, scanned, indices, shape, zeroPadding);
         Value isFirst = firstPieceFlag(b, l, op, offset);
         SmallVector<Value> results = carryInto(
             b, l, combiner, axis, carried, prefix.getScans(), isFirst);
@@ -352,12 +364,76 @@ static void buildCarriedPieceLoop(
       });
 }
 
+/// The single pass with its piece read a sub-piece at a time, twice: once
+/// for the totals, which the look-back publishes at once, then, behind the
+/// look-back's carry, to scan it. tile-stage-windows keeps the piece in
+/// workgroup memory between the two reads, so that registers hold one
+/// sub-piece rather than the piece and more programs fit an SM. Only
+/// kinds: their totals combine sub-pieces in any order. Loads pad with
+/// zeros, what an asynchronous copy fills in: padding only ever follows the
+/// elements in scan order, in the last piece of a scan (or row), whose
+/// total no program reads.
+static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
+                                        tile::ScanOp op, int64_t pieceSize,
+                                        int64_t subSize, Block *body) {
+  SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
+  tile::TupleCombiner combiner = combinerOf(op);
+  tile::ReduceKind kind = *op.getKind();
+  bool isRow = op.getInputType(0).getRank() == 2;
+  Value scratch = body->getArguments().back();
+  Value ticket = tilegpu::TicketOp::create(b, loc, scratch);
+  PiecePlacement place = placePiece(b, loc, ticket, isRow);
+  Value start = b.createOrFold<arith::MulIOp>(
+      loc, place.position, arith::ConstantIndexOp::create(b, loc, pieceSize));
+  auto placeOf = [&](OpBuilder &b, Location l,
+                     Value offset) -> SmallVector<Value> {
+    Value at = arith::AddIOp::create(b, l, start, offset);
+    return isRow ? SmallVector<Value>{place.row, at} : SmallVector<Value>{at};
+  };
+  SmallVector<int64_t> subShape =
+      isRow ? SmallVector<int64_t>{1, subSize} : SmallVector<int64_t>{subSize};
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value end = arith::ConstantIndexOp::create(b, loc, pieceSize);
+  Value step = arith::ConstantIndexOp::create(b, loc, subSize);
+
+  // 1. The totals: sub-pieces combined element by element, then reduced.
+  auto combined = scf::ForOp::create(
+      b, loc, zero, end, step, initialCarries(b, loc, op, scanned, subShape),
+      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
+        SmallVector<Value> pieces;
+        for (const ScannedOperand &s : scanned)
+          pieces.push_back(
+              loadPiece(b, l, s, std::nullopt, placeOf(b, l, offset),
+                        RankedTensorType::get(subShape, s.accType)));
+        scf::YieldOp::create(b, l, combiner.combine(b, l, carried, pieces));
+      });
+  SmallVector<Value> totals;
+  for (Value elements : combined.getResults())
+    totals.push_back(pieceTotal(b, loc, kind, elements));
+  auto lookback = tilegpu::LookbackOp::create(b, loc, op.getKindAttr(), totals,
+                                              ticket, place.position, scratch);
+
+  // 2. The sub-pieces again, scanned behind the carry.
+  buildCarriedPieceLoop(b, loc, op, scanned, zero, end, step,
+                        lookback.getCarries(), subShape, placeOf,
+                        /*zeroPadding=*/true);
+}
+
+/// Whether a single pass stages its piece (buildStagedLookbackScanBody):
+/// a kind scan, forward (a reverse piece reads its sub-pieces from the
+/// end), of at most kStagedMaxOperands operands, without schedule hints.
+static bool usesStagedPiece(tile::ScanOp op) {
+  return op.getKind() && !op.getReverse() &&
+         op.getNumScanned() <= kStagedMaxOperands && !op.getBlock() &&
+         !op.getWarps();
+}
+
 /// 2-D: one program per row walks its row piece by piece, carrying the
 /// combination of the pieces before (from the block scan's totals).
 static void buildRowLoopScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
                                  int64_t pieceSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
-  SmallVector<Value> carries = initialCarries(b, loc, op, scanned, 1);
+  SmallVector<Value> carries = initialCarries(b, loc, op, scanned, {1});
   Value row = tile::ProgramIdOp::create(
       b, loc, b.getIndexType(),
       tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
@@ -379,7 +455,7 @@ static void buildColumnLoopScanBody(OpBuilder &b, Location loc,
                                     tile::ScanOp op, int64_t rows,
                                     int64_t width, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
-  SmallVector<Value> carries = initialCarries(b, loc, op, scanned, width);
+  SmallVector<Value> carries = initialCarries(b, loc, op, scanned, {width});
   Value program = tile::ProgramIdOp::create(
       b, loc, b.getIndexType(),
       tile::ProgramDimAttr::get(b.getContext(), tile::ProgramDim::x));
@@ -438,7 +514,7 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
 
   // 1. The program's column totals, pieces combined in scan order.
   auto totals = scf::ForOp::create(
-      b, loc, first, last, step, initialCarries(b, loc, op, scanned, width),
+      b, loc, first, last, step, initialCarries(b, loc, op, scanned, {width}),
       [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
         tile::PrefixOp prefix = scanPieceAt(b, l, op, scanned,
                                             placeOf(b, l, offset),
@@ -462,14 +538,18 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
                         lookback.getCarries(), {rows, width}, placeOf);
 }
 
-/// The occupancy hint where it was measured: the default 1-D forward
-/// single pass over one 32-bit operand. Reverse scans need about 145
-/// registers and spilled 400 bytes under the cap; 16-bit ones were not
-/// measured.
-static bool wantsOccupancyHint(tile::ScanOp op, bool isRow) {
-  return !isRow && !op.getReverse() && op.getNumScanned() == 1 &&
-         op.getInputType(0).getElementTypeBitWidth() == 32 && !op.getBlock() &&
-         !op.getWarps();
+/// The blocks an SM that the 1-D forward single pass over one 32-bit
+/// operand asks for, where it was measured: the staged pass
+/// (kStagedBlocksPerSm) and a region's register-held one
+/// (kLookbackBlocksPerSm). Reverse scans need about 145 registers and
+/// spilled 400 bytes under the cap; 16-bit ones were not measured.
+static std::optional<int64_t> occupancyHint(tile::ScanOp op, bool isRow,
+                                            bool staged) {
+  if (isRow || op.getReverse() || op.getNumScanned() != 1 ||
+      op.getInputType(0).getElementTypeBitWidth() != 32 || op.getBlock() ||
+      op.getWarps())
+    return std::nullopt;
+  return staged ? kStagedBlocksPerSm : kLookbackBlocksPerSm;
 }
 
 /// Short rows: each program scans `rows` whole rows of at most `width`
@@ -536,6 +616,9 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
   FunctionType type = op.getFunctionType();
   ScanSchedule schedule =
       scheduleFor(op, /*isRow=*/strategy == ScanStrategy::rowLoop);
+  bool staged = strategy == ScanStrategy::singlePass && usesStagedPiece(op);
+  if (staged)
+    schedule.piece = kStagedPiece / llvm::bit_ceil(op.getNumScanned());
   SmallVector<Attribute> grid;
   if (strategy == ScanStrategy::rowLoop) {
     grid.push_back(tile::GridAttr::get(ctx, 0, 0u, 1));
@@ -597,10 +680,14 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
                         {tilegpu::LookbackOp::kHeaderBytes,
                          tilegpu::LookbackOp::statusBytes(
                              op.getNumScanned())}));
-    if (wantsOccupancyHint(op, isRow))
+    if (std::optional<int64_t> blocks = occupancyHint(op, isRow, staged))
       kernel->setAttr(tile::kMinBlocksPerSmAttrName,
-                      rewriter.getI64IntegerAttr(kLookbackBlocksPerSm));
-    buildLookbackScanBody(rewriter, loc, op, schedule.piece, body);
+                      rewriter.getI64IntegerAttr(*blocks));
+    if (staged)
+      buildStagedLookbackScanBody(rewriter, loc, op, schedule.piece,
+                                  kStagedSubPiece, body);
+    else
+      buildLookbackScanBody(rewriter, loc, op, schedule.piece, body);
   }
   tile::ReturnOp::create(rewriter, loc);
   return kernel;

@@ -73,3 +73,35 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A 1-D copy is the copy of one row: 3072 f32 in vectors of 4 over 128
+// threads (6 a thread), the source indexed by one index. A vector copies
+// all of its 16 bytes or none (outside the source: zero-filled, the
+// buffer's first element naming its address); the one that crosses the
+// end of the source copies its elements one by one, each behind its bound
+// check.
+// CHECK-LABEL: gpu.func @flat(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>
+// CHECK: %[[LEN:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
+// CHECK: scf.if
+// CHECK: %[[LEFT:.*]] = arith.subi %[[LEN]], %{{.*}} : index
+// CHECK: %[[SHORT:.*]] = arith.cmpi ult, %[[LEFT]], %{{.*}} : index
+// CHECK: %[[CROSSES:.*]] = arith.andi %{{.*}}, %[[SHORT]] : i1
+// CHECK: scf.if %[[CROSSES]] {
+// CHECK-COUNT-4: memref.load %[[X]][%{{[0-9]+}}] : memref<?xf32>
+// CHECK: } else {
+// CHECK: %[[VALID:.*]] = arith.select %{{.*}}, %c4{{.*}}, %c0{{.*}} : index
+// CHECK: nvgpu.device_async_copy %[[X]][%{{[0-9]+}}], %{{.*}}[%{{[0-9]+}}], 4, %[[VALID]] {bypassL1} : memref<?xf32> to memref<3072xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-5: nvgpu.device_async_copy %[[X]][%{{[0-9]+}}], %{{.*}}[%{{[0-9]+}}], 4, %{{[0-9a-z_]+}} {bypassL1}
+// CHECK: } else {
+gpu.module @m {
+  gpu.func @flat(%x: memref<?xf32>, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %s = memref.alloca() : memref<3072xf32, #gpu.address_space<workgroup>>
+    tilegpu.copy_async %x[%i], %s {vector_bytes = 16} : memref<?xf32>, memref<3072xf32, #gpu.address_space<workgroup>>
+    tilegpu.async_commit
+    gpu.return
+  }
+}

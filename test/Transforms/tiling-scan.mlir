@@ -1,26 +1,37 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling | FileCheck %s
 
-// A 1-D scan is a single pass over one program (4 warps) per 4096
-// elements, 7 programs an SM (a register cap for ptxas). The kernel
-// gains the runtime's scratch buffer (16 bytes, then
-// 16 a program): a program takes a ticket, reads its piece with the
-// identity as padding, and publishes its total through the look-back
-// before scanning the piece; the look-back over the tickets before it
-// gives the carry that goes in front.
+// A 1-D kind scan is a single pass over one program (4 warps) per 3072
+// elements, 16 programs an SM (a register cap for ptxas). The kernel
+// gains the runtime's scratch buffer (16 bytes, then 16 a program): a
+// program takes a ticket and reads its piece 512 elements at a time, twice
+// (tile-stage-windows keeps it in workgroup memory in between): first
+// combining the sub-pieces for the total that the look-back publishes,
+// then scanning each behind the carry, which takes its total. Padding is
+// zero: it only follows the elements in scan order.
 // CHECK-LABEL: tile.kernel @cumsum(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
-// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>], num_warps = 4
-// CHECK-SAME: tile.min_blocks_per_sm = 7 : i64
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 3072>], num_warps = 4
+// CHECK-SAME: tile.min_blocks_per_sm = 16 : i64
 // CHECK-SAME: tile.scratch = array<i64: 16, 16>
 // CHECK: %[[TICKET:.*]] = tilegpu.ticket %[[SCRATCH]] : memref<?xi32>
-// CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c4096 : index
-// CHECK: %[[T:.*]] = tile.load %[[X]][%[[START]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<4096xf32>
-// CHECK: %[[S:.*]] = tile.reduce add %[[T]] along 0 : tensor<4096xf32> -> f32
+// CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c3072 : index
+// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<512xf32>
+// CHECK: %[[ACC:.*]] = scf.for %[[I:[a-z0-9]+]] = %c0 to %{{.*}} step %c512 iter_args(%[[A:.*]] = %[[INIT]]) -> (tensor<512xf32>)
+// CHECK:   %[[AT:.*]] = arith.addi %[[START]], %[[I]] : index
+// CHECK:   %[[T:.*]] = tile.load %[[X]][%[[AT]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<512xf32>
+// CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[T]] : tensor<512xf32>
+// CHECK:   scf.yield %[[SUM]]
+// CHECK: %[[S:.*]] = tile.reduce add %[[ACC]] along 0 : tensor<512xf32> -> f32
 // CHECK: %[[CARRY:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
-// CHECK: %[[P:.*]]:2 = tile.prefix add %[[T]] along 0 : tensor<4096xf32>
-// CHECK: %[[C:.*]] = tile.splat %[[CARRY]] : f32 -> tensor<4096xf32>
-// CHECK: %[[R:.*]] = arith.addf %[[C]], %[[P]]#0 : tensor<4096xf32>
-// CHECK: tile.store %[[R]], %[[Y]][%[[START]]]
+// CHECK: scf.for %[[J:[a-z0-9]+]] = %c0 to %{{.*}} step %c512 iter_args(%[[C:.*]] = %[[CARRY]]) -> (f32)
+// CHECK:   %[[AT2:.*]] = arith.addi %[[START]], %[[J]] : index
+// CHECK:   %[[T2:.*]] = tile.load %[[X]][%[[AT2]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<512xf32>
+// CHECK:   %[[P:.*]]:2 = tile.prefix add %[[T2]] along 0 : tensor<512xf32>
+// CHECK:   %[[CS:.*]] = tile.splat %[[C]] : f32 -> tensor<512xf32>
+// CHECK:   %[[R:.*]] = arith.addf %[[CS]], %[[P]]#0 : tensor<512xf32>
+// CHECK:   tile.store %[[R]], %[[Y]][%[[AT2]]]
+// CHECK:   %[[NEXT:.*]] = arith.addf %[[C]], %[[P]]#1 : f32
+// CHECK:   scf.yield %[[NEXT]] : f32
 tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 
 // -----
@@ -65,15 +76,15 @@ tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>)
 
 // Several operands with a kind: each is combined on its own, one
 // look-back carries both totals (32 bytes of status a program), and one
-// block scan scans both, 2048 elements a program (half the registers
-// of 4096 for each).
+// block scan scans both, 1536 elements a program (half of 3072 each).
 // CHECK-LABEL: tile.kernel @pair
+// CHECK-SAME: per_program = 1536
 // CHECK-NOT: tile.min_blocks_per_sm
 // CHECK-SAME: tile.scratch = array<i64: 16, 32>
 // CHECK: %[[S0:.*]] = tile.reduce mul
 // CHECK: %[[S1:.*]] = tile.reduce mul
 // CHECK: tilegpu.lookback mul %[[S0]], %[[S1]] at {{.*}} : memref<?xi32>, i32, i32
-// CHECK: tile.prefix mul %{{.*}}, %{{.*}} along 0 : tensor<2048xi32>, tensor<2048xi32>
+// CHECK: tile.prefix mul %{{.*}}, %{{.*}} along 0 : tensor<512xi32>, tensor<512xi32>
 tile.scan @pair mul inclusive along 0 : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
 
 // -----
@@ -92,7 +103,8 @@ tile.scan @suffix add exclusive reverse along 1 : (memref<?x?xf32>, memref<?x?xf
 
 // -----
 
-// Schedule hints: the piece and the warps of a program.
+// Schedule hints: the piece and the warps of a program, held in
+// registers (no staged piece).
 // CHECK-LABEL: tile.kernel @hinted
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 8192>], num_warps = 16
 // CHECK: tile.load {{.*}} -> tensor<8192xf32>
@@ -260,18 +272,22 @@ tile.scan @segmented_rows exclusive reverse along 1 identity [0 : i32, 0.0 : f32
 // CHECK: scf.for
 // CHECK-LABEL: tile.kernel @few_rows__small_grid(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x?xf32>, %[[Y:[a-z0-9]+]]: memref<?x?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
-// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 4096>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 3072>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
 // CHECK-SAME: tile.scratch = array<i64: 16, 16>
 // CHECK: %[[TICKET:.*]] = tilegpu.ticket %[[SCRATCH]]
 // CHECK: %[[PIECES:.*]] = tile.num_programs x : index
 // CHECK: %[[ROW:.*]] = arith.divui %[[TICKET]], %[[PIECES]] : index
 // CHECK: %[[POS:.*]] = arith.remui %[[TICKET]], %[[PIECES]] : index
-// CHECK: %[[COL:.*]] = arith.muli %[[POS]], %c4096 : index
-// CHECK: %[[T:.*]] = tile.load %[[X]][%[[ROW]], %[[COL]]] {{.*}} -> tensor<1x4096xf32>
-// CHECK: %[[S:.*]] = tile.reduce add %[[T]] along 1 : tensor<1x4096xf32> -> tensor<1xf32>
+// CHECK: %[[START:.*]] = arith.muli %[[POS]], %c3072 : index
+// CHECK: scf.for %[[I:[a-z0-9]+]] =
+// CHECK:   %[[COL:.*]] = arith.addi %[[START]], %[[I]] : index
+// CHECK:   tile.load %[[X]][%[[ROW]], %[[COL]]] {{.*}} -> tensor<1x512xf32>
+// CHECK: %[[S:.*]] = tile.reduce add %{{.*}} along 1 : tensor<1x512xf32> -> tensor<1xf32>
 // CHECK: %[[C:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] position %[[POS]] in %[[SCRATCH]] : memref<?xi32>, tensor<1xf32>
-// CHECK: tile.broadcast %[[C]] dims [1] : tensor<1xf32> -> tensor<1x4096xf32>
-// CHECK: tile.store %{{.*}}, %[[Y]][%[[ROW]], %[[COL]]]
+// CHECK: scf.for %[[J:[a-z0-9]+]] = {{.*}} iter_args(%[[CARRY:.*]] = %[[C]]) -> (tensor<1xf32>)
+// CHECK:   %[[COL2:.*]] = arith.addi %[[START]], %[[J]] : index
+// CHECK:   tile.broadcast %[[CARRY]] dims [1] : tensor<1xf32> -> tensor<1x512xf32>
+// CHECK:   tile.store %{{.*}}, %[[Y]][%[[ROW]], %[[COL2]]]
 tile.scan @few_rows add inclusive along 1 : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 
 // -----

@@ -34,6 +34,7 @@ class MatmulOp;
 class ScanOp;
 class KernelOp;
 class DotOp;
+class LoadOp;
 } // namespace tile
 
 /// Set by tile-promote-shared on a tile.dot whose operand slots stay
@@ -70,6 +71,12 @@ mlir::FailureOr<tile::KernelOp> tileMatmul(mlir::RewriterBase &rewriter,
                                            bool warpgroupMma = false,
                                            bool smallGridVariant = false,
                                            bool producerWarp = false);
+
+/// Copies the window that `reads` read (loads of one window by loops of one
+/// block; see tile-stage-windows) into a workgroup buffer of `func`, before
+/// the first of the loops, and makes the loads read it there.
+void stageWindow(mlir::RewriterBase &rewriter, mlir::gpu::GPUFuncOp func,
+                 llvm::ArrayRef<tile::LoadOp> reads);
 
 /// Replaces a scan description by its block program (see tile-tiling):
 /// one program per row, scanning the row piece by piece with a carry.

@@ -467,6 +467,55 @@ def TileElementCopyFallback
   ];
 }
 
+def TileStageWindows
+    : Pass<"tile-stage-windows", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Copy a window that several loops read into workgroup memory once";
+  let description = [{
+    A loop with constant bounds that loads one tile an iteration from a
+    global buffer at `base + iv` (the other indices loop-invariant, padding
+    zero, tiles of the loop's step along the last dimension) reads the
+    window `[base + lower, base + upper)`. When two or more loops of one
+    block read the same window (a single-pass scan reads its piece once
+    for the total it publishes and again, after the look-back, to scan
+    it), the window is copied into a workgroup buffer once, before the
+    first of them (`tilegpu.copy_async`, committed and awaited), and the
+    loads read it there. Registers then hold one tile of the window
+    instead of all of it, and the second read costs no trip to L2.
+    Windows larger than `max-bytes` stay where they are. Elements outside
+    the buffer arrive as zeros, as the loads padded them.
+
+    ```mlir
+    scf.for %i = %c0 to %c3072 step %c512 iter_args(...) {
+      %at = arith.addi %start, %i : index
+      %t = tile.load %in[%at] : memref<?xf32> -> tensor<512xf32>
+      ...
+    }
+    scf.for %i = %c0 to %c3072 step %c512 iter_args(...) {
+      %at = arith.addi %start, %i : index
+      %t = tile.load %in[%at] : memref<?xf32> -> tensor<512xf32>
+      ...
+    }
+    // becomes (%window a workgroup attribution, memref<3072xf32, 3>)
+    tilegpu.copy_async %in[%start], %window : memref<?xf32>, memref<3072xf32, #gpu.address_space<workgroup>>
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    scf.for %i = %c0 to %c3072 step %c512 iter_args(...) {
+      %t = tile.load %window[%i] : memref<3072xf32, #gpu.address_space<workgroup>> -> tensor<512xf32>
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"32768",
+           "The largest window copied, in bytes">,
+  ];
+  let statistics = [
+    Statistic<"numWindows", "num-windows", "Windows copied into workgroup memory">,
+    Statistic<"numReads", "num-reads", "Loads that read a copied window">,
+  ];
+  let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
+}
+
 def TileVectorize : Pass<"tile-vectorize"> {
   let summary = "Pick the widest access each tile copy allows";
   let description = [{

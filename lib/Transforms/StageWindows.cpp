@@ -1,0 +1,201 @@
+//===- StageWindows.cpp - Windows read twice, copied once -----------------===//
+//
+// A single-pass scan reads its piece twice: for the total it publishes,
+// then, behind the look-back, to scan it. Held in registers between the two,
+// the piece bounds how many programs fit a multiprocessor; read twice from
+// global memory, it costs a second trip to L2. Copied once into workgroup
+// memory, it costs neither.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/TileOps.h"
+#include "tilec/Dialect/TileGPU/TileGPUOps.h"
+#include "tilec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILESTAGEWINDOWS
+#include "tilec/Transforms/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+/// What identifies a window: the buffer, the loop-invariant indices before
+/// the last, the base of the last and the loop's constant bounds and step
+/// (the tile's extent along the last dimension), and the tile's shape.
+struct WindowKey {
+  Value buffer, base;
+  SmallVector<Value> leading;
+  int64_t lower, upper, step;
+  SmallVector<int64_t> tileShape;
+
+  bool operator==(const WindowKey &other) const {
+    return buffer == other.buffer && base == other.base &&
+           leading == other.leading && lower == other.lower &&
+           upper == other.upper && step == other.step &&
+           tileShape == other.tileShape;
+  }
+};
+
+/// The loads that read one window, in program order.
+struct Window {
+  WindowKey key;
+  SmallVector<tile::LoadOp> reads;
+};
+} // namespace
+
+/// `index` as `base + iv` of `loop`, base defined outside the loop.
+static Value baseOfInductionVar(scf::ForOp loop, Value index) {
+  auto add = index.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return Value();
+  Value iv = loop.getInductionVar();
+  Value lhs = add.getLhs(), rhs = add.getRhs();
+  if (lhs == iv)
+    std::swap(lhs, rhs);
+  return rhs == iv && loop.isDefinedOutsideOfLoop(lhs) ? lhs : Value();
+}
+
+/// The window `load` reads, if it reads one tile of a window an iteration
+/// of its loop.
+static std::optional<WindowKey> windowOf(tile::LoadOp load) {
+  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+  auto bufferType = cast<MemRefType>(load.getBuffer().getType());
+  RankedTensorType tileType = load.getType();
+  if (!loop || bufferType.getMemorySpace() || tileType.getEncoding() ||
+      bufferType.getRank() > 2 || tileType.getRank() != bufferType.getRank())
+    return std::nullopt;
+  if (std::optional<TypedAttr> padding = load.getPadding();
+      padding && !matchPattern(*padding, m_Zero()) &&
+      !matchPattern(*padding, m_AnyZeroFloat()))
+    return std::nullopt;
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *upper <= *lower ||
+      *step != tileType.getShape().back() || (*upper - *lower) % *step != 0)
+    return std::nullopt;
+  ValueRange indices = load.getIndices();
+  Value base = baseOfInductionVar(loop, indices.back());
+  // A buffer the kernel writes may change between the reads.
+  bool written = llvm::any_of(load.getBuffer().getUsers(), [](Operation *user) {
+    return isa<tile::StoreOp>(user);
+  });
+  if (!base || written || !loop.isDefinedOutsideOfLoop(load.getBuffer()) ||
+      !llvm::all_of(indices.drop_back(), [&](Value index) {
+        return loop.isDefinedOutsideOfLoop(index);
+      }))
+    return std::nullopt;
+  return WindowKey{
+      load.getBuffer(), base,  llvm::to_vector(indices.drop_back()), *lower,
+      *upper,           *step, llvm::to_vector(tileType.getShape())};
+}
+
+/// The window's shape in workgroup memory: the tile's, with the whole
+/// window along the last dimension.
+static SmallVector<int64_t> windowShape(const WindowKey &key) {
+  SmallVector<int64_t> shape = key.tileShape;
+  shape.back() = key.upper - key.lower;
+  return shape;
+}
+
+static int64_t windowBytes(const WindowKey &key, Type elementType) {
+  int64_t elements = 1;
+  for (int64_t size : windowShape(key))
+    elements *= size;
+  return elements * elementType.getIntOrFloatBitWidth() / 8;
+}
+
+/// The windows of `func` read by two or more loops of one block, at most
+/// `maxBytes` each.
+static SmallVector<Window> reusedWindows(gpu::GPUFuncOp func,
+                                         int64_t maxBytes) {
+  SmallVector<Window> windows;
+  func.walk([&](tile::LoadOp load) {
+    std::optional<WindowKey> key = windowOf(load);
+    if (!key)
+      return;
+    auto *window =
+        llvm::find_if(windows, [&](const Window &w) { return w.key == *key; });
+    if (window == windows.end())
+      windows.push_back({std::move(*key), {load}});
+    else
+      window->reads.push_back(load);
+  });
+  return llvm::filter_to_vector(windows, [&](const Window &window) {
+    tile::LoadOp firstRead = window.reads.front();
+    Operation *first = firstRead->getParentOp();
+    bool sameBlock = llvm::all_of(window.reads, [&](tile::LoadOp read) {
+      return read->getParentOp()->getBlock() == first->getBlock();
+    });
+    bool severalLoops = llvm::any_of(window.reads, [&](tile::LoadOp read) {
+      return read->getParentOp() != first;
+    });
+    Type elementType = firstRead.getType().getElementType();
+    return sameBlock && severalLoops &&
+           windowBytes(window.key, elementType) <= maxBytes;
+  });
+}
+
+void tilec::stageWindow(RewriterBase &rewriter, gpu::GPUFuncOp func,
+                        ArrayRef<tile::LoadOp> reads) {
+  tile::LoadOp firstRead = reads.front();
+  std::optional<WindowKey> key = windowOf(firstRead);
+  assert(key && "reads of a window");
+  Operation *firstLoop = firstRead->getParentOp();
+  for (tile::LoadOp read : reads)
+    if (read->getParentOp()->isBeforeInBlock(firstLoop))
+      firstLoop = read->getParentOp();
+  Location loc = firstLoop->getLoc();
+  Type elementType = firstRead.getType().getElementType();
+  auto windowType = MemRefType::get(
+      windowShape(*key), elementType, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  Value window = func.addWorkgroupAttribution(windowType, loc);
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(firstLoop);
+  Value lower = arith::ConstantIndexOp::create(rewriter, loc, key->lower);
+  SmallVector<Value> indices = key->leading;
+  indices.push_back(key->lower
+                        ? arith::AddIOp::create(rewriter, loc, key->base, lower)
+                        : key->base);
+  tilegpu::CopyAsyncOp::create(rewriter, loc, key->buffer, indices, window);
+  tilegpu::AsyncCommitOp::create(rewriter, loc);
+  tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
+
+  // The window's leading dimensions hold the tile's whole.
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  for (tile::LoadOp read : reads) {
+    Value iv = cast<scf::ForOp>(read->getParentOp()).getInductionVar();
+    rewriter.setInsertionPoint(read);
+    SmallVector<Value> at(key->leading.size(), zero);
+    at.push_back(key->lower
+                     ? arith::SubIOp::create(rewriter, read.getLoc(), iv, lower)
+                     : iv);
+    rewriter.replaceOpWithNewOp<tile::LoadOp>(read, read.getType(), window, at);
+  }
+}
+
+namespace {
+struct TileStageWindowsPass
+    : tilec::impl::TileStageWindowsBase<TileStageWindowsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUFuncOp func = getOperation();
+    SmallVector<Window> windows = reusedWindows(func, maxBytes);
+    IRRewriter rewriter(&getContext());
+    for (const Window &window : windows) {
+      stageWindow(rewriter, func, window.reads);
+      ++numWindows;
+      numReads += window.reads.size();
+    }
+  }
+};
+} // namespace
