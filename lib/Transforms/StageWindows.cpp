@@ -29,16 +29,21 @@ namespace {
 /// (the tile's extent along the last dimension), and the tile's shape.
 struct WindowKey {
   Value buffer, base;
+  /// The last index is `base - iv`: the loop walks the window from its end.
+  bool descending;
   SmallVector<Value> leading;
   int64_t lower, upper, step;
   SmallVector<int64_t> tileShape;
 
   bool operator==(const WindowKey &other) const {
     return buffer == other.buffer && base == other.base &&
-           leading == other.leading && lower == other.lower &&
-           upper == other.upper && step == other.step &&
+           descending == other.descending && leading == other.leading &&
+           lower == other.lower && upper == other.upper && step == other.step &&
            tileShape == other.tileShape;
   }
+
+  /// The induction variable's last value.
+  int64_t last() const { return upper - step; }
 };
 
 /// The loads that read one window, in program order.
@@ -48,16 +53,24 @@ struct Window {
 };
 } // namespace
 
-/// `index` as `base + iv` of `loop`, base defined outside the loop.
-static Value baseOfInductionVar(scf::ForOp loop, Value index) {
-  auto add = index.getDefiningOp<arith::AddIOp>();
-  if (!add)
-    return Value();
+/// `index` as `base + iv` or `base - iv` (`descending`) of `loop`, base
+/// defined outside the loop.
+static Value baseOfInductionVar(scf::ForOp loop, Value index,
+                                bool &descending) {
   Value iv = loop.getInductionVar();
-  Value lhs = add.getLhs(), rhs = add.getRhs();
-  if (lhs == iv)
-    std::swap(lhs, rhs);
-  return rhs == iv && loop.isDefinedOutsideOfLoop(lhs) ? lhs : Value();
+  Value base;
+  if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+    descending = false;
+    if (add.getRhs() == iv)
+      base = add.getLhs();
+    else if (add.getLhs() == iv)
+      base = add.getRhs();
+  } else if (auto sub = index.getDefiningOp<arith::SubIOp>()) {
+    descending = true;
+    if (sub.getRhs() == iv)
+      base = sub.getLhs();
+  }
+  return base && loop.isDefinedOutsideOfLoop(base) ? base : Value();
 }
 
 /// The window `load` reads, if it reads one tile of a window an iteration
@@ -80,7 +93,8 @@ static std::optional<WindowKey> windowOf(tile::LoadOp load) {
       *step != tileType.getShape().back() || (*upper - *lower) % *step != 0)
     return std::nullopt;
   ValueRange indices = load.getIndices();
-  Value base = baseOfInductionVar(loop, indices.back());
+  bool descending = false;
+  Value base = baseOfInductionVar(loop, indices.back(), descending);
   // A buffer the kernel writes may change between the reads.
   bool written = llvm::any_of(load.getBuffer().getUsers(), [](Operation *user) {
     return isa<tile::StoreOp>(user);
@@ -90,9 +104,14 @@ static std::optional<WindowKey> windowOf(tile::LoadOp load) {
         return loop.isDefinedOutsideOfLoop(index);
       }))
     return std::nullopt;
-  return WindowKey{
-      load.getBuffer(), base,  llvm::to_vector(indices.drop_back()), *lower,
-      *upper,           *step, llvm::to_vector(tileType.getShape())};
+  return WindowKey{load.getBuffer(),
+                   base,
+                   descending,
+                   llvm::to_vector(indices.drop_back()),
+                   *lower,
+                   *upper,
+                   *step,
+                   llvm::to_vector(tileType.getShape())};
 }
 
 /// The window's shape in workgroup memory: the tile's, with the whole
@@ -160,11 +179,18 @@ void tilec::stageWindow(RewriterBase &rewriter, gpu::GPUFuncOp func,
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(firstLoop);
-  Value lower = arith::ConstantIndexOp::create(rewriter, loc, key->lower);
+  // The window starts at the first tile's index (base + lower) or, walked
+  // from its end, at the last one's (base - last); iteration iv reads the
+  // window at iv - lower or last - iv.
+  int64_t firstOffset = key->descending ? key->last() : key->lower;
+  Value first = arith::ConstantIndexOp::create(rewriter, loc, firstOffset);
   SmallVector<Value> indices = key->leading;
-  indices.push_back(key->lower
-                        ? arith::AddIOp::create(rewriter, loc, key->base, lower)
-                        : key->base);
+  if (!firstOffset)
+    indices.push_back(key->base);
+  else if (key->descending)
+    indices.push_back(arith::SubIOp::create(rewriter, loc, key->base, first));
+  else
+    indices.push_back(arith::AddIOp::create(rewriter, loc, key->base, first));
   tilegpu::CopyAsyncOp::create(rewriter, loc, key->buffer, indices, window);
   tilegpu::AsyncCommitOp::create(rewriter, loc);
   tilegpu::AsyncWaitOp::create(rewriter, loc, 0);
@@ -175,9 +201,12 @@ void tilec::stageWindow(RewriterBase &rewriter, gpu::GPUFuncOp func,
     Value iv = cast<scf::ForOp>(read->getParentOp()).getInductionVar();
     rewriter.setInsertionPoint(read);
     SmallVector<Value> at(key->leading.size(), zero);
-    at.push_back(key->lower
-                     ? arith::SubIOp::create(rewriter, read.getLoc(), iv, lower)
-                     : iv);
+    if (key->descending)
+      at.push_back(arith::SubIOp::create(rewriter, read.getLoc(), first, iv));
+    else if (firstOffset)
+      at.push_back(arith::SubIOp::create(rewriter, read.getLoc(), iv, first));
+    else
+      at.push_back(iv);
     rewriter.replaceOpWithNewOp<tile::LoadOp>(read, read.getType(), window, at);
   }
 }

@@ -40,7 +40,7 @@ static constexpr int64_t kLookbackWarps = 4;
 /// the H200, 64 for 8 (with spills) 4% slower
 /// (bench/scan/results/2026-11-22-h200-occupancy).
 static constexpr int64_t kLookbackBlocksPerSm = 7;
-/// The staged single pass (kind scans, forward, no hints): 3072 elements a
+/// The staged single pass (kind scans without hints): 3072 elements a
 /// program for one operand (1536 for two), read 512 at a time (4 a thread
 /// on 4 warps), the piece kept in workgroup memory between its two reads
 /// (tile-stage-windows), 16 programs an SM.
@@ -369,10 +369,10 @@ static void buildCarriedPieceLoop(
 /// look-back's carry, to scan it. tile-stage-windows keeps the piece in
 /// workgroup memory between the two reads, so that registers hold one
 /// sub-piece rather than the piece and more programs fit an SM. Only
-/// kinds: their totals combine sub-pieces in any order. Loads pad with
-/// zeros, what an asynchronous copy fills in: padding only ever follows the
-/// elements in scan order, in the last piece of a scan (or row), whose
-/// total no program reads.
+/// kinds: their totals combine sub-pieces in any order. A reverse scan
+/// walks its piece from the end. Loads pad with zeros, what an asynchronous
+/// copy fills in: padding only ever follows the elements in scan order, in
+/// the last piece of a scan (or row), whose total no program reads.
 static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
                                         tile::ScanOp op, int64_t pieceSize,
                                         int64_t subSize, Block *body) {
@@ -383,11 +383,23 @@ static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
   Value scratch = body->getArguments().back();
   Value ticket = tilegpu::TicketOp::create(b, loc, scratch);
   PiecePlacement place = placePiece(b, loc, ticket, isRow);
-  Value start = b.createOrFold<arith::MulIOp>(
-      loc, place.position, arith::ConstantIndexOp::create(b, loc, pieceSize));
+  Value size = arith::ConstantIndexOp::create(b, loc, pieceSize);
+  Value offset = b.createOrFold<arith::MulIOp>(loc, place.position, size);
+  Value length;
+  if (op.getReverse())
+    length = memref::DimOp::create(b, loc, scanned[0].input, op.getAlong());
+  Value start = pieceStart(b, loc, op.getReverse(), length, offset, size);
+  // Sub-pieces in scan order: from the piece's start, or its end.
+  Value base = start;
+  if (op.getReverse())
+    base = arith::AddIOp::create(
+        b, loc, start,
+        arith::ConstantIndexOp::create(b, loc, pieceSize - subSize));
   auto placeOf = [&](OpBuilder &b, Location l,
                      Value offset) -> SmallVector<Value> {
-    Value at = arith::AddIOp::create(b, l, start, offset);
+    Value at = op.getReverse()
+                   ? Value(arith::SubIOp::create(b, l, base, offset))
+                   : Value(arith::AddIOp::create(b, l, base, offset));
     return isRow ? SmallVector<Value>{place.row, at} : SmallVector<Value>{at};
   };
   SmallVector<int64_t> subShape =
@@ -420,12 +432,11 @@ static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
 }
 
 /// Whether a single pass stages its piece (buildStagedLookbackScanBody):
-/// a kind scan, forward (a reverse piece reads its sub-pieces from the
-/// end), of at most kStagedMaxOperands operands, without schedule hints.
+/// a kind scan of at most kStagedMaxOperands operands, without schedule
+/// hints.
 static bool usesStagedPiece(tile::ScanOp op) {
-  return op.getKind() && !op.getReverse() &&
-         op.getNumScanned() <= kStagedMaxOperands && !op.getBlock() &&
-         !op.getWarps();
+  return op.getKind() && op.getNumScanned() <= kStagedMaxOperands &&
+         !op.getBlock() && !op.getWarps();
 }
 
 /// 2-D: one program per row walks its row piece by piece, carrying the
@@ -538,18 +549,22 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
                         lookback.getCarries(), {rows, width}, placeOf);
 }
 
-/// The blocks an SM that the 1-D forward single pass over one 32-bit
-/// operand asks for, where it was measured: the staged pass
-/// (kStagedBlocksPerSm) and a region's register-held one
-/// (kLookbackBlocksPerSm). Reverse scans need about 145 registers and
-/// spilled 400 bytes under the cap; 16-bit ones were not measured.
+/// The blocks an SM that the 1-D single pass over one 32-bit operand asks
+/// for, where it was measured: the staged pass (kStagedBlocksPerSm) and a
+/// region's register-held one, forward (kLookbackBlocksPerSm; reverse ones
+/// need about 145 registers and spilled 400 bytes under the cap). 16-bit
+/// ones were not measured.
 static std::optional<int64_t> occupancyHint(tile::ScanOp op, bool isRow,
                                             bool staged) {
-  if (isRow || op.getReverse() || op.getNumScanned() != 1 ||
+  if (isRow || op.getNumScanned() != 1 ||
       op.getInputType(0).getElementTypeBitWidth() != 32 || op.getBlock() ||
       op.getWarps())
     return std::nullopt;
-  return staged ? kStagedBlocksPerSm : kLookbackBlocksPerSm;
+  if (staged)
+    return kStagedBlocksPerSm;
+  if (op.getReverse())
+    return std::nullopt;
+  return kLookbackBlocksPerSm;
 }
 
 /// Short rows: each program scans `rows` whole rows of at most `width`

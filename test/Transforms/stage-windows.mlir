@@ -152,3 +152,69 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Walked from its end (base - iv), as a reverse scan reads its piece: the
+// window starts at base - 2560 (the last tile's index), and iteration iv
+// reads it at 2560 - iv.
+// CHECK-LABEL: gpu.func @descending(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xi32>, %{{.*}}: memref<?xi32>, %[[BASE:[a-z0-9]+]]: index
+// CHECK-SAME: workgroup(%[[W:.*]] : memref<3072xi32, #gpu.address_space<workgroup>>)
+// CHECK: %[[LAST:.*]] = arith.constant 2560 : index
+// CHECK: %[[FROM:.*]] = arith.subi %[[BASE]], %[[LAST]] : index
+// CHECK: tilegpu.copy_async %[[X]][%[[FROM]]], %[[W]]
+// CHECK: scf.for %[[I:[a-z0-9]+]] =
+// CHECK:   %[[AT:.*]] = arith.subi %[[LAST]], %[[I]] : index
+// CHECK:   tile.load %[[W]][%[[AT]]]
+// CHECK: scf.for %[[J:[a-z0-9]+]] =
+// CHECK:   %[[AT2:.*]] = arith.subi %[[LAST]], %[[J]] : index
+// CHECK:   tile.load %[[W]][%[[AT2]]]
+gpu.module @m {
+  gpu.func @descending(%x: memref<?xi32>, %y: memref<?xi32>, %base: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c512 = arith.constant 512 : index
+    %c3072 = arith.constant 3072 : index
+    %zero = arith.constant dense<0> : tensor<512xi32>
+    %acc = scf.for %i = %c0 to %c3072 step %c512 iter_args(%a = %zero) -> (tensor<512xi32>) {
+      %at = arith.subi %base, %i : index
+      %t = tile.load %x[%at] : memref<?xi32> -> tensor<512xi32>
+      %s = arith.addi %a, %t : tensor<512xi32>
+      scf.yield %s : tensor<512xi32>
+    }
+    scf.for %j = %c0 to %c3072 step %c512 {
+      %at = arith.subi %base, %j : index
+      %t = tile.load %x[%at] : memref<?xi32> -> tensor<512xi32>
+      %r = arith.addi %acc, %t : tensor<512xi32>
+      tile.store %r, %y[%at] : tensor<512xi32>, memref<?xi32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// An ascending and a descending walk of the same base read different
+// windows: nothing staged.
+// CHECK-LABEL: gpu.func @both_ways(
+// CHECK-NOT: tilegpu.copy_async
+gpu.module @m {
+  gpu.func @both_ways(%x: memref<?xi32>, %y: memref<?xi32>, %base: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c512 = arith.constant 512 : index
+    %c3072 = arith.constant 3072 : index
+    scf.for %i = %c0 to %c3072 step %c512 {
+      %at = arith.addi %base, %i : index
+      %t = tile.load %x[%at] : memref<?xi32> -> tensor<512xi32>
+      tile.store %t, %y[%at] : tensor<512xi32>, memref<?xi32>
+    }
+    scf.for %j = %c0 to %c3072 step %c512 {
+      %at = arith.subi %base, %j : index
+      %t = tile.load %x[%at] : memref<?xi32> -> tensor<512xi32>
+      tile.store %t, %y[%at] : tensor<512xi32>, memref<?xi32>
+    }
+    gpu.return
+  }
+}

@@ -37,19 +37,27 @@ tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 // -----
 
 // A reverse 1-D scan numbers its pieces from the end: ticket t starts at
-// length - 4096 (t + 1), before the buffer for the last piece; an
-// exclusive i32 max pads with the lowest i32.
+// length - 3072 (t + 1), before the buffer for the last piece, and walks
+// its sub-pieces from the piece's end (base - offset); an exclusive i32
+// max starts from the lowest i32 and pads with zeros, which only follow
+// the elements in scan order.
 // CHECK-LABEL: tile.kernel @suffix_1d
-// CHECK-NOT: tile.min_blocks_per_sm
+// CHECK-SAME: tile.min_blocks_per_sm = 16
 // CHECK: %[[TICKET:.*]] = tilegpu.ticket
-// CHECK: %[[LEN:.*]] = memref.dim
 // CHECK: %[[OFF:.*]] = arith.muli %[[TICKET]], %[[STEP:.*]] : index
+// CHECK: %[[LEN:.*]] = memref.dim
 // CHECK: %[[END:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
 // CHECK: %[[START:.*]] = arith.subi %[[LEN]], %[[END]] : index
-// CHECK: tile.load %{{.*}}[%[[START]]] {padding = -2147483648 : i32}
+// CHECK: %[[BASE:.*]] = arith.addi %[[START]], %c2560 : index
+// CHECK: dense<-2147483648> : tensor<512xi32>
+// CHECK: scf.for %[[I:[a-z0-9]+]] =
+// CHECK:   %[[AT:.*]] = arith.subi %[[BASE]], %[[I]] : index
+// CHECK:   tile.load %{{.*}}[%[[AT]]] {padding = 0 : i32}
 // CHECK: tilegpu.lookback max
-// CHECK: tile.prefix max exclusive reverse
-// CHECK: tile.store %{{.*}}, %{{.*}}[%[[START]]]
+// CHECK: scf.for %[[J:[a-z0-9]+]] =
+// CHECK:   %[[AT2:.*]] = arith.subi %[[BASE]], %[[J]] : index
+// CHECK:   tile.prefix max exclusive reverse
+// CHECK:   tile.store %{{.*}}, %{{.*}}[%[[AT2]]]
 tile.scan @suffix_1d max exclusive reverse along 0 : (memref<?xi32>, memref<?xi32>) -> ()
 
 // -----

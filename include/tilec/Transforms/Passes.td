@@ -474,7 +474,9 @@ def TileStageWindows
     A loop with constant bounds that loads one tile an iteration from a
     global buffer at `base + iv` (the other indices loop-invariant, padding
     zero, tiles of the loop's step along the last dimension) reads the
-    window `[base + lower, base + upper)`. When two or more loops of one
+    window `[base + lower, base + upper)`; at `base - iv` it walks the
+    window `[base - last, base - lower + step)` from its end (`last` the
+    induction variable's last value). When two or more loops of one
     block read the same window (a single-pass scan reads its piece once
     for the total it publishes and again, after the look-back, to scan
     it), the window is copied into a workgroup buffer once, before the
