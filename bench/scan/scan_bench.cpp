@@ -3,7 +3,8 @@
 // tilec-scan-bench --cubin FILE [--json FILE] [--only KERNEL,...]
 //                  [--shapes SHAPE,...] [--max-elements N] [--no-time]
 //                  [--seed N] [--sweep K,...] [--time-rows RxC,...]
-//                  [--time-cols RxC,...] [--roofs bench/roofs/roofs.ptx]
+//                  [--time-cols RxC,...] [--time-lengths N,...]
+//                  [--roofs bench/roofs/roofs.ptx]
 // tilec-scan-bench --self-test
 //
 // Runs the scans of bench/scan/kernels.mlir on issue 4's shapes and checks
@@ -54,6 +55,8 @@
 //              checked and timed on these shapes, e.g. "262144x100,65536x500"
 //   --time-cols  the same for columns: cols_f32 (or the --only column
 //              kernels), e.g. "4096x4096,65536x1024"
+//   --time-lengths  the same for 1-D scans: scan_f32 (or the --only 1-D
+//              kernels, sums or regions), e.g. "16777216,268435456"
 //   --no-time  checks only (for compute-sanitizer)
 //   --self-test  no GPU: checks the region scans' host references against
 //              plain loops and against a blocked evaluation, and that the
@@ -1517,12 +1520,28 @@ std::vector<Case> timedRowCases(const std::string &shapes,
   return cases;
 }
 
+/// --time-lengths: the 1-D kernels of --only (sums and regions; scan_f32
+/// without it), checked and timed at these lengths.
+std::vector<Case> timedVectorCases(const std::string &lengths,
+                                   const std::string &only) {
+  std::vector<Case> cases;
+  for (const std::string &length : splitList(lengths)) {
+    int64_t n = std::strtoll(length.c_str(), nullptr, 10);
+    for (const auto *table : {&vectorSpecs(), &regionVectorSpecs()})
+      for (const Spec &s : *table)
+        if (only.empty() ? std::strcmp(s.kernel, "scan_f32") == 0
+                         : listed(only, s.kernel))
+          cases.push_back({s, 0, n, true});
+  }
+  return cases;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: tilec-scan-bench --cubin FILE [--json FILE] "
                "[--only K1,K2] [--shapes S1,S2] [--max-elements N] "
                "[--no-time] [--seed N] [--sweep K1,K2] [--time-rows RxC,...] "
-               "[--time-cols RxC,...] [--roofs PTX]\n"
+               "[--time-cols RxC,...] [--time-lengths N,...] [--roofs PTX]\n"
                "       tilec-scan-bench --self-test [--seed N]\n");
   return 2;
 }
@@ -1530,7 +1549,8 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string cubin, json, only, shapes, sweep, timeRows, timeCols, roofsPtx;
+  std::string cubin, json, only, shapes, sweep, timeRows, timeCols, timeLengths,
+      roofsPtx;
   int64_t maxElements = INT64_MAX;
   bool time = true, selfTestOnly = false;
   unsigned seed = 12345;
@@ -1555,6 +1575,8 @@ int main(int argc, char **argv) {
       timeRows = argv[++i];
     else if (arg == "--time-cols" && hasValue)
       timeCols = argv[++i];
+    else if (arg == "--time-lengths" && hasValue)
+      timeLengths = argv[++i];
     else if (arg == "--roofs" && hasValue)
       roofsPtx = argv[++i];
     else if (arg == "--no-time")
@@ -1572,7 +1594,9 @@ int main(int argc, char **argv) {
     return usage();
   std::vector<Case> cases;
   std::vector<Case> candidates;
-  if (!timeRows.empty() || !timeCols.empty()) {
+  if (!timeLengths.empty()) {
+    candidates = timedVectorCases(timeLengths, only);
+  } else if (!timeRows.empty() || !timeCols.empty()) {
     candidates = timedRowCases(timeRows, only, false);
     for (const Case &c : timedRowCases(timeCols, only, true))
       candidates.push_back(c);

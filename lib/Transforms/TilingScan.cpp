@@ -1,10 +1,12 @@
 //===- TilingScan.cpp - Scan descriptions -> block programs ---------------===//
 //
 // A 1-D scan is a single pass over many programs: each takes a ticket
-// (tilegpu.ticket), scans its piece of elements (tile.prefix),
-// and the decoupled look-back (tilegpu.lookback) combines the totals of the
-// pieces before it into a carry that goes in front. A row scan is one
-// program per row that walks the row piece by piece, carrying the
+// (tilegpu.ticket), reads its piece of elements a sub-piece at a time for
+// their totals, and the decoupled look-back (tilegpu.lookback) combines the
+// totals of the pieces before it into a carry that goes in front of the
+// sub-pieces' block scans (tile.prefix) on the second read
+// (tile-stage-windows keeps the piece in workgroup memory in between). A row
+// scan is one program per row that walks the row piece by piece, carrying the
 // combination of the pieces before; a column scan is one program per strip
 // of columns that walks down them the same way. Reverse scans take their
 // pieces from the end. A kind scans 16-bit floats in f32 and rounds once
@@ -28,8 +30,9 @@ using namespace tilec;
 /// Elements of a row one program scans at a time, and its warps: 4 f32 a
 /// thread, one 16-byte access each.
 /// The schedule when the description gives no hints: a row piece of 4 f32
-/// a thread (rows are often short); a single-pass piece of 32 a thread on 4
-/// warps, the fastest of 14 schedules at 2^24 and 2^28 f32 on the H200
+/// a thread (rows are often short); a register-held single-pass piece of 32
+/// a thread on 4 warps (regions, and scans of more than kStagedMaxOperands
+/// operands), the fastest of 14 schedules at 2^24 and 2^28 f32 on the H200
 /// (bench/scan/results/2026-11-21-h200-lookback-sweep).
 static constexpr int64_t kRowPiece = 1024;
 static constexpr int64_t kRowWarps = 8;
@@ -40,10 +43,14 @@ static constexpr int64_t kLookbackWarps = 4;
 /// the H200, 64 for 8 (with spills) 4% slower
 /// (bench/scan/results/2026-11-22-h200-occupancy).
 static constexpr int64_t kLookbackBlocksPerSm = 7;
-/// The staged single pass (kind scans without hints): 3072 elements a
-/// program for one operand (1536 for two), read 512 at a time (4 a thread
-/// on 4 warps), the piece kept in workgroup memory between its two reads
-/// (tile-stage-windows), 16 programs an SM.
+/// The staged single pass (kind scans of at most two operands, without
+/// hints): 3072 elements a program for one operand (1536 for two), read 512
+/// at a time (4 a thread on 4 warps), the piece kept in workgroup memory
+/// between its two reads (tile-stage-windows), 16 programs an SM for one
+/// 32-bit operand (32 registers a thread). Against the register-held piece
+/// of 4096 at 7 programs an SM, f32 sums ran 1.08-1.10x faster at 2^28 on
+/// the H200 (reverse ones 1.58x); 3072/1024 and 4096/512 at 12 programs
+/// were within 1-2% (bench/scan/results/2026-11-29-h200-staged).
 static constexpr int64_t kStagedPiece = 3072;
 static constexpr int64_t kStagedSubPiece = 512;
 static constexpr int64_t kStagedMaxOperands = 2;
@@ -364,12 +371,43 @@ static void buildCarriedPieceLoop(
       });
 }
 
+/// Where a staged piece's sub-piece at `offset` (in scan order) lies.
+using SubPiecePlacement =
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, Value)>;
+
+/// A kind's totals of a staged piece: its sub-pieces combined element by
+/// element, in any order, then reduced.
+static SmallVector<Value> stagedKindTotals(OpBuilder &b, Location loc,
+                                           tile::ScanOp op,
+                                           ArrayRef<ScannedOperand> scanned,
+                                           Value lower, Value upper, Value step,
+                                           ArrayRef<int64_t> subShape,
+                                           SubPiecePlacement placeOf) {
+  tile::TupleCombiner combiner = combinerOf(op);
+  auto combined = scf::ForOp::create(
+      b, loc, lower, upper, step, initialCarries(b, loc, op, scanned, subShape),
+      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
+        SmallVector<Value> pieces;
+        for (const ScannedOperand &s : scanned)
+          pieces.push_back(
+              loadPiece(b, l, s, std::nullopt, placeOf(b, l, offset),
+                        RankedTensorType::get(subShape, s.accType)));
+        scf::YieldOp::create(b, l, combiner.combine(b, l, carried, pieces));
+      });
+  SmallVector<Value> totals;
+  for (Value elements : combined.getResults())
+    totals.push_back(pieceTotal(b, loc, *op.getKind(), elements));
+  return totals;
+}
+
 /// The single pass with its piece read a sub-piece at a time, twice: once
 /// for the totals, which the look-back publishes at once, then, behind the
 /// look-back's carry, to scan it. tile-stage-windows keeps the piece in
 /// workgroup memory between the two reads, so that registers hold one
 /// sub-piece rather than the piece and more programs fit an SM. Only
-/// kinds: their totals combine sub-pieces in any order. A reverse scan
+/// kinds: their totals combine sub-pieces in any order (a region's would
+/// take a block scan of each sub-piece twice: its recurrence ran 2-4%
+/// slower so). A reverse scan
 /// walks its piece from the end. Loads pad with zeros, what an asynchronous
 /// copy fills in: padding only ever follows the elements in scan order, in
 /// the last piece of a scan (or row), whose total no program reads.
@@ -377,8 +415,6 @@ static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
                                         tile::ScanOp op, int64_t pieceSize,
                                         int64_t subSize, Block *body) {
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
-  tile::TupleCombiner combiner = combinerOf(op);
-  tile::ReduceKind kind = *op.getKind();
   bool isRow = op.getInputType(0).getRank() == 2;
   Value scratch = body->getArguments().back();
   Value ticket = tilegpu::TicketOp::create(b, loc, scratch);
@@ -408,20 +444,9 @@ static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
   Value end = arith::ConstantIndexOp::create(b, loc, pieceSize);
   Value step = arith::ConstantIndexOp::create(b, loc, subSize);
 
-  // 1. The totals: sub-pieces combined element by element, then reduced.
-  auto combined = scf::ForOp::create(
-      b, loc, zero, end, step, initialCarries(b, loc, op, scanned, subShape),
-      [&](OpBuilder &b, Location l, Value offset, ValueRange carried) {
-        SmallVector<Value> pieces;
-        for (const ScannedOperand &s : scanned)
-          pieces.push_back(
-              loadPiece(b, l, s, std::nullopt, placeOf(b, l, offset),
-                        RankedTensorType::get(subShape, s.accType)));
-        scf::YieldOp::create(b, l, combiner.combine(b, l, carried, pieces));
-      });
-  SmallVector<Value> totals;
-  for (Value elements : combined.getResults())
-    totals.push_back(pieceTotal(b, loc, kind, elements));
+  // 1. The totals, published by the look-back.
+  SmallVector<Value> totals =
+      stagedKindTotals(b, loc, op, scanned, zero, end, step, subShape, placeOf);
   auto lookback = tilegpu::LookbackOp::create(b, loc, op.getKindAttr(), totals,
                                               ticket, place.position, scratch);
 

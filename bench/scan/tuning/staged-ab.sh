@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A/B of the staged single pass (tile-stage-windows) against the compiler
-# before it, in one process order that alternates them, with CUB in the
-# same call; then the whole scan run (bench/scan-gpu.sh) on the new cubin.
+# before it, alternating, with CUB in the same call: scan_f32 (checked on
+# the table's lengths, timed at 2^20, 2^24, 2^28), the small-grid rows
+# 3x1000003 and 16x1000003, and the reverse f32, bf16 and recurrence single
+# passes at 2^24 and 2^28.
 #   here:  bash bench/scan/tuning/staged-ab.sh build OLD_TILEC [NAME=TILEC...]
 #          (cubins in .device/staged-ab: before.cubin from OLD_TILEC,
 #          after.cubin from build/bin/tilec, NAME.cubin from each extra)
@@ -34,6 +36,10 @@ run)
         --json "$OUT/$name-$round.json" | grep -E "FAIL|1048576 |16777216 |268435456 " || true
       .device/tilec-scan-bench --cubin "$cubin" \
         --time-rows 3x1000003,16x1000003 | grep -E "FAIL|x1000003" || true
+      # Reverse, 16-bit and region single passes.
+      .device/tilec-scan-bench --cubin "$cubin" --time-lengths 16777216,268435456 \
+        --only scan_add_inc_rev_f32,scan_add_inc_bf16,scan_rec_inc_f32 \
+        --json "$OUT/$name-more-$round.json" | grep -E "FAIL|16777216 |268435456 " || true
     done
     .device/tilec-cub-scan --log2 20,24,28 --only sum | grep -E "InclusiveSum +f32" || true
   done 2>&1 | tee "$OUT/staged-ab.log" ;;
