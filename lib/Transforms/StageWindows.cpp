@@ -13,7 +13,7 @@
 #include "tilec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "llvm/ADT/MapVector.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILESTAGEWINDOWS
@@ -95,11 +95,16 @@ static std::optional<WindowKey> windowOf(tile::LoadOp load) {
   ValueRange indices = load.getIndices();
   bool descending = false;
   Value base = baseOfInductionVar(loop, indices.back(), descending);
-  // A buffer the kernel writes may change between the reads.
+  // A buffer the kernel may write (through any op but a read) may change
+  // between the reads.
   bool written = llvm::any_of(load.getBuffer().getUsers(), [](Operation *user) {
-    return isa<tile::StoreOp>(user);
+    return !isa<tile::LoadOp, memref::DimOp>(user);
   });
-  if (!base || written || !loop.isDefinedOutsideOfLoop(load.getBuffer()) ||
+  // Loops inside another loop would copy the next window over one that
+  // other threads may still read.
+  bool repeated = loop->getParentOfType<LoopLikeOpInterface>() != nullptr;
+  if (!base || written || repeated ||
+      !loop.isDefinedOutsideOfLoop(load.getBuffer()) ||
       !llvm::all_of(indices.drop_back(), [&](Value index) {
         return loop.isDefinedOutsideOfLoop(index);
       }))

@@ -218,3 +218,47 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Loops inside another loop (the next iteration's copy would overwrite a
+// window other threads may still read), and a buffer written through a
+// view: nothing staged.
+// CHECK-LABEL: gpu.func @nested_or_written(
+// CHECK-NOT: tilegpu.copy_async
+gpu.module @m {
+  gpu.func @nested_or_written(%x: memref<?xf32>, %z: memref<?xf32>, %y: memref<?xf32>, %start: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c512 = arith.constant 512 : index
+    %c3072 = arith.constant 3072 : index
+    scf.for %k = %c0 to %c4 step %c1 {
+      scf.for %j = %c0 to %c3072 step %c512 {
+        %at = arith.addi %start, %j : index
+        %t = tile.load %x[%at] : memref<?xf32> -> tensor<512xf32>
+        tile.store %t, %y[%at] : tensor<512xf32>, memref<?xf32>
+      }
+      scf.for %j = %c0 to %c3072 step %c512 {
+        %at = arith.addi %start, %j : index
+        %t = tile.load %x[%at] : memref<?xf32> -> tensor<512xf32>
+        tile.store %t, %y[%at] : tensor<512xf32>, memref<?xf32>
+      }
+    }
+    %view = memref.subview %z[0] [4] [1] : memref<?xf32> to memref<4xf32, strided<[1]>>
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %view[%c0] : memref<4xf32, strided<[1]>>
+    scf.for %j = %c0 to %c3072 step %c512 {
+      %at = arith.addi %start, %j : index
+      %t = tile.load %z[%at] : memref<?xf32> -> tensor<512xf32>
+      tile.store %t, %y[%at] : tensor<512xf32>, memref<?xf32>
+    }
+    scf.for %j = %c0 to %c3072 step %c512 {
+      %at = arith.addi %start, %j : index
+      %t = tile.load %z[%at] : memref<?xf32> -> tensor<512xf32>
+      tile.store %t, %y[%at] : tensor<512xf32>, memref<?xf32>
+    }
+    gpu.return
+  }
+}

@@ -483,8 +483,10 @@ def TileStageWindows
     first of them (`tilegpu.copy_async`, committed and awaited), and the
     loads read it there. Registers then hold one tile of the window
     instead of all of it, and the second read costs no trip to L2.
-    Windows larger than `max-bytes` stay where they are. Elements outside
-    the buffer arrive as zeros, as the loads padded them.
+    Windows larger than `max-bytes` stay where they are, and so do windows
+    of buffers the kernel may write (used by anything but loads and
+    `memref.dim`) and windows read by loops inside another loop. Elements
+    outside the buffer arrive as zeros, as the loads padded them.
 
     ```mlir
     scf.for %i = %c0 to %c3072 step %c512 iter_args(...) {
