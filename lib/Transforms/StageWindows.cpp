@@ -23,6 +23,10 @@ namespace tilec {
 using namespace mlir;
 using namespace tilec;
 
+/// Windows start on this boundary: cp.async of 16 bytes writes, and 16-byte
+/// vector loads read, only 16-byte aligned workgroup addresses.
+static constexpr int64_t kWindowAlignment = 16;
+
 namespace {
 /// What identifies a window: the buffer, the loop-invariant indices before
 /// the last, the base of the last and the loop's constant bounds and step
@@ -181,6 +185,12 @@ void tilec::stageWindow(RewriterBase &rewriter, gpu::GPUFuncOp func,
       gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                  gpu::AddressSpace::Workgroup));
   Value window = func.addWorkgroupAttribution(windowType, loc);
+  // 16-byte copies and reads need it; a buffer's elements alone promise
+  // less.
+  func.setWorkgroupAttributionAttr(
+      func.getNumWorkgroupAttributions() - 1,
+      LLVM::LLVMDialect::getAlignAttrName(),
+      rewriter.getI64IntegerAttr(kWindowAlignment));
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(firstLoop);

@@ -4,11 +4,12 @@
 // RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-stage-windows{max-bytes=8192})))' | FileCheck %s --check-prefix=SMALL
 
 // A piece read by two loops, 512 elements an iteration: copied once before
-// the first into a workgroup buffer of the whole window, awaited, and read
-// there at the induction variable minus the lower bound.
+// the first into a workgroup buffer of the whole window (16-byte aligned,
+// for 16-byte copies and reads), awaited, and read there at the induction
+// variable minus the lower bound.
 // CHECK-LABEL: gpu.func @twice(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>, %[[START:[a-z0-9]+]]: index
-// CHECK-SAME: workgroup(%[[W:.*]] : memref<3072xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[W:.*]] : memref<3072xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: tilegpu.copy_async %[[X]][%[[START]]], %[[W]] : memref<?xf32>, memref<3072xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: tilegpu.async_commit
 // CHECK-NEXT: tilegpu.async_wait 0
@@ -48,7 +49,7 @@ gpu.module @m {
 // index, and starts at the base plus the loops' lower bound.
 // CHECK-LABEL: gpu.func @row_piece(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x?xbf16>, %{{.*}}: memref<?x?xbf16>, %[[ROW:[a-z0-9]+]]: index, %[[START:[a-z0-9]+]]: index
-// CHECK-SAME: workgroup(%[[W:.*]] : memref<1x1024xbf16, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[W:.*]] : memref<1x1024xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[FROM:.*]] = arith.addi %[[START]], %[[LOWER:.*]] : index
 // CHECK: tilegpu.copy_async %[[X]][%[[ROW]], %[[FROM]]], %[[W]]
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : index
@@ -160,7 +161,7 @@ gpu.module @m {
 // reads it at 2560 - iv.
 // CHECK-LABEL: gpu.func @descending(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xi32>, %{{.*}}: memref<?xi32>, %[[BASE:[a-z0-9]+]]: index
-// CHECK-SAME: workgroup(%[[W:.*]] : memref<3072xi32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[W:.*]] : memref<3072xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[LAST:.*]] = arith.constant 2560 : index
 // CHECK: %[[FROM:.*]] = arith.subi %[[BASE]], %[[LAST]] : index
 // CHECK: tilegpu.copy_async %[[X]][%[[FROM]]], %[[W]]
