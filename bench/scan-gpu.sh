@@ -12,7 +12,7 @@
 #              65536x500; columns (cols_f32, along 0) 4096x4096, 65536x1024,
 #              1024x65536; and the f32 linear recurrence (a scan
 #              with a combiner region): 1-D 2^20, 2^24, 2^28; rows 65536x1024,
-#              1024x65536
+#              1024x65536; and a reverse f32 and a bf16 1-D sum at 2^24, 2^28
 #   cub        tilec-cub-scan: CUB InclusiveSum/ExclusiveSum f32 and i32 at
 #              2^20, 2^24, 2^28, checked; CUB InclusiveScan of the recurrence
 #              on float2 (a, b) pairs at the same lengths, checked; and the

@@ -15,8 +15,9 @@
 // be identical (a changing result is a race). The f32 sums the issue times
 // (1-D 2^20, 2^24, 2^28; rows 4096x4096, 65536x1024, 1024x65536,
 // 3x1000003, and short rows 1048576x32, 262144x100, 65536x500) are then
-// timed, and so is the f32 sum of every column (along 0: 4096x4096,
-// 65536x1024, 1024x65536): median of back-to-back launches between CUDA
+// timed, and so are the f32 sum of every column (along 0: 4096x4096,
+// 65536x1024, 1024x65536) and a reverse f32 and a bf16 1-D sum (2^24 and
+// 2^28, GB/s of their own bytes): median of back-to-back launches between CUDA
 // events, after warm-up; GB/s counts the input read and the output written
 // once. The peers run in the same device call (bench/scan-gpu.sh:
 // tilec-cub-scan, torch_cumsum.py). With --roofs, the run first measures
@@ -1404,6 +1405,11 @@ std::vector<Case> buildCases() {
       {colsF32, 4096, 4096, true},      {colsF32, 65536, 1024, true},
       {colsF32, 1024, 65536, true},
   };
+  // Other single passes: a reverse f32 sum and a bf16 sum (GB/s of their
+  // own bytes).
+  for (const char *name : {"scan_add_inc_rev_f32", "scan_add_inc_bf16"})
+    for (int64_t n : {int64_t(1) << 24, big})
+      cases.push_back({findSpec(vec, name), 0, n, true});
   for (const Spec &s : vec)
     for (int64_t n : {int64_t(1), int64_t(31), int64_t(32), int64_t(33),
                       int64_t(1000), int64_t((1 << 20) + 7)})
