@@ -439,6 +439,50 @@ Workload prepareRecurrence(const Context &ctx, const Shape &shape,
   return w;
 }
 
+// scan_moments and suffix_moments (examples/scan_pair.mlir), on {n}: x and
+// xx = x * x, f32[n], scanned together (one kind over two operands) into s1
+// (checked) and s2 (the second output, each element within 1e-3). x holds
+// integers in [-3, 3], so that every partial sum is exact in f32 (|s2| <=
+// 9n < 2^24 for n up to 1.8 million) whatever the association: a lost or
+// misplaced carry in either operand shows.
+template <bool Suffix>
+Workload prepareMoments(const Context &ctx, const Shape &shape,
+                        std::mt19937 &rng) {
+  int64_t n = shape[0];
+  std::uniform_int_distribution<int> value(-3, 3);
+  std::vector<float> x(n), xx(n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = float(value(rng));
+    xx[i] = x[i] * x[i];
+  }
+  Workload w;
+  size_t dx = addBuffer(w, ctx, x), dxx = addBuffer(w, ctx, xx);
+  size_t s2 = addOutput(w, ctx, n);
+  size_t s1 = addOutput(w, ctx, n); // the output checked
+  w.aux = s2;
+  w.args = {w.buffers[dx].view<float>({n}), w.buffers[dxx].view<float>({n}),
+            w.buffers[s1].view<float>({n}), w.buffers[s2].view<float>({n})};
+  w.reference.resize(n);
+  w.auxReference.resize(n);
+  w.auxElements.resize(n);
+  double sum = 0, squares = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t i = Suffix ? n - 1 - k : k;
+    if (!Suffix) {
+      sum += x[i];
+      squares += xx[i];
+    }
+    w.reference[i] = sum;
+    w.auxReference[i] = squares;
+    w.auxElements[i] = i;
+    if (Suffix) {
+      sum += x[i];
+      squares += xx[i];
+    }
+  }
+  return w;
+}
+
 // rowcumsum(x, y: f32[rows, cols]): inclusive prefix sums of each row.
 Workload prepareRowcumsum(const Context &ctx, const Shape &shape,
                           std::mt19937 &rng) {
@@ -1289,6 +1333,20 @@ const std::vector<Example> &examples() {
       {"recurrence",
        {{1}, {31}, {32}, {33}, {1000}, {4097}, {(1 << 20) + 7}},
        prepareRecurrence},
+      // Two operands: 1536 elements of each a program, read 512 at a time;
+      // lengths around a program's and a read's end.
+      {"scan_moments",
+       {{1}, {33}, {511}, {1536}, {1537}, {3071}, {1000003}, {(1 << 20) + 7}},
+       prepareMoments<false>,
+       1e-5,
+       nullptr,
+       "scan_pair"},
+      {"suffix_moments",
+       {{1}, {33}, {511}, {1536}, {1537}, {3071}, {1000003}, {(1 << 20) + 7}},
+       prepareMoments<true>,
+       1e-5,
+       nullptr,
+       "scan_pair"},
       {"rowcumsum",
        {{1, 1}, {7, 31}, {1000, 1003}, {64, 4096}, {3, 100003}},
        prepareRowcumsum},
@@ -1341,22 +1399,19 @@ const std::vector<Example> &examples() {
       // Row prefix sums of A x B, N <= 16, one warp a program: tile.prefix
       // scans the dot's fragments where they are. f32 out, sums of exact
       // products: 1e-5.
-      {"matmul_cumsum",
-       cumsumShapes,
-       prepareMatmulWith<Epilogue::Cumsum>,
-       1e-5,
+      {"matmul_cumsum", cumsumShapes, prepareMatmulWith<Epilogue::Cumsum>, 1e-5,
        matmulFlops},
       // The same dot, then an exclusive reverse prefix (suffix sums).
-      {"matmul_suffixsum",
-       cumsumShapes,
-       prepareMatmulWith<Epilogue::SuffixSum>,
-       1e-5,
-       matmulFlops,
-       "matmul_cumsum"},
+      {"matmul_suffixsum", cumsumShapes, prepareMatmulWith<Epilogue::SuffixSum>,
+       1e-5, matmulFlops, "matmul_cumsum"},
       // A dot's product plus a tile that arrives in the blocked layout and
       // meets the product's fragments through (swizzled) workgroup memory.
       {"matmul_plus_square",
-       {{1, 1, 1}, {7, 13, 5}, {64, 32, 64}, {100, 70, 33}, {1000, 1003, 517},
+       {{1, 1, 1},
+        {7, 13, 5},
+        {64, 32, 64},
+        {100, 70, 33},
+        {1000, 1003, 517},
         {4097, 33, 64}},
        prepareMatmulWith<Epilogue::PlusSquare>,
        1e-5,
@@ -1365,7 +1420,11 @@ const std::vector<Example> &examples() {
       // A prefix down the columns of a 64x64 accumulator on 4 warps, its
       // totals used (M <= 64).
       {"matmul_coltail",
-       {{1, 1, 1}, {7, 13, 5}, {64, 64, 64}, {33, 100, 517}, {64, 1000, 64},
+       {{1, 1, 1},
+        {7, 13, 5},
+        {64, 64, 64},
+        {33, 100, 517},
+        {64, 1000, 64},
         {50, 4097, 300}},
        prepareMatmulWith<Epilogue::ColumnTail>,
        1e-5,
@@ -1394,10 +1453,7 @@ const std::vector<Example> &examples() {
                         {1, 1, 4096},
                         {2, 3, 129},
                         {4, 16, 4096}}),
-       prepareAttentionBlock<64>,
-       1e-2,
-       attentionFlops<64>,
-       "attention_block",
+       prepareAttentionBlock<64>, 1e-2, attentionFlops<64>, "attention_block",
        Compare::Attention},
       {"attention_d128",
        attentionShapes({{1, 1, 1},
@@ -1406,10 +1462,7 @@ const std::vector<Example> &examples() {
                         {1, 1, 4096},
                         {2, 3, 129},
                         {4, 16, 4096}}),
-       prepareAttentionBlock<128>,
-       1e-2,
-       attentionFlops<128>,
-       "attention_block",
+       prepareAttentionBlock<128>, 1e-2, attentionFlops<128>, "attention_block",
        Compare::Attention},
       // attention.mlir's descriptions (shapes BxHqxHkvxNqxNkv): the same
       // criterion; the log-sum-exp, where a kernel writes it, within 1e-3
@@ -1417,8 +1470,7 @@ const std::vector<Example> &examples() {
       attentionExample<kAttnD64>("attn_d64", withTimingShape()),
       attentionExample<kAttnD64Causal>("attn_d64_causal", withTimingShape()),
       attentionExample<kAttnD128>("attn_d128", withTimingShape()),
-      attentionExample<kAttnD128Causal>("attn_d128_causal",
-                                        withTimingShape()),
+      attentionExample<kAttnD128Causal>("attn_d128_causal", withTimingShape()),
       attentionExample<kAttnBshdD64>("attn_bshd_f16_d64",
                                      attentionFormShapes()),
       attentionExample<kAttnBshdD128Causal>("attn_bshd_f16_d128_causal",
@@ -1434,10 +1486,9 @@ const std::vector<Example> &examples() {
                                              attentionFormShapes()),
       attentionExample<kAttnScaleArgument>("attn_scale_argument",
                                            attentionFormShapes()),
-      attentionExample<kAttnDocuments>("attn_documents",
-                                       {{1, 4, 4, 2500, 2500},
-                                        {2, 4, 2, 1000, 1000},
-                                        {1, 2, 1, 999, 1001}}),
+      attentionExample<kAttnDocuments>(
+          "attn_documents",
+          {{1, 4, 4, 2500, 2500}, {2, 4, 2, 1000, 1000}, {1, 2, 1, 999, 1001}}),
       raggedAttentionExample<kAttnVarlen>("attn_varlen"),
       raggedAttentionExample<kAttnVarlenF16>("attn_varlen_f16_d64"),
   };
