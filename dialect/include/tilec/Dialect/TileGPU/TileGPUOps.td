@@ -186,7 +186,8 @@ def TileGPU_CopyAsyncOp : TileGPU_Op<"copy_async", [
     complete once a `tilegpu.async_wait` has waited for the group that a later
     `tilegpu.async_commit` closed. `vector_bytes` (set by `tile-vectorize`) is
     the width of each thread's accesses when `src` is suitably aligned.
-    `tile-promote-shared` creates these ops.
+    `tile-promote-shared` and `tile-stage-windows` create these ops; a
+    1-D copy (a window of a 1-D buffer) copies one row.
 
     With a `layout` (a workgroup-memory placement such as
     `#tilegpu.shared`), `dst` is the buffer in which the layout places the
@@ -197,6 +198,8 @@ def TileGPU_CopyAsyncOp : TileGPU_Op<"copy_async", [
     spread a column of 16-byte groups over all 32 banks.
 
     ```mlir
+    tilegpu.copy_async %x[%start], %window {vector_bytes = 16}
+        : memref<?xf32>, memref<3072xf32, #gpu.address_space<workgroup>>
     tilegpu.copy_async %a[%m0, %k], %slot {vector_bytes = 16}
         : memref<?x?xbf16>, memref<128x32xbf16, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>
     tilegpu.copy_async %b[%k, %n0], %panels {vector_bytes = 16,
