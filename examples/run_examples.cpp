@@ -465,20 +465,17 @@ Workload prepareMoments(const Context &ctx, const Shape &shape,
   w.reference.resize(n);
   w.auxReference.resize(n);
   w.auxElements.resize(n);
+  // The prefix is inclusive, the suffix exclusive: the sums before or after
+  // element i joins them.
   double sum = 0, squares = 0;
   for (int64_t k = 0; k < n; ++k) {
     int64_t i = Suffix ? n - 1 - k : k;
-    if (!Suffix) {
-      sum += x[i];
-      squares += xx[i];
-    }
-    w.reference[i] = sum;
-    w.auxReference[i] = squares;
+    double sumBefore = sum, squaresBefore = squares;
+    sum += x[i];
+    squares += xx[i];
+    w.reference[i] = Suffix ? sumBefore : sum;
+    w.auxReference[i] = Suffix ? squaresBefore : squares;
     w.auxElements[i] = i;
-    if (Suffix) {
-      sum += x[i];
-      squares += xx[i];
-    }
   }
   return w;
 }
@@ -1399,19 +1396,22 @@ const std::vector<Example> &examples() {
       // Row prefix sums of A x B, N <= 16, one warp a program: tile.prefix
       // scans the dot's fragments where they are. f32 out, sums of exact
       // products: 1e-5.
-      {"matmul_cumsum", cumsumShapes, prepareMatmulWith<Epilogue::Cumsum>, 1e-5,
+      {"matmul_cumsum",
+       cumsumShapes,
+       prepareMatmulWith<Epilogue::Cumsum>,
+       1e-5,
        matmulFlops},
       // The same dot, then an exclusive reverse prefix (suffix sums).
-      {"matmul_suffixsum", cumsumShapes, prepareMatmulWith<Epilogue::SuffixSum>,
-       1e-5, matmulFlops, "matmul_cumsum"},
+      {"matmul_suffixsum",
+       cumsumShapes,
+       prepareMatmulWith<Epilogue::SuffixSum>,
+       1e-5,
+       matmulFlops,
+       "matmul_cumsum"},
       // A dot's product plus a tile that arrives in the blocked layout and
       // meets the product's fragments through (swizzled) workgroup memory.
       {"matmul_plus_square",
-       {{1, 1, 1},
-        {7, 13, 5},
-        {64, 32, 64},
-        {100, 70, 33},
-        {1000, 1003, 517},
+       {{1, 1, 1}, {7, 13, 5}, {64, 32, 64}, {100, 70, 33}, {1000, 1003, 517},
         {4097, 33, 64}},
        prepareMatmulWith<Epilogue::PlusSquare>,
        1e-5,
@@ -1420,11 +1420,7 @@ const std::vector<Example> &examples() {
       // A prefix down the columns of a 64x64 accumulator on 4 warps, its
       // totals used (M <= 64).
       {"matmul_coltail",
-       {{1, 1, 1},
-        {7, 13, 5},
-        {64, 64, 64},
-        {33, 100, 517},
-        {64, 1000, 64},
+       {{1, 1, 1}, {7, 13, 5}, {64, 64, 64}, {33, 100, 517}, {64, 1000, 64},
         {50, 4097, 300}},
        prepareMatmulWith<Epilogue::ColumnTail>,
        1e-5,
@@ -1453,7 +1449,10 @@ const std::vector<Example> &examples() {
                         {1, 1, 4096},
                         {2, 3, 129},
                         {4, 16, 4096}}),
-       prepareAttentionBlock<64>, 1e-2, attentionFlops<64>, "attention_block",
+       prepareAttentionBlock<64>,
+       1e-2,
+       attentionFlops<64>,
+       "attention_block",
        Compare::Attention},
       {"attention_d128",
        attentionShapes({{1, 1, 1},
@@ -1462,7 +1461,10 @@ const std::vector<Example> &examples() {
                         {1, 1, 4096},
                         {2, 3, 129},
                         {4, 16, 4096}}),
-       prepareAttentionBlock<128>, 1e-2, attentionFlops<128>, "attention_block",
+       prepareAttentionBlock<128>,
+       1e-2,
+       attentionFlops<128>,
+       "attention_block",
        Compare::Attention},
       // attention.mlir's descriptions (shapes BxHqxHkvxNqxNkv): the same
       // criterion; the log-sum-exp, where a kernel writes it, within 1e-3
@@ -1470,7 +1472,8 @@ const std::vector<Example> &examples() {
       attentionExample<kAttnD64>("attn_d64", withTimingShape()),
       attentionExample<kAttnD64Causal>("attn_d64_causal", withTimingShape()),
       attentionExample<kAttnD128>("attn_d128", withTimingShape()),
-      attentionExample<kAttnD128Causal>("attn_d128_causal", withTimingShape()),
+      attentionExample<kAttnD128Causal>("attn_d128_causal",
+                                        withTimingShape()),
       attentionExample<kAttnBshdD64>("attn_bshd_f16_d64",
                                      attentionFormShapes()),
       attentionExample<kAttnBshdD128Causal>("attn_bshd_f16_d128_causal",
@@ -1486,9 +1489,10 @@ const std::vector<Example> &examples() {
                                              attentionFormShapes()),
       attentionExample<kAttnScaleArgument>("attn_scale_argument",
                                            attentionFormShapes()),
-      attentionExample<kAttnDocuments>(
-          "attn_documents",
-          {{1, 4, 4, 2500, 2500}, {2, 4, 2, 1000, 1000}, {1, 2, 1, 999, 1001}}),
+      attentionExample<kAttnDocuments>("attn_documents",
+                                       {{1, 4, 4, 2500, 2500},
+                                        {2, 4, 2, 1000, 1000},
+                                        {1, 2, 1, 999, 1001}}),
       raggedAttentionExample<kAttnVarlen>("attn_varlen"),
       raggedAttentionExample<kAttnVarlenF16>("attn_varlen_f16_d64"),
   };
