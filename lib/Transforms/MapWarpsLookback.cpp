@@ -5,12 +5,11 @@
 // tilegpu.lookback: the decoupled look-back of a single-pass scan. Thread 0
 // publishes the program's totals, warp 0 reads its predecessors' status 32
 // at a time (sleeping first, in launches of many programs, and between
-// reads of statuses not yet published) and
-// combines them, thread 0 publishes the
-// inclusive prefix, and the carry reaches the block through workgroup
-// memory. Each status word holds a flag in its high half and the value's
-// bits in its low half, so one load gives a value together with its flag:
-// no other memory is published, so relaxed device-scope atomics (PTX
+// reads of statuses not yet published) and combines them, thread 0
+// publishes the inclusive prefix, and the carry reaches the block through
+// workgroup memory. Each status word holds a flag in its high half and the
+// value's bits in its low half, so one load gives a value together with its
+// flag: no other memory is published, so relaxed device-scope atomics (PTX
 // ld/st.relaxed.gpu) suffice. Acquire loads and release stores were 15%
 // slower at 2^28 f32 on the H200 and order nothing that needs ordering.
 //
@@ -187,8 +186,9 @@ constexpr int64_t kElementWindow = 4;
 /// published.
 constexpr int64_t kSpinSleepNs = 100;
 /// How long it sleeps before its first read, in launches of at least
-/// kFirstReadSleepProgramsPerSm programs a multiprocessor (about two waves
-/// of the single passes, which fit 7 or 8 a multiprocessor). On the H200 at
+/// kFirstReadSleepProgramsPerSm programs a multiprocessor (a wave of the
+/// staged single pass, about two of the register-held one). Measured on
+/// the register-held pass: on the H200 at
 /// 2^28 f32 the sum ran at 2885 GB/s with no such sleep, 2984 with 500 ns, 3105
 /// with 1000, 3150 to 3199 with 2000 and 3143 to 3169 with 3000, CUB 3139 in
 /// the same call; at 2^24 2000 ns took it from 2080-2135 to 2253-2277 GB/s

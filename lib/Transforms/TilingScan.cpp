@@ -38,9 +38,9 @@ static constexpr int64_t kRowPiece = 1024;
 static constexpr int64_t kRowWarps = 8;
 static constexpr int64_t kLookbackPiece = 4096;
 static constexpr int64_t kLookbackWarps = 4;
-/// Blocks of the default single pass an SM: ptxas's own choice (80
-/// registers) fits 6; capping at 72 for 7 was 4.6% faster at 2^28 f32 on
-/// the H200, 64 for 8 (with spills) 4% slower
+/// Blocks of the register-held single pass an SM (over one 32-bit operand):
+/// ptxas's own choice (80 registers) fits 6; capping at 72 for 7 was 4.6%
+/// faster at 2^28 f32 on the H200, 64 for 8 (with spills) 4% slower
 /// (bench/scan/results/2026-11-22-h200-occupancy).
 static constexpr int64_t kLookbackBlocksPerSm = 7;
 /// The staged single pass (kind scans of at most two operands, without
@@ -339,19 +339,21 @@ static tile::PrefixOp scanPieceAt(OpBuilder &b, Location loc, tile::ScanOp op,
   return blockScan(b, loc, op, pieces);
 }
 
+/// The indices of a loop's piece at `offset` along the scan.
+using PiecePlaceFn =
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, Value)>;
+
 /// The loop of a program that walks pieces of `shape` at offsets `lower`,
 /// `lower + step`, ... below `upper` along the scan: each piece (at the
 /// indices `placeOf(offset)`) is scanned, combined behind the carry (from
 /// `carries`) and stored, and the carry takes its totals. A region's piece
 /// at offset 0 takes no carry. `zeroPadding`: pieces pad with zeros, even
 /// for a kind (see buildStagedLookbackScanBody).
-static void buildCarriedPieceLoop(
-    OpBuilder &b, Location loc, tile::ScanOp op,
-    ArrayRef<ScannedOperand> scanned, Value lower, Value upper, Value step,
-    ValueRange carries, ArrayRef<int64_t> shape,
-    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, Value)>
-        placeOf,
-    bool zeroPadding = false) {
+static void buildCarriedPieceLoop(OpBuilder &b, Location loc, tile::ScanOp op,
+                                  ArrayRef<ScannedOperand> scanned, Value lower,
+                                  Value upper, Value step, ValueRange carries,
+                                  ArrayRef<int64_t> shape, PiecePlaceFn placeOf,
+                                  bool zeroPadding = false) {
   tile::TupleCombiner combiner = combinerOf(op);
   int64_t axis = op.getAlong();
   scf::ForOp::create(
@@ -371,18 +373,12 @@ static void buildCarriedPieceLoop(
       });
 }
 
-/// Where a staged piece's sub-piece at `offset` (in scan order) lies.
-using SubPiecePlacement =
-    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, Value)>;
-
 /// A kind's totals of a staged piece: its sub-pieces combined element by
 /// element, in any order, then reduced.
-static SmallVector<Value> stagedKindTotals(OpBuilder &b, Location loc,
-                                           tile::ScanOp op,
-                                           ArrayRef<ScannedOperand> scanned,
-                                           Value lower, Value upper, Value step,
-                                           ArrayRef<int64_t> subShape,
-                                           SubPiecePlacement placeOf) {
+static SmallVector<Value>
+stagedKindTotals(OpBuilder &b, Location loc, tile::ScanOp op,
+                 ArrayRef<ScannedOperand> scanned, Value lower, Value upper,
+                 Value step, ArrayRef<int64_t> subShape, PiecePlaceFn placeOf) {
   tile::TupleCombiner combiner = combinerOf(op);
   auto combined = scf::ForOp::create(
       b, loc, lower, upper, step, initialCarries(b, loc, op, scanned, subShape),

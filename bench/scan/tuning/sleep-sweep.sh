@@ -10,40 +10,28 @@
 #   there: bash bench/scan/tuning/sleep-sweep.sh run     (log under $OUT)
 set -euo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
+source bench/scan/tuning/ptx-variants.sh
 D=.device/sleep
+SLEEPS=(0 500 1000 2000 3000)
 case "${1:-}" in
 build)
-  mkdir -p "$D"
-  BUILD="${TILEC_BUILD_DIR:-build}"
-  echo 'tile.scan @scan_f32 add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()' \
-    > "$D/scan_f32.mlir"
-  "$BUILD/bin/tilec" "$D/scan_f32.mlir" --emit=ptx -o "$D/scan_f32.ptx"
+  scan_f32_ptx "$D"
   # Exactly one first-read sleep (the poll's back-off is 100 ns).
   [ "$(grep -c 'nanosleep.u32 	2000;' "$D/scan_f32.ptx")" = 1 ] ||
     { echo "sleep-sweep: no single 2000 ns sleep in the PTX" >&2; exit 1; }
-  for ns in 0 500 1000 2000 3000; do
+  for ns in "${SLEEPS[@]}"; do
     if [ "$ns" = 0 ]; then
       sed '/nanosleep.u32 	2000;/d' "$D/scan_f32.ptx" > "$D/sleep$ns.ptx"
     else
       sed "s/nanosleep.u32 	2000;/nanosleep.u32 	$ns;/" "$D/scan_f32.ptx" > "$D/sleep$ns.ptx"
     fi
-    /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$D/sleep$ns.ptx" \
-      -o "$D/sleep$ns.cubin" 2>&1 | grep -E "registers|spill"
+    assemble_variant "$D/sleep$ns.ptx" "$D/sleep$ns.cubin"
   done ;;
 run)
   OUT="${OUT:-/tmp/tilec-sleep}"
   mkdir -p "$OUT"
-  export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  chmod +x .device/tilec-scan-bench .device/tilec-cub-scan
-  # Interleaved twice, so that drift shows.
-  for round in 1 2; do
-    for ns in 0 500 1000 2000 3000; do
-      echo "== round $round, first-read sleep $ns ns"
-      .device/tilec-scan-bench --cubin "$D/sleep$ns.cubin" --only scan_f32 \
-        --json "$OUT/sleep$ns-$round.json" |
-        grep -E "FAIL|1048576 |16777216 |268435456 " || true
-    done
-    .device/tilec-cub-scan --log2 20,24,28 --only sum | grep -E "InclusiveSum +f32" || true
-  done 2>&1 | tee "$OUT/sleep-sweep.log" ;;
+  variants=()
+  for ns in "${SLEEPS[@]}"; do variants+=("sleep$ns=$D/sleep$ns.cubin"); done
+  run_variants "$OUT" "${variants[@]}" 2>&1 | tee "$OUT/sleep-sweep.log" ;;
 *) echo "usage: sleep-sweep.sh build|run" >&2; exit 2 ;;
 esac
