@@ -44,16 +44,27 @@ static constexpr int64_t kLookbackWarps = 4;
 /// (bench/scan/results/2026-11-22-h200-occupancy).
 static constexpr int64_t kLookbackBlocksPerSm = 7;
 /// The staged single pass (kind scans of at most two operands, without
-/// hints): 3072 elements a program for one operand (1536 for two), read 512
-/// at a time (4 a thread on 4 warps), the piece kept in workgroup memory
-/// between its two reads (tile-stage-windows), 16 programs an SM for one
-/// 32-bit operand (32 registers a thread). Against the register-held piece
-/// of 4096 at 7 programs an SM, f32 sums ran 1.08-1.10x faster at 2^28 on
-/// the H200 (reverse ones 1.58x); 3072/1024 and 4096/512 at 12 programs
-/// were within 1-2% (bench/scan/results/2026-11-29-h200-staged).
-static constexpr int64_t kStagedPiece = 3072;
-static constexpr int64_t kStagedSubPiece = 512;
+/// hints) keeps its piece in workgroup memory between its two reads
+/// (tile-stage-windows) and reads it a sub-piece at a time (of each
+/// operand; two operands share the piece, half each). Against the register-held piece
+/// of 4096 at 7 programs an SM, 3072/512 ran f32 sums 1.08-1.10x faster at
+/// 2^28 on the H200 (bench/scan/results/2026-11-29-h200-staged). Of six
+/// pieces swept five rounds in one call (bench/results/2026-11-30-h200-start),
+/// 1-D scans run fastest at 6144/1024 (24 KB: 9 programs an SM): against
+/// 3072/512, f32 sums 4-5% faster at 2^28, bf16 ones 1.23x, 2^20 ones
+/// 1.1-1.3x, 2^24 ones level; split rows keep 3072/512, 2-4% faster at
+/// 16x1000003.
+struct StagedPiece {
+  int64_t piece;
+  int64_t subPiece;
+};
+static constexpr StagedPiece kStagedVectorPiece = {6144, 1024};
+static constexpr StagedPiece kStagedRowPiece = {3072, 512};
 static constexpr int64_t kStagedMaxOperands = 2;
+/// Caps a staged pass over one 32-bit operand at 32 registers a thread:
+/// 16 programs an SM were measured with 3072-element pieces; at 6144 the
+/// workgroup memory allows 9, and letting ptxas take 55-62 registers (8 an
+/// SM asked) ran 0-2% slower.
 static constexpr int64_t kStagedBlocksPerSm = 16;
 /// Row scans with fewer rows than this percentage of the multiprocessors
 /// split their rows over several programs.
@@ -653,8 +664,9 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
   ScanSchedule schedule =
       scheduleFor(op, /*isRow=*/strategy == ScanStrategy::rowLoop);
   bool staged = strategy == ScanStrategy::singlePass && usesStagedPiece(op);
+  StagedPiece stagedPiece = isRow ? kStagedRowPiece : kStagedVectorPiece;
   if (staged)
-    schedule.piece = kStagedPiece / llvm::bit_ceil(op.getNumScanned());
+    schedule.piece = stagedPiece.piece / llvm::bit_ceil(op.getNumScanned());
   SmallVector<Attribute> grid;
   if (strategy == ScanStrategy::rowLoop) {
     grid.push_back(tile::GridAttr::get(ctx, 0, 0u, 1));
@@ -721,7 +733,7 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
                       rewriter.getI64IntegerAttr(*blocks));
     if (staged)
       buildStagedLookbackScanBody(rewriter, loc, op, schedule.piece,
-                                  kStagedSubPiece, body);
+                                  stagedPiece.subPiece, body);
     else
       buildLookbackScanBody(rewriter, loc, op, schedule.piece, body);
   }

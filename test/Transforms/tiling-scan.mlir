@@ -1,34 +1,34 @@
 // RUN: tilec-opt %s -split-input-file -tile-tiling | FileCheck %s
 
-// A 1-D kind scan is a single pass over one program (4 warps) per 3072
+// A 1-D kind scan is a single pass over one program (4 warps) per 6144
 // elements, 16 programs an SM (a register cap for ptxas). The kernel
 // gains the runtime's scratch buffer (16 bytes, then 16 a program): a
-// program takes a ticket and reads its piece 512 elements at a time, twice
+// program takes a ticket and reads its piece 1024 elements at a time, twice
 // (tile-stage-windows keeps it in workgroup memory in between): first
 // combining the sub-pieces for the total that the look-back publishes,
 // then scanning each behind the carry, which takes its total. Padding is
 // zero: it only follows the elements in scan order.
 // CHECK-LABEL: tile.kernel @cumsum(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
-// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 3072>], num_warps = 4
+// CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 6144>], num_warps = 4
 // CHECK-SAME: tile.min_blocks_per_sm = 16 : i64
 // CHECK-SAME: tile.scratch = array<i64: 16, 16>
 // CHECK: %[[TICKET:.*]] = tilegpu.ticket %[[SCRATCH]] : memref<?xi32>
-// CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c3072 : index
-// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<512xf32>
-// CHECK: %[[ACC:.*]] = scf.for %[[I:[a-z0-9]+]] = %c0 to %{{.*}} step %c512 iter_args(%[[A:.*]] = %[[INIT]]) -> (tensor<512xf32>)
+// CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c6144 : index
+// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32>
+// CHECK: %[[ACC:.*]] = scf.for %[[I:[a-z0-9]+]] = %c0 to %{{.*}} step %c1024 iter_args(%[[A:.*]] = %[[INIT]]) -> (tensor<1024xf32>)
 // CHECK:   %[[AT:.*]] = arith.addi %[[START]], %[[I]] : index
-// CHECK:   %[[T:.*]] = tile.load %[[X]][%[[AT]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<512xf32>
-// CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[T]] : tensor<512xf32>
+// CHECK:   %[[T:.*]] = tile.load %[[X]][%[[AT]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<1024xf32>
+// CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[T]] : tensor<1024xf32>
 // CHECK:   scf.yield %[[SUM]]
-// CHECK: %[[S:.*]] = tile.reduce add %[[ACC]] along 0 : tensor<512xf32> -> f32
+// CHECK: %[[S:.*]] = tile.reduce add %[[ACC]] along 0 : tensor<1024xf32> -> f32
 // CHECK: %[[CARRY:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
-// CHECK: scf.for %[[J:[a-z0-9]+]] = %c0 to %{{.*}} step %c512 iter_args(%[[C:.*]] = %[[CARRY]]) -> (f32)
+// CHECK: scf.for %[[J:[a-z0-9]+]] = %c0 to %{{.*}} step %c1024 iter_args(%[[C:.*]] = %[[CARRY]]) -> (f32)
 // CHECK:   %[[AT2:.*]] = arith.addi %[[START]], %[[J]] : index
-// CHECK:   %[[T2:.*]] = tile.load %[[X]][%[[AT2]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<512xf32>
-// CHECK:   %[[P:.*]]:2 = tile.prefix add %[[T2]] along 0 : tensor<512xf32>
-// CHECK:   %[[CS:.*]] = tile.splat %[[C]] : f32 -> tensor<512xf32>
-// CHECK:   %[[R:.*]] = arith.addf %[[CS]], %[[P]]#0 : tensor<512xf32>
+// CHECK:   %[[T2:.*]] = tile.load %[[X]][%[[AT2]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<1024xf32>
+// CHECK:   %[[P:.*]]:2 = tile.prefix add %[[T2]] along 0 : tensor<1024xf32>
+// CHECK:   %[[CS:.*]] = tile.splat %[[C]] : f32 -> tensor<1024xf32>
+// CHECK:   %[[R:.*]] = arith.addf %[[CS]], %[[P]]#0 : tensor<1024xf32>
 // CHECK:   tile.store %[[R]], %[[Y]][%[[AT2]]]
 // CHECK:   %[[NEXT:.*]] = arith.addf %[[C]], %[[P]]#1 : f32
 // CHECK:   scf.yield %[[NEXT]] : f32
@@ -37,7 +37,7 @@ tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 // -----
 
 // A reverse 1-D scan numbers its pieces from the end: ticket t starts at
-// length - 3072 (t + 1), before the buffer for the last piece, and walks
+// length - 6144 (t + 1), before the buffer for the last piece, and walks
 // its sub-pieces from the piece's end (base - offset); an exclusive i32
 // max starts from the lowest i32 and pads with zeros, which only follow
 // the elements in scan order.
@@ -48,8 +48,8 @@ tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 // CHECK: %[[LEN:.*]] = memref.dim
 // CHECK: %[[END:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
 // CHECK: %[[START:.*]] = arith.subi %[[LEN]], %[[END]] : index
-// CHECK: %[[BASE:.*]] = arith.addi %[[START]], %c2560 : index
-// CHECK: dense<-2147483648> : tensor<512xi32>
+// CHECK: %[[BASE:.*]] = arith.addi %[[START]], %c5120 : index
+// CHECK: dense<-2147483648> : tensor<1024xi32>
 // CHECK: scf.for %[[I:[a-z0-9]+]] =
 // CHECK:   %[[AT:.*]] = arith.subi %[[BASE]], %[[I]] : index
 // CHECK:   tile.load %{{.*}}[%[[AT]]] {padding = 0 : i32}
@@ -84,15 +84,16 @@ tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>)
 
 // Several operands with a kind: each is combined on its own, one
 // look-back carries both totals (32 bytes of status a program), and one
-// block scan scans both, 1536 elements a program (half of 3072 each).
+// block scan scans both, 3072 elements a program (half of 6144 each),
+// 1024 of each at a time.
 // CHECK-LABEL: tile.kernel @pair
-// CHECK-SAME: per_program = 1536
+// CHECK-SAME: per_program = 3072
 // CHECK-NOT: tile.min_blocks_per_sm
 // CHECK-SAME: tile.scratch = array<i64: 16, 32>
 // CHECK: %[[S0:.*]] = tile.reduce mul
 // CHECK: %[[S1:.*]] = tile.reduce mul
 // CHECK: tilegpu.lookback mul %[[S0]], %[[S1]] at {{.*}} : memref<?xi32>, i32, i32
-// CHECK: tile.prefix mul %{{.*}}, %{{.*}} along 0 : tensor<512xi32>, tensor<512xi32>
+// CHECK: tile.prefix mul %{{.*}}, %{{.*}} along 0 : tensor<1024xi32>, tensor<1024xi32>
 tile.scan @pair mul inclusive along 0 : (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>) -> ()
 
 // -----

@@ -45,18 +45,19 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       - 1-D: a single pass on 4 warps: a program takes a
         `tilegpu.ticket`, and `tilegpu.lookback` over the tickets before it
         gives the carry combined in front of its `tile.prefix`. A kind
-        scan of one or two operands without hints takes 3072 / n elements
-        a program, read 512 at a time, twice: combined for the
+        scan of one or two operands without hints takes 6144 / n elements
+        a program, read 1024 at a time, twice: combined for the
         `tile.reduce` total that the look-back publishes first, then
         scanned behind the carry (`tile-stage-windows` keeps the piece in
-        workgroup memory in between; 16 programs an SM for one 32-bit
-        operand). Other scans take 4096 / n elements a program in
+        workgroup memory in between, 24 KB, so 9 programs fit an SM; one
+        32-bit operand is capped at 32 registers). Other scans take 4096 / n elements a program in
         registers (a region, whose total must keep the order, publishes its
         block scan's).
       - Rows: one program per row, walking it in pieces of 1024 elements on
         8 warps, carrying the block scans' totals; plus
         `<name>__small_grid`, the single pass over pieces of rows (as
-        1-D; the look-back stays within a row), which the runtime launches
+        1-D, but of 3072 / n elements read 512 at a time; the look-back
+        stays within a row), which the runtime launches
         with fewer rows than multiprocessors (`tile.small_grid`); plus a
         ladder `<name>__rows_W` (W = 4096, 2048, ..., 4) scanning 4096 / W
         whole rows a program in one tile, each named by the next wider
