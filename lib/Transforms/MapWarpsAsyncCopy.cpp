@@ -86,19 +86,24 @@ public:
   /// 1.06-1.19x faster on the H200).
   void lower(OpBuilder &b, int64_t vectorBytes) {
     copyWidestFirst(b, vectorBytes,
-                    /*narrower=*/state.alignedCopies || elementBytes >= 4);
+                    /*narrower=*/state.alignedCopies || elementBytes >= 4,
+                    /*widest=*/true);
   }
 
 private:
   /// Copies the tile with cp.async of `vectorBytes` where the source is
   /// aligned for it; otherwise, with `narrower`, with the widest narrower
-  /// width down to 4 bytes that it is aligned for (every width unrolled: in
-  /// loops, 4- and 8-byte rows ran 0.81x and 0.79x as fast on the H200), and
-  /// only then element by element in a rolled loop, for sources the runtime
-  /// or the element size makes rare; without `narrower`, element by element
-  /// unrolled (rolled, odd-K bf16 matmuls ran at 14 TFLOP/s on the H200
-  /// instead of 105). `vectorBytes` 0: elements only.
-  void copyWidestFirst(OpBuilder &b, int64_t vectorBytes, bool narrower) {
+  /// width down to 4 bytes that it is aligned for, and only then element by
+  /// element in a rolled loop, for sources the runtime or the element size
+  /// makes rare; without `narrower`, element by element unrolled (rolled,
+  /// odd-K bf16 matmuls ran at 14 TFLOP/s on the H200 instead of 105).
+  /// `vectorBytes` 0: elements only. Narrower widths of 2-D tiles are
+  /// unrolled (in loops, the 4- and 8-byte rows of matmuls ran 0.81x and
+  /// 0.79x as fast on the H200); those of a 1-D copy (a staged scan piece,
+  /// whose source is misaligned only as a view at an odd offset) loop, which
+  /// halves the scan kernel's code and its ptxas time.
+  void copyWidestFirst(OpBuilder &b, int64_t vectorBytes, bool narrower,
+                       bool widest) {
     if (vectorBytes < 4 || vectorBytes < elementBytes) {
       scf::ForOp loop = copyGuardedElements(b);
       if (narrower)
@@ -108,11 +113,13 @@ private:
     scf::IfOp::create(
         b, loc, alignedFor(b, vectorBytes),
         [&](OpBuilder &tb, Location) {
-          copyVectors(tb, vectorBytes / elementBytes);
+          copyVectors(tb, vectorBytes / elementBytes,
+                      /*rolled=*/flat && !widest);
           scf::YieldOp::create(tb, loc);
         },
         [&](OpBuilder &eb, Location) {
-          copyWidestFirst(eb, narrower ? vectorBytes / 2 : 0, narrower);
+          copyWidestFirst(eb, narrower ? vectorBytes / 2 : 0, narrower,
+                          /*widest=*/false);
           scf::YieldOp::create(eb, loc);
         });
   }
@@ -199,10 +206,15 @@ private:
             multipleOf(cols, vector)));
   }
 
-  /// Calls `body` for each chunk of `vector` elements this thread copies.
-  void forEachChunk(OpBuilder &b, int64_t vector,
+  /// Calls `body` for each chunk of `vector` elements this thread copies,
+  /// unrolled or, `rolled`, in a loop kept rolled.
+  void forEachChunk(OpBuilder &b, int64_t vector, bool rolled,
                     function_ref<void(OpBuilder &, Chunk)> body) const {
     int64_t chunks = shape[0] * (shape[1] / vector);
+    if (rolled) {
+      keepRolled(chunkLoop(b, vector, body));
+      return;
+    }
     for (int64_t first = 0; first < chunks; first += state.threads) {
       Value q = b.createOrFold<arith::AddIOp>(loc, state.threadId,
                                               index(b, first));
@@ -221,9 +233,43 @@ private:
 
   /// cp.async of `vector` elements a chunk; the source must be aligned for
   /// them (alignedFor).
-  void copyVectors(OpBuilder &b, int64_t vector) const {
+  void copyVectors(OpBuilder &b, int64_t vector, bool rolled) const {
     bool bypassL1 = vector * elementBytes == 16;
-    forEachChunk(b, vector, [&](OpBuilder &cb, Chunk chunk) {
+    if (flat && !rolled) {
+      // Only a 1-D tile that reaches past either end of its source needs
+      // each vector's bound checks: it takes them in a loop, every other
+      // tile copies whole vectors unrolled.
+      Value end = b.createOrFold<arith::AddIOp>(loc, j0, index(b, shape[1]));
+      Value whole = b.createOrFold<arith::AndIOp>(
+          loc,
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, j0,
+                                        cols),
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ule, end,
+                                        cols));
+      scf::IfOp::create(
+          b, loc, whole,
+          [&](OpBuilder &tb, Location) {
+            forEachChunk(tb, vector, /*rolled=*/false,
+                         [&](OpBuilder &cb, Chunk chunk) {
+                           nvgpu::DeviceAsyncCopyOp::create(
+                               cb, loc,
+                               nvgpu::DeviceAsyncTokenType::get(
+                                   cb.getContext()),
+                               dst, dstIndices(cb, chunk), src,
+                               srcIndices(i0, cb.createOrFold<arith::AddIOp>(
+                                                  loc, j0, chunk.col)),
+                               cb.getIndexAttr(vector), Value(),
+                               bypassL1 ? cb.getUnitAttr() : UnitAttr());
+                         });
+            scf::YieldOp::create(tb, loc);
+          },
+          [&](OpBuilder &eb, Location) {
+            copyVectors(eb, vector, /*rolled=*/true);
+            scf::YieldOp::create(eb, loc);
+          });
+      return;
+    }
+    forEachChunk(b, vector, rolled, [&](OpBuilder &cb, Chunk chunk) {
       auto [gi, gj, inside] = sourceOf(cb, chunk);
       auto copy = [&, gi = gi, gj = gj, inside = inside](OpBuilder &vb) {
         // A vector copies all of its bytes or none (alignedFor keeps 2-D
@@ -241,7 +287,7 @@ private:
             vb.getIndexAttr(vector), valid,
             bypassL1 ? vb.getUnitAttr() : UnitAttr());
       };
-      if (!flat) {
+      if (!flat || vector == 1) {
         copy(cb);
         return;
       }
@@ -286,29 +332,35 @@ private:
                             dstIndices(b, chunk));
   }
 
-  /// One element a thread at a time, each read behind a bound check.
-  scf::ForOp copyGuardedElements(OpBuilder &b) const {
-    int64_t elements = shape[0] * shape[1];
+  /// A loop calling `body` for each chunk of `vector` elements this thread
+  /// copies, one a thread an iteration.
+  scf::ForOp chunkLoop(OpBuilder &b, int64_t vector,
+                       function_ref<void(OpBuilder &, Chunk)> body) const {
+    int64_t chunks = shape[0] * (shape[1] / vector);
     return scf::ForOp::create(
-        b, loc, index(b, 0), index(b, elements), index(b, state.threads),
+        b, loc, index(b, 0), index(b, chunks), index(b, state.threads),
         ValueRange{}, [&](OpBuilder &fb, Location, Value first, ValueRange) {
           Value q = arith::AddIOp::create(fb, loc, first, state.threadId);
-          auto copyOne = [&](OpBuilder &cb) {
-            copyElement(cb, chunkAt(cb, q, 1));
-          };
-          if (elements % state.threads == 0) {
-            copyOne(fb);
+          if (chunks % state.threads == 0) {
+            body(fb, chunkAt(fb, q, vector));
           } else {
             auto guarded = scf::IfOp::create(
                 fb, loc,
                 arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::ult, q,
-                                      index(fb, elements)));
+                                      index(fb, chunks)));
             OpBuilder::InsertionGuard guard(fb);
             fb.setInsertionPointToStart(guarded.thenBlock());
-            copyOne(fb);
+            body(fb, chunkAt(fb, q, vector));
           }
           scf::YieldOp::create(fb, loc);
         });
+  }
+
+  /// One element a thread at a time, each read behind a bound check.
+  scf::ForOp copyGuardedElements(OpBuilder &b) const {
+    return chunkLoop(b, 1, [&](OpBuilder &cb, Chunk chunk) {
+      copyElement(cb, chunk);
+    });
   }
 
   Location loc;

@@ -77,15 +77,28 @@ gpu.module @m {
 // -----
 
 // A 1-D copy is the copy of one row: 3072 f32 in vectors of 4 over 128
-// threads (6 a thread), the source indexed by one index. A vector copies
+// threads (6 a thread), the source indexed by one index. A tile wholly
+// inside its source (it starts before the end, unsigned, so that a
+// negative start is outside, and ends by it) copies whole vectors,
+// unrolled, with no bound check. Any other tile takes a loop (kept rolled:
+// only the programs at the ends of a scan run it) in which a vector copies
 // all of its 16 bytes or none (outside the source: zero-filled, the
-// buffer's first element naming its address); the one that crosses the
-// end of the source copies its elements one by one, each behind its bound
-// check.
+// buffer's first element naming its address) and the vector that crosses
+// the end of the source copies its elements one by one, each behind its
+// bound check. Sources aligned for 8 or 4 bytes take rolled loops too.
 // CHECK-LABEL: gpu.func @flat(
-// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[I:[a-z0-9]+]]: index
 // CHECK: %[[LEN:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
 // CHECK: scf.if
+// CHECK: %[[END:.*]] = arith.addi %[[I]], %c3072 : index
+// CHECK: %[[ENDS_IN:.*]] = arith.cmpi ule, %[[END]], %[[LEN]] : index
+// CHECK: %[[STARTS_IN:.*]] = arith.cmpi ult, %[[I]], %[[LEN]] : index
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[STARTS_IN]], %[[ENDS_IN]] : i1
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK-COUNT-6: nvgpu.device_async_copy %[[X]][%{{[0-9]+}}], %{{.*}}[%{{[0-9]+}}], 4 {bypassL1} : memref<?xf32> to memref<3072xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: } else {
+// CHECK: scf.for
 // CHECK: %[[LEFT:.*]] = arith.subi %[[LEN]], %{{.*}} : index
 // CHECK: %[[SHORT:.*]] = arith.cmpi ult, %[[LEFT]], %{{.*}} : index
 // CHECK: %[[CROSSES:.*]] = arith.andi %{{.*}}, %[[SHORT]] : i1
@@ -94,8 +107,14 @@ gpu.module @m {
 // CHECK: } else {
 // CHECK: %[[VALID:.*]] = arith.select %{{.*}}, %c4{{.*}}, %c0{{.*}} : index
 // CHECK: nvgpu.device_async_copy %[[X]][%{{[0-9]+}}], %{{.*}}[%{{[0-9]+}}], 4, %[[VALID]] {bypassL1} : memref<?xf32> to memref<3072xf32, #gpu.address_space<workgroup>>
-// CHECK-COUNT-5: nvgpu.device_async_copy %[[X]][%{{[0-9]+}}], %{{.*}}[%{{[0-9]+}}], 4, %{{[0-9a-z_]+}} {bypassL1}
+// CHECK: } {loop_annotation = #{{.*}}}
 // CHECK: } else {
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_copy %[[X]][%{{[0-9]+}}], %{{.*}}[%{{[0-9]+}}], 2, %{{[0-9a-z_]+}} :
+// CHECK: } {loop_annotation = #{{.*}}}
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_copy %[[X]][%{{[0-9]+}}], %{{.*}}[%{{[0-9]+}}], 1, %{{[0-9a-z_]+}} :
+// CHECK: } {loop_annotation = #{{.*}}}
 gpu.module @m {
   gpu.func @flat(%x: memref<?xf32>, %i: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
