@@ -307,7 +307,10 @@ std::optional<ExchangeBuffer> tilec::exchangeBufferFor(Operation *op,
   // A ticket or an arrival count, and the carries of a look-back, as i32
   // bits.
   Type i32 = IntegerType::get(op->getContext(), 32);
-  if (isa<tilegpu::TicketOp, tilegpu::ArriveOp>(op))
+  // The ticket and the epoch; the arrival count.
+  if (isa<tilegpu::TicketOp>(op))
+    return ExchangeBuffer{2, i32};
+  if (isa<tilegpu::ArriveOp>(op))
     return ExchangeBuffer{1, i32};
   if (auto lookback = dyn_cast<tilegpu::LookbackOp>(op)) {
     if (lookback.isElementwise())

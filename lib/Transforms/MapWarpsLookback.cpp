@@ -7,11 +7,14 @@
 // at a time (sleeping first, in launches of many programs, and between
 // reads of statuses not yet published) and combines them, thread 0
 // publishes the inclusive prefix, and the carry reaches the block through
-// workgroup memory. Each status word holds a flag in its high half and the
-// value's bits in its low half, so one load gives a value together with its
-// flag: no other memory is published, so relaxed device-scope atomics (PTX
-// ld/st.relaxed.gpu) suffice. Acquire loads and release stores were 15%
-// slower at 2^28 f32 on the H200 and order nothing that needs ordering.
+// workgroup memory. Each status word holds a tag (the launch's epoch and a
+// flag) in its high half and the value's bits in its low half, so one load
+// gives a value together with its flag: no other memory is published, so
+// relaxed device-scope atomics (PTX ld/st.relaxed.gpu) suffice. Acquire
+// loads and release stores were 15% slower at 2^28 f32 on the H200 and
+// order nothing that needs ordering. The epoch (from the ticket, which the
+// last program of a launch advances) makes the statuses of earlier
+// launches read as unpublished, so the buffer needs no zero-fill a launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,9 +29,13 @@ using namespace tilec;
 
 namespace {
 
-/// What a status word says about its value (its high 32 bits); zero, the
-/// scratch buffer's initial state, means nothing was published yet.
+/// What a status word says about its value (the low 2 bits of its high
+/// half, above them the low 30 bits of the launch's epoch); any other tag,
+/// zero (the scratch buffer's initial state) or an earlier launch's, means
+/// nothing was published yet.
 enum StatusFlag : int64_t { kAggregate = 1, kInclusive = 2 };
+constexpr int64_t kFlagBits = 2;
+constexpr int64_t kEpochMask = (int64_t(1) << 30) - 1;
 
 /// Global memory: the scratch buffer is a kernel argument.
 constexpr unsigned kGlobalAddressSpace = 1;
@@ -72,23 +79,68 @@ Value countInFirstThread(
   return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), count);
 }
 
+/// Thread 0 adds 1 to the 64-bit word of the count (low half) and the epoch
+/// (high half); the program with the last ticket of the grid sets the count
+/// back to 0 and advances the epoch (every program has its ticket by then,
+/// and the next launch on the stream starts after this one ends). Both reach
+/// the block through workgroup memory.
 struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::TicketOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+                  ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
-    rewriter.replaceOp(
-        op, countInFirstThread(
-                rewriter, loc, state, state.exchangeBuffers.lookup(op),
-                adaptor.getScratch(), [&](OpBuilder &b, Value counter) {
-                  return LLVM::AtomicRMWOp::create(
-                      b, loc, LLVM::AtomicBinOp::add, counter,
-                      i32Constant(b, loc, 1), LLVM::AtomicOrdering::monotonic,
-                      kDeviceScope);
-                }));
+    Value buffer = state.exchangeBuffers.lookup(op);
+    Type i32 = b.getI32Type();
+    // The buffer may still be read from an earlier ticket in a loop.
+    gpu::BarrierOp::create(b, loc);
+    inFirstThread(b, loc, state.threadId, [&](OpBuilder &b) {
+      Value header = scratchPointer(b, loc, adaptor.getScratch());
+      Value taken = LLVM::AtomicRMWOp::create(
+          b, loc, LLVM::AtomicBinOp::add, header, i64Constant(b, loc, 1),
+          LLVM::AtomicOrdering::monotonic, kDeviceScope);
+      Value ticket = arith::TruncIOp::create(b, loc, i32, taken);
+      Value epoch = arith::TruncIOp::create(
+          b, loc, i32,
+          arith::ShRUIOp::create(b, loc, taken, i64Constant(b, loc, 32)));
+      Value programs = gridSize(b, loc);
+      Value last = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, ticket,
+          arith::SubIOp::create(b, loc, programs, i32Constant(b, loc, 1)));
+      buildIf(b, loc, last, [&](OpBuilder &b) {
+        Value next = arith::AddIOp::create(b, loc, epoch, i32Constant(b, loc, 1));
+        Value word = arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), next),
+            i64Constant(b, loc, 32));
+        LLVM::StoreOp::create(b, loc, word, header, /*alignment=*/8,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::monotonic, kDeviceScope);
+      });
+      memref::StoreOp::create(b, loc, ticket, buffer, indexConstant(b, loc, 0));
+      memref::StoreOp::create(b, loc, epoch, buffer, indexConstant(b, loc, 1));
+    });
+    gpu::BarrierOp::create(b, loc);
+    Value ticket = memref::LoadOp::create(b, loc, buffer, indexConstant(b, loc, 0));
+    Value epoch = memref::LoadOp::create(b, loc, buffer, indexConstant(b, loc, 1));
+    b.replaceOp(op, {arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                                  ticket).getResult(),
+                     epoch});
     return success();
+  }
+
+private:
+  /// The programs of the launch (i32).
+  static Value gridSize(OpBuilder &b, Location loc) {
+    Value size;
+    for (gpu::Dimension d :
+         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
+      Value dim = arith::IndexCastUIOp::create(
+          b, loc, b.getI32Type(), gpu::GridDimOp::create(b, loc, d));
+      size = size ? arith::MulIOp::create(b, loc, size, dim).getResult() : dim;
+    }
+    return size;
   }
 };
 
@@ -135,6 +187,28 @@ struct StatusLayout {
   Value base; // global pointer to the scratch buffer
   unsigned numTotals;
   int64_t elements = 1;
+  /// The high halves of this launch's status words (i64), per flag.
+  Value aggregateTag, inclusiveTag;
+
+  /// The layout of `scratch`'s statuses in the launch of epoch `epoch`.
+  static StatusLayout get(OpBuilder &b, Location loc, Value scratch,
+                          Value epoch, unsigned numTotals,
+                          int64_t elements = 1) {
+    Value low = arith::AndIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), epoch),
+        i64Constant(b, loc, kEpochMask));
+    Value shifted =
+        arith::ShLIOp::create(b, loc, low, i64Constant(b, loc, kFlagBits));
+    auto tag = [&](StatusFlag flag) -> Value {
+      return arith::OrIOp::create(b, loc, shifted, i64Constant(b, loc, flag));
+    };
+    return {scratchPointer(b, loc, scratch), numTotals, elements,
+            tag(kAggregate), tag(kInclusive)};
+  }
+
+  Value tag(StatusFlag flag) const {
+    return flag == kAggregate ? aggregateTag : inclusiveTag;
+  }
 
   /// `element` (i64) picks the word of an element; null for scalars.
   Value word(OpBuilder &b, Location loc, Value ticket, StatusFlag flag,
@@ -156,15 +230,20 @@ struct StatusLayout {
   }
 };
 
-/// `flag` in the high half, `v`'s bits in the low half.
-Value packStatus(OpBuilder &b, Location loc, Value v, StatusFlag flag) {
+/// The launch's tag with `flag` in the high half, `v`'s bits in the low
+/// half.
+Value packStatus(OpBuilder &b, Location loc, const StatusLayout &status,
+                 Value v, StatusFlag flag) {
   Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), toWordBits(b, loc, v));
-  return arith::OrIOp::create(b, loc, low, i64Constant(b, loc, flag << 32));
+  Value high = arith::ShLIOp::create(b, loc, status.tag(flag),
+                                     i64Constant(b, loc, 32));
+  return arith::OrIOp::create(b, loc, low, high);
 }
-Value statusHas(OpBuilder &b, Location loc, Value word, StatusFlag flag) {
+Value statusHas(OpBuilder &b, Location loc, const StatusLayout &status,
+                Value word, StatusFlag flag) {
   Value high = arith::ShRUIOp::create(b, loc, word, i64Constant(b, loc, 32));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, high,
-                               i64Constant(b, loc, flag));
+                               status.tag(flag));
 }
 Value statusValue(OpBuilder &b, Location loc, Value word, Type type) {
   Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), word);
@@ -197,11 +276,12 @@ constexpr int64_t kSpinSleepNs = 100;
 constexpr int64_t kFirstReadSleepNs = 2000;
 constexpr int64_t kFirstReadSleepProgramsPerSm = 16;
 
-/// Whether every word carries `flag`.
-Value allHave(OpBuilder &b, Location loc, ValueRange words, StatusFlag flag) {
+/// Whether every word carries this launch's `flag`.
+Value allHave(OpBuilder &b, Location loc, const StatusLayout &status,
+              ValueRange words, StatusFlag flag) {
   Value all;
   for (Value word : words) {
-    Value has = statusHas(b, loc, word, flag);
+    Value has = statusHas(b, loc, status, word, flag);
     all = all ? arith::AndIOp::create(b, loc, all, has).getResult() : has;
   }
   return all;
@@ -256,8 +336,9 @@ struct LookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
                                  .getResult()
                            : total);
     tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
-    StatusLayout status{scratchPointer(rewriter, loc, adaptor.getScratch()),
-                        static_cast<unsigned>(totals.size())};
+    StatusLayout status =
+        StatusLayout::get(rewriter, loc, adaptor.getScratch(),
+                          adaptor.getEpoch(), totals.size());
     Value ticket = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI64Type(), adaptor.getTicket());
     Value position = arith::IndexCastUIOp::create(
@@ -271,8 +352,8 @@ struct LookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
     //    program of a segment, else as the aggregate.
     inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
       for (auto [k, total] : llvm::enumerate(totals)) {
-        Value asAggregate = packStatus(b, loc, total, kAggregate);
-        Value asInclusive = packStatus(b, loc, total, kInclusive);
+        Value asAggregate = packStatus(b, loc, status, total, kAggregate);
+        Value asInclusive = packStatus(b, loc, status, total, kInclusive);
         Value word = arith::SelectOp::create(b, loc, isFirst, asInclusive,
                                              asAggregate);
         Value aggregatePtr = status.word(b, loc, ticket, kAggregate, k);
@@ -299,7 +380,7 @@ struct LookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
         SmallVector<Value> inclusives =
             combiner.combine(b, loc, carry.values, totals);
         for (auto [k, inclusive] : llvm::enumerate(inclusives)) {
-          Value packed = packStatus(b, loc, inclusive, kInclusive);
+          Value packed = packStatus(b, loc, status, inclusive, kInclusive);
           Value word = status.word(b, loc, ticket, kInclusive, k);
           publish(b, loc, packed, word);
           Value bits = toWordBits(b, loc, carry.values[k]);
@@ -404,7 +485,7 @@ private:
       Value stopAt = i64Constant(b, loc, kTilesPerLane);
       for (int64_t j = kTilesPerLane - 1; j >= 0; --j) {
         LaneTile &tile = tiles[j];
-        tile.hasInclusive = allHave(b, loc, tile.inclusives(), kInclusive);
+        tile.hasInclusive = allHave(b, loc, status, tile.inclusives(), kInclusive);
         Value stops = arith::OrIOp::create(b, loc, tile.hasInclusive,
                                            negate(b, loc, tile.inSegment));
         stopAt = arith::SelectOp::create(b, loc, stops, i64Constant(b, loc, j),
@@ -521,8 +602,8 @@ private:
               b, loc, SmallVector<Value>(2 * n, i64Constant(b, loc, 0)));
         }
         ValueRange tileWords = read.getResults();
-        Value aggregates = allHave(b, loc, tileWords.take_front(n), kAggregate);
-        Value inclusives = allHave(b, loc, tileWords.drop_front(n), kInclusive);
+        Value aggregates = allHave(b, loc, status, tileWords.take_front(n), kAggregate);
+        Value inclusives = allHave(b, loc, status, tileWords.drop_front(n), kInclusive);
         Value ready = arith::OrIOp::create(b, loc, aggregates, inclusives);
         waiting = arith::OrIOp::create(
             b, loc, waiting,
@@ -599,8 +680,9 @@ struct ElementwiseLookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
     unsigned n = op.getTotals().size();
     int64_t slots = layout.getPerThread();
     tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
-    StatusLayout status{scratchPointer(b, loc, adaptor.getScratch()), n,
-                        tileType.getNumElements()};
+    StatusLayout status =
+        StatusLayout::get(b, loc, adaptor.getScratch(), adaptor.getEpoch(), n,
+                          tileType.getNumElements());
     Value ticket = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
                                                 adaptor.getTicket());
     Value position = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
@@ -622,8 +704,8 @@ struct ElementwiseLookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
     //    of a segment, else as the aggregate.
     for (int64_t slot = 0; slot < slots; ++slot)
       for (unsigned k = 0; k < n; ++k) {
-        Value asAggregate = packStatus(b, loc, totals[slot][k], kAggregate);
-        Value asInclusive = packStatus(b, loc, totals[slot][k], kInclusive);
+        Value asAggregate = packStatus(b, loc, status, totals[slot][k], kAggregate);
+        Value asInclusive = packStatus(b, loc, status, totals[slot][k], kInclusive);
         Value word = arith::SelectOp::create(b, loc, isFirst, asInclusive,
                                              asAggregate);
         Value aggregatePtr =
@@ -645,7 +727,7 @@ struct ElementwiseLookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
         SmallVector<Value> inclusive =
             combiner.combine(b, loc, carries[slot].values, totals[slot]);
         for (unsigned k = 0; k < n; ++k) {
-          Value packed = packStatus(b, loc, inclusive[k], kInclusive);
+          Value packed = packStatus(b, loc, status, inclusive[k], kInclusive);
           Value word =
               status.word(b, loc, ticket, kInclusive, k, elements[slot]);
           publish(b, loc, packed, word);
@@ -758,9 +840,9 @@ private:
       Value steps = i64Constant(b, loc, 0);
       for (int64_t j = 0; j < kElementWindow; ++j) {
         ArrayRef<Value> w = words[j];
-        Value hasInclusive = allHave(b, loc, w.drop_front(n), kInclusive);
+        Value hasInclusive = allHave(b, loc, status, w.drop_front(n), kInclusive);
         Value ready = arith::OrIOp::create(
-            b, loc, allHave(b, loc, w.take_front(n), kAggregate), hasInclusive);
+            b, loc, allHave(b, loc, status, w.take_front(n), kAggregate), hasInclusive);
         Value takes = arith::AndIOp::create(
             b, loc, going, arith::AndIOp::create(b, loc, inSegment[j], ready));
         MaybeTuple earlier;

@@ -66,6 +66,11 @@ static constexpr int64_t kStagedMaxOperands = 2;
 /// workgroup memory allows 9, and letting ptxas take 55-62 registers (8 an
 /// SM asked) ran 0-2% slower.
 static constexpr int64_t kStagedBlocksPerSm = 16;
+/// The single passes' scratch buffers (`tile.scratch` mode 3): zero-filled
+/// when the runtime allocates them, then kept usable by the kernel (the last
+/// ticket resets the count and advances the epoch that tags each status),
+/// so a launch pays for no zero-fill.
+static constexpr int64_t kScratchEpochs = 3;
 /// Row scans with fewer rows than this percentage of the multiprocessors
 /// split their rows over several programs.
 static constexpr int64_t kSplitRowsPercentOfSms = 100;
@@ -278,7 +283,8 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
   tile::TupleCombiner combiner = combinerOf(op);
   bool isRow = op.getInputType(0).getRank() == 2;
   Value scratch = body->getArguments().back();
-  Value ticket = tilegpu::TicketOp::create(b, loc, scratch);
+  auto ticketOp = tilegpu::TicketOp::create(b, loc, scratch);
+  Value ticket = ticketOp.getTicket();
   PiecePlacement place = placePiece(b, loc, ticket, isRow);
   Value length = memref::DimOp::create(b, loc, scanned[0].input, op.getAlong());
   Value size = arith::ConstantIndexOp::create(b, loc, pieceSize);
@@ -304,8 +310,9 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
     llvm::append_range(scans, prefix.getScans());
     llvm::append_range(totals, prefix.getTotals());
   }
-  auto lookback = tilegpu::LookbackOp::create(
-      b, loc, op.getKindAttr(), totals, ticket, place.position, scratch);
+  auto lookback = tilegpu::LookbackOp::create(b, loc, op.getKindAttr(), totals,
+                                              ticket, ticketOp.getEpoch(),
+                                              place.position, scratch);
   copyCombiner(op, lookback.getCombiner());
   if (op.getKind())
     llvm::append_range(scans, blockScan(b, loc, op, elements).getScans());
@@ -424,7 +431,8 @@ static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
   bool isRow = op.getInputType(0).getRank() == 2;
   Value scratch = body->getArguments().back();
-  Value ticket = tilegpu::TicketOp::create(b, loc, scratch);
+  auto ticketOp = tilegpu::TicketOp::create(b, loc, scratch);
+  Value ticket = ticketOp.getTicket();
   PiecePlacement place = placePiece(b, loc, ticket, isRow);
   Value size = arith::ConstantIndexOp::create(b, loc, pieceSize);
   Value offset = b.createOrFold<arith::MulIOp>(loc, place.position, size);
@@ -455,7 +463,8 @@ static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
   SmallVector<Value> totals =
       stagedKindTotals(b, loc, op, scanned, zero, end, step, subShape, placeOf);
   auto lookback = tilegpu::LookbackOp::create(b, loc, op.getKindAttr(), totals,
-                                              ticket, place.position, scratch);
+                                              ticket, ticketOp.getEpoch(),
+                                              place.position, scratch);
 
   // 2. The sub-pieces again, scanned behind the carry.
   buildCarriedPieceLoop(b, loc, op, scanned, zero, end, step,
@@ -538,7 +547,8 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
   SmallVector<ScannedOperand> scanned = scannedOperands(op, body);
   tile::TupleCombiner combiner = combinerOf(op);
   Value scratch = body->getArguments().back();
-  Value ticket = tilegpu::TicketOp::create(b, loc, scratch);
+  auto ticketOp = tilegpu::TicketOp::create(b, loc, scratch);
+  Value ticket = ticketOp.getTicket();
   // The strip, then the program's place down it.
   PiecePlacement place = placePiece(b, loc, ticket, /*isRow=*/true);
   Value col = b.createOrFold<arith::MulIOp>(
@@ -570,9 +580,9 @@ static void buildColumnLookbackScanBody(OpBuilder &b, Location loc,
                              carryInto(b, l, combiner, op.getAlong(), carried,
                                        prefix.getTotals(), isFirst));
       });
-  auto lookback = tilegpu::LookbackOp::create(b, loc, op.getKindAttr(),
-                                              totals.getResults(), ticket,
-                                              place.position, scratch);
+  auto lookback = tilegpu::LookbackOp::create(
+      b, loc, op.getKindAttr(), totals.getResults(), ticket,
+      ticketOp.getEpoch(), place.position, scratch);
   copyCombiner(op, lookback.getCombiner());
 
   // 2. The pieces again, each with the combination of everything before
@@ -716,7 +726,8 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
                     rewriter.getDenseI64ArrayAttr(
                         {tilegpu::LookbackOp::kHeaderBytes,
                          tilegpu::LookbackOp::statusBytes(op.getNumScanned(),
-                                                          width)}));
+                                                          width),
+                         kScratchEpochs}));
     buildColumnLookbackScanBody(rewriter, loc, op, columnPieceRows(schedule),
                                 kColumnPiecesPerProgram, width, body);
   } else if (strategy == ScanStrategy::shortRows) {
@@ -727,7 +738,8 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
                     rewriter.getDenseI64ArrayAttr(
                         {tilegpu::LookbackOp::kHeaderBytes,
                          tilegpu::LookbackOp::statusBytes(
-                             op.getNumScanned())}));
+                             op.getNumScanned()),
+                         kScratchEpochs}));
     if (std::optional<int64_t> blocks = occupancyHint(op, isRow, staged))
       kernel->setAttr(tile::kMinBlocksPerSmAttrName,
                       rewriter.getI64IntegerAttr(*blocks));

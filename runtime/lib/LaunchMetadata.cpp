@@ -210,16 +210,18 @@ std::string checkArgumentList(const LaunchMetadata &meta, const char *key,
   return "";
 }
 
-/// Why the words of a `scratch FIXED PER_PROGRAM [unzeroed|counters]` line
-/// are not valid, or "" with `scratch` set.
+/// Why the words of a `scratch FIXED PER_PROGRAM [unzeroed|counters|epochs]`
+/// line are not valid, or "" with `scratch` set.
 std::string parseScratch(const std::vector<std::string_view> &w,
                          std::string_view line, ScratchInfo &scratch) {
   if (w.size() != 3 &&
-      !(w.size() == 4 && (w[3] == "unzeroed" || w[3] == "counters")))
+      !(w.size() == 4 &&
+        (w[3] == "unzeroed" || w[3] == "counters" || w[3] == "epochs")))
     return "scratch line '" + std::string(line) +
-           "' is not 'scratch FIXED PER_PROGRAM [unzeroed|counters]'";
+           "' is not 'scratch FIXED PER_PROGRAM [unzeroed|counters|epochs]'";
   scratch.zeroFilled = w.size() == 3;
   scratch.fixedKeptZero = w.size() == 4 && w[3] == "counters";
+  scratch.epochs = w.size() == 4 && w[3] == "epochs";
   uint64_t *fields[] = {&scratch.fixedBytes, &scratch.bytesPerProgram};
   for (int i = 0; i < 2; ++i) {
     std::string word(w[i + 1]);
@@ -391,6 +393,7 @@ std::string serialize(const LaunchMetadata &meta) {
        << meta.scratch.bytesPerProgram
        << (meta.scratch.zeroFilled      ? ""
            : meta.scratch.fixedKeptZero ? " counters"
+           : meta.scratch.epochs        ? " epochs"
                                         : " unzeroed")
        << "\n";
   if (!meta.then.empty())

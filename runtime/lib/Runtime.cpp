@@ -67,6 +67,9 @@ struct ScratchCache {
   struct Allocation {
     CUdeviceptr ptr = 0;
     uint64_t bytes = 0;
+    /// Launches queued since the last zero-fill of the whole buffer
+    /// (`epochs`).
+    uint64_t launches = 0;
   };
 
   std::shared_ptr<ContextState> ctx;
@@ -98,9 +101,10 @@ struct ScratchCache {
 
   /// A buffer of at least `bytes` for `stream` whose first `bytes` are zero
   /// (with `info.zeroFilled`), or, with `info.fixedKeptZero`, whose first
-  /// `info.fixedBytes` were zero-filled when it was allocated, once the work
-  /// queued on `stream` so far is done. With `mutex` held and the context
-  /// current.
+  /// `info.fixedBytes` were zero-filled when it was allocated, or, with
+  /// `info.epochs`, which was zero-filled whole when allocated and fewer than
+  /// ScratchInfo::kEpochsPerZeroFill launches ago, once the work queued on
+  /// `stream` so far is done. With `mutex` held and the context current.
   CUdeviceptr get(CUstream stream, uint64_t bytes, const ScratchInfo &info,
                   const std::string &kernel);
 
@@ -157,6 +161,17 @@ CUdeviceptr ScratchCache::get(CUstream stream, uint64_t bytes,
       check(driver().memsetD32Async(a.ptr, 0, scratchWords(info.fixedBytes),
                                     stream),
             "cuMemsetD32Async(scratch counters)", kernel);
+    a.launches = ScratchInfo::kEpochsPerZeroFill;
+  }
+  if (info.epochs) {
+    // All of it: a later, larger grid reads statuses past this one's.
+    if (a.launches == ScratchInfo::kEpochsPerZeroFill) {
+      check(driver().memsetD32Async(a.ptr, 0, scratchWords(a.bytes), stream),
+            "cuMemsetD32Async(scratch)", kernel);
+      a.launches = 0;
+    }
+    ++a.launches;
+    return a.ptr;
   }
   if (!info.zeroFilled || bytes == 0)
     return a.ptr;

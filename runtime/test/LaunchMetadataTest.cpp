@@ -353,6 +353,25 @@ TEST(LaunchMetadata, RoundTripsAScratchLineWithCounters) {
   EXPECT_FALSE(unzeroed == m);
 }
 
+TEST(LaunchMetadata, RoundTripsAScratchLineWithEpochs) {
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.scratch = {16, 16, /*zeroFilled=*/false, /*fixedKeptZero=*/false,
+               /*epochs=*/true};
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\nscratch 16 16 epochs\nblock "), std::string::npos)
+      << text;
+  std::string error;
+  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, m);
+  EXPECT_TRUE(parsed->scratch.epochs);
+  EXPECT_FALSE(parsed->scratch.zeroFilled);
+  EXPECT_FALSE(parsed->scratch.fixedKeptZero);
+  LaunchMetadata unzeroed = m;
+  unzeroed.scratch.epochs = false;
+  EXPECT_FALSE(unzeroed == m);
+}
+
 TEST(LaunchMetadata, ScratchTakesPartInEquality) {
   LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
   a.scratch = b.scratch = {16, 8};
@@ -868,10 +887,10 @@ TEST(LaunchMetadataRejects, ScratchLinesWithTheirReason) {
   };
   EXPECT_EQ(error("scratch 16"),
             "malformed launch metadata: scratch line 'scratch 16' is not "
-            "'scratch FIXED PER_PROGRAM [unzeroed|counters]'");
+            "'scratch FIXED PER_PROGRAM [unzeroed|counters|epochs]'");
   EXPECT_EQ(error("scratch 16 4 zeroed"),
             "malformed launch metadata: scratch line 'scratch 16 4 zeroed' is "
-            "not 'scratch FIXED PER_PROGRAM [unzeroed|counters]'");
+            "not 'scratch FIXED PER_PROGRAM [unzeroed|counters|epochs]'");
   EXPECT_EQ(error("scratch 16 x"),
             "malformed launch metadata: scratch size 'x' is not a decimal "
             "byte count");

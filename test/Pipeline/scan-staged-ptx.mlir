@@ -2,7 +2,9 @@
 // RUN: tilec %s --emit=ptx -o - | FileCheck %s --check-prefix=ONCE
 
 // The 1-D f32 sum's single pass: 4 warps, a cap of 16 programs an SM, a
-// 24 KB window (16-byte aligned) that the program's ticket places; the
+// 24 KB window (16-byte aligned) that the program's ticket places (one
+// 64-bit atomic gives the ticket and the launch's epoch; the last ticket's
+// program stores the next epoch with the count at zero); the
 // piece comes in by twelve 16-byte cp.async a thread, unrolled and
 // unchecked (the aligned path of a piece inside the source; loops copy a
 // piece that reaches past the source's end, or narrower vectors of other
@@ -15,7 +17,8 @@
 // CHECK: .maxntid 128, 1, 1
 // CHECK: .minnctapersm 16
 // CHECK: .shared .align 16 .b8 __wg_cumsum_{{[0-9]+}}[24576];
-// CHECK: atom.global.add.u32
+// CHECK: atom.global.add.u64 %rd{{[0-9]+}}, [%rd[[HEADER:[0-9]+]]], 1;
+// CHECK: st.relaxed.gpu.global.b64 [%rd[[HEADER]]], %rd{{[0-9]+}};
 // CHECK-COUNT-12: cp.async.cg.shared.global [%rd{{[0-9]+}}{{(\+[0-9]+)?}}], [%rd{{[0-9]+}}{{(\+[0-9]+)?}}], 16;
 // CHECK: cp.async.commit_group;
 // CHECK-NEXT: cp.async.wait_group 0;

@@ -2,29 +2,51 @@
 // RUN:   -pass-pipeline='builtin.module(gpu.module(gpu.func(tile-map-warps)))' \
 // RUN:   | FileCheck %s
 
-// A ticket: thread 0 increments word 0 of the scratch buffer with a
-// device-scope atomic and hands the old value to every thread through a
-// workgroup word.
+// A ticket: thread 0 adds 1 to the 64-bit word of the count (words 0 and
+// 1 of the scratch buffer: the count below, the epoch above) with a
+// device-scope atomic; the program that takes the grid's last ticket sets
+// the count back to 0 and advances the epoch. Both reach every thread
+// through two workgroup words.
 // CHECK-LABEL: gpu.func @ticket
-// CHECK-SAME: workgroup(%[[WG:.*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<2xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: gpu.barrier
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0
 // CHECK: scf.if %[[FIRST]] {
 // CHECK:   %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<?xi32> -> index
 // CHECK:   %[[PTR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
-// CHECK:   %[[OLD:.*]] = llvm.atomicrmw add %[[PTR]], %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
-// CHECK:   memref.store %[[OLD]], %[[WG]][%c0]
+// CHECK:   %[[OLD:.*]] = llvm.atomicrmw add %[[PTR]], %c1_i64 syncscope("device") monotonic : !llvm.ptr<1>, i64
+// CHECK:   %[[TICKET:.*]] = arith.trunci %[[OLD]] : i64 to i32
+// CHECK:   %[[HIGH:.*]] = arith.shrui %[[OLD]], %c32_i64 : i64
+// CHECK:   %[[EPOCH:.*]] = arith.trunci %[[HIGH]] : i64 to i32
+// CHECK:   gpu.grid_dim x
+// CHECK:   gpu.grid_dim y
+// CHECK:   gpu.grid_dim z
+// CHECK:   %[[PROGRAMS:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK:   %[[LASTT:.*]] = arith.subi %[[PROGRAMS]], %c1_i32 : i32
+// CHECK:   %[[LAST:.*]] = arith.cmpi eq, %[[TICKET]], %[[LASTT]] : i32
+// CHECK:   scf.if %[[LAST]] {
+// CHECK:     %[[NEXT:.*]] = arith.addi %[[EPOCH]], %{{.*}} : i32
+// CHECK:     %[[NEXT64:.*]] = arith.extui %[[NEXT]] : i32 to i64
+// CHECK:     %[[RESET:.*]] = arith.shli %[[NEXT64]], %{{.*}} : i64
+// CHECK:     llvm.store %[[RESET]], %[[PTR]] atomic syncscope("device") monotonic {alignment = 8 : i64} : i64, !llvm.ptr<1>
+// CHECK:   }
+// CHECK:   memref.store %[[TICKET]], %[[WG]][%{{.*}}]
+// CHECK:   memref.store %[[EPOCH]], %[[WG]][%{{.*}}]
 // CHECK: }
 // CHECK: gpu.barrier
-// CHECK: %[[T:.*]] = memref.load %[[WG]][%c0]
+// CHECK: %[[T:.*]] = memref.load %[[WG]][%{{.*}}]
+// CHECK: %[[E:.*]] = memref.load %[[WG]][%{{.*}}]
 // CHECK: arith.index_castui %[[T]] : i32 to index
 gpu.module @m {
   gpu.func @ticket(%scratch: memref<?xi32>, %out: memref<?xindex>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %t = tilegpu.ticket %scratch : memref<?xi32>
+    %t, %e = tilegpu.ticket %scratch : memref<?xi32>
     %c0 = arith.constant 0 : index
     memref.store %t, %out[%c0] : memref<?xindex>
+    %c1 = arith.constant 1 : index
+    %ei = arith.index_castui %e : i32 to index
+    memref.store %ei, %out[%c1] : memref<?xindex>
     gpu.return
   }
 }
@@ -64,9 +86,11 @@ gpu.module @m {
 
 // -----
 
-// A look-back of one f32 total. Thread 0 publishes the total at once: as
-// the inclusive prefix (flag 2 in the high word) for the first program,
-// else as the aggregate (flag 1), at 16 bytes + 16 a ticket. Warp 0 of a
+// A look-back of one f32 total. Each status word's high half is a tag: the
+// low 30 bits of the launch's epoch, then 2 bits of flag, so that an earlier
+// launch's statuses read as unpublished. Thread 0 publishes the total at
+// once: as the inclusive prefix (flag 2) for the first program, else as
+// the aggregate (flag 1), at 16 bytes + 16 a ticket. Warp 0 of a
 // later program then reads the status of the 32 tickets before it (lane i:
 // ticket - 1 - i) with device-scope atomic loads, sleeping while any is
 // unpublished; the ballot of the lanes holding an inclusive prefix finds
@@ -79,10 +103,17 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @lookback
 // CHECK-SAME: workgroup(%[[WG:.*]] : memref<1xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[E64:.*]] = arith.extui %arg2 : i32 to i64
+// CHECK: %[[E30:.*]] = arith.andi %[[E64]], %c1073741823_i64 : i64
+// CHECK: %[[EPOCH:.*]] = arith.shli %[[E30]], %c2_i64 : i64
+// CHECK: %[[AGGTAG:.*]] = arith.ori %[[EPOCH]], %c1_i64 : i64
+// CHECK: %[[INCTAG:.*]] = arith.ori %[[EPOCH]], %c2_i64{{.*}} : i64
 // CHECK: %[[ISFIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0_i64 : i64
 // CHECK: scf.if
-// CHECK:   %[[AGG:.*]] = arith.ori %{{.*}}, %c4294967296_i64 : i64
-// CHECK:   %[[INC:.*]] = arith.ori %{{.*}}, %c8589934592_i64 : i64
+// CHECK:   %[[AGGHIGH:.*]] = arith.shli %[[AGGTAG]], %c32_i64 : i64
+// CHECK:   %[[AGG:.*]] = arith.ori %{{.*}}, %[[AGGHIGH]] : i64
+// CHECK:   %[[INCHIGH:.*]] = arith.shli %[[INCTAG]], %c32_i64{{.*}} : i64
+// CHECK:   %[[INC:.*]] = arith.ori %{{.*}}, %[[INCHIGH]] : i64
 // CHECK:   %[[WORD:.*]] = arith.select %[[ISFIRST]], %[[INC]], %[[AGG]] : i64
 // CHECK:   llvm.store %[[WORD]], %{{.*}} atomic syncscope("device") monotonic {alignment = 8 : i64} : i64, !llvm.ptr<1>
 // CHECK: %[[WARP:.*]] = arith.shrui %[[TID]], %c5
@@ -118,7 +149,7 @@ gpu.module @m {
 // CHECK:     gpu.shuffle idx %{{.*}}, %c0_i32{{.*}}, %c32_i32 : f32
 // CHECK:   scf.if
 // CHECK:     %[[INCL:.*]] = arith.addf %[[CARRY:.*]], %{{.*}} : f32
-// CHECK:     arith.ori %{{.*}}, %c8589934592_i64
+// CHECK:     arith.shli %[[INCTAG]], %c32_i64
 // CHECK:     llvm.store %{{.*}} atomic syncscope("device") monotonic
 // CHECK:     memref.store %{{.*}}, %[[WG]][%c0{{.*}}]
 // CHECK: gpu.barrier
@@ -127,9 +158,9 @@ gpu.module @m {
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: arith.select %[[ISFIRST]], %[[ZERO]], %[[C]] : f32
 gpu.module @m {
-  gpu.func @lookback(%x: f32, %t: index, %scratch: memref<?xi32>, %out: memref<?xf32>) kernel
+  gpu.func @lookback(%x: f32, %t: index, %e: i32, %scratch: memref<?xi32>, %out: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %c = tilegpu.lookback add %x at %t position %t in %scratch : memref<?xi32>, f32
+    %c = tilegpu.lookback add %x at %t epoch %e position %t in %scratch : memref<?xi32>, f32
     %c0 = arith.constant 0 : index
     memref.store %c, %out[%c0] : memref<?xf32>
     gpu.return
@@ -150,9 +181,9 @@ gpu.module @m {
 // CHECK: arith.maxsi
 // CHECK: arith.maximumf
 gpu.module @m {
-  gpu.func @pair(%x: i32, %y: f32, %t: index, %p: index, %scratch: memref<?xi32>) kernel
+  gpu.func @pair(%x: i32, %y: f32, %t: index, %e: i32, %p: index, %scratch: memref<?xi32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
-    %c:2 = tilegpu.lookback max %x, %y at %t position %p in %scratch : memref<?xi32>, i32, f32
+    %c:2 = tilegpu.lookback max %x, %y at %t epoch %e position %p in %scratch : memref<?xi32>, i32, f32
     gpu.return
   }
 }
@@ -177,11 +208,11 @@ gpu.module @m {
 // CHECK-NOT: arith.select
 // CHECK: vector.broadcast %[[B]] : f32 to vector<1xf32>
 gpu.module @m {
-  gpu.func @lookback_region(%x: f32, %y: f32, %t: index, %scratch: memref<?xi32>, %out: memref<?xf32>) kernel
+  gpu.func @lookback_region(%x: f32, %y: f32, %t: index, %e: i32, %scratch: memref<?xi32>, %out: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
     %a = tile.splat %x : f32 -> tensor<1xf32>
     %b = tile.splat %y : f32 -> tensor<1xf32>
-    %c:2 = tilegpu.lookback %a, %b at %t position %t in %scratch : memref<?xi32>, tensor<1xf32>, tensor<1xf32> {
+    %c:2 = tilegpu.lookback %a, %b at %t epoch %e position %t in %scratch : memref<?xi32>, tensor<1xf32>, tensor<1xf32> {
     ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
       %an = arith.mulf %a1, %a0 : f32
       %ab = arith.mulf %a1, %b0 : f32
@@ -202,7 +233,8 @@ gpu.module @m {
 // CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : bf16 to i16
 // CHECK-NEXT: %[[WORD:.*]] = arith.extui %[[BITS]] : i16 to i32
 // CHECK-NEXT: %[[LOW:.*]] = arith.extui %[[WORD]] : i32 to i64
-// CHECK: arith.ori %[[LOW]], %c4294967296_i64
+// CHECK: %[[HIGH:.*]] = arith.shli %{{.*}}, %c32_i64 : i64
+// CHECK-NEXT: arith.ori %[[LOW]], %[[HIGH]]
 // CHECK: %[[MOVED:.*]], %{{.*}} = gpu.shuffle down %{{.*}}, %c1_i32{{.*}}, %c32_i32 : i32
 // CHECK-NEXT: %[[NARROW:.*]] = arith.trunci %[[MOVED]] : i32 to i16
 // CHECK-NEXT: %[[HALF:.*]] = arith.bitcast %[[NARROW]] : i16 to bf16
@@ -212,9 +244,9 @@ gpu.module @m {
 // CHECK-NEXT: %[[C16:.*]] = arith.trunci %[[CARRY]] : i32 to i16
 // CHECK-NEXT: arith.bitcast %[[C16]] : i16 to bf16
 gpu.module @m {
-  gpu.func @lookback_half(%x: bf16, %t: index, %scratch: memref<?xi32>, %out: memref<?xbf16>) kernel
+  gpu.func @lookback_half(%x: bf16, %t: index, %e: i32, %scratch: memref<?xi32>, %out: memref<?xbf16>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
-    %c = tilegpu.lookback %x at %t position %t in %scratch : memref<?xi32>, bf16 {
+    %c = tilegpu.lookback %x at %t epoch %e position %t in %scratch : memref<?xi32>, bf16 {
     ^bb0(%a: bf16, %b: bf16):
       %m = arith.maximumf %a, %b : bf16
       tile.yield %m : bf16
@@ -272,11 +304,11 @@ gpu.module @m {
 // CHECK: %[[C0:.*]] = arith.select %[[FIRST]], %cst{{.*}}, %[[LOOP]]#0 : f32
 // CHECK: vector.from_elements %[[C0]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
 gpu.module @m {
-  gpu.func @lookback_columns(%t: index, %p: index, %scratch: memref<?xi32>, %x: memref<?xf32>) kernel
+  gpu.func @lookback_columns(%t: index, %p: index, %e: i32, %scratch: memref<?xi32>, %x: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %totals = tile.load %x[%c0] : memref<?xf32> -> tensor<512xf32>
-    %c = tilegpu.lookback add %totals at %t position %p in %scratch : memref<?xi32>, tensor<512xf32>
+    %c = tilegpu.lookback add %totals at %t epoch %e position %p in %scratch : memref<?xi32>, tensor<512xf32>
     tile.store %c, %x[%c0] : tensor<512xf32>, memref<?xf32>
     gpu.return
   }

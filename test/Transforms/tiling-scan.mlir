@@ -2,7 +2,8 @@
 
 // A 1-D kind scan is a single pass over one program (4 warps) per 6144
 // elements, 16 programs an SM (a register cap for ptxas). The kernel
-// gains the runtime's scratch buffer (16 bytes, then 16 a program): a
+// gains the runtime's scratch buffer (16 bytes, then 16 a program,
+// zero-filled only when allocated: mode 3, epochs): a
 // program takes a ticket and reads its piece 1024 elements at a time, twice
 // (tile-stage-windows keeps it in workgroup memory in between): first
 // combining the sub-pieces for the total that the look-back publishes,
@@ -12,8 +13,8 @@
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 6144>], num_warps = 4
 // CHECK-SAME: tile.min_blocks_per_sm = 16 : i64
-// CHECK-SAME: tile.scratch = array<i64: 16, 16>
-// CHECK: %[[TICKET:.*]] = tilegpu.ticket %[[SCRATCH]] : memref<?xi32>
+// CHECK-SAME: tile.scratch = array<i64: 16, 16, 3>
+// CHECK: %[[TICKET:.*]], %[[EPOCH:.*]] = tilegpu.ticket %[[SCRATCH]] : memref<?xi32>
 // CHECK: %[[START:.*]] = arith.muli %[[TICKET]], %c6144 : index
 // CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32>
 // CHECK: %[[ACC:.*]] = scf.for %[[I:[a-z0-9]+]] = %c0 to %{{.*}} step %c1024 iter_args(%[[A:.*]] = %[[INIT]]) -> (tensor<1024xf32>)
@@ -22,7 +23,7 @@
 // CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[T]] : tensor<1024xf32>
 // CHECK:   scf.yield %[[SUM]]
 // CHECK: %[[S:.*]] = tile.reduce add %[[ACC]] along 0 : tensor<1024xf32> -> f32
-// CHECK: %[[CARRY:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
+// CHECK: %[[CARRY:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] epoch %[[EPOCH]] position %[[TICKET]] in %[[SCRATCH]] : memref<?xi32>, f32
 // CHECK: scf.for %[[J:[a-z0-9]+]] = %c0 to %{{.*}} step %c1024 iter_args(%[[C:.*]] = %[[CARRY]]) -> (f32)
 // CHECK:   %[[AT2:.*]] = arith.addi %[[START]], %[[J]] : index
 // CHECK:   %[[T2:.*]] = tile.load %[[X]][%[[AT2]]] {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<1024xf32>
@@ -43,7 +44,7 @@ tile.scan @cumsum add inclusive along 0 : (memref<?xf32>, memref<?xf32>) -> ()
 // the elements in scan order.
 // CHECK-LABEL: tile.kernel @suffix_1d
 // CHECK-SAME: tile.min_blocks_per_sm = 16
-// CHECK: %[[TICKET:.*]] = tilegpu.ticket
+// CHECK: %[[TICKET:.*]], %[[EPOCH:.*]] = tilegpu.ticket
 // CHECK: %[[OFF:.*]] = arith.muli %[[TICKET]], %[[STEP:.*]] : index
 // CHECK: %[[LEN:.*]] = memref.dim
 // CHECK: %[[END:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
@@ -89,7 +90,7 @@ tile.scan @rows_max max exclusive along 1 : (memref<?x?xbf16>, memref<?x?xbf16>)
 // CHECK-LABEL: tile.kernel @pair
 // CHECK-SAME: per_program = 3072
 // CHECK-NOT: tile.min_blocks_per_sm
-// CHECK-SAME: tile.scratch = array<i64: 16, 32>
+// CHECK-SAME: tile.scratch = array<i64: 16, 32, 3>
 // CHECK: %[[S0:.*]] = tile.reduce mul
 // CHECK: %[[S1:.*]] = tile.reduce mul
 // CHECK: tilegpu.lookback mul %[[S0]], %[[S1]] at {{.*}} : memref<?xi32>, i32, i32
@@ -127,15 +128,15 @@ tile.scan @hinted add inclusive along 0 block 8192 warps 16 : (memref<?xf32>, me
 // no carry and keeps its scan. Padding is zero: it only follows the
 // elements in scan order.
 // CHECK-LABEL: tile.kernel @recurrence
-// CHECK-SAME: tile.scratch = array<i64: 16, 32>
-// CHECK: %[[TICKET:.*]] = tilegpu.ticket
+// CHECK-SAME: tile.scratch = array<i64: 16, 32, 3>
+// CHECK: %[[TICKET:.*]], %[[EPOCH:.*]] = tilegpu.ticket
 // CHECK: %[[A:.*]] = tile.load %{{.*}} {padding = 0.000000e+00 : f32} : memref<?xf32> -> tensor<2048xf32>
 // CHECK: %[[B:.*]] = tile.load
 // CHECK: %[[P:.*]]:4 = tile.prefix %[[A]], %[[B]] along 0 : tensor<2048xf32>, tensor<2048xf32> {
 // CHECK: ^bb0(%[[A0:.*]]: f32, %[[B0:.*]]: f32, %[[A1:.*]]: f32, %[[B1:.*]]: f32):
 // CHECK:   arith.mulf %[[A1]], %[[A0]] : f32
 // CHECK: }
-// CHECK: %[[C:.*]]:2 = tilegpu.lookback %[[P]]#2, %[[P]]#3 at %[[TICKET]] position %[[TICKET]] in %{{.*}} : memref<?xi32>, f32, f32 {
+// CHECK: %[[C:.*]]:2 = tilegpu.lookback %[[P]]#2, %[[P]]#3 at %[[TICKET]] epoch %[[EPOCH]] position %[[TICKET]] in %{{.*}} : memref<?xi32>, f32, f32 {
 // CHECK: }
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TICKET]], %c0
 // CHECK: %[[CA:.*]] = tile.splat %[[C]]#0 : f32 -> tensor<2048xf32>
@@ -205,8 +206,8 @@ tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () 
 // it.
 // CHECK-LABEL: tile.kernel @columns__small_grid
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 0, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 256>], num_warps = 2
-// CHECK-SAME: tile.scratch = array<i64: 16, 4096>
-// CHECK: %[[TICKET:.*]] = tilegpu.ticket
+// CHECK-SAME: tile.scratch = array<i64: 16, 4096, 3>
+// CHECK: %[[TICKET:.*]], %[[EPOCH:.*]] = tilegpu.ticket
 // CHECK: %[[DOWN:.*]] = tile.num_programs x
 // CHECK: %[[STRIP:.*]] = arith.divui %[[TICKET]], %[[DOWN]]
 // CHECK: %[[PLACE:.*]] = arith.remui %[[TICKET]], %[[DOWN]]
@@ -217,7 +218,7 @@ tile.scan @half_region inclusive along 0 : (memref<?xf16>, memref<?xf16>) -> () 
 // CHECK:   %[[P:.*]]:2 = tile.prefix add exclusive reverse %{{.*}} along 0 : tensor<8x256xi32>
 // CHECK:   %[[MORE:.*]] = arith.addi %[[SUM]], %[[P]]#1 : tensor<256xi32>
 // CHECK:   scf.yield %[[MORE]]
-// CHECK: %[[CARRY:.*]] = tilegpu.lookback add %[[TOTALS]] at %[[TICKET]] position %[[PLACE]] in %{{.*}} : memref<?xi32>, tensor<256xi32>
+// CHECK: %[[CARRY:.*]] = tilegpu.lookback add %[[TOTALS]] at %[[TICKET]] epoch %[[EPOCH]] position %[[PLACE]] in %{{.*}} : memref<?xi32>, tensor<256xi32>
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c8 iter_args(%[[C:.*]] = %[[CARRY]]) -> (tensor<256xi32>)
 // CHECK:   %[[Q:.*]]:2 = tile.prefix add exclusive reverse
 // CHECK:   %[[B:.*]] = tile.broadcast %[[C]] dims [0]
@@ -282,8 +283,8 @@ tile.scan @segmented_rows exclusive reverse along 1 identity [0 : i32, 0.0 : f32
 // CHECK-LABEL: tile.kernel @few_rows__small_grid(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?x?xf32>, %[[Y:[a-z0-9]+]]: memref<?x?xf32>, %[[SCRATCH:[a-z0-9]+]]: memref<?xi32>)
 // CHECK-SAME: grid = [#tile.grid<arg = 0, dim = 1, per_program = 3072>, #tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 4
-// CHECK-SAME: tile.scratch = array<i64: 16, 16>
-// CHECK: %[[TICKET:.*]] = tilegpu.ticket %[[SCRATCH]]
+// CHECK-SAME: tile.scratch = array<i64: 16, 16, 3>
+// CHECK: %[[TICKET:.*]], %[[EPOCH:.*]] = tilegpu.ticket %[[SCRATCH]]
 // CHECK: %[[PIECES:.*]] = tile.num_programs x : index
 // CHECK: %[[ROW:.*]] = arith.divui %[[TICKET]], %[[PIECES]] : index
 // CHECK: %[[POS:.*]] = arith.remui %[[TICKET]], %[[PIECES]] : index
@@ -292,7 +293,7 @@ tile.scan @segmented_rows exclusive reverse along 1 identity [0 : i32, 0.0 : f32
 // CHECK:   %[[COL:.*]] = arith.addi %[[START]], %[[I]] : index
 // CHECK:   tile.load %[[X]][%[[ROW]], %[[COL]]] {{.*}} -> tensor<1x512xf32>
 // CHECK: %[[S:.*]] = tile.reduce add %{{.*}} along 1 : tensor<1x512xf32> -> tensor<1xf32>
-// CHECK: %[[C:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] position %[[POS]] in %[[SCRATCH]] : memref<?xi32>, tensor<1xf32>
+// CHECK: %[[C:.*]] = tilegpu.lookback add %[[S]] at %[[TICKET]] epoch %[[EPOCH]] position %[[POS]] in %[[SCRATCH]] : memref<?xi32>, tensor<1xf32>
 // CHECK: scf.for %[[J:[a-z0-9]+]] = {{.*}} iter_args(%[[CARRY:.*]] = %[[C]]) -> (tensor<1xf32>)
 // CHECK:   %[[COL2:.*]] = arith.addi %[[START]], %[[J]] : index
 // CHECK:   tile.broadcast %[[CARRY]] dims [1] : tensor<1xf32> -> tensor<1x512xf32>

@@ -233,7 +233,8 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
     meta.scratch = ScratchInfo{static_cast<uint64_t>(sizes[0]),
                                static_cast<uint64_t>(sizes[1]),
                                /*zeroFilled=*/zeroing == 1,
-                               /*fixedKeptZero=*/zeroing == 2};
+                               /*fixedKeptZero=*/zeroing == 2,
+                               /*epochs=*/zeroing == 3};
     types = types.drop_back();
   }
   if (Attribute attr = kernel->getAttr(tile::kThenAttrName)) {

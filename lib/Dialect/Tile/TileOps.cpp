@@ -213,13 +213,13 @@ LogicalResult KernelOp::verifyScratch() {
   if (!sizes || sizes.size() < 2 || sizes.size() > 3 || sizes[0] < 0 ||
       sizes[1] < 0 || sizes[0] % 4 || sizes[1] % 4 ||
       (sizes[0] == 0 && sizes[1] == 0) ||
-      (sizes.size() == 3 && (sizes[2] < 0 || sizes[2] > 2)))
+      (sizes.size() == 3 && (sizes[2] < 0 || sizes[2] > 3)))
     return emitOpError("'")
            << kScratchAttrName
            << "' must be array<i64: FIXED, PER_PROGRAM> (then 0 for no "
               "zero-fill, 1 for a zero-fill each launch, 2 for counters "
-              "kept zero), byte counts that are multiples of 4, not both "
-              "zero";
+              "kept zero, 3 for epochs), byte counts that are multiples of "
+              "4, not both zero";
   ArrayRef<Type> args = getArgumentTypes();
   auto scratch = args.empty() ? MemRefType() : dyn_cast<MemRefType>(args.back());
   // 32-bit words either way: tickets and status words, or partial results.

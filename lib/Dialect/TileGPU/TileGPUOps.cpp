@@ -95,12 +95,12 @@ LogicalResult LookbackOp::inferReturnTypes(MLIRContext *,
                                            RegionRange,
                                            SmallVectorImpl<Type> &inferred) {
   // The carries have the totals' types; the totals are all operands but
-  // the last three (ticket, position, scratch).
-  if (operands.size() < 3)
+  // the last four (ticket, epoch, position, scratch).
+  if (operands.size() < 4)
     return emitOptionalError(location,
-                             "'tilegpu.lookback' op needs totals, a ticket, a "
-                             "position and a scratch buffer");
-  for (Value total : operands.drop_back(3))
+                             "'tilegpu.lookback' op needs totals, a ticket, an "
+                             "epoch, a position and a scratch buffer");
+  for (Value total : operands.drop_back(4))
     inferred.push_back(total.getType());
   return success();
 }

@@ -47,9 +47,20 @@ tile.kernel @packs(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>)
 
 // The scratch buffer of a single-pass scan is not the user's: the runtime
 // passes it after the user parameters, so `params` leaves it out and the
-// `scratch FIXED PER_PROGRAM` line sizes it.
-// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_scan("tilec-launch 1\0Akernel scan\0Aparams buffer:f32:1:1 buffer:f32:1:1\0Ascratch 16 32\0Ablock 128 1 1\0Agrid 0.0/4096 - -\0Ashared 0\0A\00")
+// `scratch FIXED PER_PROGRAM` line sizes it; the kernel keeps it usable
+// from launch to launch with epochs (mode 3: `epochs`).
+// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_scan("tilec-launch 1\0Akernel scan\0Aparams buffer:f32:1:1 buffer:f32:1:1\0Ascratch 16 32 epochs\0Ablock 128 1 1\0Agrid 0.0/4096 - -\0Ashared 0\0A\00")
 tile.kernel @scan(%x: memref<?xf32>, %y: memref<?xf32>, %s: memref<?xi32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>],
+                tile.scratch = array<i64: 16, 32, 3>} {
+  tile.return
+}
+
+// -----
+
+// Without a mode, the runtime zero-fills the buffer before every launch.
+// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_zeroed("tilec-launch 1\0Akernel zeroed\0Aparams buffer:f32:1:1\0Ascratch 16 32\0Ablock 128 1 1\0Agrid 0.0/4096 - -\0Ashared 0\0A\00")
+tile.kernel @zeroed(%x: memref<?xf32>, %s: memref<?xi32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>],
                 tile.scratch = array<i64: 16, 32>} {
   tile.return

@@ -211,14 +211,14 @@ tile.kernel @prefix(%x: memref<?x?xf32>)
 // -----
 
 // CHECK-LABEL: tile.kernel @single_pass
-// CHECK: %[[T:.*]] = tilegpu.ticket %{{.*}} : memref<?xi32>
-// CHECK: tilegpu.lookback add %{{.*}} at %[[T]] position %[[T]] in %{{.*}} : memref<?xi32>, f32
-// CHECK: tilegpu.lookback max %{{.*}}, %{{.*}} at %[[T]] position %{{.*}} in %{{.*}} : memref<?xi32>, i32, f32
+// CHECK: %[[T:.*]], %[[E:.*]] = tilegpu.ticket %{{.*}} : memref<?xi32>
+// CHECK: tilegpu.lookback add %{{.*}} at %[[T]] epoch %[[E]] position %[[T]] in %{{.*}} : memref<?xi32>, f32
+// CHECK: tilegpu.lookback max %{{.*}}, %{{.*}} at %[[T]] epoch %[[E]] position %{{.*}} in %{{.*}} : memref<?xi32>, i32, f32
 tile.kernel @single_pass(%x: f32, %y: i32, %s: memref<?xi32>) attributes {grid = [#tile.grid<arg = 2, dim = 0, per_program = 1>], tile.scratch = array<i64: 16, 16>} {
-  %t = tilegpu.ticket %s : memref<?xi32>
+  %t, %e = tilegpu.ticket %s : memref<?xi32>
   %p = arith.constant 3 : index
-  %c = tilegpu.lookback add %x at %t position %t in %s : memref<?xi32>, f32
-  %d:2 = tilegpu.lookback max %y, %x at %t position %p in %s : memref<?xi32>, i32, f32
+  %c = tilegpu.lookback add %x at %t epoch %e position %t in %s : memref<?xi32>, f32
+  %d:2 = tilegpu.lookback max %y, %x at %t epoch %e position %p in %s : memref<?xi32>, i32, f32
   tile.return
 }
 
@@ -258,14 +258,14 @@ tile.kernel @prefix_region(%a: memref<?x?xi32>, %b: memref<?x?xf32>,
 // -----
 
 // CHECK-LABEL: tile.kernel @lookback_region
-// CHECK: tilegpu.lookback %{{.*}}, %{{.*}} at %{{.*}} position %{{.*}} in %{{.*}} : memref<?xi32>, f32, f32 {
+// CHECK: tilegpu.lookback %{{.*}}, %{{.*}} at %{{.*}} epoch %{{.*}} position %{{.*}} in %{{.*}} : memref<?xi32>, f32, f32 {
 // CHECK: tile.yield %{{.*}}, %{{.*}} : f32, f32
 tile.kernel @lookback_region(%s: memref<?xi32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 4096>],
                 num_warps = 4} {
-  %t = tilegpu.ticket %s : memref<?xi32>
+  %t, %e = tilegpu.ticket %s : memref<?xi32>
   %one = arith.constant 1.0 : f32
-  %c:2 = tilegpu.lookback %one, %one at %t position %t in %s
+  %c:2 = tilegpu.lookback %one, %one at %t epoch %e position %t in %s
       : memref<?xi32>, f32, f32 {
   ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
     %a = arith.mulf %a1, %a0 : f32

@@ -92,6 +92,11 @@
 // `scratch FIXED PER_PROGRAM unzeroed` asks for the same buffer without the
 // zero-fill: the kernel writes every word it reads (partial results), so
 // the launch need not pay for a memset.
+// `scratch FIXED PER_PROGRAM epochs` zero-fills the whole buffer when the
+// runtime allocates it and again before every 2^30-th launch after, not
+// before the others: the kernel keeps it usable (a single-pass scan's last
+// program resets the ticket count and advances the epoch that tags the
+// statuses, so an earlier launch's statuses read as unpublished).
 // `scratch FIXED PER_PROGRAM counters` zero-fills only the first FIXED bytes,
 // and only when the runtime allocates the buffer: they are counters that
 // the kernel leaves zero when it ends (split-K's arrival counters, which
@@ -287,12 +292,21 @@ struct ScratchInfo {
   /// `counters`: the first fixedBytes are zero-filled when the buffer is
   /// allocated, and each launch leaves them zero.
   bool fixedKeptZero = false;
+  /// `epochs`: the whole buffer is zero-filled when allocated and again
+  /// before every kEpochsPerZeroFill-th launch after; in between, the kernel
+  /// keeps it usable itself (tilec's single-pass scans: the last ticket
+  /// resets the count and advances an epoch that tags each status).
+  bool epochs = false;
+  /// Launches an `epochs` buffer serves between zero-fills: the scans tag
+  /// their statuses with an epoch's low 30 bits (MapWarpsLookback.cpp).
+  static constexpr uint64_t kEpochsPerZeroFill = uint64_t(1) << 30;
 
   /// Whether the kernel takes a scratch buffer at all.
   bool needed() const { return fixedBytes != 0 || bytesPerProgram != 0; }
   bool operator==(const ScratchInfo &o) const {
     return fixedBytes == o.fixedBytes && bytesPerProgram == o.bytesPerProgram &&
-           zeroFilled == o.zeroFilled && fixedKeptZero == o.fixedKeptZero;
+           zeroFilled == o.zeroFilled && fixedKeptZero == o.fixedKeptZero &&
+           epochs == o.epochs;
   }
 };
 

@@ -84,7 +84,9 @@ inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
 /// `tile.scratch`: [FIXED, PER_PROGRAM(, Z)] bytes (a third entry 0: no
 /// zero-fill, the kernel writes what it reads; 2: the FIXED bytes are
 /// counters, zero-filled once and left zero by every launch, the metadata's
-/// `counters`): the kernel's last user
+/// `counters`; 3: the whole buffer is zero-filled when allocated and then
+/// every 2^30 launches, between which the kernel keeps it usable with an
+/// epoch a launch, the metadata's `epochs`): the kernel's last user
 /// argument is a memref<?xi32> (or <?xf32>) scratch buffer that the runtime provides,
 /// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
 /// tile-tiling for tilegpu.ticket and tilegpu.lookback).

@@ -51,19 +51,23 @@ def TileGPU_TicketOp : TileGPU_Op<"ticket", [
   let summary = "Numbers the programs of a launch in the order they start";
   let description = [{
     Returns 0 to the first program of the launch that executes it, 1 to the
-    next, and so on: one atomic increment of word 0 of `scratch`, which must
-    be zero when the launch starts (the runtime's scratch buffer, see the
-    kernel attribute `tile.scratch`). Every program holds the result.
+    next, and so on, with the launch's epoch: one 64-bit atomic increment of
+    words 0 (the count) and 1 (the epoch) of `scratch`. The program that
+    takes the last ticket (the number of programs of the grid, less one)
+    sets the count back to 0 and advances the epoch, so a buffer
+    zero-filled once serves launch after launch, each with an epoch of its
+    own (the runtime's scratch buffer, see the kernel attribute
+    `tile.scratch`, mode 3). Every program holds both results.
     A program that waits for programs with smaller tickets (`tilegpu.lookback`)
     only waits for programs that have already started, so the kernel cannot
     deadlock whatever order the hardware starts the blocks in.
 
     ```mlir
-    %t = tilegpu.ticket %scratch : memref<?xi32>
+    %t, %epoch = tilegpu.ticket %scratch : memref<?xi32>
     ```
   }];
   let arguments = (ins TileGPU_Scratch:$scratch);
-  let results = (outs Index:$result);
+  let results = (outs Index:$ticket, I32:$epoch);
   let assemblyFormat = "$scratch attr-dict `:` type($scratch)";
 }
 
@@ -124,16 +128,19 @@ def TileGPU_LookbackOp : TileGPU_Op<"lookback", [
     inclusive prefix. Status of ticket t: from byte 16 + 16 * N * E * t (N
     totals of E elements), per total and element one 64-bit word for the
     total and one for the
-    inclusive prefix, each holding a flag in its high half and the value's
-    bits in its low half (16-bit values zero-extended), so that one load
-    gives a value with its flag. The scratch buffer must be zero at launch
-    and hold 16 + 16 * N * E bytes per program.
+    inclusive prefix, each holding a tag in its high half (the low 30 bits
+    of `epoch`, the launch's epoch from `tilegpu.ticket`, then 2 bits of
+    flag) and the value's bits in its low half (16-bit values
+    zero-extended), so that one load gives a value with its flag, and a
+    status left by an earlier launch reads as not published. The scratch
+    buffer must hold 16 + 16 * N * E bytes per program, zero-filled when
+    allocated; the runtime fills it again before an epoch would repeat.
 
     ```mlir
-    %carry = tilegpu.lookback add %total at %ticket position %piece in %scratch
-        : memref<?xi32>, f32
-    %ca, %cb = tilegpu.lookback %ta, %tb at %ticket position %ticket
-        in %scratch : memref<?xi32>, f32, f32 {
+    %carry = tilegpu.lookback add %total at %ticket epoch %epoch
+        position %piece in %scratch : memref<?xi32>, f32
+    %ca, %cb = tilegpu.lookback %ta, %tb at %ticket epoch %epoch
+        position %ticket in %scratch : memref<?xi32>, f32, f32 {
     ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
       %a = arith.mulf %a1, %a0 : f32
       %ab = arith.mulf %a1, %b0 : f32
@@ -144,18 +151,20 @@ def TileGPU_LookbackOp : TileGPU_Op<"lookback", [
   }];
   let arguments = (ins OptionalAttr<Tile_ReduceKind>:$kind,
       Variadic<AnyTypeOf<[I32, F32, F16, BF16, TileGPU_Tile]>>:$totals,
-      Index:$ticket, Index:$position, TileGPU_Scratch:$scratch);
+      Index:$ticket, I32:$epoch, Index:$position, TileGPU_Scratch:$scratch);
   let results =
       (outs Variadic<AnyTypeOf<[I32, F32, F16, BF16, TileGPU_Tile]>>:$carries);
   let regions = (region MaxSizedRegion<1>:$combiner);
   let assemblyFormat = [{
-    ($kind^)? $totals `at` $ticket `position` $position `in` $scratch
+    ($kind^)? $totals `at` $ticket `epoch` $epoch `position` $position
+    `in` $scratch
     attr-dict `:` type($scratch) `,` type($totals) ($combiner^)?
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
-    /// Scratch bytes before the first status (word 0 is the ticket).
+    /// Scratch bytes before the first status (words 0 and 1 are the ticket
+    /// count and the epoch).
     static constexpr int64_t kHeaderBytes = 16;
     /// Scratch bytes of one program's status with `numTotals` totals of
     /// `elements` elements each.
