@@ -249,18 +249,17 @@ private:
       scf::IfOp::create(
           b, loc, whole,
           [&](OpBuilder &tb, Location) {
-            forEachChunk(tb, vector, /*rolled=*/false,
-                         [&](OpBuilder &cb, Chunk chunk) {
-                           nvgpu::DeviceAsyncCopyOp::create(
-                               cb, loc,
-                               nvgpu::DeviceAsyncTokenType::get(
-                                   cb.getContext()),
-                               dst, dstIndices(cb, chunk), src,
-                               srcIndices(i0, cb.createOrFold<arith::AddIOp>(
-                                                  loc, j0, chunk.col)),
-                               cb.getIndexAttr(vector), Value(),
-                               bypassL1 ? cb.getUnitAttr() : UnitAttr());
-                         });
+            forEachChunk(
+                tb, vector, /*rolled=*/false, [&](OpBuilder &cb, Chunk chunk) {
+                  nvgpu::DeviceAsyncCopyOp::create(
+                      cb, loc,
+                      nvgpu::DeviceAsyncTokenType::get(cb.getContext()), dst,
+                      dstIndices(cb, chunk), src,
+                      srcIndices(i0, cb.createOrFold<arith::AddIOp>(loc, j0,
+                                                                    chunk.col)),
+                      cb.getIndexAttr(vector), Value(),
+                      bypassL1 ? cb.getUnitAttr() : UnitAttr());
+                });
             scf::YieldOp::create(tb, loc);
           },
           [&](OpBuilder &eb, Location) {
@@ -358,9 +357,8 @@ private:
 
   /// One element a thread at a time, each read behind a bound check.
   scf::ForOp copyGuardedElements(OpBuilder &b) const {
-    return chunkLoop(b, 1, [&](OpBuilder &cb, Chunk chunk) {
-      copyElement(cb, chunk);
-    });
+    return chunkLoop(
+        b, 1, [&](OpBuilder &cb, Chunk chunk) { copyElement(cb, chunk); });
   }
 
   Location loc;

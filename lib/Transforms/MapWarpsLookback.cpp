@@ -1,7 +1,8 @@
 //===- MapWarpsLookback.cpp - Ops that coordinate programs of a grid ------===//
 //
 // tilegpu.ticket and tilegpu.arrive: thread 0 counts with an atomic on the
-// scratch buffer and hands the count to the block through workgroup memory.
+// scratch buffer (the ticket's gives the launch's epoch too) and hands the
+// count to the block through workgroup memory.
 // tilegpu.lookback: the decoupled look-back of a single-pass scan. Thread 0
 // publishes the program's totals, warp 0 reads its predecessors' status 32
 // at a time (sleeping first, in launches of many programs, and between
@@ -35,6 +36,9 @@ namespace {
 /// nothing was published yet.
 enum StatusFlag : int64_t { kAggregate = 1, kInclusive = 2 };
 constexpr int64_t kFlagBits = 2;
+/// The runtime zero-fills an `epochs` buffer again before 2^30 launches have
+/// used it (ScratchInfo::kEpochsPerZeroFill), so no two launches between
+/// fills share a tag.
 constexpr int64_t kEpochMask = (int64_t(1) << 30) - 1;
 
 /// Global memory: the scratch buffer is a kernel argument.
@@ -87,9 +91,8 @@ Value countInFirstThread(
 struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
-  LogicalResult
-  matchAndRewrite(tilegpu::TicketOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &b) const override {
+  LogicalResult matchAndRewrite(tilegpu::TicketOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     Value buffer = state.exchangeBuffers.lookup(op);
     Type i32 = b.getI32Type();
@@ -109,7 +112,8 @@ struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
           b, loc, arith::CmpIPredicate::eq, ticket,
           arith::SubIOp::create(b, loc, programs, i32Constant(b, loc, 1)));
       buildIf(b, loc, last, [&](OpBuilder &b) {
-        Value next = arith::AddIOp::create(b, loc, epoch, i32Constant(b, loc, 1));
+        Value next =
+            arith::AddIOp::create(b, loc, epoch, i32Constant(b, loc, 1));
         Value word = arith::ShLIOp::create(
             b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), next),
             i64Constant(b, loc, 32));
@@ -122,11 +126,14 @@ struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
       memref::StoreOp::create(b, loc, epoch, buffer, indexConstant(b, loc, 1));
     });
     gpu::BarrierOp::create(b, loc);
-    Value ticket = memref::LoadOp::create(b, loc, buffer, indexConstant(b, loc, 0));
-    Value epoch = memref::LoadOp::create(b, loc, buffer, indexConstant(b, loc, 1));
-    b.replaceOp(op, {arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
-                                                  ticket).getResult(),
-                     epoch});
+    Value ticket =
+        memref::LoadOp::create(b, loc, buffer, indexConstant(b, loc, 0));
+    Value epoch =
+        memref::LoadOp::create(b, loc, buffer, indexConstant(b, loc, 1));
+    b.replaceOp(op,
+                {arith::IndexCastUIOp::create(b, loc, b.getIndexType(), ticket)
+                     .getResult(),
+                 epoch});
     return success();
   }
 
@@ -235,8 +242,8 @@ struct StatusLayout {
 Value packStatus(OpBuilder &b, Location loc, const StatusLayout &status,
                  Value v, StatusFlag flag) {
   Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), toWordBits(b, loc, v));
-  Value high = arith::ShLIOp::create(b, loc, status.tag(flag),
-                                     i64Constant(b, loc, 32));
+  Value high =
+      arith::ShLIOp::create(b, loc, status.tag(flag), i64Constant(b, loc, 32));
   return arith::OrIOp::create(b, loc, low, high);
 }
 Value statusHas(OpBuilder &b, Location loc, const StatusLayout &status,
@@ -336,9 +343,8 @@ struct LookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
                                  .getResult()
                            : total);
     tile::TupleCombiner combiner(op.getKind(), op.getCombiner());
-    StatusLayout status =
-        StatusLayout::get(rewriter, loc, adaptor.getScratch(),
-                          adaptor.getEpoch(), totals.size());
+    StatusLayout status = StatusLayout::get(rewriter, loc, adaptor.getScratch(),
+                                            adaptor.getEpoch(), totals.size());
     Value ticket = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI64Type(), adaptor.getTicket());
     Value position = arith::IndexCastUIOp::create(
@@ -485,7 +491,8 @@ private:
       Value stopAt = i64Constant(b, loc, kTilesPerLane);
       for (int64_t j = kTilesPerLane - 1; j >= 0; --j) {
         LaneTile &tile = tiles[j];
-        tile.hasInclusive = allHave(b, loc, status, tile.inclusives(), kInclusive);
+        tile.hasInclusive =
+            allHave(b, loc, status, tile.inclusives(), kInclusive);
         Value stops = arith::OrIOp::create(b, loc, tile.hasInclusive,
                                            negate(b, loc, tile.inSegment));
         stopAt = arith::SelectOp::create(b, loc, stops, i64Constant(b, loc, j),
@@ -602,8 +609,10 @@ private:
               b, loc, SmallVector<Value>(2 * n, i64Constant(b, loc, 0)));
         }
         ValueRange tileWords = read.getResults();
-        Value aggregates = allHave(b, loc, status, tileWords.take_front(n), kAggregate);
-        Value inclusives = allHave(b, loc, status, tileWords.drop_front(n), kInclusive);
+        Value aggregates =
+            allHave(b, loc, status, tileWords.take_front(n), kAggregate);
+        Value inclusives =
+            allHave(b, loc, status, tileWords.drop_front(n), kInclusive);
         Value ready = arith::OrIOp::create(b, loc, aggregates, inclusives);
         waiting = arith::OrIOp::create(
             b, loc, waiting,
@@ -704,8 +713,10 @@ struct ElementwiseLookbackLowering : MapWarpsPattern<tilegpu::LookbackOp> {
     //    of a segment, else as the aggregate.
     for (int64_t slot = 0; slot < slots; ++slot)
       for (unsigned k = 0; k < n; ++k) {
-        Value asAggregate = packStatus(b, loc, status, totals[slot][k], kAggregate);
-        Value asInclusive = packStatus(b, loc, status, totals[slot][k], kInclusive);
+        Value asAggregate =
+            packStatus(b, loc, status, totals[slot][k], kAggregate);
+        Value asInclusive =
+            packStatus(b, loc, status, totals[slot][k], kInclusive);
         Value word = arith::SelectOp::create(b, loc, isFirst, asInclusive,
                                              asAggregate);
         Value aggregatePtr =
@@ -840,9 +851,11 @@ private:
       Value steps = i64Constant(b, loc, 0);
       for (int64_t j = 0; j < kElementWindow; ++j) {
         ArrayRef<Value> w = words[j];
-        Value hasInclusive = allHave(b, loc, status, w.drop_front(n), kInclusive);
+        Value hasInclusive =
+            allHave(b, loc, status, w.drop_front(n), kInclusive);
         Value ready = arith::OrIOp::create(
-            b, loc, allHave(b, loc, status, w.take_front(n), kAggregate), hasInclusive);
+            b, loc, allHave(b, loc, status, w.take_front(n), kAggregate),
+            hasInclusive);
         Value takes = arith::AndIOp::create(
             b, loc, going, arith::AndIOp::create(b, loc, inSegment[j], ready));
         MaybeTuple earlier;

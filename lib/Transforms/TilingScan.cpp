@@ -46,9 +46,9 @@ static constexpr int64_t kLookbackBlocksPerSm = 7;
 /// The staged single pass (kind scans of at most two operands, without
 /// hints) keeps its piece in workgroup memory between its two reads
 /// (tile-stage-windows) and reads it a sub-piece at a time (of each
-/// operand; two operands share the piece, half each). Against the register-held piece
-/// of 4096 at 7 programs an SM, 3072/512 ran f32 sums 1.08-1.10x faster at
-/// 2^28 on the H200 (bench/scan/results/2026-11-29-h200-staged). Of six
+/// operand; two operands share the piece, half each). Against the register-held
+/// piece of 4096 at 7 programs an SM, 3072/512 ran f32 sums 1.08-1.10x faster
+/// at 2^28 on the H200 (bench/scan/results/2026-11-29-h200-staged). Of six
 /// pieces swept five rounds in one call (bench/results/2026-11-30-h200-start),
 /// 1-D scans run fastest at 6144/1024 (24 KB: 9 programs an SM): against
 /// 3072/512, f32 sums 4-5% faster at 2^28, bf16 ones 1.23x, 2^20 ones
@@ -310,9 +310,9 @@ static void buildLookbackScanBody(OpBuilder &b, Location loc, tile::ScanOp op,
     llvm::append_range(scans, prefix.getScans());
     llvm::append_range(totals, prefix.getTotals());
   }
-  auto lookback = tilegpu::LookbackOp::create(b, loc, op.getKindAttr(), totals,
-                                              ticket, ticketOp.getEpoch(),
-                                              place.position, scratch);
+  auto lookback =
+      tilegpu::LookbackOp::create(b, loc, op.getKindAttr(), totals, ticket,
+                                  ticketOp.getEpoch(), place.position, scratch);
   copyCombiner(op, lookback.getCombiner());
   if (op.getKind())
     llvm::append_range(scans, blockScan(b, loc, op, elements).getScans());
@@ -462,9 +462,9 @@ static void buildStagedLookbackScanBody(OpBuilder &b, Location loc,
   // 1. The totals, published by the look-back.
   SmallVector<Value> totals =
       stagedKindTotals(b, loc, op, scanned, zero, end, step, subShape, placeOf);
-  auto lookback = tilegpu::LookbackOp::create(b, loc, op.getKindAttr(), totals,
-                                              ticket, ticketOp.getEpoch(),
-                                              place.position, scratch);
+  auto lookback =
+      tilegpu::LookbackOp::create(b, loc, op.getKindAttr(), totals, ticket,
+                                  ticketOp.getEpoch(), place.position, scratch);
 
   // 2. The sub-pieces again, scanned behind the carry.
   buildCarriedPieceLoop(b, loc, op, scanned, zero, end, step,
@@ -722,12 +722,12 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
                             columnStripWidth(schedule), body);
   } else if (strategy == ScanStrategy::columnSinglePass) {
     int64_t width = columnStripWidth(schedule);
-    kernel->setAttr(tile::kScratchAttrName,
-                    rewriter.getDenseI64ArrayAttr(
-                        {tilegpu::LookbackOp::kHeaderBytes,
-                         tilegpu::LookbackOp::statusBytes(op.getNumScanned(),
-                                                          width),
-                         kScratchEpochs}));
+    kernel->setAttr(
+        tile::kScratchAttrName,
+        rewriter.getDenseI64ArrayAttr(
+            {tilegpu::LookbackOp::kHeaderBytes,
+             tilegpu::LookbackOp::statusBytes(op.getNumScanned(), width),
+             kScratchEpochs}));
     buildColumnLookbackScanBody(rewriter, loc, op, columnPieceRows(schedule),
                                 kColumnPiecesPerProgram, width, body);
   } else if (strategy == ScanStrategy::shortRows) {
@@ -737,8 +737,7 @@ static tile::KernelOp buildScanKernel(RewriterBase &rewriter, tile::ScanOp op,
     kernel->setAttr(tile::kScratchAttrName,
                     rewriter.getDenseI64ArrayAttr(
                         {tilegpu::LookbackOp::kHeaderBytes,
-                         tilegpu::LookbackOp::statusBytes(
-                             op.getNumScanned()),
+                         tilegpu::LookbackOp::statusBytes(op.getNumScanned()),
                          kScratchEpochs}));
     if (std::optional<int64_t> blocks = occupancyHint(op, isRow, staged))
       kernel->setAttr(tile::kMinBlocksPerSmAttrName,

@@ -319,57 +319,54 @@ TEST(LaunchMetadata, RoundTripsAThenLine) {
   EXPECT_EQ(serialize(other).find("then"), std::string::npos);
 }
 
-TEST(LaunchMetadata, RoundTripsAnUnzeroedScratchLine) {
+/// fill's metadata with `scratch`: serialized with `line` before its block
+/// line, parsed back equal; returns the parsed scratch.
+ScratchInfo roundTripScratch(const ScratchInfo &scratch,
+                             const std::string &line) {
   LaunchMetadata m = rt::test::fillMetadata();
-  m.scratch = {0, 8448, /*zeroFilled=*/false};
+  m.scratch = scratch;
   std::string text = serialize(m);
-  EXPECT_NE(text.find("\nscratch 0 8448 unzeroed\nblock "), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("\n" + line + "\nblock "), std::string::npos) << text;
   std::string error;
   std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
+  EXPECT_TRUE(parsed) << error;
+  if (!parsed)
+    return {};
   EXPECT_EQ(*parsed, m);
-  EXPECT_FALSE(parsed->scratch.zeroFilled);
-  LaunchMetadata zeroed = m;
-  zeroed.scratch.zeroFilled = true;
-  EXPECT_FALSE(zeroed == m);
+  return parsed->scratch;
+}
+
+TEST(LaunchMetadata, RoundTripsAnUnzeroedScratchLine) {
+  ScratchInfo unzeroed = {0, 8448, /*zeroFilled=*/false};
+  ScratchInfo parsed = roundTripScratch(unzeroed, "scratch 0 8448 unzeroed");
+  EXPECT_FALSE(parsed.zeroFilled);
+  ScratchInfo zeroed = unzeroed;
+  zeroed.zeroFilled = true;
+  EXPECT_FALSE(zeroed == unzeroed);
 }
 
 TEST(LaunchMetadata, RoundTripsAScratchLineWithCounters) {
-  LaunchMetadata m = rt::test::fillMetadata();
-  m.scratch = {4096, 65536, /*zeroFilled=*/false, /*fixedKeptZero=*/true};
-  std::string text = serialize(m);
-  EXPECT_NE(text.find("\nscratch 4096 65536 counters\nblock "),
-            std::string::npos)
-      << text;
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_TRUE(parsed->scratch.fixedKeptZero);
-  EXPECT_FALSE(parsed->scratch.zeroFilled);
-  LaunchMetadata unzeroed = m;
-  unzeroed.scratch.fixedKeptZero = false;
-  EXPECT_FALSE(unzeroed == m);
+  ScratchInfo counters = {4096, 65536, /*zeroFilled=*/false,
+                          /*fixedKeptZero=*/true};
+  ScratchInfo parsed =
+      roundTripScratch(counters, "scratch 4096 65536 counters");
+  EXPECT_TRUE(parsed.fixedKeptZero);
+  EXPECT_FALSE(parsed.zeroFilled);
+  ScratchInfo unzeroed = counters;
+  unzeroed.fixedKeptZero = false;
+  EXPECT_FALSE(unzeroed == counters);
 }
 
 TEST(LaunchMetadata, RoundTripsAScratchLineWithEpochs) {
-  LaunchMetadata m = rt::test::fillMetadata();
-  m.scratch = {16, 16, /*zeroFilled=*/false, /*fixedKeptZero=*/false,
-               /*epochs=*/true};
-  std::string text = serialize(m);
-  EXPECT_NE(text.find("\nscratch 16 16 epochs\nblock "), std::string::npos)
-      << text;
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(*parsed, m);
-  EXPECT_TRUE(parsed->scratch.epochs);
-  EXPECT_FALSE(parsed->scratch.zeroFilled);
-  EXPECT_FALSE(parsed->scratch.fixedKeptZero);
-  LaunchMetadata unzeroed = m;
-  unzeroed.scratch.epochs = false;
-  EXPECT_FALSE(unzeroed == m);
+  ScratchInfo epochs = {16, 16, /*zeroFilled=*/false, /*fixedKeptZero=*/false,
+                        /*epochs=*/true};
+  ScratchInfo parsed = roundTripScratch(epochs, "scratch 16 16 epochs");
+  EXPECT_TRUE(parsed.epochs);
+  EXPECT_FALSE(parsed.zeroFilled);
+  EXPECT_FALSE(parsed.fixedKeptZero);
+  ScratchInfo unzeroed = epochs;
+  unzeroed.epochs = false;
+  EXPECT_FALSE(unzeroed == epochs);
 }
 
 TEST(LaunchMetadata, ScratchTakesPartInEquality) {

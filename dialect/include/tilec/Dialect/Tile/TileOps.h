@@ -87,9 +87,9 @@ inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
 /// `counters`; 3: the whole buffer is zero-filled when allocated and then
 /// every 2^30 launches, between which the kernel keeps it usable with an
 /// epoch a launch, the metadata's `epochs`): the kernel's last user
-/// argument is a memref<?xi32> (or <?xf32>) scratch buffer that the runtime provides,
-/// zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes (set by
-/// tile-tiling for tilegpu.ticket and tilegpu.lookback).
+/// argument is a memref<?xi32> (or <?xf32>) scratch buffer that the runtime
+/// provides, zero-filled, with at least FIXED + PER_PROGRAM * (programs) bytes
+/// (set by tile-tiling for tilegpu.ticket and tilegpu.lookback).
 inline constexpr llvm::StringLiteral kScratchAttrName = "tile.scratch";
 /// `tile.then`: @name: the kernel (same parameters, a scratch buffer of its
 /// own declaration) the runtime launches right after this one on the same
