@@ -239,13 +239,14 @@ private:
       // Only a 1-D tile that reaches past either end of its source needs
       // each vector's bound checks: it takes them in a loop, every other
       // tile copies whole vectors unrolled.
+      // Named, so that the ops come in this order (argument evaluation
+      // order is the C++ compiler's choice).
+      Value startsIn =
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, j0, cols);
       Value end = b.createOrFold<arith::AddIOp>(loc, j0, index(b, shape[1]));
-      Value whole = b.createOrFold<arith::AndIOp>(
-          loc,
-          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, j0,
-                                        cols),
-          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ule, end,
-                                        cols));
+      Value endsIn =
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ule, end, cols);
+      Value whole = b.createOrFold<arith::AndIOp>(loc, startsIn, endsIn);
       scf::IfOp::create(
           b, loc, whole,
           [&](OpBuilder &tb, Location) {

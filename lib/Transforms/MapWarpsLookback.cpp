@@ -114,9 +114,9 @@ struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
       buildIf(b, loc, last, [&](OpBuilder &b) {
         Value next =
             arith::AddIOp::create(b, loc, epoch, i32Constant(b, loc, 1));
-        Value word = arith::ShLIOp::create(
-            b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), next),
-            i64Constant(b, loc, 32));
+        Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), next);
+        Value word =
+            arith::ShLIOp::create(b, loc, wide, i64Constant(b, loc, 32));
         LLVM::StoreOp::create(b, loc, word, header, /*alignment=*/8,
                               /*isVolatile=*/false, /*isNonTemporal=*/false,
                               /*isInvariantGroup=*/false,
@@ -201,9 +201,10 @@ struct StatusLayout {
   static StatusLayout get(OpBuilder &b, Location loc, Value scratch,
                           Value epoch, unsigned numTotals,
                           int64_t elements = 1) {
-    Value low = arith::AndIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), epoch),
-        i64Constant(b, loc, kEpochMask));
+    // One statement per op: argument order is unspecified in C++.
+    Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), epoch);
+    Value low =
+        arith::AndIOp::create(b, loc, wide, i64Constant(b, loc, kEpochMask));
     Value shifted =
         arith::ShLIOp::create(b, loc, low, i64Constant(b, loc, kFlagBits));
     auto tag = [&](StatusFlag flag) -> Value {

@@ -90,9 +90,9 @@ gpu.module @m {
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[I:[a-z0-9]+]]: index
 // CHECK: %[[LEN:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
 // CHECK: scf.if
+// CHECK: %[[STARTS_IN:.*]] = arith.cmpi ult, %[[I]], %[[LEN]] : index
 // CHECK: %[[END:.*]] = arith.addi %[[I]], %c3072 : index
 // CHECK: %[[ENDS_IN:.*]] = arith.cmpi ule, %[[END]], %[[LEN]] : index
-// CHECK: %[[STARTS_IN:.*]] = arith.cmpi ult, %[[I]], %[[LEN]] : index
 // CHECK: %[[WHOLE:.*]] = arith.andi %[[STARTS_IN]], %[[ENDS_IN]] : i1
 // CHECK: scf.if %[[WHOLE]] {
 // CHECK-COUNT-6: nvgpu.device_async_copy %[[X]][%{{[0-9]+}}], %{{.*}}[%{{[0-9]+}}], 4 {bypassL1} : memref<?xf32> to memref<3072xf32, #gpu.address_space<workgroup>>
