@@ -241,11 +241,11 @@ private:
       // tile copies whole vectors unrolled.
       // Named, so that the ops come in this order (argument evaluation
       // order is the C++ compiler's choice).
-      Value startsIn =
-          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, j0, cols);
+      Value startsIn = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ult, j0, cols);
       Value end = b.createOrFold<arith::AddIOp>(loc, j0, index(b, shape[1]));
-      Value endsIn =
-          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ule, end, cols);
+      Value endsIn = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ule, end, cols);
       Value whole = b.createOrFold<arith::AndIOp>(loc, startsIn, endsIn);
       scf::IfOp::create(
           b, loc, whole,
