@@ -66,21 +66,33 @@ Value elementPointer(OpBuilder &b, Location loc, Value base, Type elementType,
                              ValueRange{index});
 }
 
-/// Thread 0 takes a count with `atomic` (it gets the pointer to word 0 of
-/// the scratch buffer) and hands it to the whole block through `buffer`.
-Value countInFirstThread(
+/// Thread 0 computes `words` i32 words with `compute` (it gets the pointer
+/// to word 0 of the scratch buffer) and hands them to the whole block
+/// through `buffer`, one word each.
+SmallVector<Value> shareFromFirstThread(
     OpBuilder &b, Location loc, const MapWarpsState &state, Value buffer,
-    Value scratch, function_ref<Value(OpBuilder &, Value)> atomic) {
-  Value zero = indexConstant(b, loc, 0);
+    Value scratch, int64_t words,
+    function_ref<SmallVector<Value>(OpBuilder &, Value)> compute) {
+  SmallVector<Value> slots;
+  for (int64_t i = 0; i < words; ++i)
+    slots.push_back(indexConstant(b, loc, i));
   // The buffer may still be read from an earlier count in a loop.
   gpu::BarrierOp::create(b, loc);
   inFirstThread(b, loc, state.threadId, [&](OpBuilder &b) {
-    Value count = atomic(b, scratchPointer(b, loc, scratch));
-    memref::StoreOp::create(b, loc, count, buffer, zero);
+    SmallVector<Value> values = compute(b, scratchPointer(b, loc, scratch));
+    assert(values.size() == slots.size() && "one value a word");
+    for (auto [value, slot] : llvm::zip_equal(values, slots))
+      memref::StoreOp::create(b, loc, value, buffer, slot);
   });
   gpu::BarrierOp::create(b, loc);
-  Value count = memref::LoadOp::create(b, loc, buffer, zero);
-  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), count);
+  SmallVector<Value> shared;
+  for (Value slot : slots)
+    shared.push_back(memref::LoadOp::create(b, loc, buffer, slot));
+  return shared;
+}
+
+Value indexFromWord(OpBuilder &b, Location loc, Value word) {
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), word);
 }
 
 /// Thread 0 adds 1 to the 64-bit word of the count (low half) and the epoch
@@ -94,12 +106,8 @@ struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
   LogicalResult matchAndRewrite(tilegpu::TicketOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
-    Value buffer = state.exchangeBuffers.lookup(op);
     Type i32 = b.getI32Type();
-    // The buffer may still be read from an earlier ticket in a loop.
-    gpu::BarrierOp::create(b, loc);
-    inFirstThread(b, loc, state.threadId, [&](OpBuilder &b) {
-      Value header = scratchPointer(b, loc, adaptor.getScratch());
+    auto take = [&](OpBuilder &b, Value header) -> SmallVector<Value> {
       Value taken = LLVM::AtomicRMWOp::create(
           b, loc, LLVM::AtomicBinOp::add, header, i64Constant(b, loc, 1),
           LLVM::AtomicOrdering::monotonic, kDeviceScope);
@@ -122,18 +130,12 @@ struct TicketLowering : MapWarpsPattern<tilegpu::TicketOp> {
                               /*isInvariantGroup=*/false,
                               LLVM::AtomicOrdering::monotonic, kDeviceScope);
       });
-      memref::StoreOp::create(b, loc, ticket, buffer, indexConstant(b, loc, 0));
-      memref::StoreOp::create(b, loc, epoch, buffer, indexConstant(b, loc, 1));
-    });
-    gpu::BarrierOp::create(b, loc);
-    Value ticket =
-        memref::LoadOp::create(b, loc, buffer, indexConstant(b, loc, 0));
-    Value epoch =
-        memref::LoadOp::create(b, loc, buffer, indexConstant(b, loc, 1));
-    b.replaceOp(op,
-                {arith::IndexCastUIOp::create(b, loc, b.getIndexType(), ticket)
-                     .getResult(),
-                 epoch});
+      return {ticket, epoch};
+    };
+    SmallVector<Value> shared =
+        shareFromFirstThread(b, loc, state, state.exchangeBuffers.lookup(op),
+                             adaptor.getScratch(), /*words=*/2, take);
+    b.replaceOp(op, {indexFromWord(b, loc, shared[0]), shared[1]});
     return success();
   }
 
@@ -177,11 +179,12 @@ struct ArriveLowering : MapWarpsPattern<tilegpu::ArriveOp> {
           LLVM::AtomicOrdering::monotonic, kDeviceScope);
       LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel,
                             kDeviceScope);
-      return before;
+      return SmallVector<Value>{before};
     };
-    rewriter.replaceOp(op, countInFirstThread(rewriter, loc, state,
-                                              state.exchangeBuffers.lookup(op),
-                                              adaptor.getScratch(), atomic));
+    Value before = shareFromFirstThread(
+        rewriter, loc, state, state.exchangeBuffers.lookup(op),
+        adaptor.getScratch(), /*words=*/1, atomic)[0];
+    rewriter.replaceOp(op, indexFromWord(rewriter, loc, before));
     return success();
   }
 };

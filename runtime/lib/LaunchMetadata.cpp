@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include <charconv>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 namespace tilec {
 
@@ -210,18 +212,26 @@ std::string checkArgumentList(const LaunchMetadata &meta, const char *key,
   return "";
 }
 
+/// The `scratch` line's last word for each fill but EachLaunch (no word).
+constexpr std::pair<ScratchFill, std::string_view> kScratchFillWords[] = {
+    {ScratchFill::None, "unzeroed"},
+    {ScratchFill::Counters, "counters"},
+    {ScratchFill::Epochs, "epochs"}};
+
 /// Why the words of a `scratch FIXED PER_PROGRAM [unzeroed|counters|epochs]`
 /// line are not valid, or "" with `scratch` set.
 std::string parseScratch(const std::vector<std::string_view> &w,
                          std::string_view line, ScratchInfo &scratch) {
-  if (w.size() != 3 &&
-      !(w.size() == 4 &&
-        (w[3] == "unzeroed" || w[3] == "counters" || w[3] == "epochs")))
+  std::optional<ScratchFill> fill;
+  if (w.size() == 3)
+    fill = ScratchFill::EachLaunch;
+  for (auto [f, word] : kScratchFillWords)
+    if (w.size() == 4 && w[3] == word)
+      fill = f;
+  if (!fill)
     return "scratch line '" + std::string(line) +
            "' is not 'scratch FIXED PER_PROGRAM [unzeroed|counters|epochs]'";
-  scratch.zeroFilled = w.size() == 3;
-  scratch.fixedKeptZero = w.size() == 4 && w[3] == "counters";
-  scratch.epochs = w.size() == 4 && w[3] == "epochs";
+  scratch.fill = *fill;
   uint64_t *fields[] = {&scratch.fixedBytes, &scratch.bytesPerProgram};
   for (int i = 0; i < 2; ++i) {
     std::string word(w[i + 1]);
@@ -388,14 +398,14 @@ std::string serialize(const LaunchMetadata &meta) {
       os << "." << *meta.narrow.dim;
     os << " " << meta.narrow.atMost << "\n";
   }
-  if (meta.scratch.needed())
+  if (meta.scratch.needed()) {
     os << "scratch " << meta.scratch.fixedBytes << " "
-       << meta.scratch.bytesPerProgram
-       << (meta.scratch.zeroFilled      ? ""
-           : meta.scratch.fixedKeptZero ? " counters"
-           : meta.scratch.epochs        ? " epochs"
-                                        : " unzeroed")
-       << "\n";
+       << meta.scratch.bytesPerProgram;
+    for (auto [fill, word] : kScratchFillWords)
+      if (meta.scratch.fill == fill)
+        os << " " << word;
+    os << "\n";
+  }
   if (!meta.then.empty())
     os << "then " << meta.then << "\n";
   if (meta.persistentBlocksPerSm)

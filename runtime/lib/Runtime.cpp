@@ -99,12 +99,9 @@ struct ScratchCache {
         driver().memFree(entry.second.ptr);
   }
 
-  /// A buffer of at least `bytes` for `stream` whose first `bytes` are zero
-  /// (with `info.zeroFilled`), or, with `info.fixedKeptZero`, whose first
-  /// `info.fixedBytes` were zero-filled when it was allocated, or, with
-  /// `info.epochs`, which was zero-filled whole when allocated and fewer than
-  /// ScratchInfo::kEpochsPerZeroFill launches ago, once the work queued on
-  /// `stream` so far is done. With `mutex` held and the context current.
+  /// A buffer of at least `bytes` for `stream`, zero-filled as `info.fill`
+  /// says (ScratchFill), once the work queued on `stream` so far is done.
+  /// With `mutex` held and the context current.
   CUdeviceptr get(CUstream stream, uint64_t bytes, const ScratchInfo &info,
                   const std::string &kernel);
 
@@ -157,13 +154,13 @@ CUdeviceptr ScratchCache::get(CUstream stream, uint64_t bytes,
   if (a.bytes < bytes) {
     grow(stream, a, bytes, kernel);
     // Launches leave the counters zero: they need zeros only once.
-    if (info.fixedKeptZero)
+    if (info.fill == ScratchFill::Counters)
       check(driver().memsetD32Async(a.ptr, 0, scratchWords(info.fixedBytes),
                                     stream),
             "cuMemsetD32Async(scratch counters)", kernel);
     a.launches = ScratchInfo::kEpochsPerZeroFill;
   }
-  if (info.epochs) {
+  if (info.fill == ScratchFill::Epochs) {
     // All of it: a later, larger grid reads statuses past this one's.
     if (a.launches == ScratchInfo::kEpochsPerZeroFill) {
       check(driver().memsetD32Async(a.ptr, 0, scratchWords(a.bytes), stream),
@@ -173,7 +170,7 @@ CUdeviceptr ScratchCache::get(CUstream stream, uint64_t bytes,
     ++a.launches;
     return a.ptr;
   }
-  if (!info.zeroFilled || bytes == 0)
+  if (info.fill != ScratchFill::EachLaunch || bytes == 0)
     return a.ptr;
   // Only the words the launch may use: a large buffer left over from a
   // larger grid costs nothing to keep.
@@ -1059,7 +1056,7 @@ bool Kernel::launchRepitched(const Stream &stream,
   CUdeviceptr staging = 0;
   try {
     staging = staging_->get(stream.handle(), plan.bytes,
-                            ScratchInfo{0, 0, /*zeroFilled=*/false}, name_);
+                            ScratchInfo{0, 0, ScratchFill::None}, name_);
   } catch (const Error &error) {
     // Too large to stage: the fallback reads the buffers where they are.
     if (error.result() == CUDA_ERROR_OUT_OF_MEMORY)

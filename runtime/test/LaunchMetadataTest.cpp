@@ -319,54 +319,30 @@ TEST(LaunchMetadata, RoundTripsAThenLine) {
   EXPECT_EQ(serialize(other).find("then"), std::string::npos);
 }
 
-/// fill's metadata with `scratch`: serialized with `line` before its block
-/// line, parsed back equal; returns the parsed scratch.
-ScratchInfo roundTripScratch(const ScratchInfo &scratch,
-                             const std::string &line) {
-  LaunchMetadata m = rt::test::fillMetadata();
-  m.scratch = scratch;
-  std::string text = serialize(m);
-  EXPECT_NE(text.find("\n" + line + "\nblock "), std::string::npos) << text;
-  std::string error;
-  std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
-  EXPECT_TRUE(parsed) << error;
-  if (!parsed)
-    return {};
-  EXPECT_EQ(*parsed, m);
-  return parsed->scratch;
-}
-
-TEST(LaunchMetadata, RoundTripsAnUnzeroedScratchLine) {
-  ScratchInfo unzeroed = {0, 8448, /*zeroFilled=*/false};
-  ScratchInfo parsed = roundTripScratch(unzeroed, "scratch 0 8448 unzeroed");
-  EXPECT_FALSE(parsed.zeroFilled);
-  ScratchInfo zeroed = unzeroed;
-  zeroed.zeroFilled = true;
-  EXPECT_FALSE(zeroed == unzeroed);
-}
-
-TEST(LaunchMetadata, RoundTripsAScratchLineWithCounters) {
-  ScratchInfo counters = {4096, 65536, /*zeroFilled=*/false,
-                          /*fixedKeptZero=*/true};
-  ScratchInfo parsed =
-      roundTripScratch(counters, "scratch 4096 65536 counters");
-  EXPECT_TRUE(parsed.fixedKeptZero);
-  EXPECT_FALSE(parsed.zeroFilled);
-  ScratchInfo unzeroed = counters;
-  unzeroed.fixedKeptZero = false;
-  EXPECT_FALSE(unzeroed == counters);
-}
-
-TEST(LaunchMetadata, RoundTripsAScratchLineWithEpochs) {
-  ScratchInfo epochs = {16, 16, /*zeroFilled=*/false, /*fixedKeptZero=*/false,
-                        /*epochs=*/true};
-  ScratchInfo parsed = roundTripScratch(epochs, "scratch 16 16 epochs");
-  EXPECT_TRUE(parsed.epochs);
-  EXPECT_FALSE(parsed.zeroFilled);
-  EXPECT_FALSE(parsed.fixedKeptZero);
-  ScratchInfo unzeroed = epochs;
-  unzeroed.epochs = false;
-  EXPECT_FALSE(unzeroed == epochs);
+TEST(LaunchMetadata, RoundTripsEveryScratchFill) {
+  // Each fill with its line; a fill takes part in equality.
+  const std::pair<ScratchInfo, std::string> cases[] = {
+      {{16, 8}, "scratch 16 8"},
+      {{0, 8448, ScratchFill::None}, "scratch 0 8448 unzeroed"},
+      {{4096, 65536, ScratchFill::Counters}, "scratch 4096 65536 counters"},
+      {{16, 16, ScratchFill::Epochs}, "scratch 16 16 epochs"}};
+  for (const auto &[scratch, line] : cases) {
+    LaunchMetadata m = rt::test::fillMetadata();
+    m.scratch = scratch;
+    std::string text = serialize(m);
+    EXPECT_NE(text.find("\n" + line + "\nblock "), std::string::npos) << text;
+    std::string error;
+    std::optional<LaunchMetadata> parsed = parseLaunchMetadata(text, &error);
+    ASSERT_TRUE(parsed) << error;
+    EXPECT_EQ(*parsed, m);
+    EXPECT_EQ(parsed->scratch.fill, scratch.fill) << line;
+    for (const auto &[other, otherLine] : cases) {
+      ScratchInfo refilled = scratch;
+      refilled.fill = other.fill;
+      EXPECT_EQ(refilled == scratch, other.fill == scratch.fill)
+          << line << " against " << otherLine;
+    }
+  }
 }
 
 TEST(LaunchMetadata, ScratchTakesPartInEquality) {

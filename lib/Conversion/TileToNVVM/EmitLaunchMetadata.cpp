@@ -221,7 +221,7 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
     auto scratch = types.empty() ? MemRefType()
                                  : dyn_cast<MemRefType>(types.back());
     if (!sizes || sizes.size() < 2 || sizes.size() > 3 || sizes[0] < 0 ||
-        sizes[1] < 0 ||
+        sizes[1] < 0 || (sizes.size() == 3 && (sizes[2] < 0 || sizes[2] > 3)) ||
         !scratch || scratch.getRank() != 1 ||
         !(scratch.getElementType().isInteger(32) ||
           scratch.getElementType().isF32()))
@@ -230,11 +230,14 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << "' must be [FIXED, PER_PROGRAM(, ZERO_FILL)] bytes on a kernel whose last "
                 "user parameter is a memref<?xi32> or memref<?xf32>";
     int64_t zeroing = sizes.size() == 2 ? 1 : sizes[2];
-    meta.scratch = ScratchInfo{static_cast<uint64_t>(sizes[0]),
-                               static_cast<uint64_t>(sizes[1]),
-                               /*zeroFilled=*/zeroing == 1,
-                               /*fixedKeptZero=*/zeroing == 2,
-                               /*epochs=*/zeroing == 3};
+    // tile.scratch's third entry (TileOps.h): 0 none, 1 each launch, 2
+    // counters, 3 epochs.
+    constexpr ScratchFill kFills[] = {
+        ScratchFill::None, ScratchFill::EachLaunch, ScratchFill::Counters,
+        ScratchFill::Epochs};
+    meta.scratch =
+        ScratchInfo{static_cast<uint64_t>(sizes[0]),
+                    static_cast<uint64_t>(sizes[1]), kFills[zeroing]};
     types = types.drop_back();
   }
   if (Attribute attr = kernel->getAttr(tile::kThenAttrName)) {

@@ -282,21 +282,28 @@ struct NarrowVariant {
   }
 };
 
+/// When the runtime zero-fills a scratch buffer (the `scratch` line's last
+/// word).
+enum class ScratchFill {
+  /// No word: before each launch, the bytes the launch may use.
+  EachLaunch,
+  /// `unzeroed`: never; the kernel writes every word it reads.
+  None,
+  /// `counters`: the first fixedBytes, when the buffer is allocated; each
+  /// launch leaves them zero.
+  Counters,
+  /// `epochs`: the whole buffer, when allocated and again before every
+  /// kEpochsPerZeroFill-th launch after; in between, the kernel keeps it
+  /// usable itself (tilec's single-pass scans: the last ticket resets the
+  /// count and advances an epoch that tags each status).
+  Epochs,
+};
+
 /// The global scratch buffer a kernel asks for (see `scratch`).
 struct ScratchInfo {
   uint64_t fixedBytes = 0;
   uint64_t bytesPerProgram = 0;
-  /// Whether the runtime zero-fills it before each launch (false:
-  /// `unzeroed` or `counters`).
-  bool zeroFilled = true;
-  /// `counters`: the first fixedBytes are zero-filled when the buffer is
-  /// allocated, and each launch leaves them zero.
-  bool fixedKeptZero = false;
-  /// `epochs`: the whole buffer is zero-filled when allocated and again
-  /// before every kEpochsPerZeroFill-th launch after; in between, the kernel
-  /// keeps it usable itself (tilec's single-pass scans: the last ticket
-  /// resets the count and advances an epoch that tags each status).
-  bool epochs = false;
+  ScratchFill fill = ScratchFill::EachLaunch;
   /// Launches an `epochs` buffer serves between zero-fills: the scans tag
   /// their statuses with an epoch's low 30 bits (MapWarpsLookback.cpp).
   static constexpr uint64_t kEpochsPerZeroFill = uint64_t(1) << 30;
@@ -305,8 +312,7 @@ struct ScratchInfo {
   bool needed() const { return fixedBytes != 0 || bytesPerProgram != 0; }
   bool operator==(const ScratchInfo &o) const {
     return fixedBytes == o.fixedBytes && bytesPerProgram == o.bytesPerProgram &&
-           zeroFilled == o.zeroFilled && fixedKeptZero == o.fixedKeptZero &&
-           epochs == o.epochs;
+           fill == o.fill;
   }
 };
 
