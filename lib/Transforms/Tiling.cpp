@@ -52,6 +52,13 @@ constexpr int64_t kSplitKChunk = 512;
 /// cap, 1024x1024x4096 ran in 8 splits (3.9 waves, each program 8 K steps,
 /// the last adding 8 partial tiles) at 0.35x cuBLAS on the H200.
 constexpr int64_t kSplitKBlocksPerSm = 1;
+/// The fewest parts of `kSplitKChunk` a launch splits K into; fewer run
+/// unsplit (launch metadata `split 1 4`). Adding the partial tiles costs
+/// about 5 us at two splits on the H200, more than a split of K <= 1536
+/// saves: 1024^3 and 512x512x1024 ran 1.14-1.2x faster unsplit, while
+/// K = 2048 in 4 splits (16 tiles) beat 2 and 1
+/// (bench/matmul/results/2026-11-30-h200-small-grid).
+constexpr int64_t kSplitKMinParts = 4;
 /// Arrival counters in the split-K scratch buffer, one a tile; a launch with
 /// more tiles runs unsplit (the small-grid kernel has fewer tiles than
 /// multiprocessors).
@@ -483,15 +490,17 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
   auto kernel = tile::KernelOp::create(
       rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
       b.getArrayAttr(grid), s.warps);
-  // Counters kept zero (each tile's wrap when its last split arrives), then
-  // one f32 partial result a program, written before it is read.
-  if (s.splitKChunk)
+  if (s.splitKChunk) {
+    // Counters kept zero (each tile's wrap when its last split arrives),
+    // then one f32 partial result a program, written before it is read.
     kernel->setAttr(tile::kScratchAttrName,
-                    b.getDenseI64ArrayAttr({kSplitKCounters * 4,
-                                            s.blockM * s.blockN * 4, 2}));
-  if (s.splitKChunk)
+                    b.getDenseI64ArrayAttr(
+                        {kSplitKCounters * 4, s.blockM * s.blockN * 4, 2}));
     kernel->setAttr(tile::kSplitAttrName,
                     b.getI64IntegerAttr(kSplitKBlocksPerSm));
+    kernel->setAttr(tile::kSplitMinPartsAttrName,
+                    b.getI64IntegerAttr(kSplitKMinParts));
+  }
   if (s.persistent)
     kernel->setAttr(tile::kPersistentAttrName, b.getI64IntegerAttr(1));
   if (s.clusterBlocks > 1)

@@ -412,8 +412,12 @@ std::string serialize(const LaunchMetadata &meta) {
     os << "persistent " << meta.persistentBlocksPerSm << "\n";
   if (meta.clusterX > 1)
     os << "cluster " << meta.clusterX << "\n";
-  if (meta.splitBlocksPerSm)
-    os << "split " << meta.splitBlocksPerSm << "\n";
+  if (meta.splitBlocksPerSm) {
+    os << "split " << meta.splitBlocksPerSm;
+    if (meta.splitMinParts > 1)
+      os << " " << meta.splitMinParts;
+    os << "\n";
+  }
   os << "block " << meta.block[0] << " " << meta.block[1] << " "
      << meta.block[2] << "\n";
   os << "grid";
@@ -522,10 +526,14 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
       unsigned &blocks = meta.splitBlocksPerSm;
       if (blocks)
         return fail("duplicate split line '" + std::string(line) + "'");
-      if (w.size() != 2 || !parseInt(w[1], blocks) || blocks == 0 ||
-          blocks > 32)
+      unsigned &minParts = meta.splitMinParts;
+      if ((w.size() != 2 && w.size() != 3) || !parseInt(w[1], blocks) ||
+          blocks == 0 || blocks > 32 ||
+          (w.size() == 3 &&
+           (!parseInt(w[2], minParts) || minParts < 2 || minParts > 1024)))
         return fail("split line '" + std::string(line) +
-                    "' is not 'split N' with N in 1..32");
+                    "' is not 'split N' or 'split N P' with N in 1..32 and "
+                    "P in 2..1024");
     } else if (key == "cluster") {
       if (meta.clusterX > 1)
         return fail("duplicate cluster line '" + std::string(line) + "'");
@@ -612,10 +620,13 @@ uint64_t fittingBlocksPerSm(unsigned blocksPerSm, int residentPerSm) {
   return std::min<uint64_t>(blocksPerSm, uint64_t(residentPerSm));
 }
 
-/// `grid` with z capped at max(1, floor(N * multiprocessors / (x * y))).
+/// `grid` with z capped at max(1, floor(N * multiprocessors / (x * y))),
+/// or 1 when z is under the split line's fewest parts.
 std::array<uint64_t, 3> splitGrid(const LaunchMetadata &meta,
                                   std::array<uint64_t, 3> grid,
                                   int multiprocessors, int residentPerSm) {
+  if (grid[2] > 0 && grid[2] < meta.splitMinParts)
+    grid[2] = 1;
   if (multiprocessors <= 0 || grid[0] == 0 || grid[1] == 0)
     return grid;
   uint64_t resident = fittingBlocksPerSm(meta.splitBlocksPerSm, residentPerSm) *

@@ -1249,14 +1249,24 @@ TEST(LaunchMetadata, RoundTripsASplitLine) {
   LaunchMetadata other = m;
   other.splitBlocksPerSm = 2;
   EXPECT_FALSE(m == other);
+  // The fewest parts: a second number, printed only above 1.
+  m.splitMinParts = 4;
+  text = serialize(m);
+  EXPECT_NE(text.find("\nsplit 1 4\n"), std::string::npos) << text;
+  expectRoundTrip(m, text);
+  other = m;
+  other.splitMinParts = 1;
+  EXPECT_FALSE(m == other);
 }
 
 TEST(LaunchMetadataRejects, SplitLinesWithTheirReason) {
   for (const char *bad :
-       {"split", "split 0", "split 33", "split x", "split 1 2"})
+       {"split", "split 0", "split 33", "split x", "split 1 1", "split 1 0",
+        "split 1 1025", "split 1 x", "split 1 2 3", "split 0 4"})
     EXPECT_EQ(rejection(bad),
               std::string("malformed launch metadata: split line '") + bad +
-                  "' is not 'split N' with N in 1..32");
+                  "' is not 'split N' or 'split N P' with N in 1..32 and P "
+                  "in 2..1024");
   EXPECT_EQ(rejection("split 1\nsplit 1"),
             "malformed launch metadata: duplicate split line 'split 1'");
   EXPECT_EQ(rejection("persistent 1\nsplit 1"),
@@ -1282,6 +1292,25 @@ TEST(LaunchGrid, CapsASplitZAtTheResidentBlocks) {
   EXPECT_EQ(launchGrid(m, Grid{8, 8, 0}, 132), (Grid{8, 8, 0}));
   EXPECT_EQ(launchGrid(m, Grid{0, 8, 8}, 132), (Grid{0, 8, 8}));
   EXPECT_EQ(launchGrid(m, Grid{8, 8, 8}, 0), (Grid{8, 8, 8}));
+}
+
+TEST(LaunchGrid, RunsASplitGridUnsplitUnderItsFewestParts) {
+  LaunchMetadata m = tmaMatmul();
+  m.splitBlocksPerSm = 1;
+  m.splitMinParts = 4;
+  // Under 4 parts asked for: one split, however many would fit.
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 2}, 132), (Grid{8, 8, 1}));
+  EXPECT_EQ(launchGrid(m, Grid{4, 4, 3}, 132), (Grid{4, 4, 1}));
+  // 4 or more: capped as before, to 2 where 64 tiles leave room for 2.
+  EXPECT_EQ(launchGrid(m, Grid{4, 4, 4}, 132), (Grid{4, 4, 4}));
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 4}, 132), (Grid{8, 8, 2}));
+  EXPECT_EQ(launchGrid(m, Grid{4, 4, 32}, 132), (Grid{4, 4, 8}));
+  // On an unknown device too; an empty grid stays empty.
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 3}, 0), (Grid{8, 8, 1}));
+  EXPECT_EQ(launchGrid(m, Grid{8, 8, 0}, 132), (Grid{8, 8, 0}));
+  // An unsplit launch writes its results itself: no then kernel.
+  m.then = "combine";
+  EXPECT_FALSE(thenRuns(m, launchGrid(m, Grid{8, 8, 3}, 132)));
 }
 
 TEST(LaunchGrid, AsksNoMoreBlocksAnSmThanFitThere) {

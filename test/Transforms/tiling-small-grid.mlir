@@ -52,7 +52,8 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // a scratch buffer of 1024 arrival counters (kept zero: mode 2) and one
 // 128x128 f32 partial tile a program; the runtime launches at most one
 // block a multiprocessor in all (tile.split = 1), fewer splits than K / 512
-// where the tiles are many. Each split runs its own run of K
+// where the tiles are many, and none where K / 512 is under 4
+// (tile.split_min_parts = 4). Each split runs its own run of K
 // steps; with one split program 0 stores C directly, otherwise every split
 // stores its partial tile, arrives at its tile's counter, and the last to
 // arrive adds the partial tiles in split order and stores C.
@@ -60,7 +61,7 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // CHECK-LABEL: tile.kernel @split__small_grid(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %{{.*}}: memref<?x?xbf16>, %[[C:[^:]*]]: memref<?x?xf32>, %[[SCRATCH:[^:]*]]: memref<?xf32>)
 // CHECK-SAME: #tile.grid<arg = 0, dim = 1, per_program = 512>]
-// CHECK-SAME: tile.scratch = array<i64: 4096, 65536, 2>, tile.split = 1 : i64
+// CHECK-SAME: tile.scratch = array<i64: 4096, 65536, 2>, tile.split = 1 : i64, tile.split_min_parts = 4 : i64
 // CHECK: %[[ALIGNED:.*]] = memref.assume_alignment %[[SCRATCH]], 16
 // CHECK: %[[SPLIT:.*]] = tile.program_id z
 // CHECK: %[[GRID_SPLITS:.*]] = tile.num_programs z

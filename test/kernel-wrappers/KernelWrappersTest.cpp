@@ -257,9 +257,10 @@ TEST(KernelWrappers, LaunchAMatmulWithItsVariants) {
   // Small integers: every product and sum is exact in f32, and C is rounded
   // to bf16 once. K = 64 lets TMA describe the operands; K = 70 does not
   // (the fallback). A 200x136 C makes the small-grid kernel run, which
-  // splits K in runs of 512: 1088 = 17 steps of 64 in 3 splits (TMA), 1030
-  // in 3 splits (the fallback), 0 in none (C is zero: the main kernel).
-  for (int64_t k : {64, 70, 1088, 1030, 0}) {
+  // splits K in runs of 512 where that makes 4 or more: 2112 = 33 steps of
+  // 64 in 5 splits (TMA), 2054 in 5 splits (the fallback); 1088 (3 runs)
+  // unsplit; 0 in none (C is zero: the main kernel).
+  for (int64_t k : {64, 70, 1088, 2112, 2054, 0}) {
     const int64_t m = 200, n = 136;
     std::vector<BFloat16> a(m * k), bt(n * k);
     for (int64_t i = 0; i < m * k; ++i)

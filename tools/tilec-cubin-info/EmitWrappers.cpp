@@ -167,6 +167,9 @@ std::string describeLaunch(const LaunchMetadata &meta,
   if (meta.splitBlocksPerSm)
     persistent += ", z capped at " + std::to_string(meta.splitBlocksPerSm) +
                   " block(s) a multiprocessor in all";
+  if (meta.splitBlocksPerSm && meta.splitMinParts > 1)
+    persistent +=
+        ", unsplit under " + std::to_string(meta.splitMinParts) + " parts";
   return "grid " + grid + persistent + ", block " +
          std::to_string(meta.block[0]) + "x" + std::to_string(meta.block[1]) +
          "x" + std::to_string(meta.block[2]);

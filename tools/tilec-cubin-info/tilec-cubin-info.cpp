@@ -117,6 +117,9 @@ int main(int argc, char **argv) {
             launch += ", z split: at most " +
                       std::to_string(meta->splitBlocksPerSm) +
                       " block(s) an SM in all";
+          if (meta->splitBlocksPerSm && meta->splitMinParts > 1)
+            launch += ", unsplit under " + std::to_string(meta->splitMinParts) +
+                      " parts";
           // Which operands the runtime stages for TMA, and from how many
           // programs along which axis.
           if (!meta->repitch.empty()) {

@@ -152,6 +152,8 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     finishes last) and stores C. `tile.split = 1` lets the runtime cap z
     at one block a multiprocessor in all (the kernel holds one): more
     splits would only add waves and partial tiles to add.
+    `tile.split_min_parts = 4` runs K of under 4 parts (at most 1536)
+    unsplit: adding the partial tiles costs more than such splits save.
 
     ```mlir
     tile.matmul @mm a(row) b(row)

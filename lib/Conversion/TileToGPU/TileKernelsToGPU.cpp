@@ -59,11 +59,11 @@ tilec::outlineTileKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   int32_t threads = static_cast<int32_t>(kernel.getNumThreads());
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({threads, 1, 1}));
   func->setAttr("tile.grid", kernel.getGrid());
-  for (StringRef name : {tile::kSmallGridAttrName, tile::kNarrowAttrName,
-                         tile::kScratchAttrName, tile::kThenAttrName,
-                         tile::kMinBlocksPerSmAttrName,
-                         tile::kPersistentAttrName, tile::kClusterAttrName,
-                         tile::kSplitAttrName, tile::kRepitchArgsAttrName})
+  for (StringRef name :
+       {tile::kSmallGridAttrName, tile::kNarrowAttrName, tile::kScratchAttrName,
+        tile::kThenAttrName, tile::kMinBlocksPerSmAttrName,
+        tile::kPersistentAttrName, tile::kClusterAttrName, tile::kSplitAttrName,
+        tile::kSplitMinPartsAttrName, tile::kRepitchArgsAttrName})
     if (Attribute attr = kernel->getAttr(name))
       func->setAttr(name, attr);
   if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())

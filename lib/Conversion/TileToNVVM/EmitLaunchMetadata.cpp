@@ -275,6 +275,16 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
                 "a kernel that is not persistent";
     meta.splitBlocksPerSm = static_cast<unsigned>(blocks.getInt());
   }
+  if (Attribute attr = kernel->getAttr(tile::kSplitMinPartsAttrName)) {
+    auto parts = dyn_cast<IntegerAttr>(attr);
+    if (!parts || parts.getInt() < 2 || parts.getInt() > 1024 ||
+        !meta.splitBlocksPerSm)
+      return kernel.emitError("'")
+             << tile::kSplitMinPartsAttrName
+             << "' must be 2 to 1024 splits, on a kernel with '"
+             << tile::kSplitAttrName << "'";
+    meta.splitMinParts = static_cast<unsigned>(parts.getInt());
+  }
   for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;
     Type elementType = type;

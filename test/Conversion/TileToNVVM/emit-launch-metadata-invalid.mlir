@@ -332,6 +332,30 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.split_min_parts' must be 2 to 1024 splits, on a kernel with 'tile.split'}}
+  gpu.func @min_parts_unsplit(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.split_min_parts = 4 : i64} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.split_min_parts' must be 2 to 1024 splits, on a kernel with 'tile.split'}}
+  gpu.func @min_parts_of_one(%x: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.split = 1 : i64, tile.split_min_parts = 1 : i64} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
   // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
   gpu.func @repitch_no_fallback(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,

@@ -91,3 +91,16 @@ tile.kernel @split_k(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf3
                 tile.split = 1 : i64} {
   tile.return
 }
+
+// -----
+
+// A split-K kernel with fewest parts: the `split` line's second number.
+// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_split_k_min_parts("tilec-launch 1\0Akernel split_k_min_parts\0Aparams buffer:f32:2:?,1 buffer:f32:2:?,1 buffer:f32:2:?,1\0Ascratch 4096 65536 counters\0Asplit 1 4\0Ablock 256 1 1\0Agrid 2.1/128 2.0/128 0.1/512\0Ashared 0\0A\00")
+tile.kernel @split_k_min_parts(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %s: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 2, dim = 1, per_program = 128>,
+                        #tile.grid<arg = 2, dim = 0, per_program = 128>,
+                        #tile.grid<arg = 0, dim = 1, per_program = 512>],
+                num_warps = 8, tile.scratch = array<i64: 4096, 65536, 2>,
+                tile.split = 1 : i64, tile.split_min_parts = 4 : i64} {
+  tile.return
+}

@@ -135,7 +135,10 @@
 // at least 1 computes the same result: the runtime launches z' = min(z,
 // max(1, floor(N * multiprocessors / (x * y)))), at most N blocks a
 // multiprocessor in all (more splits would only add waves and partial
-// results to add). For both lines the runtime takes N no larger than the
+// results to add). `split N P` (P in 2..1024) also launches z' = 1 when
+// z < P: a kernel whose partial results cost more to add than short
+// parts of K save (split-K's, below 4 parts of 512) runs those unsplit.
+// For both lines the runtime takes N no larger than the
 // blocks of the kernel that fit on a multiprocessor (the driver's
 // occupancy). The scratch buffer follows the launched grid. A
 // small-grid choice looks at the grid of the grid line. At most one line.
@@ -355,6 +358,9 @@ struct LaunchMetadata {
   /// With N > 0, the grid's z dimension splits each (x, y) program's work
   /// and is capped at N blocks a multiprocessor in all (see `split`).
   unsigned splitBlocksPerSm = 0;
+  /// With a split line, the fewest splits (z of the grid line) worth their
+  /// partial results: a grid asking for fewer launches z = 1 (1: any z).
+  unsigned splitMinParts = 1;
 
   bool operator==(const LaunchMetadata &o) const {
     return kernel == o.kernel && params == o.params && block == o.block &&
@@ -364,7 +370,8 @@ struct LaunchMetadata {
            smallGrid == o.smallGrid && narrow == o.narrow &&
            scratch == o.scratch && then == o.then &&
            persistentBlocksPerSm == o.persistentBlocksPerSm &&
-           clusterX == o.clusterX && splitBlocksPerSm == o.splitBlocksPerSm;
+           clusterX == o.clusterX && splitBlocksPerSm == o.splitBlocksPerSm &&
+           splitMinParts == o.splitMinParts;
   }
 };
 

@@ -113,6 +113,11 @@ inline constexpr llvm::StringLiteral kClusterAttrName = "tile.cluster";
 /// most N blocks a multiprocessor run in all (set by tile-tiling for
 /// split-K matmuls; launch metadata `split N`).
 inline constexpr llvm::StringLiteral kSplitAttrName = "tile.split";
+/// `tile.split_min_parts`: P: with `tile.split`, a grid asking for fewer
+/// than P splits runs unsplit (z of 1), where adding partial results would
+/// cost more than the splits save (launch metadata `split N P`).
+inline constexpr llvm::StringLiteral kSplitMinPartsAttrName =
+    "tile.split_min_parts";
 /// `tile.dynamic_shared_bytes`: N: the bytes of dynamic shared memory a
 /// block needs (its staged slots and barriers, set by tile-promote-shared,
 /// and the workgroup buffers tile-reuse-staged-memory moves there; launch

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Split-K's fewest parts (launch metadata `split 1 4`): checks and an A/B
+# in one device call. Steps: the runtime's and the generated wrappers'
+# GPU tests; the checker's run of every variant at every kernel path;
+# float64 checks at small-grid shapes that now run unsplit (K <= 1536) and
+# that still split (K > 1536), every input and output type, both layouts,
+# accumulating or not; memcheck there; then the bf16 kernel before and
+# after (`old`/`new`, each `tilec bench/matmul/smallgrid.mlir`), cuBLAS in
+# each process, rounds in alternation.
+# Here: ninja -C build tilec-matmul-bench tilec_runtime_tests
+#   tilec_kernel_wrapper_tests; strip them into .device/parts/; tilec
+#   bench/matmul/kernels.mlir -o .device/parts/matmul.cubin; the old and
+#   new smallgrid.mlir cubins as .device/parts/{old,new}.cubin.
+# There: bash bench/matmul/split-min-parts-device.sh   (carry .device/parts)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT="${OUT:-/tmp/tilec-split-parts}"; mkdir -p "$OUT/raw"
+RAW="$OUT/raw"
+export PATH="/usr/local/cuda/bin:$PATH"
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+D=.device/parts
+chmod +x "$D/tilec-matmul-bench" "$D/tilec_runtime_tests" "$D/tilec_kernel_wrapper_tests"
+BIN="$D/tilec-matmul-bench"
+CHECK_SHAPES="${CHECK_SHAPES:-1024x1024x1024,512x512x1536,640x384x1030,200x136x1088,1000x1003x1537,129x257x2049,512x512x16384,1x1x4097,7x13x1030,1024x1024x513,65x129x8192,1024x1024x2048}"
+BENCH_SHAPES="${BENCH_SHAPES:-1024x1024x1024,512x512x1024,768x768x1024,1024x1024x1536,512x512x1536,1024x1024x2048,512x512x2048,1024x1024x4096,4096x128x4096,512x512x16384}"
+OUT_SAVED="$OUT"; OUT="$RAW"
+source bench/steps.sh
+QUIET_PATTERN='PASSED|FAILED|passed' quiet_step runtime "$D/tilec_runtime_tests"
+QUIET_PATTERN='PASSED|FAILED|passed' quiet_step wrappers "$D/tilec_kernel_wrapper_tests"
+quiet_step check-all "$BIN" --cubin "$D/matmul.cubin" --check --fail-if-none --json "$RAW/check-all.json"
+QUIET_LINES=3 quiet_step check-parts "$BIN" --cubin "$D/matmul.cubin" --check --fail-if-none \
+  --variant mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr_acc,mm_f16_f16_rr_acc,mm_bf16_bf16_cc,mm_f16_f32_rc \
+  --shape "$CHECK_SHAPES" --json "$RAW/check-parts.json"
+quiet_step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
+  --cubin "$D/matmul.cubin" --check --variant mm_bf16_bf16_rc,mm_bf16_f32_rr_acc \
+  --shape 1024x1024x1024,640x384x1030,129x257x2049
+for round in 1 2 3; do
+  for build in old new; do
+    QUIET_PATTERN='^ *mm_' QUIET_LINES=20 quiet_step "bench-$build-$round" \
+      "$BIN" --cubin "$D/$build.cubin" --bench --fail-if-none --variant mm_bf16_bf16_rr \
+      --shape "$BENCH_SHAPES" --json "$RAW/bench-$build-$round.json"
+  done
+done
+summary
+OUT="$OUT_SAVED"
+tar czf "$OUT/split-parts.tgz" -C "$RAW" . && rm -rf "$RAW"
