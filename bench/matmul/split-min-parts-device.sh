@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Split-K's fewest parts (launch metadata `split 1 4`): checks and an A/B
+# Split-K checks and an A/B of two builds (first for the fewest parts,
+# launch metadata `split 1 4`; SHAPES as given for later changes)
 # in one device call. Steps: the runtime's and the generated wrappers'
 # GPU tests; the checker's run of every variant at every kernel path;
 # float64 checks at small-grid shapes that now run unsplit (K <= 1536) and

@@ -367,16 +367,35 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
                                        em.sub(splits, one));
     auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
     b.setInsertionPointToStart(ifLast.thenBlock());
+    auto loadPartial = [&](OpBuilder &lb, Location l, Value j) -> Value {
+      IndexMath lm{lb, l};
+      return tile::LoadOp::create(
+          lb, l, accType,
+          partialTileView(lb, l, s, scratch, tileIndex, gridSplits, j),
+          ValueRange{lm.constant(0), lm.constant(0)});
+    };
+    // Partial j + 1 is loaded before partial j is added, so that the loads
+    // of successive splits overlap instead of each waiting on the last.
+    Value zero = em.constant(0);
     auto sum = scf::ForOp::create(
-        b, loc, em.constant(0), splits, one, ValueRange{zeroTile(b, loc, accType)},
-        [&](OpBuilder &lb, Location l, Value j, ValueRange partialSum) {
+        b, loc, zero, splits, one,
+        ValueRange{zeroTile(b, loc, accType), loadPartial(b, loc, zero)},
+        [&](OpBuilder &lb, Location l, Value j, ValueRange carried) {
           IndexMath lm{lb, l};
-          Value partial = tile::LoadOp::create(
-              lb, l, accType,
-              partialTileView(lb, l, s, scratch, tileIndex, gridSplits, j),
-              ValueRange{lm.constant(0), lm.constant(0)});
-          scf::YieldOp::create(
-              lb, l, arith::AddFOp::create(lb, l, partialSum[0], partial).getResult());
+          Value following = lm.add(j, lm.constant(1));
+          Value more = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
+                                             following, splits);
+          auto prefetch = scf::IfOp::create(
+              lb, l, more,
+              [&](OpBuilder &tb, Location tl) {
+                scf::YieldOp::create(tb, tl, loadPartial(tb, tl, following));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, carried[1]);
+              });
+          Value added = arith::AddFOp::create(lb, l, carried[0], carried[1]);
+          scf::YieldOp::create(lb, l,
+                               ValueRange{added, prefetch.getResult(0)});
         });
     finish(b, sum.getResult(0));
   }

@@ -89,13 +89,22 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // CHECK:   %[[BEFORE:.*]] = tilegpu.arrive %[[ALIGNED]][%{{.*}}] of %[[SPLITS]]
 // CHECK:   %[[LAST_COUNT:.*]] = arith.subi %[[SPLITS]], %c1
 // CHECK:   %[[LAST:.*]] = arith.cmpi eq, %[[BEFORE]], %[[LAST_COUNT]]
+// The last loads partial j + 1 before it adds partial j.
 // CHECK:   scf.if %[[LAST]] {
-// CHECK:     %[[SUM:.*]] = scf.for %{{.*}} = %c0{{.*}} to %[[SPLITS]] step %c1
-// CHECK:       %[[VIEW:.*]] = memref.reinterpret_cast %[[ALIGNED]]
-// CHECK:       %[[P:.*]] = tile.load %[[VIEW]]
-// CHECK:       %[[ADDED:.*]] = arith.addf %{{.*}}, %[[P]] : tensor<128x128xf32>
-// CHECK:       scf.yield %[[ADDED]]
-// CHECK:     tile.store %[[SUM]], %[[C]]
+// CHECK:     %[[VIEW0:.*]] = memref.reinterpret_cast %[[ALIGNED]]
+// CHECK:     %[[P0:.*]] = tile.load %[[VIEW0]]
+// CHECK:     %[[SUM:.*]]:2 = scf.for %[[J:.*]] = %c0{{.*}} to %[[SPLITS]] step %c1{{.*}} iter_args(%[[RUNNING:.*]] = %{{.*}}, %[[CURRENT:.*]] = %[[P0]])
+// CHECK:       %[[FOLLOWING:.*]] = arith.addi %[[J]], %c1
+// CHECK:       %[[MORE:.*]] = arith.cmpi ult, %[[FOLLOWING]], %[[SPLITS]]
+// CHECK:       %[[NEXT:.*]] = scf.if %[[MORE]]
+// CHECK:         %[[VIEW:.*]] = memref.reinterpret_cast %[[ALIGNED]]
+// CHECK:         %[[P:.*]] = tile.load %[[VIEW]]
+// CHECK:         scf.yield %[[P]]
+// CHECK:       } else {
+// CHECK:         scf.yield %[[CURRENT]]
+// CHECK:       %[[ADDED:.*]] = arith.addf %[[RUNNING]], %[[CURRENT]] : tensor<128x128xf32>
+// CHECK:       scf.yield %[[ADDED]], %[[NEXT]]
+// CHECK:     tile.store %[[SUM]]#0, %[[C]]
 tile.matmul @split a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
 
 // -----
@@ -103,9 +112,9 @@ tile.matmul @split a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?
 // An accumulating split adds C once, to the sum of the partial tiles.
 // CHECK-LABEL: tile.kernel @split_acc__small_grid(
 // CHECK: tilegpu.arrive
-// CHECK: %[[SUM:.*]] = scf.for
+// CHECK: %[[SUM:.*]]:2 = scf.for
 // CHECK: %[[OLD:.*]] = tile.load %arg2
-// CHECK: %[[TOTAL:.*]] = arith.addf %[[SUM]], %[[OLD]] : tensor<128x128xf32>
+// CHECK: %[[TOTAL:.*]] = arith.addf %[[SUM]]#0, %[[OLD]] : tensor<128x128xf32>
 // CHECK: tile.store %[[TOTAL]], %arg2
 tile.matmul @split_acc a(col) b(row) accumulate : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
 
