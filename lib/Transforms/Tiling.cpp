@@ -394,8 +394,7 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
                 scf::YieldOp::create(eb, el, carried[1]);
               });
           Value added = arith::AddFOp::create(lb, l, carried[0], carried[1]);
-          scf::YieldOp::create(lb, l,
-                               ValueRange{added, prefetch.getResult(0)});
+          scf::YieldOp::create(lb, l, ValueRange{added, prefetch.getResult(0)});
         });
     finish(b, sum.getResult(0));
   }
