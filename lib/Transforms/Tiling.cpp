@@ -296,6 +296,24 @@ Value partialTileView(OpBuilder &b, Location loc, const MatmulSchedule &s,
       ArrayRef<OpFoldResult>{b.getIndexAttr(s.blockN), b.getIndexAttr(1)});
 }
 
+/// The most splits worth their partial tiles for `steps` K steps: the
+/// least power of two whose square is at least `steps`. The last program
+/// adds the partial tiles one after the other (about 0.45 us each on the
+/// H200, where a K step of a 128x128 tile takes about 0.38 us), so z splits
+/// cost steps / z K steps plus z partial tiles, least near z = sqrt(steps)
+/// (bench/matmul/results/2026-11-30-h200-split-cap).
+Value worthwhileSplits(OpBuilder &b, Location loc, Value steps) {
+  IndexMath m{b, loc};
+  // Past 256 the grid's cap (one block a multiprocessor) decides.
+  Value splits = m.constant(1);
+  for (int64_t p = 2; p <= 256; p *= 2) {
+    Value tooFew = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                         steps, m.constant(p * p / 4));
+    splits = arith::SelectOp::create(b, loc, tooFew, m.constant(p), splits);
+  }
+  return splits;
+}
+
 /// Split-K: the grid's z programs of a tile take equal runs of K steps;
 /// each leaves its f32 partial result in the scratch buffer and arrives at
 /// the tile's counter, and the last to arrive adds the partial results in
@@ -323,12 +341,14 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value tiles = m.mul(rows, columns);
   Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, tiles,
                                      m.constant(kSplitKCounters));
-  Value splits = arith::SelectOp::create(b, loc, fits, gridSplits, m.constant(1));
+  Value k = matmulK(b, loc, op, args[0]);
+  Value steps = m.ceilDiv(k, m.constant(s.blockK));
+  Value splits = arith::SelectOp::create(
+      b, loc, fits, m.min(gridSplits, worthwhileSplits(b, loc, steps)),
+      m.constant(1));
 
   // Each split takes ceil(steps / splits) K steps; the last may take fewer,
   // and programs past the splits none.
-  Value k = matmulK(b, loc, op, args[0]);
-  Value steps = m.ceilDiv(k, m.constant(s.blockK));
   Value perSplit = m.mul(m.ceilDiv(steps, splits), m.constant(s.blockK));
   Value kBegin = m.min(m.mul(split, perSplit), k);
   Value kEnd = m.min(m.add(kBegin, perSplit), k);
@@ -356,7 +376,13 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
     b.setInsertionPointToStart(ifFirst.thenBlock());
     finish(b, acc);
 
+    // Programs past the splits (the grid asked for more than are worth
+    // it) have taken no K steps and leave nothing.
     b.setInsertionPointToStart(ifUnsplit.elseBlock());
+    Value taking = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         split, splits);
+    auto ifTaking = scf::IfOp::create(b, loc, taking, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifTaking.thenBlock());
     IndexMath em{b, loc};
     tile::StoreOp::create(
         b, loc, acc,

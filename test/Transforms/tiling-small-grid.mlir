@@ -53,7 +53,9 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // 128x128 f32 partial tile a program; the runtime launches at most one
 // block a multiprocessor in all (tile.split = 1), fewer splits than K / 512
 // where the tiles are many, and none where K / 512 is under 4
-// (tile.split_min_parts = 4). Each split runs its own run of K
+// (tile.split_min_parts = 4); the kernel uses no more splits than its K
+// steps make worthwhile, and programs past them leave nothing. Each split
+// runs its own run of K
 // steps; with one split program 0 stores C directly, otherwise every split
 // stores its partial tile, arrives at its tile's counter, and the last to
 // arrive adds the partial tiles in split order and stores C.
@@ -66,9 +68,18 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // CHECK: %[[SPLIT:.*]] = tile.program_id z
 // CHECK: %[[GRID_SPLITS:.*]] = tile.num_programs z
 // CHECK: %[[FITS:.*]] = arith.cmpi ule, %{{.*}}, %c1024
-// CHECK: %[[SPLITS:.*]] = arith.select %[[FITS]], %[[GRID_SPLITS]], %c1
 // CHECK: %[[K:.*]] = memref.dim %[[A]], %c1
 // CHECK: %[[STEPS:.*]] = arith.ceildivui %[[K]], %c64
+// The splits worth their partial tiles: the least power of two whose square
+// is at least the K steps (2 above 1 step, 4 above 4, ..., 256 above 16384).
+// CHECK: %[[ABOVE_1:.*]] = arith.cmpi ugt, %[[STEPS]], %c1
+// CHECK: %[[WORTH_2:.*]] = arith.select %[[ABOVE_1]], %c2, %c1
+// CHECK: %[[ABOVE_4:.*]] = arith.cmpi ugt, %[[STEPS]], %c4
+// CHECK: %[[WORTH_4:.*]] = arith.select %[[ABOVE_4]], %c4{{.*}}, %[[WORTH_2]]
+// CHECK: %[[ABOVE_16384:.*]] = arith.cmpi ugt, %[[STEPS]], %c16384
+// CHECK: %[[WORTH:.*]] = arith.select %[[ABOVE_16384]], %c256{{.*}}, %{{.*}}
+// CHECK: %[[CAPPED:.*]] = arith.minui %[[GRID_SPLITS]], %[[WORTH]]
+// CHECK: %[[SPLITS:.*]] = arith.select %[[FITS]], %[[CAPPED]], %c1
 // CHECK: %[[PER_SPLIT_STEPS:.*]] = arith.ceildivui %[[STEPS]], %[[SPLITS]]
 // CHECK: %[[PER_SPLIT:.*]] = arith.muli %[[PER_SPLIT_STEPS]], %c64
 // CHECK: %[[START:.*]] = arith.muli %[[SPLIT]], %[[PER_SPLIT]]
@@ -84,6 +95,8 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // CHECK:     tile.store %[[ACC]], %[[C]]
 // CHECK:   }
 // CHECK: } else {
+// CHECK:   %[[TAKING:.*]] = arith.cmpi ult, %[[SPLIT]], %[[SPLITS]]
+// CHECK:   scf.if %[[TAKING]] {
 // CHECK:   %[[PARTIAL:.*]] = memref.reinterpret_cast %[[ALIGNED]]
 // CHECK:   tile.store %[[ACC]], %[[PARTIAL]][%c0, %c0
 // CHECK:   %[[BEFORE:.*]] = tilegpu.arrive %[[ALIGNED]][%{{.*}}] of %[[SPLITS]]

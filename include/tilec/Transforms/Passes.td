@@ -154,6 +154,10 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     splits would only add waves and partial tiles to add.
     `tile.split_min_parts = 4` runs K of under 4 parts (at most 1536)
     unsplit: adding the partial tiles costs more than such splits save.
+    The kernel itself uses at most the least power of two whose square
+    is at least its K steps (32 splits for 1024 steps), since the last
+    program adds the partial tiles one after another; programs past
+    those take no K steps and leave nothing.
 
     ```mlir
     tile.matmul @mm a(row) b(row)
