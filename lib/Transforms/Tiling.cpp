@@ -379,8 +379,8 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
     // Programs past the splits (the grid asked for more than are worth
     // it) have taken no K steps and leave nothing.
     b.setInsertionPointToStart(ifUnsplit.elseBlock());
-    Value taking = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         split, splits);
+    Value taking =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, split, splits);
     auto ifTaking = scf::IfOp::create(b, loc, taking, /*withElseRegion=*/false);
     b.setInsertionPointToStart(ifTaking.thenBlock());
     IndexMath em{b, loc};
