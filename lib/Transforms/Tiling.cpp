@@ -55,9 +55,9 @@ constexpr int64_t kSplitKBlocksPerSm = 1;
 /// The fewest parts of `kSplitKChunk` a launch splits K into; fewer run
 /// unsplit (launch metadata `split 1 4`). Adding the partial tiles costs
 /// about 5 us at two splits on the H200, more than a split of K <= 1536
-/// saves: 1024^3 and 512x512x1024 ran 1.14-1.2x faster unsplit, while
-/// K = 2048 in 4 splits (16 tiles) beat 2 and 1
-/// (bench/matmul/results/2026-11-30-h200-small-grid).
+/// saves: K = 1024 ran 1.15-1.25x faster unsplit, while K = 2048 in 4
+/// splits (16 tiles) beat 2 and 1 (bench/matmul/results/
+/// 2026-11-30-h200-small-grid and 2026-11-30-h200-split-min-parts).
 constexpr int64_t kSplitKMinParts = 4;
 /// Arrival counters in the split-K scratch buffer, one a tile; a launch with
 /// more tiles runs unsplit (the small-grid kernel has fewer tiles than
