@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Prints the old/new A/B of this folder: tilec ms per round (min-max),
-new / old speed, blocks launched, and tilec / cuBLAS per build."""
+"""Prints the old/new A/B in a folder of bench-{old,new}-ROUND.json (as
+bench/matmul/split-min-parts-device.sh leaves them): tilec ms per round
+(min-max), old / new time (medians), blocks launched, and tilec / cuBLAS
+per build. Usage: python3 bench/matmul/ab-table.py [FOLDER]"""
 import glob
 import json
+import os
+import sys
 from collections import defaultdict
 
 runs = defaultdict(lambda: defaultdict(list))
 blocks = {}
-for path in sorted(glob.glob("bench-*-*.json")):
-    build = path.split("-")[1]
+folder = sys.argv[1] if len(sys.argv) > 1 else "."
+for path in sorted(glob.glob(os.path.join(folder, "bench-*-*.json"))):
+    build = os.path.basename(path).split("-")[1]
     for r in json.load(open(path))["results"]:
         runs[r["shape"]][build].append(r)
         blocks[(r["shape"], build)] = r["blocks"]
