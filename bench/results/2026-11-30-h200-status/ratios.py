@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tilec against torch SDPA's cuDNN and flash backends and Triton, from
-tilec-attention.json and peers.json (this folder): peer time / tilec time."""
-import json, os
-here = os.path.dirname(os.path.abspath(__file__))
+tilec-attention.json and peers.json of a folder (argument; default this
+script's folder): peer time / tilec time."""
+import json, os, sys
+here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 peers = json.load(open(os.path.join(here, "peers.json")))["results"]
 tilec = json.load(open(os.path.join(here, "tilec-attention.json")))["results"]
 print("| kernel | shape | tilec us | cuDNN us | cuDNN/tilec | flash/tilec | Triton/tilec |")
