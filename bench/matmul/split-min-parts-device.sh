@@ -28,17 +28,18 @@ OUT_SAVED="$OUT"; OUT="$RAW"
 source bench/steps.sh
 QUIET_PATTERN='PASSED|FAILED|passed' quiet_step runtime "$D/tilec_runtime_tests"
 QUIET_PATTERN='PASSED|FAILED|passed' quiet_step wrappers "$D/tilec_kernel_wrapper_tests"
-quiet_step check-all "$BIN" --cubin "$D/matmul.cubin" --check --fail-if-none --json "$RAW/check-all.json"
+[ -n "${SKIP_CHECK_ALL:-}" ] ||
+  quiet_step check-all "$BIN" --cubin "$D/matmul.cubin" --check --fail-if-none --json "$RAW/check-all.json"
 QUIET_LINES=3 quiet_step check-parts "$BIN" --cubin "$D/matmul.cubin" --check --fail-if-none \
-  --variant mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr_acc,mm_f16_f16_rr_acc,mm_bf16_bf16_cc,mm_f16_f32_rc \
+  --variant "${CHECK_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr_acc,mm_f16_f16_rr_acc,mm_bf16_bf16_cc,mm_f16_f32_rc}" \
   --shape "$CHECK_SHAPES" --json "$RAW/check-parts.json"
 quiet_step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
-  --cubin "$D/matmul.cubin" --check --variant mm_bf16_bf16_rc,mm_bf16_f32_rr_acc \
-  --shape 1024x1024x1024,640x384x1030,129x257x2049
-for round in 1 2 3; do
+  --cubin "$D/matmul.cubin" --check --variant "${MEMCHECK_VARIANTS:-mm_bf16_bf16_rc,mm_bf16_f32_rr_acc}" \
+  --shape "${MEMCHECK_SHAPES:-1024x1024x1024,640x384x1030,129x257x2049}"
+for round in ${ROUNDS:-1 2 3}; do
   for build in old new; do
     QUIET_PATTERN='^ *mm_' QUIET_LINES=20 quiet_step "bench-$build-$round" \
-      "$BIN" --cubin "$D/$build.cubin" --bench --fail-if-none --variant mm_bf16_bf16_rr \
+      "$BIN" --cubin "$D/$build.cubin" --bench --fail-if-none --variant "${BENCH_VARIANT:-mm_bf16_bf16_rr}" \
       --shape "$BENCH_SHAPES" --json "$RAW/bench-$build-$round.json"
   done
 done
