@@ -693,6 +693,34 @@ bool prefersNarrow(const LaunchMetadata &meta, uint64_t extent) {
   return !meta.narrow.kernel.empty() && extent <= meta.narrow.atMost;
 }
 
+uint64_t scratchBytesToZero(const ScratchInfo &info, bool allocated,
+                            uint64_t launchBytes, ScratchState &state) {
+  if (allocated)
+    state.launchesSinceFill = ScratchInfo::kEpochsPerZeroFill;
+  switch (info.fill) {
+  case ScratchFill::None:
+    return 0;
+  case ScratchFill::EachLaunch:
+    // Only what the launch may use: a large buffer left over from a larger
+    // grid costs nothing to keep.
+    return launchBytes;
+  case ScratchFill::Counters:
+    // Launches leave the counters zero: they need zeros only once.
+    return allocated ? std::min(info.fixedBytes, state.capacityBytes) : 0;
+  case ScratchFill::Epochs: {
+    // All of it: a later, larger grid reads statuses past this one's.
+    uint64_t bytes = 0;
+    if (state.launchesSinceFill == ScratchInfo::kEpochsPerZeroFill) {
+      bytes = state.capacityBytes;
+      state.launchesSinceFill = 0;
+    }
+    ++state.launchesSinceFill;
+    return bytes;
+  }
+  }
+  return 0;
+}
+
 uint64_t scratchBytes(const LaunchMetadata &meta,
                       const std::array<uint64_t, 3> &grid) {
   constexpr uint64_t kMax = ~uint64_t(0);

@@ -66,10 +66,7 @@ struct ModuleState {
 struct ScratchCache {
   struct Allocation {
     CUdeviceptr ptr = 0;
-    uint64_t bytes = 0;
-    /// Launches queued since the last zero-fill of the whole buffer
-    /// (`epochs`).
-    uint64_t launches = 0;
+    ScratchState state;
   };
 
   std::shared_ptr<ContextState> ctx;
@@ -139,43 +136,25 @@ void ScratchCache::grow(CUstream stream, Allocation &a, uint64_t bytes,
     // cuMemFree is not ordered on any stream (it only "may" synchronize).
     check(api.streamSynchronize(stream), "cuStreamSynchronize", kernel);
     check(api.memFree(std::exchange(a.ptr, 0)), "cuMemFree", kernel);
-    a.bytes = 0;
+    a.state = {};
   }
   uint64_t capacity = scratchCapacity(bytes);
   CUdeviceptr ptr = 0;
   check(api.memAlloc(&ptr, capacity), "cuMemAlloc(scratch)", kernel);
-  a = {ptr, capacity};
+  a.ptr = ptr;
+  a.state.capacityBytes = capacity;
 }
 
 CUdeviceptr ScratchCache::get(CUstream stream, uint64_t bytes,
                               const ScratchInfo &info,
                               const std::string &kernel) {
   Allocation &a = byStream[stream];
-  if (a.bytes < bytes) {
+  bool allocated = a.state.capacityBytes < bytes;
+  if (allocated)
     grow(stream, a, bytes, kernel);
-    // Launches leave the counters zero: they need zeros only once.
-    if (info.fill == ScratchFill::Counters)
-      check(driver().memsetD32Async(a.ptr, 0, scratchWords(info.fixedBytes),
-                                    stream),
-            "cuMemsetD32Async(scratch counters)", kernel);
-    a.launches = ScratchInfo::kEpochsPerZeroFill;
-  }
-  if (info.fill == ScratchFill::Epochs) {
-    // All of it: a later, larger grid reads statuses past this one's.
-    if (a.launches == ScratchInfo::kEpochsPerZeroFill) {
-      check(driver().memsetD32Async(a.ptr, 0, scratchWords(a.bytes), stream),
-            "cuMemsetD32Async(scratch)", kernel);
-      a.launches = 0;
-    }
-    ++a.launches;
-    return a.ptr;
-  }
-  if (info.fill != ScratchFill::EachLaunch || bytes == 0)
-    return a.ptr;
-  // Only the words the launch may use: a large buffer left over from a
-  // larger grid costs nothing to keep.
-  check(driver().memsetD32Async(a.ptr, 0, scratchWords(bytes), stream),
-        "cuMemsetD32Async(scratch)", kernel);
+  if (uint64_t zero = scratchBytesToZero(info, allocated, bytes, a.state))
+    check(driver().memsetD32Async(a.ptr, 0, scratchWords(zero), stream),
+          "cuMemsetD32Async(scratch)", kernel);
   return a.ptr;
 }
 

@@ -357,6 +357,55 @@ TEST(LaunchMetadata, ScratchTakesPartInEquality) {
   EXPECT_FALSE(a == b);
 }
 
+TEST(ScratchBytesToZero, FillsEachLaunchsBytesEveryLaunch) {
+  ScratchInfo info{16, 8, ScratchFill::EachLaunch};
+  ScratchState state{1024, 0};
+  EXPECT_EQ(scratchBytesToZero(info, /*allocated=*/true, 600, state), 600u);
+  // Only the launch's bytes, not the buffer's, and nothing for none.
+  EXPECT_EQ(scratchBytesToZero(info, false, 40, state), 40u);
+  EXPECT_EQ(scratchBytesToZero(info, false, 0, state), 0u);
+}
+
+TEST(ScratchBytesToZero, FillsNothingUnzeroed) {
+  ScratchInfo info{0, 8448, ScratchFill::None};
+  ScratchState state{16384, 0};
+  EXPECT_EQ(scratchBytesToZero(info, true, 8448, state), 0u);
+  EXPECT_EQ(scratchBytesToZero(info, false, 8448, state), 0u);
+}
+
+TEST(ScratchBytesToZero, FillsCountersOnlyWhenAllocated) {
+  ScratchInfo info{4096, 65536, ScratchFill::Counters};
+  ScratchState state{1 << 20, 0};
+  EXPECT_EQ(scratchBytesToZero(info, true, 4096 + 2 * 65536, state), 4096u);
+  for (int launch = 0; launch < 3; ++launch)
+    EXPECT_EQ(scratchBytesToZero(info, false, 4096 + 2 * 65536, state), 0u);
+  // A larger grid grows the buffer: its counters are zeroed again.
+  state.capacityBytes = 1 << 21;
+  EXPECT_EQ(scratchBytesToZero(info, true, 4096 + 20 * 65536, state), 4096u);
+}
+
+TEST(ScratchBytesToZero, FillsAnEpochsBufferWholeEveryTwoToTheThirtyLaunches) {
+  ScratchInfo info{16, 16, ScratchFill::Epochs};
+  ScratchState state{4096, 0};
+  // All of the buffer when allocated, whatever the launch uses.
+  EXPECT_EQ(scratchBytesToZero(info, true, 64, state), 4096u);
+  EXPECT_EQ(state.launchesSinceFill, 1u);
+  EXPECT_EQ(scratchBytesToZero(info, false, 64, state), 0u);
+  // The launch before the refill still finds the epochs usable...
+  state.launchesSinceFill = ScratchInfo::kEpochsPerZeroFill - 1;
+  EXPECT_EQ(scratchBytesToZero(info, false, 64, state), 0u);
+  EXPECT_EQ(state.launchesSinceFill, ScratchInfo::kEpochsPerZeroFill);
+  // ...and the 2^30th after the last fill zeroes the whole buffer first,
+  // before the epoch's 30-bit tag could come round to a stale status.
+  EXPECT_EQ(scratchBytesToZero(info, false, 64, state), 4096u);
+  EXPECT_EQ(state.launchesSinceFill, 1u);
+  EXPECT_EQ(scratchBytesToZero(info, false, 64, state), 0u);
+  // Growing starts over with a whole fill.
+  state.capacityBytes = 8192;
+  EXPECT_EQ(scratchBytesToZero(info, true, 5000, state), 8192u);
+  EXPECT_EQ(state.launchesSinceFill, 1u);
+}
+
 TEST(LaunchMetadata, TheScratchFixturesCarryTheirDocumentedMetadata) {
   // What scratch.ptx holds is checked here, without a GPU, so that a GPU run
   // tests the runtime rather than the fixture.

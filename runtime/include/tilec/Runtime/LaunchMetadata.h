@@ -432,6 +432,22 @@ bool prefersNarrow(const LaunchMetadata &meta, uint64_t extent);
 uint64_t scratchBytes(const LaunchMetadata &meta,
                       const std::array<uint64_t, 3> &grid);
 
+/// The scratch buffer's state between launches, as the runtime keeps it
+/// per kernel and stream.
+struct ScratchState {
+  /// The bytes allocated (0: none yet).
+  uint64_t capacityBytes = 0;
+  /// Launches since the last zero-fill of the whole buffer (`epochs`).
+  uint64_t launchesSinceFill = 0;
+};
+
+/// The bytes, from the start, of a scratch buffer to zero-fill before a
+/// launch that uses `launchBytes` of it, `allocated` telling whether the
+/// buffer (of `state.capacityBytes`) was just allocated for this launch
+/// (see ScratchFill); updates `state`'s count of launches.
+uint64_t scratchBytesToZero(const ScratchInfo &info, bool allocated,
+                            uint64_t launchBytes, ScratchState &state);
+
 /// The grid a launch's scratch buffer is sized for (scratchBytes): the
 /// tiles (`grid`, see computeGrid) of a persistent kernel, whose status
 /// words are a tile's, else the blocks `launched` (launchGrid).
