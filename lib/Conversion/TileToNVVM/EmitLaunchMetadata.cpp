@@ -119,6 +119,23 @@ repitchEntries(Attribute attr, const LaunchMetadata &meta, size_t userArgs) {
 }
 
 /// Builds the metadata of a kernel outlined by convert-tile-kernels-to-gpu.
+/// Reads `kernel`'s optional count attribute `name` into `count`: absent
+/// leaves `count` as it is; an integer in [lo, hi] where `allowed` is taken;
+/// anything else is a located error saying it must be `requirement`.
+static LogicalResult readCount(gpu::GPUFuncOp kernel, StringRef name,
+                               int64_t lo, int64_t hi, bool allowed,
+                               const std::string &requirement,
+                               unsigned &count) {
+  Attribute attr = kernel->getAttr(name);
+  if (!attr)
+    return success();
+  auto value = dyn_cast<IntegerAttr>(attr);
+  if (!value || value.getInt() < lo || value.getInt() > hi || !allowed)
+    return kernel.emitError("'") << name << "' must be " << requirement;
+  count = static_cast<unsigned>(value.getInt());
+  return success();
+}
+
 static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   LaunchMetadata meta;
   meta.kernel = kernel.getName().str();
@@ -248,43 +265,25 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << "' must be a kernel symbol, on a kernel with a scratch buffer";
     meta.then = then.getValue().str();
   }
-  if (Attribute attr = kernel->getAttr(tile::kPersistentAttrName)) {
-    auto blocks = dyn_cast<IntegerAttr>(attr);
-    if (!blocks || blocks.getInt() < 1 || blocks.getInt() > 32)
-      return kernel.emitError("'")
-             << tile::kPersistentAttrName
-             << "' must be a number of blocks a multiprocessor, 1 to 32";
-    meta.persistentBlocksPerSm = static_cast<unsigned>(blocks.getInt());
-  }
-  if (Attribute attr = kernel->getAttr(tile::kClusterAttrName)) {
-    auto blocks = dyn_cast<IntegerAttr>(attr);
-    if (!blocks || blocks.getInt() < 2 || blocks.getInt() > 8 ||
-        !meta.persistentBlocksPerSm)
-      return kernel.emitError("'")
-             << tile::kClusterAttrName
-             << "' must be 2 to 8 blocks, on a persistent kernel";
-    meta.clusterX = static_cast<unsigned>(blocks.getInt());
-  }
-  if (Attribute attr = kernel->getAttr(tile::kSplitAttrName)) {
-    auto blocks = dyn_cast<IntegerAttr>(attr);
-    if (!blocks || blocks.getInt() < 1 || blocks.getInt() > 32 ||
-        meta.persistentBlocksPerSm)
-      return kernel.emitError("'")
-             << tile::kSplitAttrName
-             << "' must be a number of blocks a multiprocessor, 1 to 32, on "
-                "a kernel that is not persistent";
-    meta.splitBlocksPerSm = static_cast<unsigned>(blocks.getInt());
-  }
-  if (Attribute attr = kernel->getAttr(tile::kSplitMinPartsAttrName)) {
-    auto parts = dyn_cast<IntegerAttr>(attr);
-    if (!parts || parts.getInt() < 2 || parts.getInt() > 1024 ||
-        !meta.splitBlocksPerSm)
-      return kernel.emitError("'")
-             << tile::kSplitMinPartsAttrName
-             << "' must be 2 to 1024 splits, on a kernel with '"
-             << tile::kSplitAttrName << "'";
-    meta.splitMinParts = static_cast<unsigned>(parts.getInt());
-  }
+  if (failed(readCount(kernel, tile::kPersistentAttrName, 1, 32,
+                       /*allowed=*/true,
+                       "a number of blocks a multiprocessor, 1 to 32",
+                       meta.persistentBlocksPerSm)) ||
+      failed(readCount(
+          kernel, tile::kClusterAttrName, 2, 8, meta.persistentBlocksPerSm != 0,
+          "2 to 8 blocks, on a persistent kernel", meta.clusterX)) ||
+      failed(readCount(kernel, tile::kSplitAttrName, 1, 32,
+                       meta.persistentBlocksPerSm == 0,
+                       "a number of blocks a multiprocessor, 1 to 32, on a "
+                       "kernel that is not persistent",
+                       meta.splitBlocksPerSm)) ||
+      failed(readCount(
+          kernel, tile::kSplitMinPartsAttrName, 2, 1024,
+          meta.splitBlocksPerSm != 0,
+          ("2 to 1024 splits, on a kernel with '" + tile::kSplitAttrName + "'")
+              .str(),
+          meta.splitMinParts)))
+    return failure();
   for (auto [i, type] : llvm::enumerate(types)) {
     ParamInfo param;
     Type elementType = type;
