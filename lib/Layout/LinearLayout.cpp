@@ -246,7 +246,8 @@ bool LinearLayout::canBuildMmaAccumulator(int64_t rows, int64_t cols,
 }
 
 LinearLayout LinearLayout::mmaAccumulator(int64_t rows, int64_t cols,
-                                          int64_t warpsM, int64_t warpsN) {
+                                          int64_t warpsM, int64_t warpsN,
+                                          bool stridedRows) {
   assert(canBuildMmaAccumulator(rows, cols, warpsM, warpsN));
   int64_t shape[] = {rows, cols};
   BasisBuilder b(shape);
@@ -256,12 +257,14 @@ LinearLayout LinearLayout::mmaAccumulator(int64_t rows, int64_t cols,
   registers.push_back(b.along(1, 1));                 // c
   registers.push_back(b.along(0, 8));                 // half
   b.addAlong(registers, 1, 8, log2(warpTileN / 8));   // fn
-  b.addAlong(registers, 0, 16, log2(warpTileM / 16)); // fm
+  // fm: the next 16 rows, or (strided) the next 16 rows of every warp.
+  b.addAlong(registers, 0, stridedRows ? 16 * warpsM : 16,
+             log2(warpTileM / 16));
   // Lane l: column (l % 4) * 2, row l / 4.
   b.addAlong(lanes, 1, 2, 2);
   b.addAlong(lanes, 0, 1, 3);
-  // Warp w: warp tile (w % warpsM, w / warpsM).
-  b.addAlong(warps, 0, warpTileM, log2(warpsM));
+  // Warp w: warp tile (w % warpsM, w / warpsM); strided, its first 16 rows.
+  b.addAlong(warps, 0, stridedRows ? 16 : warpTileM, log2(warpsM));
   b.addAlong(warps, 1, warpTileN, log2(warpsN));
   return LinearLayout(shape, std::move(registers), std::move(lanes),
                       std::move(warps));

@@ -21,6 +21,7 @@ std::optional<DotLayout> DotLayout::get(RankedTensorType type) {
     layout.kind = Kind::Mma;
     layout.gridM = mma.getWarpsM();
     layout.gridN = mma.getWarpsN();
+    layout.stridedRows = mma.getStridedRows();
     return layout;
   }
   if (auto fma = dyn_cast<tilegpu::FmaLayoutAttr>(encoding)) {
@@ -93,6 +94,19 @@ static bool isSwizzledLoad(Value operand) {
   return load && load.getPlacement();
 }
 
+/// The warp grid of a warpgroup-MMA accumulator of `rows` rows on `warps`
+/// warps: 16 rows a warp, the rest of the warps splitting the columns; or,
+/// with more rows than that (strided_rows), all warps along the rows, each
+/// warpgroup issuing one m64 instruction per 64 rows it owns.
+static std::optional<std::pair<int64_t, int64_t>>
+warpgroupMmaGrid(int64_t rows, int64_t warps) {
+  if (warps % (rows / 16) == 0)
+    return std::pair{rows / 16, warps / (rows / 16)};
+  if (rows % (16 * warps) == 0)
+    return std::pair{warps, int64_t(1)};
+  return std::nullopt;
+}
+
 bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads,
                              bool lhsInRegisters) {
   Type input = getElementTypeOrSelf(dot.getLhs().getType());
@@ -103,14 +117,17 @@ bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads,
   int64_t k = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
   int64_t warps = threads / 32;
   // threads is 0 where the block size is unknown.
-  if (warps < 4 || warps % 4 != 0 || rows < 64 || rows % 64 != 0 ||
-      warps % (rows / 16) != 0)
+  if (warps < 4 || warps % 4 != 0 || rows < 64 || rows % 64 != 0)
+    return false;
+  std::optional<std::pair<int64_t, int64_t>> grid =
+      warpgroupMmaGrid(rows, warps);
+  if (!grid)
     return false;
   // A fragments in registers hold whole rows of K: every warpgroup takes
-  // rows of its own, none shares them by splitting the columns.
+  // 64 rows of its own, none shares them by splitting the columns.
   if (lhsInRegisters && warps != rows / 16)
     return false;
-  int64_t warpgroupCols = cols / (warps / (rows / 16));
+  int64_t warpgroupCols = cols / grid->second;
   if (warpgroupCols % 8 != 0 || warpgroupCols > 256 || k % 16 != 0)
     return false;
   // A not transposed and B transposed are stored K-contiguous.
@@ -138,15 +155,16 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads,
         !isSwizzledLoad(dot.getRhs()) ||
         !fitsWarpgroupMma(dot, threads, lhsInRegisters))
       return dot.emitOpError("cannot map a ")
-             << rows << "x" << cols << "x" << k << " dot onto "
-             << threads / 32
+             << rows << "x" << cols << "x" << k << " dot onto " << threads / 32
              << " warps of warpgroup MMA: the rhs must be swizzled and the "
-                "lhs swizzled or in registers, each warpgroup needs 64 rows "
-                "(of its own with the lhs in registers) and at most 256 "
-                "columns, panels must not straddle warpgroups";
-    int64_t gridM = rows / 16;
+                "lhs swizzled or in registers, each warpgroup needs a "
+                "multiple of 64 rows (64 of its own with the lhs in "
+                "registers) and at most 256 columns, panels must not "
+                "straddle warpgroups";
+    auto [gridM, gridN] = *warpgroupMmaGrid(rows, threads / 32);
     return Attribute(
-        tilegpu::MmaLayoutAttr::get(ctx, gridM, threads / 32 / gridM));
+        tilegpu::MmaLayoutAttr::get(ctx, gridM, gridN,
+                                    /*stridedRows=*/gridM * 16 < rows));
   }
   if (input.isF16() || input.isBF16()) {
     // An lhs in registers is held as A fragments of whole K rows: warps

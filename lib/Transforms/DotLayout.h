@@ -39,6 +39,10 @@ public:
   int64_t getWarpsN() const { return gridN; }
   int64_t getWarpTileM() const { return rows / gridM; }
   int64_t getWarpTileN() const { return cols / gridN; }
+  /// mma: warp w's first row is (w % warps_m) times this; its rows of
+  /// fragments follow each other this many rows apart (strided_rows).
+  int64_t getWarpRowStep() const { return stridedRows ? 16 : rows / gridM; }
+  int64_t getFragmentRowStep() const { return stridedRows ? 16 * gridM : 16; }
   /// fma: the thread grid and each thread's block.
   int64_t getThreadsM() const { return gridM; }
   int64_t getThreadsN() const { return gridN; }
@@ -63,6 +67,7 @@ private:
   int64_t rows = 0, cols = 0;
   int64_t gridM = 1, gridN = 1;
   int64_t groupM = 1, groupN = 1;
+  bool stridedRows = false;
 };
 
 /// Picks the accumulator encoding of `dot` for a block of `threads`
@@ -71,7 +76,9 @@ private:
 /// staged operand is contiguous along it). Emits an error and fails if the
 /// tile does not divide evenly.
 /// Warpgroup dots (operands in swizzled panels) take a #tilegpu.mma grid
-/// whose warps own 16 rows each, where wgmma m64nN leaves its results.
+/// whose warps own 16 rows of each m64nN instruction's result: one
+/// instruction a warpgroup where the warps split the columns, several
+/// (strided_rows) where a warpgroup owns more than 64 rows.
 /// mma.sync dots split only the rows over the warps where their lhs comes
 /// from registers or `feedsRegisterLhs` (their result becomes another
 /// dot's lhs): A fragments hold whole rows of K.
@@ -81,7 +88,8 @@ mlir::FailureOr<mlir::Attribute> chooseDotLayout(tile::DotOp dot,
 
 /// Whether `dot` can run as Hopper warpgroup MMAs on `threads` threads,
 /// its operands read from 128-byte swizzled panels: 16-bit operands, whole
-/// warpgroups each owning 64 rows and at most 256 columns, K a whole number
+/// warpgroups each owning 64 rows (or all warps along the rows, each
+/// warpgroup owning a multiple of 64) and at most 256 columns, K a whole number
 /// of panels where an operand is K-contiguous (else of 16), and operands
 /// stored with M or N contiguous split at panel boundaries. An operand made
 /// by tile.transpose is read as stored (the other way round). With

@@ -230,8 +230,8 @@ struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
     int64_t fragCols = layout->getWarpTileN() / 8;
 
     Value warp = ix.div(state.threadId, 32), lane = ix.rem(state.threadId, 32);
-    Value warpRow = ix.mul(ix.rem(warp, layout->getWarpsM()),
-                           layout->getWarpTileM());
+    Value warpRow =
+        ix.mul(ix.rem(warp, layout->getWarpsM()), layout->getWarpRowStep());
     Value warpCol = ix.mul(ix.div(warp, layout->getWarpsM()),
                            layout->getWarpTileN());
     // ldmatrix x4: lanes 8i..8i+7 give the row addresses of matrix i.
@@ -259,7 +259,7 @@ struct MmaDotLowering : MapWarpsPattern<tile::DotOp> {
                                           (fm * (k / 16) + kk / 16) * 8,
                                           elementType));
       for (int64_t fm = 0; fm < fragRows && !dot->lhsInRegisters; ++fm) {
-        Value m = ix.add(warpRow, fm * 16);
+        Value m = ix.add(warpRow, fm * layout->getFragmentRowStep());
         Value row, col;
         if (!lhs->transposed) { // [M][K]: lane l -> row l%16, k (l/16)*8
           row = ix.add(lhs->row, ix.add(m, lane16));
@@ -488,6 +488,12 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
     int64_t rows = layout->getRows(), cols = layout->getCols();
     int64_t warpgroupsM = layout->getWarpsM() / 4;
     int64_t n = layout->getWarpTileN();
+    // m64 instructions a warpgroup issues per 16 of K, each on its own
+    // rows (strided_rows) and its own block of registers.
+    int64_t instructions = layout->getWarpTileM() / 16;
+    if (instructions > 1 && dot->lhsInRegisters)
+      return rewriter.notifyMatchFailure(
+          op, "A fragments in registers cover 64 rows a warpgroup");
 
     // This warpgroup's rows and columns of the accumulator.
     Value warpgroup = ix.div(state.threadId, 128);
@@ -519,9 +525,10 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
                      kContiguous, panelBytes};
     };
     // An lhs in registers (dot->lhsInRegisters) has no buffer.
-    Operand a = dot->lhsInRegisters
-                    ? Operand{}
-                    : operand(*lhs, row0, rows, !lhs->transposed);
+    SmallVector<Operand> a;
+    for (int64_t i = 0; i < instructions && !dot->lhsInRegisters; ++i)
+      a.push_back(operand(*lhs, ix.add(row0, i * layout->getFragmentRowStep()),
+                          rows, !lhs->transposed));
     Operand b = operand(*rhs, col0, cols, rhs->transposed);
     auto descriptorAt = [&](const Operand &o, int64_t kk) {
       int64_t step = o.kContiguous
@@ -584,40 +591,52 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
                                      : ArrayRef<Value>());
     }
 
-    // The accumulator as the struct wgmma reads and writes.
+    // Each instruction's block of the accumulator as the struct wgmma
+    // reads and writes.
     Type f32 = rewriter.getF32Type();
+    int64_t perInstruction = perThread / instructions;
     auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(perThread, f32));
-    Value accStruct = LLVM::PoisonOp::create(rewriter, loc, structType);
-    for (auto [i, value] : llvm::enumerate(acc))
-      accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct, value,
-                                              ArrayRef<int64_t>{int64_t(i)});
+        ctx, SmallVector<Type>(perInstruction, f32));
+    SmallVector<Value> accStructs;
+    for (int64_t i = 0; i < instructions; ++i) {
+      Value accStruct = LLVM::PoisonOp::create(rewriter, loc, structType);
+      for (int64_t j = 0; j < perInstruction; ++j)
+        accStruct = LLVM::InsertValueOp::create(rewriter, loc, accStruct,
+                                                acc[i * perInstruction + j],
+                                                ArrayRef<int64_t>{j});
+      accStructs.push_back(accStruct);
+    }
     auto type = elementType.isBF16() ? NVVM::WGMMATypes::bf16
                                      : NVVM::WGMMATypes::f16;
     auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, type);
     auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
     for (int64_t kk = 0; kk < k; kk += 16) {
-      accStruct = NVVM::WgmmaMmaAsyncOp::create(
-          rewriter, loc, structType, accStruct, descriptorAt(a, kk),
-          descriptorAt(b, kk), NVVM::MMAShapeAttr::get(ctx, 64, n, 16),
-          typeAttr, typeAttr,
-          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(ctx, kk > 0 || !zeroAcc
-                                                ? NVVM::WGMMAScaleOut::one
-                                                : NVVM::WGMMAScaleOut::zero),
-          one,
-          one,
-          NVVM::MMALayoutAttr::get(ctx, a.kContiguous ? NVVM::MMALayout::row
-                                                      : NVVM::MMALayout::col),
-          NVVM::MMALayoutAttr::get(ctx, b.kContiguous ? NVVM::MMALayout::col
-                                                      : NVVM::MMALayout::row),
-          /*satfinite=*/nullptr);
+      Value bDescriptor = descriptorAt(b, kk);
+      for (int64_t i = 0; i < instructions; ++i)
+        accStructs[i] = NVVM::WgmmaMmaAsyncOp::create(
+            rewriter, loc, structType, accStructs[i], descriptorAt(a[i], kk),
+            bDescriptor, NVVM::MMAShapeAttr::get(ctx, 64, n, 16), typeAttr,
+            typeAttr, NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(ctx, kk > 0 || !zeroAcc
+                                                  ? NVVM::WGMMAScaleOut::one
+                                                  : NVVM::WGMMAScaleOut::zero),
+            one, one,
+            NVVM::MMALayoutAttr::get(ctx, a[i].kContiguous
+                                              ? NVVM::MMALayout::row
+                                              : NVVM::MMALayout::col),
+            NVVM::MMALayoutAttr::get(ctx, b.kContiguous ? NVVM::MMALayout::col
+                                                        : NVVM::MMALayout::row),
+            /*satfinite=*/nullptr);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    if (deferred) {
+    auto extractAll = [&] {
       for (int64_t i = 0; i < perThread; ++i)
-        acc[i] = LLVM::ExtractValueOp::create(rewriter, loc, accStruct,
-                                              ArrayRef<int64_t>{i});
+        acc[i] = LLVM::ExtractValueOp::create(
+            rewriter, loc, accStructs[i / perInstruction],
+            ArrayRef<int64_t>{i % perInstruction});
+    };
+    if (deferred) {
+      extractAll();
       return waitAndReplace({});
     }
     // The registers are only valid, and the operand slots only free, once
@@ -637,9 +656,7 @@ struct WarpgroupDotLowering : MapWarpsPattern<tile::DotOp> {
       auto wait = NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
       wait->setAttr(kLoopResultsWait, rewriter.getUnitAttr());
     }
-    for (int64_t i = 0; i < perThread; ++i)
-      acc[i] = LLVM::ExtractValueOp::create(rewriter, loc, accStruct,
-                                            ArrayRef<int64_t>{i});
+    extractAll();
     replaceDot(rewriter, op, *getTypeConverter(), acc, *lhs, *rhs);
     return success();
   }

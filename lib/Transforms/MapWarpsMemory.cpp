@@ -550,9 +550,51 @@ struct ThreadStore {
 /// A warp's part of a staged store (see stagedStorePlan): the rows it
 /// holds, the columns of one round (128 bytes), the element size, and
 /// whether a bulk tensor store (TMA) moves each round.
+/// The warp's rows are its first row plus any sum of the bits of
+/// `threadRows`: a run of rows together (the low bits), repeated at the
+/// higher bits where the rows are strided (#tilegpu.mma strided_rows). In
+/// the buffer they are dense: row r of the tile is row denseRow(r) there.
 struct StagedStore {
   int64_t rowsPerWarp, roundColumns, elementBytes, warps, rounds;
+  int64_t threadRows = 0;
   bool bulk = false;
+
+  /// Rows of the warp that lie together in the tile: the run of low bits.
+  int64_t contiguousRows() const {
+    return int64_t(1) << llvm::countr_one(uint64_t(threadRows));
+  }
+  /// The buffer row of the tile row `row` (its bits of threadRows, packed).
+  int64_t denseRow(int64_t row) const {
+    int64_t dense = 0, to = 0;
+    for (int64_t bit = 0; (int64_t(1) << bit) <= threadRows; ++bit)
+      if (threadRows >> bit & 1)
+        dense |= (row >> bit & 1) << to++;
+    return dense;
+  }
+  Value denseRow(OpBuilder &b, Location loc, Value row) const {
+    auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+    int64_t low = contiguousRows();
+    Value dense = b.createOrFold<arith::AndIOp>(loc, row, c(low - 1));
+    int64_t to = llvm::countr_one(uint64_t(threadRows));
+    for (int64_t bit = to; (int64_t(1) << bit) <= threadRows; ++bit) {
+      if (!(threadRows >> bit & 1))
+        continue;
+      // Bit `bit` of the row moves down to bit `to` of the buffer row.
+      Value moved = b.createOrFold<arith::ShRUIOp>(
+          loc, b.createOrFold<arith::AndIOp>(loc, row, c(int64_t(1) << bit)),
+          c(bit - to++));
+      dense = b.createOrFold<arith::OrIOp>(loc, dense, moved);
+    }
+    return dense;
+  }
+  /// The tile row, from the warp's first, of buffer row `dense`.
+  int64_t tileRow(int64_t dense) const {
+    int64_t row = 0, from = 0;
+    for (int64_t bit = 0; (int64_t(1) << bit) <= threadRows; ++bit)
+      if (threadRows >> bit & 1)
+        row |= (dense >> from++ & 1) << bit;
+    return row;
+  }
 
   /// Buffer elements of one warp: its rows of one round's columns, padded
   /// by 16 bytes, or (bulk) dense and swizzled as the copy engine reads them.
@@ -670,17 +712,22 @@ static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
       return std::nullopt;
     warpRows |= basis[0];
   }
-  plan.rowsPerWarp = threadRows + 1;
+  plan.threadRows = threadRows;
+  plan.rowsPerWarp = int64_t(1) << llvm::popcount(uint64_t(threadRows));
   plan.warps = layout.getNumWarps();
   plan.rounds = columns / plan.roundColumns;
-  if (!llvm::isPowerOf2_64(plan.rowsPerWarp) || (threadRows & warpRows) ||
-      plan.rowsPerWarp % (32 * kStagedAccessBytes / 128) != 0 ||
+  // Each access of the warp stores rows that lie together.
+  if ((threadRows & warpRows) ||
+      plan.contiguousRows() % (32 * kStagedAccessBytes / 128) != 0 ||
       layout.getPerThread() * 32 != plan.rowsPerWarp * columns)
     return std::nullopt;
-  // A bulk store's part of a warp's rows is a register's choice: every
-  // lane writes its elements of a part in the same step.
+  // A bulk store's part of a warp's rows is a register's choice (every
+  // lane writes its elements of a part in the same step) and rows that lie
+  // together (one box).
+  int64_t partRows = plan.rowsPerWarp / kBulkStoreParts;
   plan.bulk = storesInBulk(op, plan.rowsPerWarp) &&
-              laneRows < plan.rowsPerWarp / kBulkStoreParts;
+              plan.denseRow(laneRows) < partRows &&
+              partRows <= plan.contiguousRows();
   if (!costsNoResidency(func,
                         plan.warps * plan.warpElements() * plan.elementBytes))
     return std::nullopt;
@@ -729,8 +776,7 @@ void writeRuns(OpBuilder &b, Location loc, const MapWarpsState &state,
       continue;
     SmallVector<Value> at =
         emitCoordinates(b, loc, layout, state.threadId, slot);
-    Value row =
-        b.createOrFold<arith::AndIOp>(loc, at[0], c(plan.rowsPerWarp - 1));
+    Value row = plan.denseRow(b, loc, at[0]);
     Value byte = b.createOrFold<arith::MulIOp>(
         loc,
         b.createOrFold<arith::AndIOp>(loc, at[1], c(plan.roundColumns - 1)),
@@ -760,10 +806,10 @@ void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
   Value warpBase = b.createOrFold<arith::MulIOp>(
       loc, b.createOrFold<arith::DivUIOp>(loc, tid, c(32)),
       c(plan.warpElements()));
-  int64_t eb = plan.elementBytes, rowMask = plan.rowsPerWarp - 1;
-  // The warp's first row in the tile (warp bits only: rows above h).
+  int64_t eb = plan.elementBytes;
+  // The warp's first row in the tile (its warp bits only).
   Value firstRow = b.createOrFold<arith::AndIOp>(
-      loc, emitCoordinates(b, loc, layout, tid, 0)[0], c(~rowMask));
+      loc, emitCoordinates(b, loc, layout, tid, 0)[0], c(~plan.threadRows));
   // Element index in the warp's part of the buffer of (row, byte in row):
   // rows padded by 16 bytes, so that the 8 rows a warp's MMA-layout write
   // touches fall in different banks, while each address stays a per-lane
@@ -802,8 +848,12 @@ void storeStaged(OpBuilder &b, Location loc, const MapWarpsState &state,
           b, loc, VectorType::get({accessElements}, elementType), staging,
           ValueRange{padded(row, accessByte)}, /*nontemporal=*/false,
           llvm::MaybeAlign(kStagedAccessBytes));
+      // The access's rows lie together: `first` is a multiple of them.
+      Value tileRow =
+          b.createOrFold<arith::AddIOp>(loc, accessRow, c(plan.tileRow(first)));
       Value globalRow = b.createOrFold<arith::AddIOp>(
-          loc, indices[0], b.createOrFold<arith::AddIOp>(loc, firstRow, row));
+          loc, indices[0],
+          b.createOrFold<arith::AddIOp>(loc, firstRow, tileRow));
       Value globalColumn = b.createOrFold<arith::AddIOp>(
           loc, indices[1],
           b.createOrFold<arith::AddIOp>(
@@ -838,10 +888,10 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
   Value warpBytes = b.createOrFold<arith::MulIOp>(
       loc, b.createOrFold<arith::DivUIOp>(loc, tid, c(32)),
       c(plan.warpElements() * plan.elementBytes));
-  int64_t eb = plan.elementBytes, rowMask = plan.rowsPerWarp - 1;
+  int64_t eb = plan.elementBytes;
   int64_t partRows = plan.rowsPerWarp / kBulkStoreParts;
   Value firstRow = b.createOrFold<arith::AndIOp>(
-      loc, emitCoordinates(b, loc, layout, tid, 0)[0], c(~rowMask));
+      loc, emitCoordinates(b, loc, layout, tid, 0)[0], c(~plan.threadRows));
   // Element index of (row of the warp, byte in row) in the buffer: rows of
   // one part are consecutive, each part a whole number of swizzle atoms.
   int64_t chunkBytes = 16, atomRows = kSwizzleAtomBytes / kSwizzleRowBytes;
@@ -882,7 +932,7 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
           b, loc, state, plan, layout, value, staging,
           [&](ArrayRef<int64_t> position) {
             return position[1] / plan.roundColumns == round &&
-                   (position[0] & rowMask) / partRows == part;
+                   plan.denseRow(position[0]) / partRows == part;
           },
           swizzled);
       // The generic proxy's writes, seen by the copy engine's reads.
@@ -896,7 +946,7 @@ void storeStagedBulk(OpBuilder &b, Location loc, const MapWarpsState &state,
           b.createOrFold<arith::AddIOp>(
               loc, indices[0],
               b.createOrFold<arith::AddIOp>(loc, firstRow,
-                                            c(part * partRows))),
+                                            c(plan.tileRow(part * partRows)))),
           b.createOrFold<arith::AddIOp>(loc, indices[1],
                                         c(round * plan.roundColumns)));
       SmallVector<Value> coordinates;

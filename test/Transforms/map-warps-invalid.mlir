@@ -183,17 +183,17 @@ gpu.module @m {
 
 // -----
 
-// Two warpgroups' worth of rows (128) on one warpgroup (4 warps).
+// Fewer rows (32) than one m64 instruction takes.
 gpu.module @m {
-  gpu.func @wgmma_rows(%pa: memref<1x128x64xbf16, #gpu.address_space<workgroup>>, %pb: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %c: memref<?x?xf32>) kernel
-      attributes {known_block_size = array<i32: 128, 1, 1>} {
+  gpu.func @wgmma_rows(%pa: memref<1x32x64xbf16, #gpu.address_space<workgroup>>, %pb: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
-    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
-    %a = tile.load %pa[] : memref<1x128x64xbf16, #gpu.address_space<workgroup>> -> tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+    %zero = arith.constant dense<0.0> : tensor<32x256xf32>
+    %a = tile.load %pa[] : memref<1x32x64xbf16, #gpu.address_space<workgroup>> -> tensor<32x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
     %b = tile.load %pb[] : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
-    // expected-error @+1 {{'tile.dot' op cannot map a 128x256x64 dot onto 4 warps of warpgroup MMA}}
-    %d = tile.dot %a, %b, %zero : tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<128x256xf32>
-    tile.store %d, %c[%c0, %c0] : tensor<128x256xf32>, memref<?x?xf32>
+    // expected-error @+1 {{'tile.dot' op cannot map a 32x256x64 dot onto 8 warps of warpgroup MMA}}
+    %d = tile.dot %a, %b, %zero : tensor<32x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x256xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<32x256xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<32x256xf32>, memref<?x?xf32>
     gpu.return
   }
 }
@@ -209,7 +209,7 @@ gpu.module @m {
     %zero = arith.constant dense<0.0> : tensor<64x64xf32>
     %a = tile.load %x[%c0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
     %b = tile.load %pb[] : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
-    // expected-error @+1 {{'tile.dot' op cannot map a 64x64x64 dot onto 8 warps of warpgroup MMA: the rhs must be swizzled and the lhs swizzled or in registers, each warpgroup needs 64 rows (of its own with the lhs in registers) and at most 256 columns, panels must not straddle warpgroups}}
+    // expected-error @+1 {{'tile.dot' op cannot map a 64x64x64 dot onto 8 warps of warpgroup MMA: the rhs must be swizzled and the lhs swizzled or in registers, each warpgroup needs a multiple of 64 rows (64 of its own with the lhs in registers) and at most 256 columns, panels must not straddle warpgroups}}
     %d = tile.dot %a, %b, %zero : tensor<64x64xbf16>, tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x64xf32>
     tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, memref<?x?xf32>
     gpu.return

@@ -183,3 +183,34 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Strided rows (each warp holds rows 16w..16w+15 and 64+16w..64+16w+15 of
+// a 128x64 tile on 4 warps): a warp's 32 rows sit densely in its part of
+// the buffer, the row's bit 64 moved down to bit 16 (shrui by 2); each
+// access stores 4 rows that lie together, the second run of 16 rows at
+// the warp's first row plus 64.
+// CHECK-LABEL: gpu.func @staged_strided(
+// CHECK-SAME: workgroup(%[[STAGING:[^ ]*]] : memref<9216xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: scf.if
+// CHECK: %[[LOW:.*]] = arith.andi %[[ROW:.*]], %c15{{.*}} : index
+// CHECK: %[[HIGH:.*]] = arith.andi %[[ROW]], %c64{{.*}} : index
+// CHECK-NEXT: %[[DOWN:.*]] = arith.shrui %[[HIGH]], %c2{{.*}} : index
+// CHECK-NEXT: arith.ori %[[LOW]], %[[DOWN]] : index
+// CHECK-COUNT-32: vector.store %{{.*}}, %[[STAGING]][%{{.*}}] {alignment = 4 : i64}
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-4: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK: arith.addi %{{.*}}, %c64{{.*}} : index
+// CHECK-COUNT-4: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK-NOT: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64}
+// CHECK: } else {
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1, strided_rows = true>
+gpu.module @m {
+  gpu.func @staged_strided(%c: memref<?x?xbf16>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64} {
+    %zero = arith.constant dense<1.0> : tensor<128x64xbf16, #mma>
+    tile.store %zero, %c[%m0, %n0] : tensor<128x64xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}

@@ -113,13 +113,17 @@ Coords blockedFormula(llvm::ArrayRef<int64_t> shape, int64_t threads,
 }
 
 Coords mmaAccumulatorFormula(int64_t rows, int64_t cols, int64_t warpsM,
-                             int64_t warpsN, int64_t s, int64_t l, int64_t w) {
+                             int64_t warpsN, int64_t s, int64_t l, int64_t w,
+                             bool stridedRows = false) {
   int64_t warpRow = w % warpsM, warpCol = w / warpsM;
   int64_t tileM = rows / warpsM, tileN = cols / warpsN;
   int64_t fragCols = tileN / 8;
   int64_t frag = s / 4, fm = frag / fragCols, fn = frag % fragCols;
   int64_t half = (s / 2) % 2, c = s % 2;
-  return {warpRow * tileM + l / 4 + fm * 16 + half * 8,
+  // Strided: warp w's rows of fragments at 16 (w % warpsM) + 16 warpsM fm.
+  int64_t firstRow = stridedRows ? warpRow * 16 : warpRow * tileM;
+  int64_t fragmentRow = stridedRows ? fm * 16 * warpsM : fm * 16;
+  return {firstRow + l / 4 + fragmentRow + half * 8,
           warpCol * tileN + (l % 4) * 2 + fn * 8 + c};
 }
 
@@ -206,6 +210,32 @@ TEST(LinearLayoutFactories, MmaAccumulatorMatchesFormula) {
           return mmaAccumulatorFormula(rows, cols, warpsM, warpsN, s, l, w);
         });
       }
+}
+
+TEST(LinearLayoutFactories, StridedMmaAccumulatorMatchesFormula) {
+  int64_t layouts = 0;
+  for (auto [warpsM, warpsN] : warpSplits())
+    for (int64_t rows = 16 * warpsM; rows <= 512; rows *= 2)
+      for (int64_t cols = 8 * warpsN; cols <= 256; cols *= 2) {
+        LL layout = LL::mmaAccumulator(rows, cols, warpsM, warpsN,
+                                       /*stridedRows=*/true);
+        EXPECT_TRUE(layout.isInjective() && layout.isSurjective());
+        expectFormulaAndInverse(layout, [&, warpsM = warpsM, warpsN = warpsN](
+                                            int64_t s, int64_t l, int64_t w) {
+          return mmaAccumulatorFormula(rows, cols, warpsM, warpsN, s, l, w,
+                                       /*stridedRows=*/true);
+        });
+        ++layouts;
+      }
+  EXPECT_GT(layouts, 100);
+  // One fragment row a warp: strided or not, the same layout.
+  EXPECT_EQ(LL::mmaAccumulator(128, 64, 8, 1, true),
+            LL::mmaAccumulator(128, 64, 8, 1));
+  // Two warpgroups of 128 rows each: warp 1 holds rows 16-31 and 144-159.
+  LL twoWarpgroups = LL::mmaAccumulator(256, 128, 8, 1, true);
+  int64_t perFragmentRow = 128 / 8 * 4;
+  EXPECT_EQ(twoWarpgroups.apply(0, 0, 1)[0], 16);
+  EXPECT_EQ(twoWarpgroups.apply(perFragmentRow, 0, 1)[0], 144);
 }
 
 TEST(LinearLayoutFactories, FmaAccumulatorMatchesFormula) {

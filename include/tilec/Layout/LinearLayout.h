@@ -84,10 +84,13 @@ public:
   /// w / warpsM); inside it, slot s is fragment s / 4 (fragments row-major
   /// over 16x8 pieces), and in a fragment lane l holds row l / 4 (+8 for
   /// bit 1 of s) and columns (l % 4) * 2 + (s % 2).
+  /// With `stridedRows` a warp's rows of fragments lie 16 * warpsM rows
+  /// apart (warp w's row of fragments i at 16 (w % warpsM) + 16 warpsM i)
+  /// instead of together, as repeated warpgroup MMAs leave them.
   /// Preconditions: powers of two, rows % (16 * warpsM) == 0,
   /// cols % (8 * warpsN) == 0.
   static LinearLayout mmaAccumulator(int64_t rows, int64_t cols, int64_t warpsM,
-                                     int64_t warpsN);
+                                     int64_t warpsN, bool stridedRows = false);
   static bool canBuildMmaAccumulator(int64_t rows, int64_t cols, int64_t warpsM,
                                      int64_t warpsN);
   static std::optional<LinearLayout>

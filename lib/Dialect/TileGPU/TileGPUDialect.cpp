@@ -44,8 +44,9 @@ static bool isPowerOf2(int64_t v) { return v > 0 && llvm::isPowerOf2_64(v); }
 // #tilegpu.mma
 //===----------------------------------------------------------------------===//
 
-LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    unsigned warpsM, unsigned warpsN) {
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned warpsM, unsigned warpsN, bool stridedRows) {
   if (!isPowerOf2(warpsM) || !isPowerOf2(warpsN))
     return emitError() << "the warp grid must be powers of two, got "
                        << warpsM << "x" << warpsN;
@@ -67,7 +68,7 @@ MmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
 layout::LinearLayout MmaLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape,
                                                    int64_t threads) const {
   return layout::LinearLayout::mmaAccumulator(shape[0], shape[1], getWarpsM(),
-                                              getWarpsN());
+                                              getWarpsN(), getStridedRows());
 }
 
 //===----------------------------------------------------------------------===//
@@ -156,6 +157,10 @@ DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (operand > 1)
     return emitError() << "operand must be 0 (lhs) or 1 (rhs), got "
                        << operand;
+  // A fragments follow the warp tiles of mma.sync, whose rows are together.
+  if (parent.getStridedRows())
+    return emitError() << "the parent of a dot operand layout must not have "
+                          "strided rows";
   return success();
 }
 

@@ -20,6 +20,12 @@ func.func private @odd_warps(tensor<64x64xf32, #tilegpu.mma<warps_m = 3, warps_n
 
 // -----
 
+// A fragments follow mma.sync's warp tiles, whose rows are together.
+// expected-error @+1 {{the parent of a dot operand layout must not have strided rows}}
+func.func private @strided_operand_parent(tensor<128x64xbf16, #tilegpu.dot_operand<operand = 0, parent = #tilegpu.mma<warps_m = 4, warps_n = 1, strided_rows = true>>>)
+
+// -----
+
 // expected-error @+1 {{parent_size must be a power of two, got 100}}
 func.func private @odd_parent(tensor<64xf32, #tilegpu.slice<dim = 1, parent_size = 100, parent = #tilegpu.mma<warps_m = 4, warps_n = 1>>>)
 

@@ -21,11 +21,27 @@ def TileGPU_MmaLayoutAttr
     fragments, of which lane l holds rows l/4 and l/4+8, columns 2(l mod 4)
     and the next.
 
+    With `strided_rows`, a warp's rows of fragments are not together but
+    16 * `warps_m` rows apart: warp w's row of fragments i starts at row
+    16 (w mod warps_m) + 16 warps_m i. That is where repeated warpgroup
+    MMAs leave a tile of which each warpgroup owns more than 64 rows: the
+    m64 instruction i of warpgroup g covers rows 64 g + 16 warps_m i on.
+
     ```mlir
     tensor<128x128xf32, #tilegpu.mma<warps_m = 2, warps_n = 2>>
+    // Two warpgroups, each 128 rows in two m64n128 instructions: warpgroup
+    // 0 holds rows 0-63 and 128-191.
+    tensor<256x128xf32, #tilegpu.mma<warps_m = 8, warps_n = 1,
+                                     strided_rows = true>>
     ```
   }];
-  let parameters = (ins "unsigned":$warps_m, "unsigned":$warps_n);
+  let parameters = (ins "unsigned":$warps_m, "unsigned":$warps_n,
+                        DefaultValuedParameter<"bool", "false">:$strided_rows);
+  let builders = [
+    AttrBuilder<(ins "unsigned":$warps_m, "unsigned":$warps_n), [{
+      return $_get($_ctxt, warps_m, warps_n, false);
+    }]>
+  ];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
