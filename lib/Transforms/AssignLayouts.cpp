@@ -134,41 +134,6 @@ private:
 
 } // namespace
 
-/// Whether `dot`'s result reaches, through element-wise ops (casts, scales)
-/// and loop-carried values (into later iterations and later loops), the lhs
-/// of a dot that takes it from registers.
-static bool feedsRegisterLhs(tile::DotOp dot) {
-  SmallVector<Value> worklist = {dot.getResult()};
-  llvm::SmallPtrSet<Value, 8> seen;
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto next = dyn_cast<tile::DotOp>(user)) {
-        if (use.get() == next.getLhs() && !isWorkgroupOperand(use.get()))
-          return true;
-      } else if (isElementwise(user)) {
-        llvm::append_range(worklist, user->getResults());
-      } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
-        unsigned n = use.getOperandNumber();
-        if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
-          worklist.push_back(yield->getParentOp()->getResult(n));
-        // Round the loop, to the next iteration.
-        if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
-          worklist.push_back(loop.getRegionIterArgs()[n]);
-      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
-        unsigned n = use.getOperandNumber();
-        if (n >= loop.getNumControlOperands())
-          worklist.push_back(
-              loop.getRegionIterArgs()[n - loop.getNumControlOperands()]);
-      }
-    }
-  }
-  return false;
-}
-
 //===----------------------------------------------------------------------===//
 // Mutation
 //===----------------------------------------------------------------------===//

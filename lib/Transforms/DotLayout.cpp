@@ -6,6 +6,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -127,6 +129,10 @@ bool tilec::fitsWarpgroupMma(tile::DotOp dot, int64_t threads,
   // 64 rows of its own, none shares them by splitting the columns.
   if (lhsInRegisters && warps != rows / 16)
     return false;
+  // Nor do strided rows suit a result that becomes A fragments (those
+  // follow mma.sync's warp tiles, rows together).
+  if (grid->first * 16 < rows && feedsRegisterLhs(dot))
+    return false;
   int64_t warpgroupCols = cols / grid->second;
   if (warpgroupCols % 8 != 0 || warpgroupCols > 256 || k % 16 != 0)
     return false;
@@ -198,6 +204,42 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads,
                                             mContiguous ? 4 : 1,
                                             nContiguous ? 4 : 1));
 }
+/// Whether `dot`'s result reaches, through element-wise ops (casts, scales)
+/// and loop-carried values (into later iterations and later loops), the lhs
+/// of a dot that takes it from registers.
+bool tilec::feedsRegisterLhs(tile::DotOp dot) {
+  SmallVector<Value> worklist = {dot.getResult()};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto next = dyn_cast<tile::DotOp>(user)) {
+        if (use.get() == next.getLhs() && !isWorkgroupOperand(use.get()))
+          return true;
+      } else if (isa<arith::ArithDialect, math::MathDialect>(
+                     user->getDialect())) {
+        llvm::append_range(worklist, user->getResults());
+      } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        unsigned n = use.getOperandNumber();
+        if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
+          worklist.push_back(yield->getParentOp()->getResult(n));
+        // Round the loop, to the next iteration.
+        if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
+          worklist.push_back(loop.getRegionIterArgs()[n]);
+      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        unsigned n = use.getOperandNumber();
+        if (n >= loop.getNumControlOperands())
+          worklist.push_back(
+              loop.getRegionIterArgs()[n - loop.getNumControlOperands()]);
+      }
+    }
+  }
+  return false;
+}
+
 bool tilec::isWorkgroupOperand(Value operand) {
   if (auto transpose = operand.getDefiningOp<tile::TransposeOp>())
     operand = transpose.getInput();

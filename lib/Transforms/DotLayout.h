@@ -98,6 +98,11 @@ mlir::FailureOr<mlir::Attribute> chooseDotLayout(tile::DotOp dot,
 bool fitsWarpgroupMma(tile::DotOp dot, int64_t threads,
                       bool lhsInRegisters = false);
 
+/// Whether `dot`'s result reaches, through element-wise ops (casts, scales)
+/// and loop-carried values (into later iterations and later loops), the lhs
+/// of a dot that takes it from registers.
+bool feedsRegisterLhs(tile::DotOp dot);
+
 /// Whether `operand` of a dot is read from workgroup memory (a tile.load of a
 /// workgroup buffer, possibly transposed), where tile-promote-shared staged
 /// it; otherwise the dot takes it from registers.
