@@ -361,3 +361,25 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// 128 rows on one warpgroup (strided rows) whose result becomes the lhs of
+// a dot in registers: A fragments follow mma.sync's warp tiles, rows
+// together, so such a dot is no warpgroup MMA.
+gpu.module @m {
+  gpu.func @strided_result_feeds_register_lhs(%pa: memref<1x128x64xbf16, #gpu.address_space<workgroup>>, %pb: memref<1x64x64xbf16, #gpu.address_space<workgroup>>, %v: memref<?x?xbf16>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+    %a = tile.load %pa[] : memref<1x128x64xbf16, #gpu.address_space<workgroup>> -> tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+    %b = tile.load %pb[] : memref<1x64x64xbf16, #gpu.address_space<workgroup>> -> tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>
+    // expected-error @+1 {{'tile.dot' op cannot map a 128x64x64 dot onto 4 warps of warpgroup MMA}}
+    %s = tile.dot %a, %b, %zero : tensor<128x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<64x64xbf16, #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>>, tensor<128x64xf32>
+    %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xbf16>
+    %vt = tile.load %v[%c0, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.dot %p, %vt, %zero : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<128x64xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}

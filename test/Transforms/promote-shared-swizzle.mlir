@@ -290,34 +290,3 @@ gpu.module @m {
     gpu.return
   }
 }
-
-// -----
-
-// 128 query rows on 4 warps whose S becomes P, the lhs of P V in
-// registers: A fragments follow mma.sync's warp tiles (rows together), so
-// S is not given strided rows and neither dot is a warpgroup MMA: nothing
-// is swizzled.
-// CHECK-LABEL: gpu.func @strided_result_feeds_register_lhs(
-// CHECK-NOT: #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8
-// CHECK: gpu.return
-gpu.module @m {
-  gpu.func @strided_result_feeds_register_lhs(%q: memref<?x?xbf16>, %k: memref<?x?xbf16>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %m0: index) kernel
-      attributes {known_block_size = array<i32: 128, 1, 1>} {
-    %c0 = arith.constant 0 : index
-    %c64 = arith.constant 64 : index
-    %n = memref.dim %k, %c0 : memref<?x?xbf16>
-    %zero = arith.constant dense<0.0> : tensor<128x64xf32>
-    %qt = tile.load %q[%m0, %c0] : memref<?x?xbf16> -> tensor<128x64xbf16>
-    %r = scf.for %kb = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32>) {
-      %kt = tile.load %k[%kb, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
-      %ktt = tile.transpose %kt : tensor<64x64xbf16> -> tensor<64x64xbf16>
-      %s = tile.dot %qt, %ktt, %zero : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
-      %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xbf16>
-      %vt = tile.load %v[%kb, %c0] : memref<?x?xbf16> -> tensor<64x64xbf16>
-      %d = tile.dot %p, %vt, %acc : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
-      scf.yield %d : tensor<128x64xf32>
-    } {tile.stages = 2 : i64}
-    tile.store %r, %o[%m0, %c0] : tensor<128x64xf32>, memref<?x?xf32>
-    gpu.return
-  }
-}
