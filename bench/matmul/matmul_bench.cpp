@@ -695,19 +695,20 @@ public:
            "." + std::to_string(v % 100);
   }
 
-  /// C = A x B for row-major A (M x K), B (K x N), C (M x N), all of type
-  /// `t`, with f32 scaling and `compute` (a 32F compute type).
+  /// C = A x B (+ C with `accumulate`) for row-major A (M x K), B (K x N)
+  /// of type `t` and C (M x N) of type `out`, with f32 scaling and
+  /// `compute` (a 32F compute type).
   void gemm(DType t, cublasComputeType_t compute, const Shape &s,
-            const DeviceOperands &d) const {
+            const DeviceOperands &d, DType out, bool accumulate) const {
     // cuBLAS is column-major, and a row-major X is the column-major X^T; so
     // compute C^T (N x M) = B^T (N x K) A^T (K x M) without transposes:
     // m = N, n = M, first operand B (ld N), second A (ld K), C (ld N).
-    const float alpha = 1.0f, beta = 0.0f;
+    const float alpha = 1.0f, beta = accumulate ? 1.0f : 0.0f;
     ctx_.makeCurrent();
     checkCublas(cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n),
                              int(s.m), int(s.k), &alpha, devicePtr(d.b),
                              cudaType(t), int(s.n), devicePtr(d.a), cudaType(t),
-                             int(s.k), &beta, devicePtr(d.c), cudaType(t),
+                             int(s.k), &beta, devicePtr(d.c), cudaType(out),
                              int(s.n), compute, CUBLAS_GEMM_DEFAULT),
                 "cublasGemmEx");
   }
@@ -1136,10 +1137,18 @@ struct BenchCase {
   const char *kernel;
   DType dtype;
   std::vector<Shape> shapes;
+  /// C's type (none: the inputs') and whether the kernel adds to C (cuBLAS
+  /// with beta = 1).
+  std::optional<DType> out = std::nullopt;
+  bool accumulate = false;
+
+  Variant variant() const {
+    return Variant{dtype, out.value_or(dtype), false, false, accumulate};
+  }
 };
 
 /// Row-major A and B, output dtype = input dtype: the common case cuBLAS is
-/// tuned for.
+/// tuned for; and the bf16 kernels that write f32 or add to C.
 const std::vector<BenchCase> &benchCases() {
   static const std::vector<Shape> big = {{1024, 1024, 1024},
                                          {2048, 2048, 2048},
@@ -1152,6 +1161,9 @@ const std::vector<BenchCase> &benchCases() {
       {"mm_f32_f32_rr",
        DType::F32,
        {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}}},
+      {"mm_bf16_f32_rr", DType::BF16, big, DType::F32},
+      {"mm_bf16_bf16_rr_acc", DType::BF16, big, std::nullopt, true},
+      {"mm_bf16_f32_rr_acc", DType::BF16, big, DType::F32, true},
   };
   return cases;
 }
@@ -1209,15 +1221,15 @@ void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
               const BenchCase &bc, const Kernel *kernel, const Shape &s,
               uint64_t seed, BenchRow &row) {
   const DType t = bc.dtype;
-  const Variant v{t, t, false, false, false};
+  const Variant v = bc.variant();
   row.cublasCompute = t == DType::F32 ? "CUBLAS_COMPUTE_32F_PEDANTIC"
                                       : "CUBLAS_COMPUTE_32F";
   Rng rng(runSeed(seed, std::string(bc.kernel) + "@" + s.str() + "/bench"));
   HostProblem p = makeProblem(s, v, rng);
 
   // Operand sets to rotate over (the same values at different addresses).
-  size_t setBytes = p.aBytes.size() + p.bBytes.size() +
-                    size_t(s.m * s.n) * dtypeBytes(t);
+  size_t setBytes =
+      p.aBytes.size() + p.bBytes.size() + size_t(s.m * s.n) * dtypeBytes(v.out);
   row.sets = int(std::clamp<size_t>((kRotationBytes + setBytes - 1) / setBytes,
                                     2, kMaxSets));
   std::vector<DeviceOperands> ops;
@@ -1225,17 +1237,29 @@ void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
     ops.push_back(allocateOperands(ctx, s, v));
     ops.back().a.upload(p.aBytes);
     ops.back().b.upload(p.bBytes);
+    // Accumulating, timed launches add to C again and again: its values
+    // drift, its cost does not.
+    if (v.accumulate)
+      ops.back().c.upload(p.cBytes);
   }
   auto next = [&](int i) -> const DeviceOperands & {
     return ops[size_t(i % row.sets)];
   };
+  // C as a checked launch starts from: C's values, or NaN (an unwritten
+  // element fails).
+  auto freshC = [&] {
+    if (v.accumulate)
+      ops[0].c.upload(p.cBytes);
+    else
+      ops[0].c.memset(0xff);
+  };
 
   // cuBLAS first, checked against float64: a wrong call (layouts, types)
   // would otherwise make every tilec kernel look wrong, or a wrong one right.
-  ops[0].c.memset(0xff);
-  cublas.gemm(t, cublasCompute(t), s, ops[0]);
+  freshC();
+  cublas.gemm(t, cublasCompute(t), s, ops[0], v.out, v.accumulate);
   stream.synchronize();
-  std::vector<float> cublasOut = downloadC(ops[0], t);
+  std::vector<float> cublasOut = downloadC(ops[0], v.out);
   std::vector<int64_t> idx = checkedIndices(s, false, kBenchSampleCount, rng);
   Reference ref = referenceValues(p, idx);
   row.cublasRefError = relativeError(cublasOut, idx, ref);
@@ -1244,25 +1268,26 @@ void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
     return;
   }
   Timing ct = timeLaunches(ctx, stream, [&](int i) {
-    cublas.gemm(t, cublasCompute(t), s, next(i));
+    cublas.gemm(t, cublasCompute(t), s, next(i), v.out, v.accumulate);
   });
   row.cublasMs = ct.medianMs;
   row.cublasRuns = ct.runs;
   if (t == DType::F32)
-    row.cublasDefaultMs = timeLaunches(ctx, stream, [&](int i) {
-                            cublas.gemm(t, CUBLAS_COMPUTE_32F, s, next(i));
-                          }).medianMs;
+    row.cublasDefaultMs =
+        timeLaunches(ctx, stream, [&](int i) {
+          cublas.gemm(t, CUBLAS_COMPUTE_32F, s, next(i), v.out, v.accumulate);
+        }).medianMs;
 
   if (!kernel) {
     row.status = "SKIP";
     row.error = "not in the cubin";
     return;
   }
-  // The tilec kernel on the same inputs, into a poisoned C.
-  ops[0].c.memset(0xff);
+  // The tilec kernel on the same inputs, into the same fresh C.
+  freshC();
   launchMatmul(*kernel, stream, v, s, ops[0]);
   stream.synchronize();
-  std::vector<float> out = downloadC(ops[0], t);
+  std::vector<float> out = downloadC(ops[0], v.out);
   row.nonFinite = countNonFinite(out);
   row.errorVsCublas = relativeError(out, cublasOut);
   row.tilecRefError = relativeError(out, idx, ref);
@@ -1292,10 +1317,13 @@ double compulsoryBytes(const Shape &s, DType in, DType out, bool accumulate) {
 /// Where `row` stands against the roofs: its arithmetic intensity (FLOP a
 /// compulsory byte), the roof that bounds it (the compute peak of its type,
 /// or intensity x copy bandwidth) and the fraction of it each side reached.
-void placeOnRoofline(const Roofs &roofs, DType t, BenchRow &row) {
+void placeOnRoofline(const Roofs &roofs, const BenchCase &bc, BenchRow &row) {
   if (!roofs.measured())
     return;
-  row.intensity = row.shape.flops() / compulsoryBytes(row.shape, t, t, false);
+  DType t = bc.dtype;
+  row.intensity =
+      row.shape.flops() /
+      compulsoryBytes(row.shape, t, bc.variant().out, bc.accumulate);
   double peak = t == DType::F32 ? roofs.fmaTflops : roofs.tensorTflops;
   double memoryRoof = row.intensity * roofs.copyGBs / 1e3;
   row.memoryBound = memoryRoof < peak;
@@ -1446,7 +1474,7 @@ int runBenchMode(const Context &ctx, const Options &opts, uint64_t seed) {
         row.error = "not run: the CUDA context was lost after: " + lost;
       } else {
         try {
-          placeOnRoofline(roofs, bc->dtype, row);
+          placeOnRoofline(roofs, *bc, row);
           runBench(ctx, stream, cublas, *bc, kernel ? &*kernel : nullptr, s,
                    seed, row);
           if (!kernelError.empty()) {

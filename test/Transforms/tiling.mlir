@@ -31,12 +31,15 @@ tile.matmul @mm_row a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<
 // -----
 
 // Column-major operands are read as their transposes; accumulate reads C
-// first; a 16-bit C is rounded once at the end.
+// first, plus 0.0 (one definition of each accumulator register, whatever
+// path loaded C); a 16-bit C is rounded once at the end.
 // CHECK-LABEL: tile.kernel @mm_col_acc(
 // CHECK-SAME: %[[A:.*]]: memref<?x?xf16>, %[[B:.*]]: memref<?x?xf16>, %[[C:.*]]: memref<?x?xf16>
 // CHECK: %[[K:.*]] = memref.dim %[[A]], %c0
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x256xf32>
 // CHECK: %[[C0:.*]] = tile.load %[[C]][%[[M0:.*]], %[[N0:.*]]] : memref<?x?xf16> -> tensor<128x256xf16>
-// CHECK: %[[INIT:.*]] = arith.extf %[[C0]] : tensor<128x256xf16> to tensor<128x256xf32>
+// CHECK: %[[WIDE:.*]] = arith.extf %[[C0]] : tensor<128x256xf16> to tensor<128x256xf32>
+// CHECK: %[[INIT:.*]] = arith.addf %[[WIDE]], %[[ZERO]] : tensor<128x256xf32>
 // CHECK: scf.for %[[KK:.*]] = %{{.*}} to %[[K]] step %c32 iter_args(%{{.*}} = %[[INIT]])
 // CHECK:   %[[AT:.*]] = tile.load %[[A]][%[[KK]], %[[M0]]] : memref<?x?xf16> -> tensor<32x128xf16>
 // CHECK:   tile.transpose %[[AT]] : tensor<32x128xf16> -> tensor<128x32xf16>
