@@ -204,6 +204,7 @@ FailureOr<Attribute> tilec::chooseDotLayout(tile::DotOp dot, int64_t threads,
                                             mContiguous ? 4 : 1,
                                             nContiguous ? 4 : 1));
 }
+
 /// Whether `dot`'s result reaches, through element-wise ops (casts, scales)
 /// and loop-carried values (into later iterations and later loops), the lhs
 /// of a dot that takes it from registers.
