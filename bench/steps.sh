@@ -32,3 +32,18 @@ quiet_step() {
     "$OUT/$name.log" | tr -s " " | cut -c1-300 | tail -n "${QUIET_LINES:-6}"
   STEPS="${STEPS:+$STEPS }$name"
 }
+# `matmul_ab_rounds BIN DIR VARIANTS SHAPES ROUNDS LINES`: the matmul
+# bench on DIR/old.cubin and DIR/new.cubin in alternating rounds, each a
+# step bench-BUILD-ROUND with its JSON next to its log (what
+# bench/matmul/ab-table.py reads).
+matmul_ab_rounds() {
+  local bin="$1" dir="$2" variants="$3" shapes="$4" rounds="$5" lines="$6"
+  local round build
+  for round in $rounds; do
+    for build in old new; do
+      QUIET_PATTERN='^ *mm_' QUIET_LINES="$lines" quiet_step "bench-$build-$round" \
+        "$bin" --cubin "$dir/$build.cubin" --bench --fail-if-none --variant "$variants" \
+        --shape "$shapes" --json "$OUT/bench-$build-$round.json"
+    done
+  done
+}

@@ -23,13 +23,7 @@ QUIET_LINES=3 quiet_step check-new "$BIN" --cubin "$D/new.cubin" --check --fail-
 quiet_step memcheck-new compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
   --cubin "$D/new.cubin" --check --variant mm_bf16_f32_rr_acc,mm_bf16_bf16_rr_acc \
   --shape 1000x1008x520,129x264x65,2304x4096x200
-for round in 1 2; do
-  for build in old new; do
-    QUIET_PATTERN='^ *mm_' QUIET_LINES=40 quiet_step "bench-$build-$round" \
-      "$BIN" --cubin "$D/$build.cubin" --bench --fail-if-none --variant "$VARIANTS" \
-      --shape "$SHAPES" --json "$OUT/bench-$build-$round.json"
-  done
-done
+matmul_ab_rounds "$BIN" "$D" "$VARIANTS" "$SHAPES" "1 2" 40
 summary
 OUT="$OUT_SAVED"
 tar czf "$OUT/accumulate.tgz" -C "$OUT/raw" . && rm -rf "$OUT/raw"

@@ -36,13 +36,7 @@ QUIET_LINES=3 quiet_step check-parts "$BIN" --cubin "$D/matmul.cubin" --check --
 quiet_step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
   --cubin "$D/matmul.cubin" --check --variant "${MEMCHECK_VARIANTS:-mm_bf16_bf16_rc,mm_bf16_f32_rr_acc}" \
   --shape "${MEMCHECK_SHAPES:-1024x1024x1024,640x384x1030,129x257x2049}"
-for round in ${ROUNDS:-1 2 3}; do
-  for build in old new; do
-    QUIET_PATTERN='^ *mm_' QUIET_LINES=20 quiet_step "bench-$build-$round" \
-      "$BIN" --cubin "$D/$build.cubin" --bench --fail-if-none --variant "${BENCH_VARIANT:-mm_bf16_bf16_rr}" \
-      --shape "$BENCH_SHAPES" --json "$RAW/bench-$build-$round.json"
-  done
-done
+matmul_ab_rounds "$BIN" "$D" "${BENCH_VARIANT:-mm_bf16_bf16_rr}" "$BENCH_SHAPES" "${ROUNDS:-1 2 3}" 20
 summary
 OUT="$OUT_SAVED"
 tar czf "$OUT/split-parts.tgz" -C "$RAW" . && rm -rf "$RAW"
