@@ -580,9 +580,11 @@ struct StagedStore {
       if (!(threadRows >> bit & 1))
         continue;
       // Bit `bit` of the row moves down to bit `to` of the buffer row.
-      Value moved = b.createOrFold<arith::ShRUIOp>(
-          loc, b.createOrFold<arith::AndIOp>(loc, row, c(int64_t(1) << bit)),
-          c(bit - to++));
+      // (Each op built in its own statement: argument order is unspecified.)
+      Value mask = c(int64_t(1) << bit);
+      Value set = b.createOrFold<arith::AndIOp>(loc, row, mask);
+      Value shift = c(bit - to++);
+      Value moved = b.createOrFold<arith::ShRUIOp>(loc, set, shift);
       dense = b.createOrFold<arith::OrIOp>(loc, dense, moved);
     }
     return dense;

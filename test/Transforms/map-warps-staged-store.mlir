@@ -195,8 +195,10 @@ gpu.module @m {
 // CHECK-SAME: workgroup(%[[STAGING:[^ ]*]] : memref<9216xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: scf.if
 // CHECK: %[[LOW:.*]] = arith.andi %[[ROW:.*]], %c15{{.*}} : index
-// CHECK: %[[HIGH:.*]] = arith.andi %[[ROW]], %c64{{.*}} : index
-// CHECK-NEXT: %[[DOWN:.*]] = arith.shrui %[[HIGH]], %c2{{.*}} : index
+// CHECK-NEXT: %[[BIT:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[HIGH:.*]] = arith.andi %[[ROW]], %[[BIT]] : index
+// CHECK-NEXT: %[[BY:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[DOWN:.*]] = arith.shrui %[[HIGH]], %[[BY]] : index
 // CHECK-NEXT: arith.ori %[[LOW]], %[[DOWN]] : index
 // CHECK-COUNT-32: vector.store %{{.*}}, %[[STAGING]][%{{.*}}] {alignment = 4 : i64}
 // CHECK: nvvm.bar.warp.sync
