@@ -34,8 +34,16 @@ struct MatmulSchedule {
   /// One block a multiprocessor walks the tiles (tile.persistent).
   bool persistent = false;
   /// Persistent blocks in thread-block clusters of this many (tile.cluster),
-  /// which take tiles on adjacent rows and share B (multicast).
+  /// which take tiles on adjacent rows and share B (multicast), or, where
+  /// the tile is taller than wide, on adjacent columns and share A.
   int64_t clusterBlocks = 1;
+
+  /// Whether the blocks of a cluster share A (the larger tile of the two).
+  /// Hinted 256x128 ran level either way on the H200 (0.886x cuBLAS at
+  /// 4096^3 sharing A, 0.879x sharing B,
+  /// bench/matmul/results/2026-11-30-h200-strided-256x128); no default
+  /// tile is taller than wide.
+  bool clusterSharesA() const { return blockM > blockN; }
   /// Split-K: the grid's z dimension splits K in parts of about this many
   /// elements, and the last program of a tile to finish adds the others'
   /// partial results (0: no split).
@@ -213,9 +221,11 @@ Value accumulateK(OpBuilder &b, Location loc, tile::MatmulOp op,
                                    s.blockK);
         Value bt = loadOperandTile(lb, l, bMatrix, op.getBLayout(), kk, n0,
                                    s.blockK, s.blockN);
-        // The blocks of a cluster take tiles on adjacent rows: B is theirs.
+        // The blocks of a cluster take tiles on adjacent rows (columns):
+        // B (A) is theirs.
         if (s.clusterBlocks > 1)
-          sourceLoad(bt)->setAttr(kClusterSharedAttr, lb.getUnitAttr());
+          sourceLoad(s.clusterSharesA() ? at : bt)
+              ->setAttr(kClusterSharedAttr, lb.getUnitAttr());
         Value d = tile::DotOp::create(lb, l, accType, at, bt, iterArgs[0]);
         scf::YieldOp::create(lb, l, d);
       });
@@ -466,22 +476,29 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value pid = tile::ProgramIdOp::create(b, loc, index, x);
   Value programs = tile::NumProgramsOp::create(b, loc, index, x);
   // The blocks of a cluster (consecutive ids) walk groups of as many
-  // adjacent tile rows together, one row each, all the same number of
-  // times (a row past C computes a tile that nothing stores).
+  // adjacent tile rows (columns, sharing A) together, one each, all the
+  // same number of times (a row or column past C computes a tile that
+  // nothing stores).
   // (Each op built in its own statement: argument order is unspecified.)
   Value cluster = m.constant(s.clusterBlocks);
   Value rank = m.rem(pid, cluster);
-  Value rowGroups = m.ceilDiv(rows, cluster);
+  bool sharesA = s.clusterSharesA();
+  Value groupRowsOfTiles = sharesA ? rows : m.ceilDiv(rows, cluster);
+  Value groupColumns = sharesA ? m.ceilDiv(columns, cluster) : columns;
   Value firstGroup = m.div(pid, cluster);
-  Value groupTiles = m.mul(rowGroups, columns);
+  Value groupTiles = m.mul(groupRowsOfTiles, groupColumns);
   Value clusters = m.div(programs, cluster);
   auto tiles = scf::ForOp::create(
       b, loc, firstGroup, groupTiles, clusters, ValueRange{},
       [&](OpBuilder &lb, Location l, Value t, ValueRange) {
         IndexMath lm{lb, l};
-        auto [rowGroup, tileColumn] =
-            groupedTileCoords(lb, l, groupRows, t, columns, rowGroups);
-        Value tileRow = lm.add(lm.mul(rowGroup, cluster), rank);
+        auto [groupRow, groupColumn] = groupedTileCoords(
+            lb, l, groupRows, t, groupColumns, groupRowsOfTiles);
+        Value tileRow = groupRow, tileColumn = groupColumn;
+        if (sharesA)
+          tileColumn = lm.add(lm.mul(groupColumn, cluster), rank);
+        else
+          tileRow = lm.add(lm.mul(groupRow, cluster), rank);
         buildMatmulTile(lb, l, op, s, args, tileRow, tileColumn);
         scf::YieldOp::create(lb, l);
       });

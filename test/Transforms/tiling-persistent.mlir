@@ -56,3 +56,29 @@ tile.matmul @mm a(row) b(col) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?x
 // CHECK-NOT: tile.producer_warp
 // CHECK: tile.return
 tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+// -----
+
+// A tile taller than wide (hinted 256x128): the pair of blocks takes tiles
+// on adjacent columns, walking ceil(M/256) x ceil(ceil(N/128) / 2) pairs,
+// block x % 2 taking column 2 g + x % 2; A's load (the larger tile) is
+// the shared one.
+// CHECK-LABEL: tile.kernel @tall(
+// CHECK-SAME: tile.cluster = 2 : i64
+// CHECK: %[[ROWS:.*]] = arith.ceildivui %{{.*}}, %c256
+// CHECK: %[[COLS:.*]] = arith.ceildivui %{{.*}}, %c128
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK: %[[RANK:.*]] = arith.remui %[[PID]], %c2
+// CHECK: %[[GROUPS:.*]] = arith.ceildivui %[[COLS]], %c2
+// CHECK: %[[TILES:.*]] = arith.muli %[[ROWS]], %[[GROUPS]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[TILES]] step
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c2
+// CHECK: %[[COL:.*]] = arith.addi %[[FIRST]], %[[RANK]]
+// CHECK: %[[N0:.*]] = arith.muli %[[COL]], %c128
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} {tile.cluster_shared} : memref<?x?xbf16> -> tensor<256x64xbf16>
+// CHECK: tile.load %{{.*}}[%{{.*}}, %[[N0]]] : memref<?x?xbf16> -> tensor<64x128xbf16>
+// CHECK-NOT: tile.cluster_shared
+// CHECK: tile.dot
+// NOWGMMA-LABEL: tile.kernel @tall(
+tile.matmul @tall a(row) b(row) block [256, 128, 64] warps 8 stages 4 : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
