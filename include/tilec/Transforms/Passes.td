@@ -31,7 +31,8 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       of two (`tile.cluster = 2`): the two blocks of a cluster take the two
       tiles of a pair of adjacent tile rows (a row past C computes a tile
       nothing stores), so they read the same B tile, whose load is marked
-      `tile.cluster_shared`. Both kernels list A and B in
+      `tile.cluster_shared` (a hinted tile taller than wide: adjacent tile
+      columns, sharing A). Both kernels list A and B in
       `tile.repitch_args`: each element of A is read by a row of tiles
       (grid x), of B by a column (grid y), so where TMA cannot describe one
       (rows not 16-byte aligned) the runtime copies it into 16-byte pitched
