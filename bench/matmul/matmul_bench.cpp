@@ -1133,18 +1133,11 @@ int runCheckMode(const Context &ctx, const Options &opts, uint64_t seed) {
 // --bench
 //===----------------------------------------------------------------------===//
 
+/// A row-major variant (its kernel named by Variant::name) timed against
+/// cuBLAS at `shapes`: C of its own type, and accumulating with beta = 1.
 struct BenchCase {
-  const char *kernel;
-  DType dtype;
+  Variant variant;
   std::vector<Shape> shapes;
-  /// C's type (none: the inputs') and whether the kernel adds to C (cuBLAS
-  /// with beta = 1).
-  std::optional<DType> out = std::nullopt;
-  bool accumulate = false;
-
-  Variant variant() const {
-    return Variant{dtype, out.value_or(dtype), false, false, accumulate};
-  }
 };
 
 /// Row-major A and B, output dtype = input dtype: the common case cuBLAS is
@@ -1156,14 +1149,13 @@ const std::vector<BenchCase> &benchCases() {
                                          {8192, 8192, 8192},
                                          {3000, 5000, 4000}};
   static const std::vector<BenchCase> cases = {
-      {"mm_bf16_bf16_rr", DType::BF16, big},
-      {"mm_f16_f16_rr", DType::F16, big},
-      {"mm_f32_f32_rr",
-       DType::F32,
+      {{DType::BF16, DType::BF16}, big},
+      {{DType::F16, DType::F16}, big},
+      {{DType::F32, DType::F32},
        {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}}},
-      {"mm_bf16_f32_rr", DType::BF16, big, DType::F32},
-      {"mm_bf16_bf16_rr_acc", DType::BF16, big, std::nullopt, true},
-      {"mm_bf16_f32_rr_acc", DType::BF16, big, DType::F32, true},
+      {{DType::BF16, DType::F32}, big},
+      {{DType::BF16, DType::BF16, false, false, /*accumulate=*/true}, big},
+      {{DType::BF16, DType::F32, false, false, /*accumulate=*/true}, big},
   };
   return cases;
 }
@@ -1220,11 +1212,11 @@ constexpr int64_t kBenchSampleCount = 256;
 void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
               const BenchCase &bc, const Kernel *kernel, const Shape &s,
               uint64_t seed, BenchRow &row) {
-  const DType t = bc.dtype;
-  const Variant v = bc.variant();
+  const Variant &v = bc.variant;
+  const DType t = v.in;
   row.cublasCompute = t == DType::F32 ? "CUBLAS_COMPUTE_32F_PEDANTIC"
                                       : "CUBLAS_COMPUTE_32F";
-  Rng rng(runSeed(seed, std::string(bc.kernel) + "@" + s.str() + "/bench"));
+  Rng rng(runSeed(seed, v.name() + "@" + s.str() + "/bench"));
   HostProblem p = makeProblem(s, v, rng);
 
   // Operand sets to rotate over (the same values at different addresses).
@@ -1320,10 +1312,10 @@ double compulsoryBytes(const Shape &s, DType in, DType out, bool accumulate) {
 void placeOnRoofline(const Roofs &roofs, const BenchCase &bc, BenchRow &row) {
   if (!roofs.measured())
     return;
-  DType t = bc.dtype;
+  const Variant &v = bc.variant;
+  DType t = v.in;
   row.intensity =
-      row.shape.flops() /
-      compulsoryBytes(row.shape, t, bc.variant().out, bc.accumulate);
+      row.shape.flops() / compulsoryBytes(row.shape, t, v.out, v.accumulate);
   double peak = t == DType::F32 ? roofs.fmaTflops : roofs.tensorTflops;
   double memoryRoof = row.intensity * roofs.copyGBs / 1e3;
   row.memoryBound = memoryRoof < peak;
@@ -1431,7 +1423,7 @@ bool writeBenchJson(const std::string &path, const std::string &header,
 std::vector<const BenchCase *> selectedBenchCases(const Options &opts) {
   std::vector<const BenchCase *> cases;
   for (const BenchCase &bc : benchCases())
-    if (opts.wants(bc.kernel))
+    if (opts.wants(bc.variant.name()))
       cases.push_back(&bc);
   return cases;
 }
@@ -1461,14 +1453,14 @@ int runBenchMode(const Context &ctx, const Options &opts, uint64_t seed) {
     std::optional<Kernel> kernel;
     std::string kernelError; // present but unusable
     try {
-      kernel = lookUpKernel(module, listed, bc->kernel);
+      kernel = lookUpKernel(module, listed, bc->variant.name());
     } catch (const Error &e) {
       kernelError = e.what();
     }
     for (const Shape &s : opts.shapes.empty() ? bc->shapes : opts.shapes) {
       BenchRow row;
-      row.kernel = bc->kernel;
-      row.dtype = dtypeName(bc->dtype);
+      row.kernel = bc->variant.name();
+      row.dtype = dtypeName(bc->variant.in);
       row.shape = s;
       if (!lost.empty()) {
         row.error = "not run: the CUDA context was lost after: " + lost;
@@ -1522,7 +1514,8 @@ void printPlan(const Options &opts) {
   if (opts.bench) {
     for (const BenchCase *bc : selectedBenchCases(opts))
       for (const Shape &s : opts.shapes.empty() ? bc->shapes : opts.shapes)
-        std::printf("bench %-16s %s\n", bc->kernel, s.str().c_str());
+        std::printf("bench %-16s %s\n", bc->variant.name().c_str(),
+                    s.str().c_str());
     return;
   }
   bool userShapes = !opts.shapes.empty();

@@ -364,9 +364,11 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
                                      m.constant(kSplitKCounters));
   Value k = matmulK(b, loc, op, args[0]);
   Value steps = m.ceilDiv(k, m.constant(s.blockK));
-  Value splits = arith::SelectOp::create(
-      b, loc, fits, m.min(gridSplits, worthwhileSplits(b, loc, steps)),
-      m.constant(1));
+  // (Each op built in its own statement: argument order is unspecified.)
+  Value worthwhile = worthwhileSplits(b, loc, steps);
+  Value capped = m.min(gridSplits, worthwhile);
+  Value one = m.constant(1);
+  Value splits = arith::SelectOp::create(b, loc, fits, capped, one);
 
   // Each split takes ceil(steps / splits) K steps; the last may take fewer,
   // and programs past the splits none.
@@ -385,7 +387,6 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
     storeResult(b, loc, op, s, c, m0, n0, sum);
   };
 
-  Value one = m.constant(1);
   Value unsplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, splits, one);
   auto ifUnsplit = scf::IfOp::create(b, loc, unsplit, /*withElseRegion=*/true);
   {
@@ -482,23 +483,25 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
   // (Each op built in its own statement: argument order is unspecified.)
   Value cluster = m.constant(s.clusterBlocks);
   Value rank = m.rem(pid, cluster);
+  // The walk is over clusters' tiles: rows x ceil(columns / cluster)
+  // sharing A, ceil(rows / cluster) x columns sharing B.
   bool sharesA = s.clusterSharesA();
-  Value groupRowsOfTiles = sharesA ? rows : m.ceilDiv(rows, cluster);
-  Value groupColumns = sharesA ? m.ceilDiv(columns, cluster) : columns;
+  Value clusterRows = sharesA ? rows : m.ceilDiv(rows, cluster);
+  Value clusterColumns = sharesA ? m.ceilDiv(columns, cluster) : columns;
   Value firstGroup = m.div(pid, cluster);
-  Value groupTiles = m.mul(groupRowsOfTiles, groupColumns);
+  Value groupTiles = m.mul(clusterRows, clusterColumns);
   Value clusters = m.div(programs, cluster);
   auto tiles = scf::ForOp::create(
       b, loc, firstGroup, groupTiles, clusters, ValueRange{},
       [&](OpBuilder &lb, Location l, Value t, ValueRange) {
         IndexMath lm{lb, l};
-        auto [groupRow, groupColumn] = groupedTileCoords(
-            lb, l, groupRows, t, groupColumns, groupRowsOfTiles);
-        Value tileRow = groupRow, tileColumn = groupColumn;
+        auto [tileRow, tileColumn] =
+            groupedTileCoords(lb, l, groupRows, t, clusterColumns, clusterRows);
+        // The cluster's tile, then this block's of its cluster's.
         if (sharesA)
-          tileColumn = lm.add(lm.mul(groupColumn, cluster), rank);
+          tileColumn = lm.add(lm.mul(tileColumn, cluster), rank);
         else
-          tileRow = lm.add(lm.mul(groupRow, cluster), rank);
+          tileRow = lm.add(lm.mul(tileRow, cluster), rank);
         buildMatmulTile(lb, l, op, s, args, tileRow, tileColumn);
         scf::YieldOp::create(lb, l);
       });

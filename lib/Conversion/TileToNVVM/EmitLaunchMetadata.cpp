@@ -118,7 +118,6 @@ repitchEntries(Attribute attr, const LaunchMetadata &meta, size_t userArgs) {
   return repitch;
 }
 
-/// Builds the metadata of a kernel outlined by convert-tile-kernels-to-gpu.
 /// Reads `kernel`'s optional count attribute `name` into `count`: absent
 /// leaves `count` as it is; an integer in [lo, hi] where `allowed` is taken;
 /// anything else is a located error saying it must be `requirement`.
@@ -136,6 +135,7 @@ static LogicalResult readCount(gpu::GPUFuncOp kernel, StringRef name,
   return success();
 }
 
+/// Builds the metadata of a kernel outlined by convert-tile-kernels-to-gpu.
 static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
   LaunchMetadata meta;
   meta.kernel = kernel.getName().str();
