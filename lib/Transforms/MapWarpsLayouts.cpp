@@ -31,8 +31,6 @@ using layout::InDim;
 using layout::kLaneBits;
 using layout::LinearLayout;
 
-static constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
-
 /// `coords` without dimension `dim`.
 static SmallVector<int64_t> dropDim(ArrayRef<int64_t> coords, unsigned dim) {
   SmallVector<int64_t> kept(coords);

@@ -547,6 +547,30 @@ struct ThreadStore {
 
 } // namespace
 
+/// Bytes of workgroup memory a block may have on sm_90 (227 KiB).
+static constexpr int64_t kMaxBlockSharedBytes = 232448;
+
+/// Bytes a warp's lane writes to global memory in one staged access.
+static constexpr int64_t kStagedAccessBytes = 16;
+/// Bulk stores read 128-byte rows swizzled in atoms of 8 rows (1024 bytes):
+/// 16-byte chunk c of row r sits at chunk c ^ (r mod 8), so that the 8 rows
+/// a warp's MMA-layout write touches fall in different banks.
+static constexpr int64_t kSwizzleAtomBytes = 1024;
+static constexpr int64_t kSwizzleRowBytes = 128;
+/// Rows of a bulk copy's box at most (TMA).
+static constexpr int64_t kMaxBoxRows = 256;
+/// A bulk store moves a warp's rows of a round in this many parts, each
+/// written to its own part of the buffer while the store of the other is
+/// in flight.
+static constexpr int64_t kBulkStoreParts = 2;
+/// Bytes of a staged row in workgroup memory: 128 and a 16-byte pad.
+static constexpr int64_t kStagedRowBytes = 128 + 16;
+
+/// Bytes of shared memory a multiprocessor has on sm_90, and what each
+/// resident block costs besides its own.
+static constexpr int64_t kMultiprocessorSharedBytes = 233472;
+static constexpr int64_t kBlockReservedSharedBytes = 1024;
+
 /// A warp's part of a staged store (see stagedStorePlan): the rows it
 /// holds, the columns of one round (128 bytes), the element size, and
 /// whether a bulk tensor store (TMA) moves each round.
@@ -603,43 +627,77 @@ struct StagedStore {
   int64_t warpElements() const {
     return rowsPerWarp * (roundColumns + (bulk ? 0 : 16 / elementBytes));
   }
+  /// The workgroup buffer all warps stage `op`'s rounds in.
+  ExchangeBuffer buffer(tile::StoreOp op) const {
+    return ExchangeBuffer{warps * warpElements(),
+                          op.getValue().getType().getElementType(),
+                          bulk ? kSwizzleAtomBytes : 16};
+  }
 };
 
-/// Bytes of workgroup memory a block may have on sm_90 (227 KiB).
-static constexpr int64_t kMaxBlockSharedBytes = 232448;
+/// Bytes of a workgroup buffer.
+static int64_t bufferBytes(const ExchangeBuffer &buffer) {
+  return buffer.elements *
+         llvm::divideCeil(buffer.elementType.getIntOrFloatBitWidth(), 8);
+}
 
-/// Bytes a warp's lane writes to global memory in one staged access.
-static constexpr int64_t kStagedAccessBytes = 16;
-/// Bulk stores read 128-byte rows swizzled in atoms of 8 rows (1024 bytes):
-/// 16-byte chunk c of row r sits at chunk c ^ (r mod 8), so that the 8 rows
-/// a warp's MMA-layout write touches fall in different banks.
-static constexpr int64_t kSwizzleAtomBytes = 1024;
-static constexpr int64_t kSwizzleRowBytes = 128;
-/// Rows of a bulk copy's box at most (TMA).
-static constexpr int64_t kMaxBoxRows = 256;
-/// A bulk store moves a warp's rows of a round in this many parts, each
-/// written to its own part of the buffer while the store of the other is
-/// in flight.
-static constexpr int64_t kBulkStoreParts = 2;
-/// Bytes of a staged row in workgroup memory: 128 and a 16-byte pad.
-static constexpr int64_t kStagedRowBytes = 128 + 16;
+/// Bytes a workgroup buffer takes at most among others, with the padding
+/// its alignment may put before it.
+static int64_t paddedBytes(const ExchangeBuffer &buffer) {
+  return llvm::alignTo(bufferBytes(buffer), 16) + buffer.alignment - 16;
+}
 
-/// Bytes of shared memory a multiprocessor has on sm_90, and what each
-/// resident block costs besides its own.
-static constexpr int64_t kMultiprocessorSharedBytes = 233472;
-static constexpr int64_t kBlockReservedSharedBytes = 1024;
+static std::optional<StagedStore> stagedStoreCandidate(tile::StoreOp op,
+                                                       int64_t threads);
 
-/// Whether a buffer of `bytes` before the dynamic shared memory costs
-/// `func` no residency: it is persistent (one block a multiprocessor), or
-/// a warpgroup-MMA kernel (sm_90a, whose sizes these are) whose staged
-/// slots already hold as few blocks a multiprocessor by shared memory.
-static bool costsNoResidency(gpu::GPUFuncOp func, int64_t bytes) {
+/// The stores of `store`'s kernel other than it that could be staged.
+static SmallVector<std::pair<tile::StoreOp, StagedStore>>
+otherCandidates(tile::StoreOp store, int64_t threads) {
+  SmallVector<std::pair<tile::StoreOp, StagedStore>> candidates;
+  store->getParentOfType<gpu::GPUFuncOp>().walk([&](tile::StoreOp other) {
+    if (other == store)
+      return;
+    if (std::optional<StagedStore> plan = stagedStoreCandidate(other, threads))
+      candidates.emplace_back(other, *plan);
+  });
+  return candidates;
+}
+
+/// Bytes of the workgroup buffers of `store`'s kernel other than its own:
+/// every exchanging op's, and every other store's that could be staged
+/// (counted whether or not it is, so that the choice of one store does not
+/// depend on that of another).
+static int64_t otherBufferBytes(tile::StoreOp store, int64_t threads) {
+  int64_t bytes = 0;
+  for (auto &[other, plan] : otherCandidates(store, threads))
+    bytes += paddedBytes(plan.buffer(other));
+  store->getParentOfType<gpu::GPUFuncOp>().walk([&](Operation *op) {
+    if (isa<tile::StoreOp>(op))
+      return;
+    if (std::optional<ExchangeBuffer> buffer = exchangeBufferFor(op, threads))
+      bytes += paddedBytes(*buffer);
+  });
+  return bytes;
+}
+
+/// Whether `store`'s staging buffer costs its kernel no residency: the
+/// block's shared memory holds it next to the kernel's other workgroup
+/// buffers (48 KiB of static ones at most) and staged tiles (dynamic
+/// shared memory starts 1024-byte aligned after the buffers), and the
+/// kernel is persistent (one block a
+/// multiprocessor), or a warpgroup-MMA kernel (sm_90a, whose sizes these
+/// are) whose staged slots already hold as few blocks a multiprocessor by
+/// shared memory.
+static bool costsNoResidency(tile::StoreOp store, const StagedStore &plan,
+                             int64_t threads) {
+  auto func = store->getParentOfType<gpu::GPUFuncOp>();
   auto dynamicAttr =
       func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName);
   int64_t dynamic = dynamicAttr ? dynamicAttr.getInt() : 0;
-  // Room for it, and for a few small buffers of other ops.
-  int64_t withBuffer = dynamic + llvm::alignTo(bytes, 1024);
-  if (withBuffer > kMaxBlockSharedBytes - 4096)
+  int64_t staticBytes =
+      otherBufferBytes(store, threads) + paddedBytes(plan.buffer(store));
+  if (staticBytes > kMaxStaticSharedBytes ||
+      dynamic + llvm::alignTo(staticBytes, 1024) > kMaxBlockSharedBytes)
     return false;
   if (func->hasAttr(tile::kPersistentAttrName))
     return true;
@@ -650,7 +708,12 @@ static bool costsNoResidency(gpu::GPUFuncOp func, int64_t bytes) {
   auto blocks = [](int64_t shared) {
     return kMultiprocessorSharedBytes / (shared + kBlockReservedSharedBytes);
   };
-  return warpgroupMma && dynamic > 0 && blocks(dynamic) == blocks(withBuffer);
+  // The others may take retired slots' bytes (tile-reuse-staged-memory);
+  // this buffer need not cost a block even where the sum would.
+  return warpgroupMma && dynamic > 0 &&
+         blocks(dynamic) ==
+             blocks(dynamic +
+                    llvm::alignTo(bufferBytes(plan.buffer(store)), 1024));
 }
 
 /// Whether a staged store of `op` (warps of `rowsPerWarp` rows) goes out as
@@ -672,14 +735,13 @@ static bool storesInBulk(tile::StoreOp op, int64_t rowsPerWarp) {
       .wasInterrupted();
 }
 
-/// A tile.store worth staging through workgroup memory: the store of a
-/// layout-encoded tile whose threads hold runs of less than 16 bytes (a
-/// warpgroup MMA accumulator: 4 bytes a row a thread, so each warp store
+/// A tile.store that could be staged through workgroup memory: the store
+/// of a layout-encoded tile whose threads hold runs of less than 16 bytes
+/// (a warpgroup MMA accumulator: 4 bytes a row a thread, so each warp store
 /// wrote 8 rows x 16 bytes, half a sector each) to a global buffer, each
-/// warp holding whole rows of it, in a kernel where the buffer costs no
-/// residency.
-static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
-                                                  int64_t threads) {
+/// warp holding whole rows of it.
+static std::optional<StagedStore> stagedStoreCandidate(tile::StoreOp op,
+                                                       int64_t threads) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
   auto bufferType = cast<MemRefType>(op.getBuffer().getType());
@@ -730,8 +792,15 @@ static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
   plan.bulk = storesInBulk(op, plan.rowsPerWarp) &&
               plan.denseRow(laneRows) < partRows &&
               partRows <= plan.contiguousRows();
-  if (!costsNoResidency(func,
-                        plan.warps * plan.warpElements() * plan.elementBytes))
+  return plan;
+}
+
+/// A tile.store worth staging: a candidate whose buffer costs its kernel
+/// no residency.
+static std::optional<StagedStore> stagedStorePlan(tile::StoreOp op,
+                                                  int64_t threads) {
+  std::optional<StagedStore> plan = stagedStoreCandidate(op, threads);
+  if (!plan || !costsNoResidency(op, *plan, threads))
     return std::nullopt;
   return plan;
 }
@@ -741,9 +810,7 @@ std::optional<ExchangeBuffer> tilec::stagedStoreBuffer(tile::StoreOp op,
   std::optional<StagedStore> plan = stagedStorePlan(op, threads);
   if (!plan)
     return std::nullopt;
-  return ExchangeBuffer{plan->warps * plan->warpElements(),
-                        op.getValue().getType().getElementType(),
-                        plan->bulk ? kSwizzleAtomBytes : 16};
+  return plan->buffer(op);
 }
 
 std::optional<BulkStoreBox> tilec::bulkStoreBox(tile::StoreOp op,

@@ -81,6 +81,10 @@ struct MapWarpsPattern : mlir::OpConversionPattern<OpTy> {
   MapWarpsState &state;
 };
 
+/// Bytes of static workgroup memory a kernel may declare (the exchanging
+/// ops' buffers are static).
+inline constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
 /// The workgroup memory an exchanging op needs (a 1-D buffer).
 struct ExchangeBuffer {
   int64_t elements;

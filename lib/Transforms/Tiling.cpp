@@ -81,9 +81,10 @@ constexpr int64_t kSplitKCounters = 1024;
 /// Warpgroup MMA reads whole 128-byte swizzled panels, so its K step is one
 /// panel (64 16-bit elements); two warpgroups each own 64 rows x 256 (one
 /// m64n256 instruction a 16 of K). cuBLAS's 256x128, each warpgroup 128
-/// rows in two m64n128 instructions (#tilegpu.mma strided_rows), ran at
-/// 0.79-0.94x cuBLAS against 0.94-1.06x for this on the H200
-/// (bench/matmul/results/2026-11-30-h200-strided-256x128).
+/// rows in two m64n128 instructions (#tilegpu.mma strided_rows), runs
+/// 1-1.5% behind this on the H200 (4096^3 0.970 against 0.983x cuBLAS,
+/// bench/matmul/results/2026-11-30-h200-staged-fit; the 0.79-0.94x first
+/// measured was its epilogue, whose staged store did not fit then).
 MatmulSchedule chooseSchedule(tile::MatmulOp op, bool warpgroupMma) {
   bool isF32 = op.getAType().getElementType().isF32();
   MatmulSchedule s = isF32          ? MatmulSchedule{128, 128, 32, 8, 3}

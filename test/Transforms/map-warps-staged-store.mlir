@@ -216,3 +216,120 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The buffer (4 warps x 16 rows x 72 bf16, 9216 bytes) fits exactly next
+// to the staged tiles: 223232 + 9216 bytes is the 232448 a block has.
+// CHECK-LABEL: gpu.func @fits_exactly(
+// CHECK-SAME: workgroup(%{{[^ ]*}} : memref<4608xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK: nvvm.bar.warp.sync
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @fits_exactly(%c: memref<?x?xbf16>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64,
+                  tile.dynamic_shared_bytes = 223232 : i64} {
+    %zero = arith.constant dense<1.0> : tensor<64x64xbf16, #mma>
+    tile.store %zero, %c[%m0, %n0] : tensor<64x64xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A byte more of staged tiles and the buffer no longer fits: direct stores.
+// CHECK-LABEL: gpu.func @one_byte_over(
+// CHECK-NOT: workgroup(
+// CHECK-NOT: nvvm.bar.warp.sync
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @one_byte_over(%c: memref<?x?xbf16>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64,
+                  tile.dynamic_shared_bytes = 223233 : i64} {
+    %zero = arith.constant dense<1.0> : tensor<64x64xbf16, #mma>
+    tile.store %zero, %c[%m0, %n0] : tensor<64x64xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Two stores, each of whose buffers would fit alone: each counts the
+// other's, so neither is staged (the choice of one never depends on the
+// other's).
+// CHECK-LABEL: gpu.func @two_stores(
+// CHECK-NOT: workgroup(
+// CHECK-NOT: nvvm.bar.warp.sync
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @two_stores(%c: memref<?x?xbf16>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64,
+                  tile.dynamic_shared_bytes = 223232 : i64} {
+    %zero = arith.constant dense<1.0> : tensor<64x64xbf16, #mma>
+    tile.store %zero, %c[%m0, %n0] : tensor<64x64xbf16, #mma>, memref<?x?xbf16>
+    tile.store %zero, %c[%n0, %m0] : tensor<64x64xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// With room for both, both stores are staged, each in its own buffer.
+// CHECK-LABEL: gpu.func @two_stores_fit(
+// CHECK-SAME: workgroup(%{{[^ ]*}} : memref<4608xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{[^ ]*}} : memref<4608xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @two_stores_fit(%c: memref<?x?xbf16>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64,
+                  tile.dynamic_shared_bytes = 214016 : i64} {
+    %zero = arith.constant dense<1.0> : tensor<64x64xbf16, #mma>
+    tile.store %zero, %c[%m0, %n0] : tensor<64x64xbf16, #mma>, memref<?x?xbf16>
+    tile.store %zero, %c[%n0, %m0] : tensor<64x64xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Two stores that could go out in bulk, with room for both: each in its
+// own 1024-byte-aligned buffer.
+// CHECK-LABEL: gpu.func @bulk_stores_two(
+// CHECK-SAME: workgroup(%{{[^ ]*}} : memref<4096xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}, %{{[^ ]*}} : memref<4096xbf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+// CHECK-NOT: nvvm.cp.async.bulk.wait_group 3
+// CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
+#mma = #tilegpu.mma<warps_m = 4, warps_n = 1>
+gpu.module @m {
+  gpu.func @bulk_stores_two(%c: memref<?x?xbf16>, %m0: index, %n0: index, %b: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, tile.persistent = 1 : i64} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c8192 = arith.constant 8192 : index
+    %panel = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c8192][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %b[%m0, %n0], %panel, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<1x64x64xbf16, #gpu.address_space<workgroup>>, memref<1xi64, #gpu.address_space<workgroup>>
+    %one = arith.constant dense<1.0> : tensor<64x128xbf16, #mma>
+    tile.store %one, %c[%m0, %n0] : tensor<64x128xbf16, #mma>, memref<?x?xbf16>
+    tile.store %one, %c[%n0, %m0] : tensor<64x128xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Three stores whose buffers (8 warps x 16 rows x 72 bf16, 18 KiB each)
+// would need 54 KiB of static workgroup memory, more than a kernel may
+// declare (48 KiB): none is staged.
+// CHECK-LABEL: gpu.func @static_limit(
+// CHECK-NOT: workgroup(
+// CHECK-NOT: nvvm.bar.warp.sync
+#mma = #tilegpu.mma<warps_m = 8, warps_n = 1>
+gpu.module @m {
+  gpu.func @static_limit(%c: memref<?x?xbf16>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>, tile.persistent = 1 : i64} {
+    %one = arith.constant dense<1.0> : tensor<128x64xbf16, #mma>
+    tile.store %one, %c[%m0, %n0] : tensor<128x64xbf16, #mma>, memref<?x?xbf16>
+    tile.store %one, %c[%n0, %m0] : tensor<128x64xbf16, #mma>, memref<?x?xbf16>
+    tile.store %one, %c[%m0, %m0] : tensor<128x64xbf16, #mma>, memref<?x?xbf16>
+    gpu.return
+  }
+}
