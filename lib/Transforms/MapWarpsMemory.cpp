@@ -684,10 +684,9 @@ static int64_t otherBufferBytes(tile::StoreOp store, int64_t threads) {
 /// block's shared memory holds it next to the kernel's other workgroup
 /// buffers (48 KiB of static ones at most) and staged tiles (dynamic
 /// shared memory starts 1024-byte aligned after the buffers), and the
-/// kernel is persistent (one block a
-/// multiprocessor), or a warpgroup-MMA kernel (sm_90a, whose sizes these
-/// are) whose staged slots already hold as few blocks a multiprocessor by
-/// shared memory.
+/// kernel is persistent (one block a multiprocessor), or a warpgroup-MMA
+/// kernel (sm_90a, whose sizes these are) whose staged slots already hold
+/// as few blocks a multiprocessor by shared memory.
 static bool costsNoResidency(tile::StoreOp store, const StagedStore &plan,
                              int64_t threads) {
   auto func = store->getParentOfType<gpu::GPUFuncOp>();
