@@ -32,7 +32,7 @@ for entry in ${PROFILE_CUBINS:?names and cubins}; do
     > "$W/$name-source.csv" 2>&1
   grep -E "Duration|SM Frequency|Compute \(SM\) Throughput|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Shared.*Throughput|Registers Per|Tensor|L1/TEX Hit|Memory Throughput" \
     "$W/$name-details.txt" | tr -s " " | head -24
-  python3 bench/matmul/profile-top.py "$W/$name-source.csv" 12
+  python3 bench/ncu-top.py "$W/$name-source.csv" 12
 done
 tar -C "$W" -czf "$OUT/profile.tgz" .
 echo "done"

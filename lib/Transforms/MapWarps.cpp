@@ -198,8 +198,7 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
         func.getNumWorkgroupAttributions() - 1,
         LLVM::LLVMDialect::getAlignAttrName(),
         builder.getI64IntegerAttr(buffer->alignment));
-    state.stats.workgroupBytes +=
-        buffer->elements * buffer->elementType.getIntOrFloatBitWidth() / 8;
+    state.stats.workgroupBytes += buffer->bytes();
   });
 }
 

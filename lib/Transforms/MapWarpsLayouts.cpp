@@ -440,8 +440,7 @@ std::optional<ExchangeBuffer> tilec::layoutExchangeBuffer(Operation *op,
 
 LogicalResult tilec::checkExchangeBufferFits(Operation *op,
                                              const ExchangeBuffer &buffer) {
-  int64_t bytes =
-      buffer.elements * buffer.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t bytes = buffer.bytes();
   if (bytes <= kMaxStaticSharedBytes)
     return success();
   return op->emitOpError("needs ")

@@ -635,86 +635,6 @@ struct StagedStore {
   }
 };
 
-/// Bytes of a workgroup buffer.
-static int64_t bufferBytes(const ExchangeBuffer &buffer) {
-  return buffer.elements *
-         llvm::divideCeil(buffer.elementType.getIntOrFloatBitWidth(), 8);
-}
-
-/// Bytes a workgroup buffer takes at most among others, with the padding
-/// its alignment may put before it.
-static int64_t paddedBytes(const ExchangeBuffer &buffer) {
-  return llvm::alignTo(bufferBytes(buffer), 16) + buffer.alignment - 16;
-}
-
-static std::optional<StagedStore> stagedStoreCandidate(tile::StoreOp op,
-                                                       int64_t threads);
-
-/// The stores of `store`'s kernel other than it that could be staged.
-static SmallVector<std::pair<tile::StoreOp, StagedStore>>
-otherCandidates(tile::StoreOp store, int64_t threads) {
-  SmallVector<std::pair<tile::StoreOp, StagedStore>> candidates;
-  store->getParentOfType<gpu::GPUFuncOp>().walk([&](tile::StoreOp other) {
-    if (other == store)
-      return;
-    if (std::optional<StagedStore> plan = stagedStoreCandidate(other, threads))
-      candidates.emplace_back(other, *plan);
-  });
-  return candidates;
-}
-
-/// Bytes of the workgroup buffers of `store`'s kernel other than its own:
-/// every exchanging op's, and every other store's that could be staged
-/// (counted whether or not it is, so that the choice of one store does not
-/// depend on that of another).
-static int64_t otherBufferBytes(tile::StoreOp store, int64_t threads) {
-  int64_t bytes = 0;
-  for (auto &[other, plan] : otherCandidates(store, threads))
-    bytes += paddedBytes(plan.buffer(other));
-  store->getParentOfType<gpu::GPUFuncOp>().walk([&](Operation *op) {
-    if (isa<tile::StoreOp>(op))
-      return;
-    if (std::optional<ExchangeBuffer> buffer = exchangeBufferFor(op, threads))
-      bytes += paddedBytes(*buffer);
-  });
-  return bytes;
-}
-
-/// Whether `store`'s staging buffer costs its kernel no residency: the
-/// block's shared memory holds it next to the kernel's other workgroup
-/// buffers (48 KiB of static ones at most) and staged tiles (dynamic
-/// shared memory starts 1024-byte aligned after the buffers), and the
-/// kernel is persistent (one block a multiprocessor), or a warpgroup-MMA
-/// kernel (sm_90a, whose sizes these are) whose staged slots already hold
-/// as few blocks a multiprocessor by shared memory.
-static bool costsNoResidency(tile::StoreOp store, const StagedStore &plan,
-                             int64_t threads) {
-  auto func = store->getParentOfType<gpu::GPUFuncOp>();
-  auto dynamicAttr =
-      func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName);
-  int64_t dynamic = dynamicAttr ? dynamicAttr.getInt() : 0;
-  int64_t staticBytes =
-      otherBufferBytes(store, threads) + paddedBytes(plan.buffer(store));
-  if (staticBytes > kMaxStaticSharedBytes ||
-      dynamic + llvm::alignTo(staticBytes, 1024) > kMaxBlockSharedBytes)
-    return false;
-  if (func->hasAttr(tile::kPersistentAttrName))
-    return true;
-  bool warpgroupMma = func.walk([](tile::LoadOp load) {
-                            return load.getPlacement() ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
-                          }).wasInterrupted();
-  auto blocks = [](int64_t shared) {
-    return kMultiprocessorSharedBytes / (shared + kBlockReservedSharedBytes);
-  };
-  // The others may take retired slots' bytes (tile-reuse-staged-memory);
-  // this buffer need not cost a block even where the sum would.
-  return warpgroupMma && dynamic > 0 &&
-         blocks(dynamic) ==
-             blocks(dynamic +
-                    llvm::alignTo(bufferBytes(plan.buffer(store)), 1024));
-}
-
 /// Whether a staged store of `op` (warps of `rowsPerWarp` rows) goes out as
 /// bulk tensor stores: its kernel copies its operands in bulk already (so
 /// the runtime describes its buffers with tensor maps, and a twin without
@@ -792,6 +712,77 @@ static std::optional<StagedStore> stagedStoreCandidate(tile::StoreOp op,
               plan.denseRow(laneRows) < partRows &&
               partRows <= plan.contiguousRows();
   return plan;
+}
+
+/// Bytes a workgroup buffer takes at most among others, with the padding
+/// its alignment may put before it.
+static int64_t paddedBytes(const ExchangeBuffer &buffer) {
+  return llvm::alignTo(buffer.bytes(), 16) + buffer.alignment - 16;
+}
+
+/// The stores of `store`'s kernel other than it that could be staged.
+static SmallVector<std::pair<tile::StoreOp, StagedStore>>
+otherCandidates(tile::StoreOp store, int64_t threads) {
+  SmallVector<std::pair<tile::StoreOp, StagedStore>> candidates;
+  store->getParentOfType<gpu::GPUFuncOp>().walk([&](tile::StoreOp other) {
+    if (other == store)
+      return;
+    if (std::optional<StagedStore> plan = stagedStoreCandidate(other, threads))
+      candidates.emplace_back(other, *plan);
+  });
+  return candidates;
+}
+
+/// Bytes of the workgroup buffers of `store`'s kernel other than its own:
+/// every exchanging op's, and every other store's that could be staged
+/// (counted whether or not it is, so that the choice of one store does not
+/// depend on that of another).
+static int64_t otherBufferBytes(tile::StoreOp store, int64_t threads) {
+  int64_t bytes = 0;
+  for (auto &[other, plan] : otherCandidates(store, threads))
+    bytes += paddedBytes(plan.buffer(other));
+  store->getParentOfType<gpu::GPUFuncOp>().walk([&](Operation *op) {
+    if (isa<tile::StoreOp>(op))
+      return;
+    if (std::optional<ExchangeBuffer> buffer = exchangeBufferFor(op, threads))
+      bytes += paddedBytes(*buffer);
+  });
+  return bytes;
+}
+
+/// Whether `store`'s staging buffer costs its kernel no residency: the
+/// block's shared memory holds it next to the kernel's other workgroup
+/// buffers (48 KiB of static ones at most) and staged tiles (dynamic
+/// shared memory starts 1024-byte aligned after the buffers), and the
+/// kernel is persistent (one block a multiprocessor), or a warpgroup-MMA
+/// kernel (sm_90a, whose sizes these are) whose staged slots already hold
+/// as few blocks a multiprocessor by shared memory.
+static bool costsNoResidency(tile::StoreOp store, const StagedStore &plan,
+                             int64_t threads) {
+  auto func = store->getParentOfType<gpu::GPUFuncOp>();
+  auto dynamicAttr =
+      func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName);
+  int64_t dynamic = dynamicAttr ? dynamicAttr.getInt() : 0;
+  int64_t staticBytes =
+      otherBufferBytes(store, threads) + paddedBytes(plan.buffer(store));
+  if (staticBytes > kMaxStaticSharedBytes ||
+      dynamic + llvm::alignTo(staticBytes, 1024) > kMaxBlockSharedBytes)
+    return false;
+  if (func->hasAttr(tile::kPersistentAttrName))
+    return true;
+  bool warpgroupMma = func.walk([](tile::LoadOp load) {
+                            return load.getPlacement() ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+                          })
+                          .wasInterrupted();
+  auto blocks = [](int64_t shared) {
+    return kMultiprocessorSharedBytes / (shared + kBlockReservedSharedBytes);
+  };
+  // The others may take retired slots' bytes (tile-reuse-staged-memory);
+  // this buffer need not cost a block even where the sum would.
+  return warpgroupMma && dynamic > 0 &&
+         blocks(dynamic) ==
+             blocks(dynamic + llvm::alignTo(plan.buffer(store).bytes(), 1024));
 }
 
 /// A tile.store worth staging: a candidate whose buffer costs its kernel

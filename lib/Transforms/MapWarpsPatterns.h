@@ -93,6 +93,11 @@ struct ExchangeBuffer {
   /// neighbouring reads into 16-byte loads), 1024 for a bulk store's
   /// swizzled rows.
   int64_t alignment = 16;
+
+  /// Bytes of the buffer.
+  int64_t bytes() const {
+    return elements * elementType.getIntOrFloatBitWidth() / 8;
+  }
 };
 /// Fails with a located error for the tile.prefix forms the lowering does
 /// not cover yet (see MapWarpsPrefix.cpp).

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The instructions of a kernel with the most stall samples, from Nsight
-Compute's source page (--page source --csv --print-source sass).
+Compute's source page (--page source --csv --print-source sass); used by
+bench/matmul/profile-device.sh and bench/attention/ncu-source-run.sh.
 
-    python3 bench/matmul/profile-top.py SOURCE.csv [N]
+    python3 bench/ncu-top.py SOURCE.csv [N]
 
 Prints the N instructions with the most samples (share of all, the stall
 reasons that dominate them) and the samples by opcode.
