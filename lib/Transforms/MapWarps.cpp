@@ -57,6 +57,9 @@ static constexpr int64_t kMaxElementsPerThread = 512;
 /// Rejects, with a located error, what the rewrite cannot express, so that
 /// the conversion itself never fails half-way.
 static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
+  if (failed(checkConsumerGroups(func, threads)))
+    return failure();
+  int64_t groups = consumerGroups(func);
   WalkResult result = func.walk([&](Operation *op) {
     if (auto turn = dyn_cast<tilegpu::TurnOp>(op))
       return failed(checkTurnSupported(turn, threads)) ? WalkResult::interrupt()
@@ -132,7 +135,7 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
         return WalkResult::interrupt();
     }
     if (std::optional<ExchangeBuffer> buffer = exchangeBufferFor(op, threads))
-      if (failed(checkExchangeBufferFits(op, *buffer)))
+      if (failed(checkExchangeBufferFits(op, buffer->forGroups(groups))))
         return WalkResult::interrupt();
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       Type elementType = getElementTypeOrSelf(reduce.getInput());
@@ -163,11 +166,30 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
   return failure(result.wasInterrupted());
 }
 
+/// The group of the block's thread `blockThreadId` running a program of
+/// `threads` threads, read from the warp's first lane so that ptxas knows
+/// it warp-uniform (the tile loops' bounds derive from it).
+static Value uniformGroup(OpBuilder &b, Location loc, Value blockThreadId,
+                          int64_t threads) {
+  Value warp = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      arith::DivUIOp::create(b, loc, blockThreadId, indexConstant(b, loc, 32)));
+  Value firstLane = i32Constant(b, loc, 0);
+  Value width = i32Constant(b, loc, 32);
+  Value uniformWarp = gpu::ShuffleOp::create(b, loc, warp, firstLane, width,
+                                             gpu::ShuffleMode::IDX)
+                          .getShuffleResult();
+  Value group = arith::DivUIOp::create(b, loc, uniformWarp,
+                                       i32Constant(b, loc, threads / 32));
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), group);
+}
+
 /// Creates the thread id and one workgroup buffer per exchanging op before
 /// any rewrite, since the conversion must not change the kernel signature.
 static void prepareState(gpu::GPUFuncOp func, int64_t threads,
                          MapWarpsState &state) {
   state.threads = threads;
+  state.groups = consumerGroups(func);
   state.alignedCopies = func->hasAttr(tile::kAlignedArgsAttrName);
   if (auto cluster = func->getAttrOfType<IntegerAttr>(tile::kClusterAttrName))
     state.clusterBlocks = cluster.getInt();
@@ -178,8 +200,16 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
 
   OpBuilder builder(func.getContext());
   builder.setInsertionPointToStart(&func.getBody().front());
-  state.threadId =
-      gpu::ThreadIdOp::create(builder, func.getLoc(), gpu::Dimension::x);
+  Location loc = func.getLoc();
+  state.blockThreadId =
+      gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  state.threadId = state.blockThreadId;
+  if (state.groups > 1) {
+    state.threadId =
+        arith::RemUIOp::create(builder, loc, state.blockThreadId,
+                               indexConstant(builder, loc, threads));
+    state.groupId = uniformGroup(builder, loc, state.blockThreadId, threads);
+  }
 
   auto workgroup = gpu::AddressSpaceAttr::get(func.getContext(),
                                               gpu::AddressSpace::Workgroup);
@@ -189,7 +219,13 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
       return;
     auto type = MemRefType::get({buffer->elements}, buffer->elementType,
                                 MemRefLayoutAttrInterface(), workgroup);
-    state.exchangeBuffers[op] = func.addWorkgroupAttribution(type, op->getLoc());
+    ExchangeBuffer all = buffer->forGroups(state.groups);
+    Value allocated = func.addWorkgroupAttribution(
+        state.groups == 1
+            ? type
+            : MemRefType::get({all.bytes()}, builder.getI8Type(),
+                              MemRefLayoutAttrInterface(), workgroup),
+        op->getLoc());
     // The NVPTX back end merges neighbouring reads of a buffer into 16-byte
     // vector loads whatever the buffer's declared alignment: every buffer
     // asks for 16 at least (ExchangeBuffer::alignment), so that a small one
@@ -198,7 +234,17 @@ static void prepareState(gpu::GPUFuncOp func, int64_t threads,
         func.getNumWorkgroupAttributions() - 1,
         LLVM::LLVMDialect::getAlignAttrName(),
         builder.getI64IntegerAttr(buffer->alignment));
-    state.stats.workgroupBytes += buffer->bytes();
+    state.stats.workgroupBytes += all.bytes();
+    if (state.groups == 1) {
+      state.exchangeBuffers[op] = allocated;
+      return;
+    }
+    // Each group's part, as the buffer the program would have alone.
+    Value shift = arith::MulIOp::create(
+        builder, loc, state.groupId,
+        indexConstant(builder, loc, buffer->groupStride()));
+    state.exchangeBuffers[op] = memref::ViewOp::create(
+        builder, loc, type, allocated, shift, ValueRange{});
   });
 }
 
@@ -396,7 +442,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   populateMapWarpsDotPatterns(converter, state, patterns);
   populateMapWarpsAsyncCopyPatterns(converter, state, patterns);
   populateMapWarpsBulkCopyPatterns(converter, state, patterns);
-  populateMapWarpsTurnPatterns(converter, state, patterns);
+  populateMapWarpsRolesPatterns(converter, state, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   if (failed(applyPartialConversion(func, target, std::move(patterns))))

@@ -160,6 +160,18 @@ SmallVector<Value> barrierPointers(OpBuilder &b, Location loc,
   return pointers;
 }
 
+/// Builds `body` for the thread that issues `op`'s copies: the producer's
+/// first thread, the first after every group of tile threads, or else the
+/// program's first thread.
+void inIssuer(OpBuilder &b, Location loc, Operation *op,
+              const MapWarpsState &state,
+              function_ref<void(OpBuilder &)> body) {
+  if (inProducerRole(op))
+    inThread(b, loc, state.blockThreadId, state.groups * state.threads, body);
+  else
+    inFirstThread(b, loc, state.threadId, body);
+}
+
 struct BarrierInitLowering : MapWarpsPattern<tilegpu::BarrierInitOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
@@ -167,7 +179,7 @@ struct BarrierInitLowering : MapWarpsPattern<tilegpu::BarrierInitOp> {
   matchAndRewrite(tilegpu::BarrierInitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
+    inFirstThread(rewriter, loc, state.blockThreadId, [&](OpBuilder &b) {
       Value arrivals = i32Constant(b, loc, op.getArrivals());
       for (Value barrier : barrierPointers(b, loc, adaptor.getBarriers()))
         NVVM::MBarrierInitOp::create(b, loc, barrier, arrivals,
@@ -189,7 +201,7 @@ struct BarrierInvalLowering : MapWarpsPattern<tilegpu::BarrierInvalOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     gpu::BarrierOp::create(rewriter, loc);
-    inFirstThread(rewriter, loc, state.threadId, [&](OpBuilder &b) {
+    inFirstThread(rewriter, loc, state.blockThreadId, [&](OpBuilder &b) {
       for (Value barrier : barrierPointers(b, loc, adaptor.getBarriers()))
         NVVM::MBarrierInvalOp::create(b, loc, barrier);
     });
@@ -274,10 +286,7 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
             /*predicate=*/nullptr);
       }
     };
-    // A producer's copies are issued by its first thread, the first after
-    // the tile threads.
-    inThread(rewriter, loc, state.threadId,
-             inProducerRole(op) ? state.threads : 0, issue);
+    inIssuer(rewriter, loc, op, state, issue);
     rewriter.eraseOp(op);
     return success();
   }
@@ -301,8 +310,7 @@ struct BarrierWaitLowering : MapWarpsPattern<tilegpu::BarrierWaitOp> {
                                             i32Constant(b, loc, kTryWaitTicks));
     };
     if (op.getIssuer())
-      inThread(rewriter, loc, state.threadId,
-               inProducerRole(op) ? state.threads : 0, wait);
+      inIssuer(rewriter, loc, op, state, wait);
     else
       wait(rewriter);
     rewriter.eraseOp(op);

@@ -737,15 +737,16 @@ otherCandidates(tile::StoreOp store, int64_t threads) {
 /// every exchanging op's, and every other store's that could be staged
 /// (counted whether or not it is, so that the choice of one store does not
 /// depend on that of another).
-static int64_t otherBufferBytes(tile::StoreOp store, int64_t threads) {
+static int64_t otherBufferBytes(tile::StoreOp store, int64_t threads,
+                                int64_t groups) {
   int64_t bytes = 0;
   for (auto &[other, plan] : otherCandidates(store, threads))
-    bytes += paddedBytes(plan.buffer(other));
+    bytes += paddedBytes(plan.buffer(other).forGroups(groups));
   store->getParentOfType<gpu::GPUFuncOp>().walk([&](Operation *op) {
     if (isa<tile::StoreOp>(op))
       return;
     if (std::optional<ExchangeBuffer> buffer = exchangeBufferFor(op, threads))
-      bytes += paddedBytes(*buffer);
+      bytes += paddedBytes(buffer->forGroups(groups));
   });
   return bytes;
 }
@@ -763,8 +764,10 @@ static bool costsNoResidency(tile::StoreOp store, const StagedStore &plan,
   auto dynamicAttr =
       func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName);
   int64_t dynamic = dynamicAttr ? dynamicAttr.getInt() : 0;
-  int64_t staticBytes =
-      otherBufferBytes(store, threads) + paddedBytes(plan.buffer(store));
+  // Every group of tile threads has its own buffers.
+  int64_t groups = consumerGroups(func);
+  int64_t staticBytes = otherBufferBytes(store, threads, groups) +
+                        paddedBytes(plan.buffer(store).forGroups(groups));
   if (staticBytes > kMaxStaticSharedBytes ||
       dynamic + llvm::alignTo(staticBytes, 1024) > kMaxBlockSharedBytes)
     return false;

@@ -29,8 +29,17 @@ struct MapWarpsState {
   /// Blocks of the kernel's thread-block cluster (tile.cluster; 1: none),
   /// which share multicast copies.
   int64_t clusterBlocks = 1;
-  /// gpu.thread_id x, created at the kernel entry.
+  /// Groups of tile threads that run the program side by side
+  /// (tilegpu.warp_roles groups; 1: one).
+  int64_t groups = 1;
+  /// The thread's id in the program (its group's): gpu.thread_id x, or it
+  /// modulo `threads` where there are groups; created at the kernel entry.
   mlir::Value threadId;
+  /// gpu.thread_id x: the thread's id in the block, for what the block does
+  /// once (barrier set-up) and the producer after every group.
+  mlir::Value blockThreadId;
+  /// The thread's group (warp-uniform), where there are groups.
+  mlir::Value groupId;
   /// Some tile.dot reads swizzled panels through the async proxy (wgmma).
   bool asyncProxyReads = false;
   /// Warp roles' registers become setmaxnreg (sm_90a); else they are
@@ -98,6 +107,16 @@ struct ExchangeBuffer {
   int64_t bytes() const {
     return elements * elementType.getIntOrFloatBitWidth() / 8;
   }
+  /// Bytes from one group's buffer to the next's, each aligned.
+  int64_t groupStride() const { return llvm::alignTo(bytes(), alignment); }
+  /// One buffer for `groups` groups of tile threads, as i8 bytes.
+  ExchangeBuffer forGroups(int64_t groups) const {
+    if (groups == 1)
+      return *this;
+    return ExchangeBuffer{groups * groupStride(),
+                          mlir::IntegerType::get(elementType.getContext(), 8),
+                          alignment};
+  }
 };
 /// Fails with a located error for the tile.prefix forms the lowering does
 /// not cover yet (see MapWarpsPrefix.cpp).
@@ -162,6 +181,13 @@ void tieLoopResultsToWaits(mlir::gpu::GPUFuncOp func);
 /// named barrier over them alone, and adds the producer warp to the
 /// kernel's known block size.
 void lowerWarpRoles(mlir::gpu::GPUFuncOp func, const MapWarpsState &state);
+/// The groups of tile threads of `func`'s warp roles (1 without groups).
+int64_t consumerGroups(mlir::gpu::GPUFuncOp func);
+/// Fails with a located error where `func`'s warp roles disagree on their
+/// groups, or where the groups of `threads` threads, their producer and
+/// their named barriers do not fit a block.
+mlir::LogicalResult checkConsumerGroups(mlir::gpu::GPUFuncOp func,
+                                        int64_t threads);
 /// Whether `op` runs in the producer region of a tilegpu.warp_roles (on one
 /// thread).
 bool inProducerRole(mlir::Operation *op);
@@ -253,9 +279,9 @@ void populateMapWarpsLookbackPatterns(const mlir::TypeConverter &converter,
 /// Fails with a located error where the block's threads are not whole
 /// warpgroups, which take the turns.
 mlir::LogicalResult checkTurnSupported(tilegpu::TurnOp op, int64_t threads);
-void populateMapWarpsTurnPatterns(const mlir::TypeConverter &converter,
-                                  MapWarpsState &state,
-                                  mlir::RewritePatternSet &patterns);
+void populateMapWarpsRolesPatterns(const mlir::TypeConverter &converter,
+                                   MapWarpsState &state,
+                                   mlir::RewritePatternSet &patterns);
 
 } // namespace tilec
 

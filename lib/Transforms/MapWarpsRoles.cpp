@@ -7,7 +7,12 @@
 // barriers become named barrier 1 over them alone: the producer warp never
 // reaches them.
 //
-// tilegpu.turn: the warpgroups' turns, on named barriers 2 and up.
+// With groups (ping-pong), G groups of tile threads run the consumers side
+// by side: group g on block threads g*threads .. (g+1)*threads-1, its block
+// barriers on named barrier kFirstTurnBarrier + G + g, the producer after
+// all of them.
+//
+// tilegpu.turn: the warpgroups' (groups') turns, on named barriers 2 and up.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +31,9 @@ static constexpr int32_t kProducerThreads = 32;
 /// Warpgroup g waits for its turn on named barrier kFirstTurnBarrier + g.
 static constexpr int32_t kFirstTurnBarrier = 2;
 static constexpr int64_t kWarpgroupThreads = 128;
+/// Named barriers of an sm_90 block.
+static constexpr int64_t kNamedBarriers = 16;
+static constexpr int64_t kMaxBlockThreads = 1024;
 
 bool tilec::inProducerRole(Operation *op) {
   auto roles = op->getParentOfType<tilegpu::WarpRolesOp>();
@@ -44,6 +52,54 @@ static scf::IfOp moveIntoIf(OpBuilder &b, Location loc, Value condition,
   return branch;
 }
 
+int64_t tilec::consumerGroups(gpu::GPUFuncOp func) {
+  int64_t groups = 1;
+  func.walk([&](tilegpu::WarpRolesOp roles) {
+    groups = std::max<int64_t>(groups, roles.getGroups().value_or(1));
+  });
+  return groups;
+}
+
+LogicalResult tilec::checkConsumerGroups(gpu::GPUFuncOp func, int64_t threads) {
+  int64_t groups = consumerGroups(func);
+  WalkResult result = func.walk([&](tilegpu::WarpRolesOp roles) {
+    if (roles.getGroups().value_or(1) != groups) {
+      roles.emitOpError("has ")
+          << roles.getGroups().value_or(1) << " groups of tile threads, "
+          << "but another tilegpu.warp_roles of the kernel has " << groups;
+      return WalkResult::interrupt();
+    }
+    // A warpgroup of producer threads at most, after the groups; a turn
+    // barrier and a block barrier a group.
+    int64_t producer = roles.getRegisters() ? kWarpgroupThreads : 32;
+    if (groups > 1 && (groups * threads + producer > kMaxBlockThreads ||
+                       kFirstTurnBarrier + 2 * groups > kNamedBarriers)) {
+      roles.emitOpError("runs ")
+          << groups << " groups of " << threads << " tile threads and "
+          << producer << " producer threads: more than a block holds ("
+          << kMaxBlockThreads << " threads, " << kNamedBarriers
+          << " named barriers)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// The named barrier of the block barriers of the consumers' threads: 1
+/// over all of them, or one a group over its own.
+static std::pair<Value, Value> consumerBarrier(OpBuilder &b, Location loc,
+                                               const MapWarpsState &state) {
+  if (state.groups == 1)
+    return {i32Constant(b, loc, kTileThreadsBarrier),
+            i32Constant(b, loc, state.threads)};
+  Value group =
+      arith::IndexCastUIOp::create(b, loc, b.getI32Type(), state.groupId);
+  Value first = i32Constant(b, loc, kFirstTurnBarrier + state.groups);
+  return {arith::AddIOp::create(b, loc, first, group),
+          i32Constant(b, loc, state.threads)};
+}
+
 void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
   SmallVector<tilegpu::WarpRolesOp> all;
   func.walk([&](tilegpu::WarpRolesOp roles) { all.push_back(roles); });
@@ -59,13 +115,13 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
     Value warpSize = indexConstant(b, loc, 32);
     Value warp = arith::IndexCastUIOp::create(
         b, loc, b.getI32Type(),
-        arith::DivUIOp::create(b, loc, state.threadId, warpSize));
+        arith::DivUIOp::create(b, loc, state.blockThreadId, warpSize));
     Value firstLane = i32Constant(b, loc, 0);
     Value width = i32Constant(b, loc, 32);
     Value uniformWarp = gpu::ShuffleOp::create(b, loc, warp, firstLane, width,
                                                gpu::ShuffleMode::IDX)
                             .getShuffleResult();
-    Value tileWarps = i32Constant(b, loc, state.threads / 32);
+    Value tileWarps = i32Constant(b, loc, state.groups * state.threads / 32);
     std::optional<ArrayRef<int32_t>> registers =
         state.registerHandover ? roles.getRegisters() : std::nullopt;
     // With registers, the producer warpgroup gives some up, all its warps
@@ -98,10 +154,7 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
                                registers ? kWarpgroupThreads : kProducerThreads);
     consumers.walk([&](gpu::BarrierOp barrier) {
       OpBuilder at(barrier);
-      Value id = arith::ConstantIntOp::create(at, barrier.getLoc(),
-                                              kTileThreadsBarrier, 32);
-      Value count = arith::ConstantIntOp::create(at, barrier.getLoc(),
-                                                 state.threads, 32);
+      auto [id, count] = consumerBarrier(at, barrier.getLoc(), state);
       NVVM::BarrierOp::create(at, barrier.getLoc(), /*res=*/TypeRange{}, id,
                               count, /*reductionOp=*/nullptr,
                               /*reductionPredicate=*/Value());
@@ -111,7 +164,8 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
   }
   OpBuilder b(func.getContext());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(state.threads + producerThreads), 1, 1}));
+      {static_cast<int32_t>(state.groups * state.threads + producerThreads), 1,
+       1}));
 }
 
 LogicalResult tilec::checkTurnSupported(tilegpu::TurnOp op, int64_t threads) {
@@ -123,29 +177,35 @@ LogicalResult tilec::checkTurnSupported(tilegpu::TurnOp op, int64_t threads) {
 
 namespace {
 
-/// A turn step on the named barriers of the warpgroups' turns. Barrier
-/// kFirstTurnBarrier + g completes when warpgroup g waits on it (`take`)
-/// and the warpgroup before it has arrived (`pass`): 256 threads. The
-/// first warpgroup arrives on its own barrier before the loop (`open`) and
-/// waits on it once more after (`close`), taking back the last turn.
+/// A turn step on the named barriers of the warpgroups' (groups') turns.
+/// Barrier kFirstTurnBarrier + g completes when taker g waits on it
+/// (`take`) and the one before it has arrived (`pass`): two takers'
+/// threads. The first taker arrives on its own barrier before the loop
+/// (`open`); after it (`close`), the taker whose turn it is (the first,
+/// or the one after `turns` turns) waits on its barrier once more, taking
+/// back the last turn passed.
 struct TurnLowering : MapWarpsPattern<tilegpu::TurnOp> {
   using MapWarpsPattern::MapWarpsPattern;
 
   LogicalResult
-  matchAndRewrite(tilegpu::TurnOp op, OpAdaptor,
+  matchAndRewrite(tilegpu::TurnOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t warpgroups = state.threads / kWarpgroupThreads;
-    if (warpgroups < 2) {
+    bool grouped = state.groups > 1;
+    int64_t takerThreads = grouped ? state.threads : kWarpgroupThreads;
+    int64_t takers = grouped ? state.groups : state.threads / kWarpgroupThreads;
+    if (takers < 2) {
       rewriter.eraseOp(op); // one warpgroup always has the turn
       return success();
     }
     Location loc = op.getLoc();
     Value warpgroup = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI32Type(),
-        arith::DivUIOp::create(
-            rewriter, loc, state.threadId,
-            indexConstant(rewriter, loc, kWarpgroupThreads)));
-    Value count = i32Constant(rewriter, loc, 2 * kWarpgroupThreads);
+        grouped ? state.groupId
+                : arith::DivUIOp::create(
+                      rewriter, loc, state.threadId,
+                      indexConstant(rewriter, loc, kWarpgroupThreads))
+                      .getResult());
+    Value count = i32Constant(rewriter, loc, 2 * takerThreads);
     auto barrierOf = [&](Value index) -> Value {
       return arith::AddIOp::create(
           rewriter, loc, index, i32Constant(rewriter, loc, kFirstTurnBarrier));
@@ -163,19 +223,28 @@ struct TurnLowering : MapWarpsPattern<tilegpu::TurnOp> {
       Value next = arith::AddIOp::create(rewriter, loc, warpgroup,
                                          i32Constant(rewriter, loc, 1));
       Value wrapped = arith::RemUIOp::create(
-          rewriter, loc, next, i32Constant(rewriter, loc, warpgroups));
+          rewriter, loc, next, i32Constant(rewriter, loc, takers));
       NVVM::BarrierArriveOp::create(rewriter, loc, barrierOf(wrapped), count);
       break;
     }
     case tilegpu::TurnStep::open:
     case tilegpu::TurnStep::close: {
-      Value first =
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                warpgroup, i32Constant(rewriter, loc, 0));
-      auto branch = scf::IfOp::create(rewriter, loc, first);
+      Value turns = adaptor.getTurns();
+      Value holder = turns ? arith::IndexCastUIOp::create(
+                                 rewriter, loc, rewriter.getI32Type(),
+                                 arith::RemUIOp::create(
+                                     rewriter, loc, turns,
+                                     indexConstant(rewriter, loc, takers)))
+                                 .getResult()
+                           : i32Constant(rewriter, loc, 0);
+      Value own = turns ? barrierOf(holder) : Value();
+      Value holds = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, warpgroup, holder);
+      auto branch = scf::IfOp::create(rewriter, loc, holds);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(branch.thenBlock());
-      Value own = i32Constant(rewriter, loc, kFirstTurnBarrier);
+      if (!own)
+        own = i32Constant(rewriter, loc, kFirstTurnBarrier);
       if (op.getStep() == tilegpu::TurnStep::open)
         NVVM::BarrierArriveOp::create(rewriter, loc, own, count);
       else
@@ -188,10 +257,26 @@ struct TurnLowering : MapWarpsPattern<tilegpu::TurnOp> {
   }
 };
 
+/// The thread's group, computed once at the kernel entry.
+struct GroupIdLowering : MapWarpsPattern<tilegpu::GroupIdOp> {
+  using MapWarpsPattern::MapWarpsPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::GroupIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (state.groups == 1)
+      rewriter.replaceOp(op, indexConstant(rewriter, op.getLoc(), 0));
+    else
+      rewriter.replaceOp(op, state.groupId);
+    return success();
+  }
+};
+
 } // namespace
 
-void tilec::populateMapWarpsTurnPatterns(const TypeConverter &converter,
-                                         MapWarpsState &state,
-                                         RewritePatternSet &patterns) {
-  patterns.add<TurnLowering>(converter, patterns.getContext(), state);
+void tilec::populateMapWarpsRolesPatterns(const TypeConverter &converter,
+                                          MapWarpsState &state,
+                                          RewritePatternSet &patterns) {
+  patterns.add<TurnLowering, GroupIdLowering>(converter, patterns.getContext(),
+                                              state);
 }

@@ -916,6 +916,50 @@ void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
   consumeIteration(rewriter, p, iteration, full, empty, dotInFlight, cluster);
 }
 
+/// Has `groups` groups of tile threads take alternate tiles of the walk
+/// `tiles` (in the consumers): group g the tiles g, g + groups, ... of the
+/// block's, each taking its turn at `loop` (the MMAs) so that one group's
+/// epilogue runs while the next's MMAs do. The producer walks every tile in
+/// order, and each iteration's slot and phase are counted over all tiles
+/// (globalIteration, computed before this from the whole walk), so a group
+/// reads the slots filled for its tiles. A group passes the turn after
+/// its loop, whose last dots have completed then (the wait after the
+/// loop): the slot that the next group's first iteration releases is free,
+/// and every earlier iteration's slot has filled, so no slot's barrier is
+/// two phases ahead of a waiting group. (Passing once the last dots were
+/// issued, each group releasing its own last slot after the wait, ran
+/// 0.74x the time of this on the H200: bench/matmul/results/
+/// 2026-11-30-h200-pingpong.)
+void takeAlternateTiles(RewriterBase &rewriter, scf::ForOp loop,
+                        scf::ForOp tiles, int64_t groups) {
+  Location loc = tiles.getLoc();
+  rewriter.setInsertionPoint(tiles);
+  Value lb = tiles.getLowerBound(), ub = tiles.getUpperBound(),
+        step = tiles.getStep();
+  Value group = tilegpu::GroupIdOp::create(rewriter, loc);
+  Value offset = arith::MulIOp::create(rewriter, loc, group, step);
+  Value first = arith::AddIOp::create(rewriter, loc, lb, offset);
+  Value groupsValue = arith::ConstantIndexOp::create(rewriter, loc, groups);
+  Value stride = arith::MulIOp::create(rewriter, loc, step, groupsValue);
+  // The walk's tiles, each a turn: the group after the last takes back the
+  // turn it passed.
+  Value span = arith::SubIOp::create(rewriter, loc, ub, lb);
+  Value walkTiles = arith::CeilDivSIOp::create(rewriter, loc, span, step);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value turns = arith::MaxSIOp::create(rewriter, loc, walkTiles, zero);
+  tilegpu::TurnOp::create(rewriter, loc, tilegpu::TurnStep::open, Value());
+  rewriter.modifyOpInPlace(tiles, [&] {
+    tiles.getLowerBoundMutable().assign(first);
+    tiles.getStepMutable().assign(stride);
+  });
+  rewriter.setInsertionPointAfter(tiles);
+  tilegpu::TurnOp::create(rewriter, loc, tilegpu::TurnStep::close, turns);
+  rewriter.setInsertionPoint(loop);
+  tilegpu::TurnOp::create(rewriter, loc, tilegpu::TurnStep::take, Value());
+  rewriter.setInsertionPointAfter(loop);
+  tilegpu::TurnOp::create(rewriter, loc, tilegpu::TurnStep::pass, Value());
+}
+
 /// Bulk copies issued by a producer warp (tilegpu.warp_roles): the tile
 /// threads run `root` (the loop, or the persistent loop over tiles holding
 /// it) and everything after it, the producer the same iterations (of every
@@ -924,7 +968,9 @@ void buildConsumerLoop(RewriterBase &rewriter, const Pipeline &p,
 /// tile's store. Iterations are counted over all tiles, so slots and phases
 /// go on from one tile to the next. One arrival per warp of tile threads
 /// (of every block of a cluster) releases a slot: one a thread made 512
-/// arrivals a slot in clusters of two, half of them remote.
+/// arrivals a slot in clusters of two, half of them remote. Where the loop
+/// asks for groups (kConsumerGroupsAttr) in a persistent kernel, that many
+/// groups of tile threads take alternate tiles (takeAlternateTiles).
 void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
                           scf::ForOp root, Value full, Value empty,
                           int64_t threads) {
@@ -944,13 +990,22 @@ void pipelineWithProducer(RewriterBase &rewriter, const Pipeline &p,
   // are ready.
   if (cluster)
     tilegpu::ClusterSyncOp::create(rewriter, loc);
-  auto roles = tilegpu::WarpRolesOp::create(rewriter, loc, /*registers=*/nullptr);
+  int64_t groups = 1;
+  if (auto attr = p.loop->getAttrOfType<IntegerAttr>(kConsumerGroupsAttr);
+      attr && tiles)
+    groups = attr.getInt();
+  auto roles = tilegpu::WarpRolesOp::create(
+      rewriter, loc,
+      p.loop->getAttrOfType<DenseI32ArrayAttr>(kProducerRegistersAttr),
+      groups > 1 ? rewriter.getI64IntegerAttr(groups) : IntegerAttr());
   Block *producer = rewriter.createBlock(&roles.getProducer());
   Block *consumers = rewriter.createBlock(&roles.getConsumers());
   buildProducer(rewriter, p, tiles, producer, full, empty, cluster);
   moveIntoConsumers(root, roles, consumers);
   buildConsumerLoop(rewriter, p, tiles, full, empty,
                     anyDotStaysInFlight(p.loop), cluster);
+  if (groups > 1)
+    takeAlternateTiles(rewriter, p.loop, tiles, groups);
   // Nor leaves while another may still copy into, or arrive on, its own.
   if (cluster) {
     rewriter.setInsertionPointAfter(roles);
@@ -1200,7 +1255,8 @@ unsigned promoteProducerGroup(RewriterBase &rewriter,
   tilegpu::BarrierInitOp::create(rewriter, loc, empty, threads / 32);
   auto roles = tilegpu::WarpRolesOp::create(
       rewriter, loc,
-      firstLoop->getAttrOfType<DenseI32ArrayAttr>(kProducerRegistersAttr));
+      firstLoop->getAttrOfType<DenseI32ArrayAttr>(kProducerRegistersAttr),
+      /*groups=*/nullptr);
   Block *producer = rewriter.createBlock(&roles.getProducer());
   Block *consumers = rewriter.createBlock(&roles.getConsumers());
 

@@ -33,6 +33,9 @@ struct MatmulSchedule {
   bool producerWarp = false;
   /// One block a multiprocessor walks the tiles (tile.persistent).
   bool persistent = false;
+  /// Groups of `warps` warps that take alternate tiles of a persistent
+  /// walk, fed by one producer (kConsumerGroupsAttr; the `pingpong` hint).
+  int64_t groups = 1;
   /// Persistent blocks in thread-block clusters of this many (tile.cluster),
   /// which take tiles on adjacent rows and share B (multicast), or, where
   /// the tile is taller than wide, on adjacent columns and share A.
@@ -49,6 +52,11 @@ struct MatmulSchedule {
   /// partial results (0: no split).
   int64_t splitKChunk = 0;
 };
+
+/// Registers a thread of a ping-pong matmul's producer warpgroup keeps and
+/// the two consumer warpgroups take (128 x 40 + 256 x 232 of the 64K).
+constexpr int32_t kPingpongProducerRegisters = 40;
+constexpr int32_t kPingpongTileRegisters = 232;
 
 /// K elements a split-K program takes at least (the grid's z extent is K /
 /// this): 1024^3 (64 tiles of 128x128 on 132 multiprocessors) splits in
@@ -85,11 +93,23 @@ constexpr int64_t kSplitKCounters = 1024;
 /// 1-1.5% behind this on the H200 (4096^3 0.970 against 0.983x cuBLAS,
 /// bench/matmul/results/2026-11-30-h200-staged-fit; the 0.79-0.94x first
 /// measured was its epilogue, whose staged store did not fit then).
-MatmulSchedule chooseSchedule(tile::MatmulOp op, bool warpgroupMma) {
+///
+/// With the `pingpong` hint (a producer warp feeding warpgroup MMAs), two
+/// warpgroups each compute whole 128x128 tiles (two m64n128 a 16 of K),
+/// taking alternate tiles of the persistent walk and turns at their K
+/// loops, so that one's epilogue (and, accumulating, its read of C) runs
+/// while the other's MMAs do (CUTLASS's ping-pong kernel); `warps` is then
+/// a group's.
+MatmulSchedule chooseSchedule(tile::MatmulOp op, bool warpgroupMma,
+                              bool producer) {
   bool isF32 = op.getAType().getElementType().isF32();
+  bool pingpong = op.getPingpong() && producer;
   MatmulSchedule s = isF32          ? MatmulSchedule{128, 128, 32, 8, 3}
+                     : pingpong     ? MatmulSchedule{128, 128, 64, 4, 5}
                      : warpgroupMma ? MatmulSchedule{128, 256, 64, 8, 4}
                                     : MatmulSchedule{128, 256, 32, 8, 4};
+  if (pingpong)
+    s.groups = 2;
   if (std::optional<ArrayRef<int64_t>> block = op.getBlock()) {
     s.blockM = (*block)[0];
     s.blockN = (*block)[1];
@@ -110,7 +130,7 @@ MatmulSchedule chooseSchedule(tile::MatmulOp op, bool warpgroupMma) {
 /// user gave hints: a hinted schedule is used for every shape.
 std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
                                                 bool warpgroupMma) {
-  if (op.getBlock() || op.getWarps() || op.getStages())
+  if (op.getBlock() || op.getWarps() || op.getStages() || op.getPingpong())
     return std::nullopt;
   if (op.getAType().getElementType().isF32())
     return MatmulSchedule{32, 128, 32, 4, 3};
@@ -233,6 +253,15 @@ Value accumulateK(OpBuilder &b, Location loc, tile::MatmulOp op,
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
   if (s.producerWarp)
     loop->setAttr(kProducerWarpAttr, b.getUnitAttr());
+  if (s.groups > 1) {
+    loop->setAttr(kConsumerGroupsAttr, b.getI64IntegerAttr(s.groups));
+    // A block of 2 x 128 + 32 threads gets 168 registers a thread (ptxas
+    // allocates whole warpgroups), and the tile walk's bookkeeping then
+    // spills: the producer, a warpgroup, hands its registers over.
+    loop->setAttr(kProducerRegistersAttr,
+                  b.getDenseI32ArrayAttr(
+                      {kPingpongProducerRegisters, kPingpongTileRegisters}));
+  }
   return loop.getResult(0);
 }
 
@@ -609,7 +638,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   // issue.
   bool producer = producerWarp && warpgroupMma &&
                   !op.getAType().getElementType().isF32();
-  MatmulSchedule schedule = chooseSchedule(op, warpgroupMma);
+  MatmulSchedule schedule = chooseSchedule(op, warpgroupMma, producer);
   schedule.producerWarp = producer;
   // With a producer, the next tile's copies overlap this tile's store,
   // and pairs of blocks share B.

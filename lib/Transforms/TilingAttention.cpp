@@ -344,7 +344,7 @@ private:
   Value scoreDot(Value q, Value keysT, bool overlap);
   void turn(tilegpu::TurnStep step) {
     if (s.warpgroupTurns)
-      tilegpu::TurnOp::create(b, loc, step);
+      tilegpu::TurnOp::create(b, loc, step, /*turns=*/Value());
   }
   Value scores(Value dot, Value keyBlock, bool masked);
   Probabilities softmax(const SoftmaxState &state, Value scores);

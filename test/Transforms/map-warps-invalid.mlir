@@ -383,3 +383,32 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @groups_disagree() kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    // expected-error @+1 {{'tilegpu.warp_roles' op has 2 groups of tile threads, but another tilegpu.warp_roles of the kernel has 3}}
+    tilegpu.warp_roles producer {
+    } consumers {
+    } {groups = 2 : i64}
+    tilegpu.warp_roles producer {
+    } consumers {
+    } {groups = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @groups_too_many() kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    // expected-error @+1 {{'tilegpu.warp_roles' op runs 4 groups of 256 tile threads and 32 producer threads: more than a block holds (1024 threads, 16 named barriers)}}
+    tilegpu.warp_roles producer {
+    } consumers {
+    } {groups = 4 : i64}
+    gpu.return
+  }
+}

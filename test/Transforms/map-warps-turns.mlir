@@ -72,3 +72,43 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// With groups, the groups take the turns (here two of 128 threads, each a
+// warpgroup): `take` waits on 2 + group, `pass` arrives on 2 + (group + 1)
+// mod 2, over both groups' 256 threads. Closing after %n turns, the group
+// whose turn it is then (%n mod 2) takes back the turn passed to it.
+// CHECK-LABEL: gpu.func @groups(
+// CHECK-SAME: known_block_size = array<i32: 288, 1, 1>
+// CHECK: %[[G32:.*]] = arith.divui %{{.*}}, %c4_i32 : i32
+// CHECK: %[[G:.*]] = arith.index_castui %[[G32]] : i32 to index
+// CHECK: scf.if
+// CHECK: %[[GT:.*]] = arith.index_castui %[[G]] : index to i32
+// CHECK: %[[TAKE:.*]] = arith.addi %[[GT]], %c2_i32
+// CHECK: nvvm.barrier id = %[[TAKE]] number_of_threads = %c256_i32
+// CHECK: %[[GP:.*]] = arith.index_castui %[[G]] : index to i32
+// CHECK: %[[NEXT:.*]] = arith.addi %[[GP]], %c1_i32
+// CHECK: %[[WRAPPED:.*]] = arith.remui %[[NEXT]], %c2_i32
+// CHECK: %[[PASS:.*]] = arith.addi %[[WRAPPED]], %c2_i32
+// CHECK: nvvm.barrier.arrive id = %[[PASS]] number_of_threads = %c256_i32
+// CHECK: %[[GC:.*]] = arith.index_castui %[[G]] : index to i32
+// CHECK: %[[HOLDER:.*]] = arith.remui %arg0, %c2
+// CHECK: %[[HOLDER32:.*]] = arith.index_castui %[[HOLDER]] : index to i32
+// CHECK: %[[OWN:.*]] = arith.addi %[[HOLDER32]], %c2_i32
+// CHECK: %[[HOLDS:.*]] = arith.cmpi eq, %[[GC]], %[[HOLDER32]] : i32
+// CHECK: scf.if %[[HOLDS]] {
+// CHECK:   nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
+// CHECK: }
+gpu.module @m {
+  gpu.func @groups(%n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    tilegpu.warp_roles producer {
+    } consumers {
+      tilegpu.turn take
+      tilegpu.turn pass
+      tilegpu.turn close after %n
+    } {groups = 2 : i64}
+    gpu.return
+  }
+}

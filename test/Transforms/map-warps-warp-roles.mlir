@@ -182,3 +182,68 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Two groups of 128 tile threads (warp_roles groups = 2) run the consumers
+// side by side: the block is 2 x 128 + 32 threads; a thread's id in the
+// program is tid mod 128 and its group the uniform warp index / 4, which
+// tilegpu.group_id becomes. The producer is warp 8, after both groups,
+// whose first thread (256) issues the copies. Each group has its own part
+// of every workgroup buffer (the reduction's 16 bytes, one group's part
+// from group x 16 of a 32-byte buffer) and its block barriers on named
+// barrier 4 + group (after the turn barriers 2 and 3) over its 128 threads.
+// CHECK-LABEL: gpu.func @groups(
+// CHECK-SAME: workgroup(%[[BUF:.*]] : memref<32xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME: known_block_size = array<i32: 288, 1, 1>
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[LOCAL:.*]] = arith.remui %[[TID]], %c128
+// CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
+// CHECK: %[[WARP32:.*]] = arith.index_castui %[[WARP]] : index to i32
+// CHECK: %[[UWARP:.*]], %{{.*}} = gpu.shuffle  idx %[[WARP32]], %c0_i32, %c32_i32 : i32
+// CHECK: %[[G32:.*]] = arith.divui %[[UWARP]], %c4_i32 : i32
+// CHECK: %[[G:.*]] = arith.index_castui %[[G32]] : i32 to index
+// CHECK: %[[SHIFT:.*]] = arith.muli %[[G]], %c16 : index
+// CHECK: %[[PART:.*]] = memref.view %[[BUF]][%[[SHIFT]]][] : memref<32xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[PRODUCER:.*]] = arith.cmpi eq, %{{.*}}, %c8_i32
+// CHECK-NEXT: scf.if %[[PRODUCER]] {
+// CHECK: %[[ISSUER:.*]] = arith.cmpi eq, %[[TID]], %c256
+// CHECK: scf.if %[[ISSUER]] {
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: %[[TILE:.*]] = arith.cmpi ult, %{{.*}}, %c8_i32
+// CHECK-NEXT: scf.if %[[TILE]] {
+// CHECK: arith.muli %[[LOCAL]], %c4
+// CHECK: memref.load %arg1[%[[G]], %{{.*}}]
+// CHECK: %[[GI32:.*]] = arith.index_castui %[[G]] : index to i32
+// CHECK: %[[ID:.*]] = arith.addi %c4_i32{{.*}}, %[[GI32]] : i32
+// CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
+// CHECK: memref.store %{{.*}}, %[[PART]][%{{.*}}]
+// CHECK: memref.load %[[PART]]
+// CHECK: memref.store %{{.*}}, %arg2[%[[G]]] : memref<?xf32>
+gpu.module @m {
+  gpu.func @groups(%b: memref<?x?xbf16>, %x: memref<?x?xf32>, %y: memref<?xf32>, %k: index, %n0: index, %slot: index, %phase: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c1024 = arith.constant 1024 : index
+    %c99328 = arith.constant 99328 : index
+    %c99360 = arith.constant 99360 : index
+    %panels = memref.view %base[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x4x64x64xbf16, #gpu.address_space<workgroup>>
+    %full = memref.view %base[%c99328][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xi64, #gpu.address_space<workgroup>>
+    %empty = memref.view %base[%c99360][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xi64, #gpu.address_space<workgroup>>
+    tilegpu.barrier_init %full arrivals 1 : memref<3xi64, #gpu.address_space<workgroup>>
+    %slot0 = memref.subview %panels[%slot, 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<3x4x64x64xbf16, #gpu.address_space<workgroup>> to memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tilegpu.warp_roles producer {
+      tilegpu.barrier_wait %empty[%slot], %phase : memref<3xi64, #gpu.address_space<workgroup>>
+      tilegpu.copy_bulk %b[%k, %n0], %slot0, %full[%slot] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<4x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<3xi64, #gpu.address_space<workgroup>>
+    } consumers {
+      %g = tilegpu.group_id
+      tilegpu.barrier_wait %full[%slot], %phase : memref<3xi64, #gpu.address_space<workgroup>>
+      %t = tile.load %x[%g, %c0] : memref<?x?xf32> -> tensor<1x1024xf32>
+      %s = tile.reduce add %t along 1 : tensor<1x1024xf32> -> tensor<1xf32>
+      tile.store %s, %y[%g] : tensor<1xf32>, memref<?xf32>
+      tilegpu.barrier_arrive %empty[%slot] : memref<3xi64, #gpu.address_space<workgroup>>
+    } {groups = 2 : i64}
+    gpu.return
+  }
+}

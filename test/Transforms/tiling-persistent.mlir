@@ -82,3 +82,24 @@ tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?
 // CHECK: tile.dot
 // NOWGMMA-LABEL: tile.kernel @tall(
 tile.matmul @tall a(row) b(row) block [256, 128, 64] warps 8 stages 4 : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+
+// -----
+
+// `pingpong`: the program is one warpgroup's (4 warps) computing a 128x128
+// tile in 5 stages, and its K loop asks tile-promote-shared for two groups
+// of tile threads (tile.consumer_groups) and a producer warpgroup handing
+// its registers over (40 kept, 232 for the tile threads); no small-grid
+// kernel (a hinted schedule is used for every shape).
+// CHECK-LABEL: tile.kernel @pingpong(
+// CHECK-SAME: grid = [#tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>]
+// CHECK-SAME: num_warps = 4 : i64, tile.cluster = 2 : i64, tile.persistent = 1 : i64
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: tile.dot
+// CHECK: } {tile.consumer_groups = 2 : i64, tile.producer_registers = array<i32: 40, 232>, tile.producer_warp, tile.stages = 5 : i64}
+// CHECK: } {tile.persistent_tiles}
+// CHECK-NOT: tile.kernel @pingpong__small_grid
+// NOWGMMA-LABEL: tile.kernel @pingpong(
+// NOWGMMA-SAME: num_warps = 8 : i64
+// NOWGMMA-NOT: tile.consumer_groups
+tile.matmul @pingpong a(row) b(row) pingpong : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()

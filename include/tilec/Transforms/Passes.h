@@ -50,6 +50,12 @@ inline constexpr llvm::StringLiteral kProducerWarpAttr = "tile.producer_warp";
 /// tile threads take C (tilegpu.warp_roles registers, setmaxnreg).
 inline constexpr llvm::StringLiteral kProducerRegistersAttr =
     "tile.producer_registers";
+/// Set by tile-tiling next to kProducerWarpAttr on a persistent kernel's
+/// K loop: this many groups of the tile threads, each running the program,
+/// take alternate tiles of the walk and turns at the loop's MMAs
+/// (tilegpu.warp_roles groups, made by tile-promote-shared).
+inline constexpr llvm::StringLiteral kConsumerGroupsAttr =
+    "tile.consumer_groups";
 /// Set by tile-tiling on a persistent kernel's loop over its tiles (each
 /// iteration one tile, the same loops inside).
 inline constexpr llvm::StringLiteral kPersistentTilesAttr = "tile.persistent_tiles";

@@ -41,6 +41,19 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       along x (with one, the copy costs more than the twin) and B from one
       (the twin reads a misaligned B slowly), on the small-grid kernel,
       whose split-K twin is slower, both from one.
+      With the `pingpong` hint (and a producer), the program is one
+      warpgroup's (4 warps, 128x128x64, 5 stages) and its K loop also asks
+      for two groups of tile threads (`tile.consumer_groups` = 2) and a
+      producer warpgroup handing its registers over
+      (`tile.producer_registers` = [40, 232]): the two warpgroups take
+      alternate tiles of the walk and turns at their MMAs, so that one's
+      epilogue runs while the other's MMAs do. Not the default: on the H200
+      it ran 0.95x cuBLAS at 4096^3 (the default 0.98x), 0.80x and 0.84x
+      at 3000x5000x4000 and 8000x3000x6000 (the default 0.94x and 1.01x);
+      at 4096^3 its tensor pipe was as busy (88.8% of elapsed cycles
+      against 88.5%) at a lower clock. Only an accumulating f32-output
+      matmul at 4096^3 ran faster (0.905x cuBLAS against 0.855x)
+      (bench/matmul/results/2026-11-30-h200-pingpong).
 
     - `tile.scan` (a kind or a combiner region over n operands; inclusive
       or exclusive; forward or reverse; 1-D, or 2-D along its rows or its
@@ -287,7 +300,15 @@ def TilePromoteShared : Pass<"tile-promote-shared", "::mlir::gpu::GPUFuncOp"> {
     release each slot in every block (X times the arrivals,
     `tilegpu.barrier_arrive cluster`), and the blocks meet
     (`tilegpu.cluster_sync`) once their barriers are ready and before they
-    leave.
+    leave. Where the loop also carries `tile.consumer_groups` = G in a
+    persistent loop over tiles (a ping-pong matmul), the roles run G groups
+    of tile threads (`tilegpu.warp_roles` groups): the producer walks every
+    tile, group g the tiles g, g + G, ... of the walk (`tilegpu.group_id`),
+    counting its iterations over the whole walk so that it reads the slots
+    filled for its tiles, and the groups take turns at the loop
+    (`tilegpu.turn` take before it, pass after it, close after the walk's
+    tile count), so that a group never waits on a slot whose barrier is two
+    phases ahead and one group's store overlaps the next one's MMAs.
 
     When every staged loop of a kernel is in its body, marked
     `tile.producer_warp` (attention's unmasked and masked key loops), and

@@ -219,6 +219,19 @@ LogicalResult WarpRolesOp::verify() {
   return success();
 }
 
+LogicalResult TurnOp::verify() {
+  if (getTurns() && getStep() != TurnStep::close)
+    return emitOpError("takes a count of turns only to close");
+  return success();
+}
+
+LogicalResult GroupIdOp::verify() {
+  auto roles = (*this)->getParentOfType<WarpRolesOp>();
+  if (!roles || !roles.getConsumers().isAncestor((*this)->getParentRegion()))
+    return emitOpError("must be inside the consumers of a tilegpu.warp_roles");
+  return success();
+}
+
 LogicalResult CopyBulkOp::verify() {
   MemRefType src = getSrc().getType(), dst = getDst().getType();
   // TMA describes at most 5 dimensions.

@@ -59,3 +59,48 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @one_group() kernel {
+    // expected-error @+3 {{'tilegpu.warp_roles' op attribute 'groups' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2}}
+    tilegpu.warp_roles producer {
+    } consumers {
+    } {groups = 1 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @group_id_in_producer() kernel {
+    tilegpu.warp_roles producer {
+      // expected-error @+1 {{'tilegpu.group_id' op must be inside the consumers of a tilegpu.warp_roles}}
+      %g = tilegpu.group_id
+    } consumers {
+    } {groups = 2 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @group_id_outside() kernel {
+    // expected-error @+1 {{'tilegpu.group_id' op must be inside the consumers of a tilegpu.warp_roles}}
+    %g = tilegpu.group_id
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @turns_to_take(%n: index) kernel {
+    // expected-error @+1 {{'tilegpu.turn' op takes a count of turns only to close}}
+    tilegpu.turn take after %n
+    gpu.return
+  }
+}

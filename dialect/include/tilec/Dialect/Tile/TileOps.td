@@ -36,13 +36,20 @@ def Tile_MatmulOp : Tile_Op<"matmul", [Symbol]> {
 
     `block` (the M, N and K extents of a program's tile), `warps` and
     `stages` (shared-memory pipeline depth) are optional schedule hints;
-    `tile-tiling` picks them by element type when absent.
+    `tile-tiling` picks them by element type when absent. `pingpong` asks,
+    where a producer warp feeds warpgroup MMAs (16-bit A and B on sm_90a),
+    for two groups of `warps` warps (a warpgroup each, 128x128 tiles by
+    default) that take alternate tiles of a persistent walk and turns at
+    their MMAs, so that one's epilogue overlaps the other's MMAs; it is
+    ignored elsewhere.
 
     ```mlir
     tile.matmul @mm a(row) b(col) accumulate
         : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
     tile.matmul @sgemm a(row) b(row) block [128, 128, 8] warps 8 stages 2
         : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+    tile.matmul @hgemm a(row) b(row) stages 6 pingpong
+        : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
@@ -52,11 +59,12 @@ def Tile_MatmulOp : Tile_Op<"matmul", [Symbol]> {
                        UnitAttr:$accumulate,
                        OptionalAttr<DenseI64ArrayAttr>:$block,
                        OptionalAttr<I64Attr>:$warps,
-                       OptionalAttr<I64Attr>:$stages);
+                       OptionalAttr<I64Attr>:$stages,
+                       UnitAttr:$pingpong);
   let assemblyFormat = [{
     $sym_name `a` `(` $a_layout `)` `b` `(` $b_layout `)`
     (`accumulate` $accumulate^)? (`block` $block^)? (`warps` $warps^)?
-    (`stages` $stages^)? attr-dict `:` $function_type
+    (`stages` $stages^)? (`pingpong` $pingpong^)? attr-dict `:` $function_type
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

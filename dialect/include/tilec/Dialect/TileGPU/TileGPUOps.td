@@ -452,9 +452,14 @@ def TileGPU_TurnOp : TileGPU_Op<"turn", [
     - `close`, after it, has the first warpgroup take back the turn the
       last one passed, so that every turn passed has been taken.
     Every thread of the block executes the four steps equally often (the
-    loop's trip count is the same for all). `tile-map-warps` lowers them to
-    named barriers, one a warpgroup, over two warpgroups' threads; a block
-    of one warpgroup takes no turns.
+    loop's trip count is the same for all), unless `close` names the turns
+    taken in all (`close after %n`): then the warpgroup whose turn it is after n
+    turns takes it back, so that warpgroups taking alternate tiles of a
+    walk may take one turn more or less than another. In the consumers of
+    a `tilegpu.warp_roles` with `groups`, the groups take the turns (each
+    running the program on its own threads). `tile-map-warps` lowers the
+    steps to named barriers, one a warpgroup (group), over two warpgroups'
+    (groups') threads; a block of one warpgroup takes no turns.
 
     ```mlir
     tilegpu.turn open
@@ -469,8 +474,27 @@ def TileGPU_TurnOp : TileGPU_Op<"turn", [
     tilegpu.turn close
     ```
   }];
-  let arguments = (ins TileGPU_TurnStep:$step);
-  let assemblyFormat = "$step attr-dict";
+  let arguments = (ins TileGPU_TurnStep:$step, Optional<Index>:$turns);
+  let assemblyFormat = "$step (`after` $turns^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileGPU_GroupIdOp : TileGPU_Op<"group_id", [Pure]> {
+  let summary = "Which group of tile threads runs the program";
+  let description = [{
+    In the consumers region of a `tilegpu.warp_roles` with `groups = G`,
+    the index (0 .. G-1) of the group of tile threads running this copy of
+    the program; 0 where the roles have no groups. The groups of a
+    ping-pong matmul take the tiles g, g + G, ... of their block's walk.
+
+    ```mlir
+    %g = tilegpu.group_id
+    %first = arith.addi %tile0, %g : index
+    ```
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -501,6 +525,15 @@ def TileGPU_WarpRolesOp : TileGPU_Op<"warp_roles", [
     than a block of that size gets at launch fit (P and C multiples of 8
     from 24 to 256).
 
+    With `groups = G` (2 or more), G groups of tile threads run the
+    `consumers` region side by side, each on its own thread ids 0 ..
+    threads-1 and its own workgroup buffers (its block barriers are over
+    its own threads); `tilegpu.group_id` tells them apart. The producer
+    comes after all of them. A persistent matmul's ping-pong: each group is
+    a warpgroup computing whole tiles, the groups taking alternate tiles
+    and turns at their MMAs, so that one's epilogue overlaps the other's
+    MMAs.
+
     ```mlir
     tilegpu.warp_roles producer {
       scf.for %k = %c0 to %K step %c64 {
@@ -519,7 +552,8 @@ def TileGPU_WarpRolesOp : TileGPU_Op<"warp_roles", [
     }
     ```
   }];
-  let arguments = (ins OptionalAttr<DenseI32ArrayAttr>:$registers);
+  let arguments = (ins OptionalAttr<DenseI32ArrayAttr>:$registers,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$groups);
   let regions = (region MaxSizedRegion<1>:$producer,
                        MaxSizedRegion<1>:$consumers);
   let assemblyFormat = [{
