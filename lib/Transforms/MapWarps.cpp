@@ -167,20 +167,13 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
 }
 
 /// The group of the block's thread `blockThreadId` running a program of
-/// `threads` threads, read from the warp's first lane so that ptxas knows
-/// it warp-uniform (the tile loops' bounds derive from it).
+/// `threads` threads, from the warp index read from lane 0 so that ptxas
+/// knows it warp-uniform (the tile loops' bounds derive from it).
 static Value uniformGroup(OpBuilder &b, Location loc, Value blockThreadId,
                           int64_t threads) {
-  Value warp = arith::IndexCastUIOp::create(
-      b, loc, b.getI32Type(),
-      arith::DivUIOp::create(b, loc, blockThreadId, indexConstant(b, loc, 32)));
-  Value firstLane = i32Constant(b, loc, 0);
-  Value width = i32Constant(b, loc, 32);
-  Value uniformWarp = gpu::ShuffleOp::create(b, loc, warp, firstLane, width,
-                                             gpu::ShuffleMode::IDX)
-                          .getShuffleResult();
-  Value group = arith::DivUIOp::create(b, loc, uniformWarp,
-                                       i32Constant(b, loc, threads / 32));
+  Value warp = uniformWarpIndex(b, loc, blockThreadId);
+  Value group =
+      arith::DivUIOp::create(b, loc, warp, i32Constant(b, loc, threads / 32));
   return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), group);
 }
 

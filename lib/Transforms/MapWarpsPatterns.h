@@ -181,6 +181,10 @@ void tieLoopResultsToWaits(mlir::gpu::GPUFuncOp func);
 /// named barrier over them alone, and adds the producer warp to the
 /// kernel's known block size.
 void lowerWarpRoles(mlir::gpu::GPUFuncOp func, const MapWarpsState &state);
+/// The index (i32) of the warp of the block's thread `blockThreadId`, read
+/// from its first lane, so that ptxas knows it warp-uniform.
+mlir::Value uniformWarpIndex(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value blockThreadId);
 /// The groups of tile threads of `func`'s warp roles (1 without groups).
 int64_t consumerGroups(mlir::gpu::GPUFuncOp func);
 /// Fails with a located error where `func`'s warp roles disagree on their

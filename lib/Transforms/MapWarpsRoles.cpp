@@ -52,6 +52,18 @@ static scf::IfOp moveIntoIf(OpBuilder &b, Location loc, Value condition,
   return branch;
 }
 
+Value tilec::uniformWarpIndex(OpBuilder &b, Location loc, Value blockThreadId) {
+  Value warpSize = indexConstant(b, loc, 32);
+  Value warp = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      arith::DivUIOp::create(b, loc, blockThreadId, warpSize));
+  Value firstLane = i32Constant(b, loc, 0);
+  Value width = i32Constant(b, loc, 32);
+  return gpu::ShuffleOp::create(b, loc, warp, firstLane, width,
+                                gpu::ShuffleMode::IDX)
+      .getShuffleResult();
+}
+
 int64_t tilec::consumerGroups(gpu::GPUFuncOp func) {
   int64_t groups = 1;
   func.walk([&](tilegpu::WarpRolesOp roles) {
@@ -112,15 +124,7 @@ void tilec::lowerWarpRoles(gpu::GPUFuncOp func, const MapWarpsState &state) {
     // The roles split on the warp index read from lane 0: ptxas then knows
     // both branches warp-uniform and keeps uniform values (the warpgroup
     // MMA descriptors) in uniform registers inside them.
-    Value warpSize = indexConstant(b, loc, 32);
-    Value warp = arith::IndexCastUIOp::create(
-        b, loc, b.getI32Type(),
-        arith::DivUIOp::create(b, loc, state.blockThreadId, warpSize));
-    Value firstLane = i32Constant(b, loc, 0);
-    Value width = i32Constant(b, loc, 32);
-    Value uniformWarp = gpu::ShuffleOp::create(b, loc, warp, firstLane, width,
-                                               gpu::ShuffleMode::IDX)
-                            .getShuffleResult();
+    Value uniformWarp = uniformWarpIndex(b, loc, state.blockThreadId);
     Value tileWarps = i32Constant(b, loc, state.groups * state.threads / 32);
     std::optional<ArrayRef<int32_t>> registers =
         state.registerHandover ? roles.getRegisters() : std::nullopt;

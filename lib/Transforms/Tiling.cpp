@@ -253,15 +253,16 @@ Value accumulateK(OpBuilder &b, Location loc, tile::MatmulOp op,
   loop->setAttr("tile.stages", b.getI64IntegerAttr(s.stages));
   if (s.producerWarp)
     loop->setAttr(kProducerWarpAttr, b.getUnitAttr());
-  if (s.groups > 1) {
+  if (s.groups > 1)
     loop->setAttr(kConsumerGroupsAttr, b.getI64IntegerAttr(s.groups));
-    // A block of 2 x 128 + 32 threads gets 168 registers a thread (ptxas
-    // allocates whole warpgroups), and the tile walk's bookkeeping then
-    // spills: the producer, a warpgroup, hands its registers over.
+  // A block of 2 x 128 + 32 threads gets 168 registers a thread (ptxas
+  // allocates whole warpgroups), and the tile walk's bookkeeping then
+  // spills: the producer, a warpgroup, hands its registers over to the two
+  // warpgroups (larger groups, hinted, would not fit 232 a thread).
+  if (s.groups == 2 && s.warps == 4)
     loop->setAttr(kProducerRegistersAttr,
                   b.getDenseI32ArrayAttr(
                       {kPingpongProducerRegisters, kPingpongTileRegisters}));
-  }
   return loop.getResult(0);
 }
 
