@@ -57,9 +57,9 @@ static constexpr int64_t kMaxElementsPerThread = 512;
 /// Rejects, with a located error, what the rewrite cannot express, so that
 /// the conversion itself never fails half-way.
 static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
-  if (failed(checkConsumerGroups(func, threads)))
+  FailureOr<int64_t> groups = checkConsumerGroups(func, threads);
+  if (failed(groups))
     return failure();
-  int64_t groups = consumerGroups(func);
   WalkResult result = func.walk([&](Operation *op) {
     if (auto turn = dyn_cast<tilegpu::TurnOp>(op))
       return failed(checkTurnSupported(turn, threads)) ? WalkResult::interrupt()
@@ -135,7 +135,7 @@ static LogicalResult checkSupported(gpu::GPUFuncOp func, int64_t threads) {
         return WalkResult::interrupt();
     }
     if (std::optional<ExchangeBuffer> buffer = exchangeBufferFor(op, threads))
-      if (failed(checkExchangeBufferFits(op, buffer->forGroups(groups))))
+      if (failed(checkExchangeBufferFits(op, buffer->forGroups(*groups))))
         return WalkResult::interrupt();
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       Type elementType = getElementTypeOrSelf(reduce.getInput());

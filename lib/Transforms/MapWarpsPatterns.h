@@ -103,9 +103,9 @@ struct ExchangeBuffer {
   /// swizzled rows.
   int64_t alignment = 16;
 
-  /// Bytes of the buffer.
+  /// Bytes of the buffer (an i1 element takes a byte).
   int64_t bytes() const {
-    return elements * elementType.getIntOrFloatBitWidth() / 8;
+    return elements * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
   }
   /// Bytes from one group's buffer to the next's, each aligned.
   int64_t groupStride() const { return llvm::alignTo(bytes(), alignment); }
@@ -187,11 +187,11 @@ mlir::Value uniformWarpIndex(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value blockThreadId);
 /// The groups of tile threads of `func`'s warp roles (1 without groups).
 int64_t consumerGroups(mlir::gpu::GPUFuncOp func);
-/// Fails with a located error where `func`'s warp roles disagree on their
-/// groups, or where the groups of `threads` threads, their producer and
-/// their named barriers do not fit a block.
-mlir::LogicalResult checkConsumerGroups(mlir::gpu::GPUFuncOp func,
-                                        int64_t threads);
+/// The groups of `func`'s warp roles; fails with a located error where the
+/// roles disagree on them, or where the groups of `threads` threads, their
+/// producer and their named barriers do not fit a block.
+mlir::FailureOr<int64_t> checkConsumerGroups(mlir::gpu::GPUFuncOp func,
+                                             int64_t threads);
 /// Whether `op` runs in the producer region of a tilegpu.warp_roles (on one
 /// thread).
 bool inProducerRole(mlir::Operation *op);

@@ -72,7 +72,8 @@ int64_t tilec::consumerGroups(gpu::GPUFuncOp func) {
   return groups;
 }
 
-LogicalResult tilec::checkConsumerGroups(gpu::GPUFuncOp func, int64_t threads) {
+FailureOr<int64_t> tilec::checkConsumerGroups(gpu::GPUFuncOp func,
+                                              int64_t threads) {
   int64_t groups = consumerGroups(func);
   WalkResult result = func.walk([&](tilegpu::WarpRolesOp roles) {
     if (roles.getGroups().value_or(1) != groups) {
@@ -83,7 +84,8 @@ LogicalResult tilec::checkConsumerGroups(gpu::GPUFuncOp func, int64_t threads) {
     }
     // A warpgroup of producer threads at most, after the groups; a turn
     // barrier and a block barrier a group.
-    int64_t producer = roles.getRegisters() ? kWarpgroupThreads : 32;
+    int64_t producer =
+        roles.getRegisters() ? kWarpgroupThreads : kProducerThreads;
     if (groups > 1 && (groups * threads + producer > kMaxBlockThreads ||
                        kFirstTurnBarrier + 2 * groups > kNamedBarriers)) {
       roles.emitOpError("runs ")
@@ -95,7 +97,9 @@ LogicalResult tilec::checkConsumerGroups(gpu::GPUFuncOp func, int64_t threads) {
     }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  return groups;
 }
 
 /// The named barrier of the block barriers of the consumers' threads: 1
