@@ -33,17 +33,37 @@ quiet_step() {
   STEPS="${STEPS:+$STEPS }$name"
 }
 # `matmul_ab_rounds BIN DIR VARIANTS SHAPES ROUNDS LINES`: the matmul
-# bench on DIR/old.cubin and DIR/new.cubin in alternating rounds, each a
-# step bench-BUILD-ROUND with its JSON next to its log (what
-# bench/matmul/ab-table.py reads).
+# bench on DIR/old.cubin and DIR/new.cubin (DIR/BUILD.cubin for each of
+# $AB_BUILDS, if set) in alternating rounds, each a step bench-BUILD-ROUND
+# with its JSON next to its log (what bench/matmul/ab-table.py reads).
 matmul_ab_rounds() {
   local bin="$1" dir="$2" variants="$3" shapes="$4" rounds="$5" lines="$6"
   local round build
   for round in $rounds; do
-    for build in old new; do
+    for build in ${AB_BUILDS:-old new}; do
       QUIET_PATTERN='^ *mm_' QUIET_LINES="$lines" quiet_step "bench-$build-$round" \
         "$bin" --cubin "$dir/$build.cubin" --bench --fail-if-none --variant "$variants" \
         --shape "$shapes" --json "$OUT/bench-$build-$round.json"
     done
   done
+}
+
+# `matmul_check_steps DIR CUBIN VARIANTS SHAPES MEMCHECK_VARIANTS
+# MEMCHECK_SHAPES`: the runtime's and the generated wrappers' GPU tests
+# (DIR/tilec_runtime_tests, DIR/tilec_kernel_wrapper_tests), the checker's
+# run of every variant of CUBIN at every kernel path (unless
+# $SKIP_CHECK_ALL), float64 checks of VARIANTS at SHAPES, and memcheck of
+# MEMCHECK_VARIANTS at MEMCHECK_SHAPES, with DIR/tilec-matmul-bench; JSON
+# next to the logs in $OUT.
+matmul_check_steps() {
+  local dir="$1" cubin="$2" variants="$3" shapes="$4"
+  local mem_variants="$5" mem_shapes="$6" bin="$1/tilec-matmul-bench"
+  QUIET_PATTERN='PASSED|FAILED|passed' quiet_step runtime "$dir/tilec_runtime_tests"
+  QUIET_PATTERN='PASSED|FAILED|passed' quiet_step wrappers "$dir/tilec_kernel_wrapper_tests"
+  [ -n "${SKIP_CHECK_ALL:-}" ] ||
+    quiet_step check-all "$bin" --cubin "$cubin" --check --fail-if-none --json "$OUT/check-all.json"
+  QUIET_LINES=3 quiet_step check-parts "$bin" --cubin "$cubin" --check --fail-if-none \
+    --variant "$variants" --shape "$shapes" --json "$OUT/check-parts.json"
+  quiet_step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin" \
+    --cubin "$cubin" --check --variant "$mem_variants" --shape "$mem_shapes"
 }

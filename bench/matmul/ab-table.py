@@ -5,7 +5,10 @@ With builds `old` and `new` (bench/matmul/split-min-parts-device.sh,
 accumulate-device.sh): tilec ms per build (min-max over the rounds), old /
 new time (medians), blocks launched, and tilec / cuBLAS per build. With
 other builds (compare-device.sh's names): tilec / cuBLAS per build,
-`default` first. Usage: python3 bench/matmul/ab-table.py [FOLDER]"""
+`default` first. With a list of builds (names may hold hyphens), those
+builds in that order: the best time over the rounds and the best tilec /
+cuBLAS per build (bench/matmul/streamk-variants-device.sh's folders).
+Usage: python3 bench/matmul/ab-table.py [FOLDER [BUILD,BUILD,...]]"""
 import glob
 import json
 import os
@@ -15,7 +18,9 @@ from collections import defaultdict
 runs = defaultdict(lambda: defaultdict(list))
 folder = sys.argv[1] if len(sys.argv) > 1 else "."
 for path in sorted(glob.glob(os.path.join(folder, "bench-*-*.json"))):
-    build = os.path.basename(path).split("-")[1]
+    # bench-BUILD-ROUND.json: the build is all between the first and the
+    # last hyphen.
+    build = os.path.basename(path)[len("bench-"):].rsplit("-", 1)[0]
     for r in json.load(open(path))["results"]:
         runs[(r["kernel"], r["shape"])][build].append(r)
 
@@ -31,7 +36,24 @@ def median(rows):
 
 builds = sorted({b for by in runs.values() for b in by},
                 key=lambda b: (b != "default", b))
-if builds == ["new", "old"]:
+chosen = sys.argv[2].split(",") if len(sys.argv) > 2 else None
+
+def shape_key(item):
+    (kernel, shape), _ = item
+    return kernel, [int(x) for x in shape.split("x")]
+
+if chosen:
+    print("| kernel | shape | " + " | ".join(f"{b} ms, x cuBLAS" for b in chosen)
+          + " |")
+    print("|---|---|" + "---:|" * len(chosen))
+    for (kernel, shape), by in sorted(runs.items(), key=shape_key):
+        cells = []
+        for b in chosen:
+            timed = [r for r in by[b] if r.get("tilec_ms")]
+            cells.append(f"{min(r['tilec_ms'] for r in timed):.4f}, "
+                         f"{max(r['ratio'] for r in timed):.3f}" if timed else "-")
+        print(f"| {kernel} | {shape} | " + " | ".join(cells) + " |")
+elif builds == ["new", "old"]:
     print("| kernel | shape | blocks old/new | old ms | new ms | old/new time "
           "| old/cuBLAS | new/cuBLAS |")
     print("|---|---|---|---:|---:|---:|---:|---:|")

@@ -26,16 +26,10 @@ CHECK_SHAPES="${CHECK_SHAPES:-1024x1024x1024,512x512x1536,640x384x1030,200x136x1
 BENCH_SHAPES="${BENCH_SHAPES:-1024x1024x1024,512x512x1024,768x768x1024,1024x1024x1536,512x512x1536,1024x1024x2048,512x512x2048,1024x1024x4096,4096x128x4096,512x512x16384}"
 OUT_SAVED="$OUT"; OUT="$RAW"
 source bench/steps.sh
-QUIET_PATTERN='PASSED|FAILED|passed' quiet_step runtime "$D/tilec_runtime_tests"
-QUIET_PATTERN='PASSED|FAILED|passed' quiet_step wrappers "$D/tilec_kernel_wrapper_tests"
-[ -n "${SKIP_CHECK_ALL:-}" ] ||
-  quiet_step check-all "$BIN" --cubin "$D/matmul.cubin" --check --fail-if-none --json "$RAW/check-all.json"
-QUIET_LINES=3 quiet_step check-parts "$BIN" --cubin "$D/matmul.cubin" --check --fail-if-none \
-  --variant "${CHECK_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr_acc,mm_f16_f16_rr_acc,mm_bf16_bf16_cc,mm_f16_f32_rc}" \
-  --shape "$CHECK_SHAPES" --json "$RAW/check-parts.json"
-quiet_step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
-  --cubin "$D/matmul.cubin" --check --variant "${MEMCHECK_VARIANTS:-mm_bf16_bf16_rc,mm_bf16_f32_rr_acc}" \
-  --shape "${MEMCHECK_SHAPES:-1024x1024x1024,640x384x1030,129x257x2049}"
+matmul_check_steps "$D" "$D/matmul.cubin" \
+  "${CHECK_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr_acc,mm_f16_f16_rr_acc,mm_bf16_bf16_cc,mm_f16_f32_rc}" \
+  "$CHECK_SHAPES" "${MEMCHECK_VARIANTS:-mm_bf16_bf16_rc,mm_bf16_f32_rr_acc}" \
+  "${MEMCHECK_SHAPES:-1024x1024x1024,640x384x1030,129x257x2049}"
 matmul_ab_rounds "$BIN" "$D" "${BENCH_VARIANT:-mm_bf16_bf16_rr}" "$BENCH_SHAPES" "${ROUNDS:-1 2 3}" 20
 summary
 OUT="$OUT_SAVED"

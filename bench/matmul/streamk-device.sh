@@ -31,16 +31,10 @@ CHECK_SHAPES="${CHECK_SHAPES:-$SK_SHAPES,7x13x5,129x257x65,2500x3000x777,3000x50
 BENCH_SHAPES="${BENCH_SHAPES:-4096x4096x4096,8192x8192x8192,3000x5000x4000,8000x3000x6000,2304x4096x4096,6144x6144x6144,2048x2048x8192,16384x16384x1024}"
 OUT_SAVED="$OUT"; OUT="$RAW"
 source bench/steps.sh
-QUIET_PATTERN='PASSED|FAILED|passed' quiet_step runtime "$D/tilec_runtime_tests"
-QUIET_PATTERN='PASSED|FAILED|passed' quiet_step wrappers "$D/tilec_kernel_wrapper_tests"
-[ -n "${SKIP_CHECK_ALL:-}" ] ||
-  quiet_step check-all "$BIN" --cubin "$D/new.cubin" --check --fail-if-none --json "$RAW/check-all.json"
-QUIET_LINES=3 quiet_step check-parts "$BIN" --cubin "$D/new.cubin" --check --fail-if-none \
-  --variant "${CHECK_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr,mm_bf16_f32_rr_acc,mm_bf16_bf16_cc,mm_f16_f32_rc}" \
-  --shape "$CHECK_SHAPES" --json "$RAW/check-parts.json"
-quiet_step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$BIN" \
-  --cubin "$D/new.cubin" --check --variant "${MEMCHECK_VARIANTS:-mm_bf16_bf16_rc,mm_bf16_f32_rr}" \
-  --shape "${MEMCHECK_SHAPES:-1100x2100x700,1031x2053x4099}"
+matmul_check_steps "$D" "$D/new.cubin" \
+  "${CHECK_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr,mm_bf16_f32_rr_acc,mm_bf16_bf16_cc,mm_f16_f32_rc}" \
+  "$CHECK_SHAPES" "${MEMCHECK_VARIANTS:-mm_bf16_bf16_rc,mm_bf16_f32_rr}" \
+  "${MEMCHECK_SHAPES:-1100x2100x700,1031x2053x4099}"
 quiet_step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$BIN" \
   --cubin "$D/new.cubin" --check --variant mm_bf16_bf16_rr --shape 1100x2100x700
 matmul_ab_rounds "$BIN" "$D" "${BENCH_VARIANT:-mm_bf16_bf16_rr}" "$BENCH_SHAPES" "${ROUNDS:-1 2}" 20

@@ -28,13 +28,8 @@ for b in $BUILDS; do
   cuobjdump -sass -fun "${KERNEL:-mm_bf16_bf16_rr}" "$D/$b.cubin" > "$RAW/$b.sass" 2>&1
   echo "$b: $(grep -c 'LDL\|STL' "$RAW/$b.sass") local accesses, $(grep -c '' "$RAW/$b.sass") lines"
 done
-for round in ${ROUNDS:-1 2}; do
-  for b in $BUILDS; do
-    QUIET_PATTERN='^ *mm_' QUIET_LINES=20 quiet_step "bench-$b-$round" \
-      "$D/tilec-matmul-bench" --cubin "$D/$b.cubin" --bench --fail-if-none \
-      --variant "${KERNEL:-mm_bf16_bf16_rr}" --shape "$SHAPES" --json "$RAW/bench-$b-$round.json"
-  done
-done
+AB_BUILDS="$BUILDS" matmul_ab_rounds "$D/tilec-matmul-bench" "$D" \
+  "${KERNEL:-mm_bf16_bf16_rr}" "$SHAPES" "${ROUNDS:-1 2}" 20
 summary
 OUT="$OUT_SAVED"
 tar czf "$OUT/variants.tgz" -C "$RAW" . && rm -rf "$RAW"
