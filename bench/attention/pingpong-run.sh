@@ -15,7 +15,8 @@
 #   sanitize   memcheck, racecheck and synccheck of the pingpong build (or
 #              PINGPONG_SANITIZE_BUILD) at ragged shapes
 #   peers      torch SDPA (flash, cuDNN) and the Triton kernel at the ab
-#              shapes, for ratios in the same call
+#              shapes, for ratios in the same call (PINGPONG_PEER_SHAPES,
+#              as peers.py --shapes takes them, replaces the list)
 #   sass       each build's attn_d128 (cuobjdump): its first key loop's
 #              MMAs, waits and barriers up to the first exponential
 # Summary on stdout, logs under $OUT.
@@ -43,7 +44,7 @@ sanitize() {
 
 peers() {
   timeout 300 python3 bench/attention/peers.py --impls flash,cudnn,triton \
-    --shapes "4,16,16,4096,4096,128,0;1,16,16,16384,16384,128,0;16,16,16,1024,1024,128,0;4,32,8,4096,4096,128,0;4,16,16,4096,4096,128,1;1,16,16,16384,16384,128,1;16,16,16,1024,1024,128,1;4,32,8,4096,4096,128,1;4,16,16,4096,4096,256,0;1,16,16,16384,16384,256,0;4,16,16,4096,4096,256,1;1,16,16,16384,16384,256,1" \
+    --shapes "${PINGPONG_PEER_SHAPES:-4,16,16,4096,4096,128,0;1,16,16,16384,16384,128,0;16,16,16,1024,1024,128,0;4,32,8,4096,4096,128,0;4,16,16,4096,4096,128,1;1,16,16,16384,16384,128,1;16,16,16,1024,1024,128,1;4,32,8,4096,4096,128,1;4,16,16,4096,4096,256,0;1,16,16,16384,16384,256,0;4,16,16,4096,4096,256,1;1,16,16,16384,16384,256,1}" \
     --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
   echo "peers rc=$?"; grep -E "^(torch|triton)" "$OUT/peers.log"
 }

@@ -76,11 +76,19 @@ struct AttentionSchedule {
   /// The whole kernel's blocks walk its tiles (AttentionProgram::
   /// buildPersistent).
   bool persistent = false;
+  /// Query rows (max_seqlen_q for packed sequences) up to which the runtime
+  /// launches instead a variant without warpgroup turns (the schedule
+  /// chooseSchedule gives with `shortRows`); 0: no such variant.
+  int64_t turnsFromRowsAbove = 0;
   /// The key-chunk kernel's programs a multiprocessor at most, all chunks
   /// of the grid together (launch metadata `split`): the runtime caps the
   /// chunks so that no more run.
   int64_t splitBlocksPerSm = 0;
 };
+
+/// Query rows above which causal attention at d128 takes warpgroup turns
+/// by default (chooseSchedule).
+constexpr int64_t kCausalTurnsFromRowsAbove = 1024;
 
 /// What one kernel of an attention computes.
 enum class AttentionPart {
@@ -108,7 +116,7 @@ enum class AttentionPart {
 /// 1.4-1.7x 64 rows on 4 warps, which spills and leaves one warpgroup an SM
 /// (bench/results/2026-11-24-h200-d256).
 AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
-                                 bool producerWarp) {
+                                 bool producerWarp, bool shortRows = false) {
   AttentionSchedule s = headDim > 128     ? AttentionSchedule{128, 64, 8, 2}
                         : headDim > 64   ? AttentionSchedule{128, 128, 8, 2}
                         : op.getCausal() ? AttentionSchedule{64, 64, 4, 2}
@@ -130,15 +138,25 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
   // where one warpgroup has the barrier to itself (d64: 0.87-0.96x).
   bool defaultProducer = producerWarp && s.warps >= 8;
   s.producerWarp = op.getProducerWarp() || defaultProducer;
-  // Ping-pong by default where a producer feeds two warpgroups at d128
-  // without a mask: 1.01-1.08x the producer schedule at the four shapes
-  // measured; causal was 0.96-1.07x, so not there, nor at d256 (not
-  // measured with a producer). Without a producer it lost (0.84-0.92x): the
-  // warpgroup whose thread refilled the slots waited there for the other's
-  // release (bench/results/2026-11-29-h200-pingpong).
-  bool defaultPingpong = defaultProducer && headDim == 128 && !op.getCausal() &&
+  // Ping-pong by default where a producer feeds two warpgroups at d128:
+  // without a mask 1.01-1.08x the producer schedule at the four shapes
+  // measured. Causal, it pays where a tile's keys are many against the
+  // diagonal blocks' turns: 1.02x at 2048 query rows, 1.01-1.02x at 4096,
+  // 1.10x at 16384, but 0.98x at 1024 and 0.94x at 512
+  // (bench/results/2026-11-30-h200-causal-pingpong), so a causal kernel
+  // with ping-pong has a variant without it for at most 1024 query rows
+  // (`shortRows`). Not with a window or a score modification (not
+  // measured; a window bounds a tile's keys at any length), nor at d256
+  // (not measured with a producer). Without a producer it lost
+  // (0.84-0.92x): the warpgroup whose thread refilled the slots waited
+  // there for the other's release (bench/results/2026-11-29-h200-pingpong).
+  bool plainMask = !op.getCausal() ||
+                   (!op.getWindow() && op.getScoreMod().empty() && !shortRows);
+  bool defaultPingpong = defaultProducer && headDim == 128 && plainMask &&
                          !op.getBlock() && !op.getWarps() && !op.getStages();
   bool pingpong = op.getPingpong() || defaultPingpong;
+  if (defaultPingpong && !op.getPingpong() && op.getCausal())
+    s.turnsFromRowsAbove = kCausalTurnsFromRowsAbove;
   // Only warpgroup MMA (64 rows on 4 warps) runs a dot while the warps
   // compute. Not the default alone: ptxas packs each block's P into the
   // registers the previous P V still reads, so it moves that dot's wait up
@@ -1500,7 +1518,8 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   };
   std::string names[] = {nameWith("__decode"), nameWith("__decode_combine"),
                          nameWith("__decode_heads"),
-                         nameWith("__decode_heads_combine")};
+                         nameWith("__decode_heads_combine"),
+                         nameWith("__short_rows")};
   for (StringRef name : names)
     if (SymbolTable::lookupNearestSymbolFrom(op, StringAttr::get(ctx, name)))
       return op.emitOpError("cannot name its kernel '")
@@ -1514,12 +1533,27 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   tile::GridAttr batches =
       op.isRagged() ? tile::GridAttr::get(ctx, at, 0u, 1)
                     : tile::GridAttr::get(ctx, 0, *dims.batch, 1);
-  tile::GridAttr queryBlocks =
-      op.isRagged() ? tile::GridAttr::get(ctx, at + 2, std::nullopt, s.blockM)
-                    : tile::GridAttr::get(ctx, 0, dims.seq, s.blockM);
-  tile::KernelOp kernel =
-      buildAttentionKernel(rewriter, op, op.getSymName(), AttentionPart::whole,
-                           s, {queryBlocks, heads, batches});
+  auto buildWhole = [&](StringRef name, const AttentionSchedule &schedule) {
+    tile::GridAttr queryBlocks =
+        op.isRagged()
+            ? tile::GridAttr::get(ctx, at + 2, std::nullopt, schedule.blockM)
+            : tile::GridAttr::get(ctx, 0, dims.seq, schedule.blockM);
+    return buildAttentionKernel(rewriter, op, name, AttentionPart::whole,
+                                schedule, {queryBlocks, heads, batches});
+  };
+  tile::KernelOp kernel = buildWhole(op.getSymName(), s);
+  // The narrow rules read the query rows where the grid does.
+  unsigned rowsOperand = op.isRagged() ? at + 2 : 0;
+  std::optional<unsigned> rowsDim =
+      op.isRagged() ? std::nullopt : std::optional<unsigned>(dims.seq);
+  tile::KernelOp wider = kernel;
+  if (s.turnsFromRowsAbove) {
+    tile::KernelOp shortRows = buildWhole(
+        names[4], chooseSchedule(op, headDim, producerWarp, /*shortRows=*/true));
+    tile::setNarrowVariant(kernel, shortRows, rowsOperand, rowsDim,
+                           s.turnsFromRowsAbove);
+    wider = shortRows;
+  }
   // Packed sequences without max_seqlen_k have no decode variants: the
   // grid could not be sized by the longest sequence's keys.
   std::optional<unsigned> maxKeys = op.getMaxSeqlenKIndex();
@@ -1541,11 +1575,6 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
           ? tile::GridAttr::get(ctx, *maxKeys, std::nullopt,
                                 decode.keysPerProgram)
           : tile::GridAttr::get(ctx, 1, dims.seq, decode.keysPerProgram);
-  // The narrow rule reads the query rows where the grid does.
-  unsigned rowsOperand = op.isRagged() ? at + 2 : 0;
-  std::optional<unsigned> rowsDim =
-      op.isRagged() ? std::nullopt : std::optional<unsigned>(dims.seq);
-  tile::KernelOp wider = kernel;
   // Packed heads: x over kv_heads * ceil(heads / R) slots of R packed
   // rows (AttentionProgram::setUpHeadPacks).
   AttentionSchedule packed = packedHeadsSchedule(decode);

@@ -3,17 +3,79 @@
 
 // With producer-warp (the pipeline's default), causal d128 on two
 // warpgroups marks both key loops for a producer warp (tile-promote-shared
-// gives them one), without turns: 168 registers a thread do.
+// gives them one) and takes turns (ping-pong), the producer a warpgroup
+// handing its registers over; at most 1024 query rows launch instead a
+// variant without turns (168 registers a thread do), which narrows on to
+// the decode kernels.
 // CHECK-LABEL: tile.kernel @d128_causal(
 // CHECK-SAME: num_warps = 8
+// CHECK-SAME: tile.narrow = {at_most = 1024 : i64, dim = 2 : i64, kernel = @d128_causal__short_rows, operand = 0 : i64}
+// CHECK: tilegpu.turn open
+// CHECK: } {tile.producer_registers = array<i32: 24, 240>, tile.producer_warp, tile.stages = 2 : i64}
+// CHECK: tilegpu.turn open
+// CHECK: } {tile.producer_registers = array<i32: 24, 240>, tile.producer_warp, tile.stages = 2 : i64}
+// CHECK-LABEL: tile.kernel @d128_causal__short_rows(
+// CHECK-SAME: num_warps = 8
+// CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @d128_causal__decode, operand = 0 : i64}
 // CHECK-NOT: tilegpu.turn
 // CHECK: scf.for
 // CHECK: } {tile.producer_warp, tile.stages = 2 : i64}
 // CHECK: scf.for
 // CHECK: } {tile.producer_warp, tile.stages = 2 : i64}
+// CHECK-LABEL: tile.kernel @d128_causal__decode(
 // OFF-LABEL: tile.kernel @d128_causal(
 // OFF-NOT: tile.producer_warp
+// OFF-NOT: @d128_causal__short_rows
 tile.attention @d128_causal layout(bhsd) causal
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// Packed sequences: the short-rows rule reads max_seqlen_q (operand 7).
+// CHECK-LABEL: tile.kernel @d128_causal_thd(
+// CHECK-SAME: tile.narrow = {at_most = 1024 : i64, kernel = @d128_causal_thd__short_rows, operand = 7 : i64}
+// CHECK: tilegpu.turn open
+// CHECK-LABEL: tile.kernel @d128_causal_thd__short_rows(
+// CHECK-NOT: tilegpu.turn
+// CHECK: return
+tile.attention @d128_causal_thd layout(thd) causal lse
+    : (memref<?x?x128xbf16, strided<[?, 128, 1]>>,
+       memref<?x?x128xbf16, strided<[?, 128, 1]>>,
+       memref<?x?x128xbf16, strided<[?, 128, 1]>>,
+       memref<?x?x128xbf16>, memref<?x?xf32>,
+       memref<?xi32>, memref<?xi32>, i32) -> ()
+
+// -----
+
+// Causal with a window or a score modification takes no turns unless
+// hinted, and a hinted kernel takes them at every length (no variant).
+// CHECK-LABEL: tile.kernel @d128_window(
+// CHECK-NOT: tilegpu.turn
+// CHECK-NOT: @d128_window__short_rows
+// CHECK-LABEL: tile.kernel @d128_window__decode(
+// CHECK-LABEL: tile.kernel @d128_causal_mod(
+// CHECK-NOT: tilegpu.turn
+// CHECK-NOT: @d128_causal_mod__short_rows
+// CHECK-LABEL: tile.kernel @d128_causal_mod__decode(
+// CHECK-LABEL: tile.kernel @d128_causal_hinted(
+// CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @d128_causal_hinted__decode, operand = 0 : i64}
+// CHECK: tilegpu.turn open
+// CHECK-NOT: @d128_causal_hinted__short_rows
+// CHECK-LABEL: tile.kernel @d128_causal_hinted__decode(
+tile.attention @d128_window layout(bhsd) causal window 300
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+tile.attention @d128_causal_mod layout(bhsd) causal
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %half = arith.constant 0.5 : f32
+  %r = arith.mulf %s, %half : f32
+  tile.yield %r : f32
+}
+tile.attention @d128_causal_hinted layout(bhsd) causal pingpong
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
 

@@ -138,7 +138,11 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     warpgroups take turns at issuing their dots (`tilegpu.turn`), so that
     the tensor cores work on one warpgroup's dots while another computes
     its softmax (FlashAttention-3's ping-pong); the default at d128
-    without a mask, where a producer feeds the warpgroups.
+    where a producer feeds the warpgroups, without a mask or causal
+    (without a window or score modification): a causal kernel then has a
+    variant without turns that the runtime launches for at most 1024 query
+    rows (`name__short_rows`), where the diagonal blocks' turns cost more
+    than they hide.
     `producer_warp` has a warp of its own issue the key loops' K and V
     copies (TMA) into a ring of slots that the loops share, so that the
     warpgroups meet on no barrier a key block; Q is staged by the
