@@ -86,8 +86,9 @@ struct AttentionSchedule {
   int64_t splitBlocksPerSm = 0;
 };
 
-/// Query rows above which causal attention at d128 takes warpgroup turns
-/// by default (chooseSchedule).
+/// Query rows above which attention at d128 takes warpgroup turns by
+/// default, without a mask and causal (chooseSchedule).
+constexpr int64_t kTurnsFromRowsAbove = 512;
 constexpr int64_t kCausalTurnsFromRowsAbove = 1024;
 
 /// What one kernel of an attention computes.
@@ -139,24 +140,27 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
   bool defaultProducer = producerWarp && s.warps >= 8;
   s.producerWarp = op.getProducerWarp() || defaultProducer;
   // Ping-pong by default where a producer feeds two warpgroups at d128:
-  // without a mask 1.01-1.08x the producer schedule at the four shapes
-  // measured. Causal, it pays where a tile's keys are many against the
-  // diagonal blocks' turns: 1.02x at 2048 query rows, 1.01-1.02x at 4096,
-  // 1.10x at 16384, but 0.98x at 1024 and 0.94x at 512
-  // (bench/results/2026-11-30-h200-causal-pingpong), so a causal kernel
-  // with ping-pong has a variant without it for at most 1024 query rows
-  // (`shortRows`). Not with a window or a score modification (not
-  // measured; a window bounds a tile's keys at any length), nor at d256
-  // (not measured with a producer). Without a producer it lost
-  // (0.84-0.92x): the warpgroup whose thread refilled the slots waited
-  // there for the other's release (bench/results/2026-11-29-h200-pingpong).
-  bool plainMask = !op.getCausal() ||
-                   (!op.getWindow() && op.getScoreMod().empty() && !shortRows);
+  // without a mask 1.01-1.08x the producer schedule at 1024-16384 query
+  // rows; causal (without a window or score modification, not measured)
+  // 1.01-1.02x at 2048-4096 and 1.10x at 16384. Not at d256 (not measured
+  // with a producer). Without a producer it lost (0.84-0.92x): the
+  // warpgroup whose thread refilled the slots waited there for the other's
+  // release (bench/results/2026-11-29-h200-pingpong).
+  bool plainMask =
+      !op.getCausal() || (!op.getWindow() && op.getScoreMod().empty());
   bool defaultPingpong = defaultProducer && headDim == 128 && plainMask &&
-                         !op.getBlock() && !op.getWarps() && !op.getStages();
+                         !shortRows && !op.getBlock() && !op.getWarps() &&
+                         !op.getStages();
   bool pingpong = op.getPingpong() || defaultPingpong;
-  if (defaultPingpong && !op.getPingpong() && op.getCausal())
-    s.turnsFromRowsAbove = kCausalTurnsFromRowsAbove;
+  // Where a tile's keys are few, the turns cost more than they hide:
+  // without a mask 0.85x at 256 rows and 0.94x at 512, causal 0.94x at 512
+  // and 0.98x at 1024 (bench/results/2026-11-30-h200-short-rows and
+  // -causal-pingpong), so the kernel has a variant without turns for at
+  // most 512 (causal 1024) query rows. Not with a score modification: a
+  // document mask ran 0.90x without turns at 512 rows.
+  if (defaultPingpong && !op.getPingpong() && op.getScoreMod().empty())
+    s.turnsFromRowsAbove =
+        op.getCausal() ? kCausalTurnsFromRowsAbove : kTurnsFromRowsAbove;
   // Only warpgroup MMA (64 rows on 4 warps) runs a dot while the warps
   // compute. Not the default alone: ptxas packs each block's P into the
   // registers the previous P V still reads, so it moves that dot's wait up

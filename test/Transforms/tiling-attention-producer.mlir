@@ -49,7 +49,8 @@ tile.attention @d128_causal_thd layout(thd) causal lse
 // -----
 
 // Causal with a window or a score modification takes no turns unless
-// hinted, and a hinted kernel takes them at every length (no variant).
+// hinted; a score modification without a mask takes them at every length,
+// and so does a hinted kernel (no variant).
 // CHECK-LABEL: tile.kernel @d128_window(
 // CHECK-NOT: tilegpu.turn
 // CHECK-NOT: @d128_window__short_rows
@@ -63,6 +64,11 @@ tile.attention @d128_causal_thd layout(thd) causal lse
 // CHECK: tilegpu.turn open
 // CHECK-NOT: @d128_causal_hinted__short_rows
 // CHECK-LABEL: tile.kernel @d128_causal_hinted__decode(
+// CHECK-LABEL: tile.kernel @d128_mod(
+// CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @d128_mod__decode, operand = 0 : i64}
+// CHECK: tilegpu.turn open
+// CHECK-NOT: @d128_mod__short_rows
+// CHECK-LABEL: tile.kernel @d128_mod__decode(
 tile.attention @d128_window layout(bhsd) causal window 300
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
@@ -78,16 +84,31 @@ tile.attention @d128_causal_mod layout(bhsd) causal
 tile.attention @d128_causal_hinted layout(bhsd) causal pingpong
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+tile.attention @d128_mod layout(bhsd)
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+{
+^bb0(%s: f32, %b: index, %h: index, %q: index, %k: index):
+  %half = arith.constant 0.5 : f32
+  %r = arith.mulf %s, %half : f32
+  tile.yield %r : f32
+}
 
 // -----
 
 // d128 without a mask also takes turns (ping-pong), and the producer, a
-// warpgroup then, hands its registers to the tile threads (24 and 240);
-// d256 hands them over too; d64 (one warpgroup) takes no producer unless
+// warpgroup then, hands its registers to the tile threads (24 and 240); at
+// most 512 query rows launch instead a variant without turns. d256 hands
+// the registers over too; d64 (one warpgroup) takes no producer unless
 // the hint asks. Without producer-warp, only the hint gives one.
 // CHECK-LABEL: tile.kernel @d128(
+// CHECK-SAME: tile.narrow = {at_most = 512 : i64, dim = 2 : i64, kernel = @d128__short_rows, operand = 0 : i64}
 // CHECK: tilegpu.turn open
 // CHECK: } {tile.producer_registers = array<i32: 24, 240>, tile.producer_warp, tile.stages = 2 : i64}
+// CHECK-LABEL: tile.kernel @d128__short_rows(
+// CHECK-NOT: tilegpu.turn
+// CHECK: } {tile.producer_warp, tile.stages = 2 : i64}
+// CHECK-LABEL: tile.kernel @d128__decode(
 // CHECK-LABEL: tile.kernel @d256(
 // CHECK-NOT: tilegpu.turn
 // CHECK: } {tile.producer_registers = array<i32: 24, 240>, tile.producer_warp, tile.stages = 2 : i64}

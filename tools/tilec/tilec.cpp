@@ -90,8 +90,8 @@ static cl::opt<bool> producerWarp(
              "persistently, in clusters of two sharing B by multicast; "
              "attention on two warpgroups: a producer feeds the key loops, "
              "handing its registers over at d256 and with ping-pong (the "
-             "default at d128 without a mask, and causal above 1024 query "
-             "rows) (on by default; "
+             "default at d128 above 512 query rows, causal above 1024) "
+             "(on by default; "
              "--producer-warp=false for none of it)"),
     cl::init(true), cl::cat(tilecCategory));
 

@@ -139,9 +139,10 @@ def Tile_AttentionOp : Tile_Op<"attention", [Symbol, SingleBlock,
     the tensor cores work on one warpgroup's dots while another computes
     its softmax (FlashAttention-3's ping-pong); the default at d128
     where a producer feeds the warpgroups, without a mask or causal
-    (without a window or score modification): a causal kernel then has a
-    variant without turns that the runtime launches for at most 1024 query
-    rows (`name__short_rows`), where the diagonal blocks' turns cost more
+    (without a window or score modification). Without a score
+    modification, such a kernel has a variant without turns
+    (`name__short_rows`) that the runtime launches for at most 512 query
+    rows (causal: 1024), where a tile's few key blocks cost the turns more
     than they hide.
     `producer_warp` has a warp of its own issue the key loops' K and V
     copies (TMA) into a ring of slots that the loops share, so that the
