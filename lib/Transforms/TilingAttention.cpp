@@ -1520,16 +1520,18 @@ FailureOr<tile::KernelOp> tilec::tileAttention(RewriterBase &rewriter,
   auto nameWith = [&](StringRef suffix) {
     return (op.getSymName() + suffix).str();
   };
+  AttentionSchedule s = chooseSchedule(op, headDim, producerWarp);
   std::string names[] = {nameWith("__decode"), nameWith("__decode_combine"),
                          nameWith("__decode_heads"),
                          nameWith("__decode_heads_combine"),
                          nameWith("__short_rows")};
-  for (StringRef name : names)
+  // The decode names are taken whether or not the kernels are built.
+  size_t namesUsed = s.turnsFromRowsAbove ? 5 : 4;
+  for (StringRef name : ArrayRef(names).take_front(namesUsed))
     if (SymbolTable::lookupNearestSymbolFrom(op, StringAttr::get(ctx, name)))
       return op.emitOpError("cannot name its kernel '")
              << name << "': the symbol exists";
   auto heads = tile::GridAttr::get(ctx, 0, dims.heads, 1);
-  AttentionSchedule s = chooseSchedule(op, headDim, producerWarp);
   // The whole kernel: x over Q's blocks of rows, y over heads, z over
   // batches. Packed sequences: x over blocks of max_seqlen_q, z over the
   // entries of cu_seqlens_q (one more than the sequences).

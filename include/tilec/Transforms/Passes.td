@@ -112,10 +112,11 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       without a mask also takes turns (ping-pong). On the H200: 1.05-1.17x
       the schedule without a producer. So does causal d128 (no window, no
       score modification). Such kernels without a score modification
-      have a `<name>__short_rows` without turns, which the runtime launches for at most 512 query rows
-      (causal: 1024; `tile.narrow` on Q's sequence, or on max_seqlen_q):
-      turns ran 0.85-0.94x at 256-512 rows without a mask and 0.94-0.98x
-      causal at 512-1024, 1.01-1.10x from 1024 (causal 2048) rows. With the `persistent` hint the
+      have a `<name>__short_rows` without turns, which the runtime
+      launches for at most 512 query rows (causal: 1024; `tile.narrow` on
+      Q's sequence, or on max_seqlen_q): turns ran 0.85-0.94x at 256-512
+      rows without a mask (level from 768) and 0.94-0.98x causal at
+      512-1024, 1.01-1.10x causal from 2048. With the `persistent` hint the
       whole kernel's body is a walk over its (query block, head, batch)
       tiles from `program_id x` by `num_programs x` (`tile.persistent` 1,
       `tile.persistent_tiles`; causal: the last query blocks first),
