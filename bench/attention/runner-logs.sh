@@ -64,15 +64,18 @@ check_kernels() {
   done
 }
 
-# peer_shapes SHAPES "DIMS": the runner's BxHqxHkvxNqxNkv shapes (comma-
-# separated), not causal, at each head dim of DIMS, as peers.py --shapes
-# takes them ("B,Hq,Hkv,Nq,Nkv,D,causal;...").
+# peer_shapes SHAPES "DIMS" ["CAUSAL"]: the runner's BxHqxHkvxNqxNkv shapes
+# (comma-separated) at each head dim of DIMS, for each causal flag of CAUSAL
+# (0, 1 or "0 1"; default 0, not causal), as peers.py --shapes takes them
+# ("B,Hq,Hkv,Nq,Nkv,D,causal;...").
 peer_shapes() {
-  local out="" d s b hq hkv nq nkv
-  for d in $2; do
-    for s in ${1//,/ }; do
-      IFS=x read -r b hq hkv nq nkv <<< "$s"
-      out="$out${out:+;}$b,$hq,$hkv,$nq,$nkv,$d,0"
+  local out="" c d s b hq hkv nq nkv
+  for c in ${3:-0}; do
+    for d in $2; do
+      for s in ${1//,/ }; do
+        IFS=x read -r b hq hkv nq nkv <<< "$s"
+        out="$out${out:+;}$b,$hq,$hkv,$nq,$nkv,$d,$c"
+      done
     done
   done
   echo "$out"

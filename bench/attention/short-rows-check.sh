@@ -39,13 +39,7 @@ sanitize_examples "$D/cubins" "memcheck racecheck synccheck" \
   attn_bshd_f16_d128_causal:2x3x1x1025x1025 attn_varlen:4x1x1x1x17x17x1000x1000x1300x1300 \
   attn_d128:1x2x2x500x700,1x2x2x513x600
 ab_kernels "$KERNELS" "$SHAPES" old new
-peer_list=""
-for causal in ${PEER_CAUSAL:-1}; do
-  for s in ${SHAPES//,/ }; do
-    IFS=x read -r b hq hkv nq nkv <<< "$s"
-    peer_list="$peer_list${peer_list:+;}$b,$hq,$hkv,$nq,$nkv,128,$causal"
-  done
-done
-timeout 300 python3 bench/attention/peers.py --impls cudnn --shapes "$peer_list" \
+timeout 300 python3 bench/attention/peers.py --impls cudnn \
+  --shapes "$(peer_shapes "$SHAPES" 128 "${PEER_CAUSAL:-1}")" \
   --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
 echo "peers rc=$?"; grep -E "^(torch|triton)" "$OUT/peers.log"
