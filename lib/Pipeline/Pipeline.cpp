@@ -93,6 +93,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // setmaxnreg is sm_90a's: elsewhere a producer keeps its one warp.
   TileMapWarpsOptions mapping;
   mapping.registerHandover = warpgroupMma;
+  mapping.bulkCopies = options.arch != "sm_80";
   mappedPM.addPass(createTileMapWarps(mapping));
   mappedPM.addPass(createCanonicalizerPass());
   mappedPM.addPass(createCSEPass());

@@ -388,7 +388,8 @@ ShuffledValue tilec::shuffleValue(OpBuilder &b, Location loc, Value v,
 
 LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
                                        MapWarpsStats *stats,
-                                       bool registerHandover) {
+                                       bool registerHandover,
+                                       bool bulkCopies) {
   std::optional<int64_t> threads = layoutThreads(func);
   if (!threads) {
     emitBadBlockSize(func);
@@ -400,6 +401,7 @@ LogicalResult tilec::mapTilesToThreads(gpu::GPUFuncOp func,
   MapWarpsState state;
   prepareState(func, *threads, state);
   state.registerHandover = registerHandover;
+  state.bulkCopies = bulkCopies;
   if (failed(addTensorMapParams(func, state)))
     return failure();
 
@@ -470,7 +472,7 @@ struct TileMapWarpsPass : tilec::impl::TileMapWarpsBase<TileMapWarpsPass> {
       return;
     }
     MapWarpsStats stats;
-    if (failed(mapTilesToThreads(func, &stats, registerHandover)))
+    if (failed(mapTilesToThreads(func, &stats, registerHandover, bulkCopies)))
       return signalPassFailure();
     numReductions += stats.reductions;
     numPrefixes += stats.prefixes;

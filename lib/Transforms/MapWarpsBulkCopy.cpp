@@ -185,8 +185,10 @@ struct BarrierInitLowering : MapWarpsPattern<tilegpu::BarrierInitOp> {
         NVVM::MBarrierInitOp::create(b, loc, barrier, arrivals,
                                      /*predicate=*/nullptr);
       // The copy engine completes transactions on the barriers: make the
-      // initialization visible to it, not only to the threads.
-      NVVM::FenceMbarrierInitOp::create(b, loc);
+      // initialization visible to it, not only to the threads (sm_90's
+      // fence; before it no copy engine waits on them).
+      if (state.bulkCopies)
+        NVVM::FenceMbarrierInitOp::create(b, loc);
     });
     rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
     return success();
@@ -216,6 +218,8 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
   LogicalResult
   matchAndRewrite(tilegpu::CopyBulkOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!state.bulkCopies)
+      return op.emitOpError("needs bulk tensor copies (TMA): sm_90 or later");
     Value descriptor = state.tensorMaps.lookup(op);
     if (!descriptor)
       return rewriter.notifyMatchFailure(op, "no tensor map for the source");

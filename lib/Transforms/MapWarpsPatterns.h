@@ -45,6 +45,8 @@ struct MapWarpsState {
   /// Warp roles' registers become setmaxnreg (sm_90a); else they are
   /// ignored.
   bool registerHandover = true;
+  /// The target has TMA and the async proxy (sm_90 and later).
+  bool bulkCopies = true;
   /// The runtime launches this kernel only with the arguments its copies
   /// read 4-byte aligned (tile.aligned_args); a view of one with offsets or
   /// strides that break that still copies correctly, element by element.

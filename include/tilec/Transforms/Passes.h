@@ -177,9 +177,11 @@ mlir::LogicalResult assignLayouts(mlir::gpu::GPUFuncOp kernel,
 /// Distributes the tiles of `kernel` over its threads (see tile-map-warps).
 /// The kernel must have a known block size. `registerHandover`: lower warp
 /// roles' registers to setmaxnreg (sm_90a), else ignore them.
+/// `bulkCopies`: the target has TMA and the async proxy (sm_90 and later).
 mlir::LogicalResult mapTilesToThreads(mlir::gpu::GPUFuncOp kernel,
                                       MapWarpsStats *stats = nullptr,
-                                      bool registerHandover = true);
+                                      bool registerHandover = true,
+                                      bool bulkCopies = true);
 
 #define GEN_PASS_REGISTRATION
 #include "tilec/Transforms/Passes.h.inc"

@@ -706,6 +706,10 @@ def TileMapWarps : Pass<"tile-map-warps", "::mlir::gpu::GPUFuncOp"> {
            "Lower tilegpu.warp_roles registers to a producer warpgroup and "
            "setmaxnreg (sm_90a); without, the producer is one warp and the "
            "registers stay where the launch put them">,
+    Option<"bulkCopies", "bulk-copies", "bool", /*default=*/"true",
+           "The target has bulk tensor copies and the async proxy (sm_90 "
+           "and later); without, a tilegpu.copy_bulk is an error and "
+           "barrier initialisation takes no proxy fence">,
   ];
   let statistics = [
     Statistic<"numReductions", "num-reductions", "Reductions distributed">,
