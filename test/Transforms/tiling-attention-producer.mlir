@@ -48,30 +48,25 @@ tile.attention @d128_causal_thd layout(thd) causal lse
 
 // -----
 
-// Causal with a window or a score modification takes no turns unless
-// hinted; a score modification without a mask takes them at every length,
-// and so does a hinted kernel (no variant).
+// One description a chunk: each is a fuzzing seed (scripts/fuzz.sh), and
+// a d128 description compiles into up to six kernels.
+
+// Causal with a window takes no turns unless hinted (no variant).
 // CHECK-LABEL: tile.kernel @d128_window(
 // CHECK-NOT: tilegpu.turn
 // CHECK-NOT: @d128_window__short_rows
 // CHECK-LABEL: tile.kernel @d128_window__decode(
+tile.attention @d128_window layout(bhsd) causal window 300
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// Causal with a score modification takes no turns unless hinted.
 // CHECK-LABEL: tile.kernel @d128_causal_mod(
 // CHECK-NOT: tilegpu.turn
 // CHECK-NOT: @d128_causal_mod__short_rows
 // CHECK-LABEL: tile.kernel @d128_causal_mod__decode(
-// CHECK-LABEL: tile.kernel @d128_causal_hinted(
-// CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @d128_causal_hinted__decode, operand = 0 : i64}
-// CHECK: tilegpu.turn open
-// CHECK-NOT: @d128_causal_hinted__short_rows
-// CHECK-LABEL: tile.kernel @d128_causal_hinted__decode(
-// CHECK-LABEL: tile.kernel @d128_mod(
-// CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @d128_mod__decode, operand = 0 : i64}
-// CHECK: tilegpu.turn open
-// CHECK-NOT: @d128_mod__short_rows
-// CHECK-LABEL: tile.kernel @d128_mod__decode(
-tile.attention @d128_window layout(bhsd) causal window 300
-    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
-       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
 tile.attention @d128_causal_mod layout(bhsd) causal
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
@@ -81,9 +76,28 @@ tile.attention @d128_causal_mod layout(bhsd) causal
   %r = arith.mulf %s, %half : f32
   tile.yield %r : f32
 }
+
+// -----
+
+// A hinted kernel takes turns at every length (no variant).
+// CHECK-LABEL: tile.kernel @d128_causal_hinted(
+// CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @d128_causal_hinted__decode, operand = 0 : i64}
+// CHECK: tilegpu.turn open
+// CHECK-NOT: @d128_causal_hinted__short_rows
+// CHECK-LABEL: tile.kernel @d128_causal_hinted__decode(
 tile.attention @d128_causal_hinted layout(bhsd) causal pingpong
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// A score modification without a mask takes turns at every length (a
+// document mask ran slower without them at 512 tokens).
+// CHECK-LABEL: tile.kernel @d128_mod(
+// CHECK-SAME: tile.narrow = {at_most = 16 : i64, dim = 2 : i64, kernel = @d128_mod__decode, operand = 0 : i64}
+// CHECK: tilegpu.turn open
+// CHECK-NOT: @d128_mod__short_rows
+// CHECK-LABEL: tile.kernel @d128_mod__decode(
 tile.attention @d128_mod layout(bhsd)
     : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
        memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
@@ -98,9 +112,7 @@ tile.attention @d128_mod layout(bhsd)
 
 // d128 without a mask also takes turns (ping-pong), and the producer, a
 // warpgroup then, hands its registers to the tile threads (24 and 240); at
-// most 512 query rows launch instead a variant without turns. d256 hands
-// the registers over too; d64 (one warpgroup) takes no producer unless
-// the hint asks. Without producer-warp, only the hint gives one.
+// most 512 query rows launch instead a variant without turns.
 // CHECK-LABEL: tile.kernel @d128(
 // CHECK-SAME: tile.narrow = {at_most = 512 : i64, dim = 2 : i64, kernel = @d128__short_rows, operand = 0 : i64}
 // CHECK: tilegpu.turn open
@@ -109,24 +121,33 @@ tile.attention @d128_mod layout(bhsd)
 // CHECK-NOT: tilegpu.turn
 // CHECK: } {tile.producer_warp, tile.stages = 2 : i64}
 // CHECK-LABEL: tile.kernel @d128__decode(
+// OFF-LABEL: tile.kernel @d128(
+// OFF-NOT: tilegpu.turn
+// OFF-NOT: tile.producer_warp
+tile.attention @d128 layout(bhsd)
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
+
+// -----
+
+// d256 hands the registers over too, without turns.
 // CHECK-LABEL: tile.kernel @d256(
 // CHECK-NOT: tilegpu.turn
 // CHECK: } {tile.producer_registers = array<i32: 24, 240>, tile.producer_warp, tile.stages = 2 : i64}
+tile.attention @d256 layout(bhsd)
+    : (memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>,
+       memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>) -> ()
+
+// -----
+
+// d64 (one warpgroup) takes no producer unless the hint asks; without
+// producer-warp, only the hint gives one.
 // CHECK-LABEL: tile.kernel @d64(
 // CHECK-NOT: tile.producer_warp
 // CHECK-LABEL: tile.kernel @d64_hinted(
 // CHECK: } {tile.producer_warp, tile.stages = 2 : i64}
-// OFF-LABEL: tile.kernel @d128(
-// OFF-NOT: tilegpu.turn
-// OFF-NOT: tile.producer_warp
 // OFF-LABEL: tile.kernel @d64_hinted(
 // OFF: } {tile.producer_warp, tile.stages = 2 : i64}
-tile.attention @d128 layout(bhsd)
-    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
-       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()
-tile.attention @d256 layout(bhsd)
-    : (memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>,
-       memref<?x?x?x256xbf16>, memref<?x?x?x256xbf16>) -> ()
 tile.attention @d64 layout(bhsd)
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
        memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) -> ()
