@@ -76,7 +76,7 @@ FailureOr<int64_t> tilec::checkConsumerGroups(gpu::GPUFuncOp func,
                                               int64_t threads) {
   int64_t groups = consumerGroups(func);
   WalkResult result = func.walk([&](tilegpu::WarpRolesOp roles) {
-    if (roles.getGroups().value_or(1) != groups) {
+    if (static_cast<int64_t>(roles.getGroups().value_or(1)) != groups) {
       roles.emitOpError("has ")
           << roles.getGroups().value_or(1) << " groups of tile threads, "
           << "but another tilegpu.warp_roles of the kernel has " << groups;
@@ -94,6 +94,21 @@ FailureOr<int64_t> tilec::checkConsumerGroups(gpu::GPUFuncOp func,
           << kMaxBlockThreads << " threads, " << kNamedBarriers
           << " named barriers)";
       return WalkResult::interrupt();
+    }
+    // setmaxnreg.inc waits until the registers are free: a request past
+    // the register file would never return.
+    if (std::optional<ArrayRef<int32_t>> registers = roles.getRegisters()) {
+      int64_t needed = kWarpgroupThreads * (*registers)[0] +
+                       groups * threads * (*registers)[1];
+      if (needed > kRegistersPerMultiprocessor) {
+        roles.emitOpError("keeps ")
+            << (*registers)[0] << " registers for each of "
+            << kWarpgroupThreads << " producer threads and gives "
+            << (*registers)[1] << " to each of " << groups * threads
+            << " tile threads: " << needed << " registers, more than a "
+            << "multiprocessor's " << kRegistersPerMultiprocessor;
+        return WalkResult::interrupt();
+      }
     }
     return WalkResult::advance();
   });

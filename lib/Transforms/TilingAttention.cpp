@@ -180,8 +180,9 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
 }
 
 /// Registers a thread of the producer warpgroup keeps and the tile threads
-/// (two warpgroups) take where the producer hands its registers over:
-/// 128 x 24 + 256 x 240 fits the 64K registers of a multiprocessor.
+/// take at most where the producer hands its registers over: two
+/// warpgroups take 240 (128 x 24 + 256 x 240 fits the 64K registers of a
+/// multiprocessor), more (hinted) what is left.
 constexpr int32_t kProducerRegisters = 24;
 constexpr int32_t kTileRegisters = 240;
 
@@ -753,7 +754,11 @@ SoftmaxState AttentionProgram::keyLoop(Value lower, Value upper,
     loop->setAttr(kProducerWarpAttr, b.getUnitAttr());
   if (s.producerRegisters)
     loop->setAttr(kProducerRegistersAttr,
-                  b.getDenseI32ArrayAttr({kProducerRegisters, kTileRegisters}));
+                  b.getDenseI32ArrayAttr(
+                      {kProducerRegisters,
+                       tileRegistersAfterHandover(32 * s.warps,
+                                                  kProducerRegisters,
+                                                  kTileRegisters)}));
   SoftmaxState result{loop.getResult(0), loop.getResult(1), loop.getResult(2)};
   if (init.pending) {
     result.pending = loop.getResult(3);

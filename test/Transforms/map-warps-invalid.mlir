@@ -412,3 +412,18 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Four warpgroups of tile threads cannot take 240 registers each: the
+// setmaxnreg.inc would wait for registers that never come free.
+gpu.module @m {
+  gpu.func @registers_past_the_file() kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    // expected-error @+1 {{'tilegpu.warp_roles' op keeps 24 registers for each of 128 producer threads and gives 240 to each of 512 tile threads: 125952 registers, more than a multiprocessor's 65536}}
+    tilegpu.warp_roles producer {
+    } consumers {
+    } {registers = array<i32: 24, 240>}
+    gpu.return
+  }
+}

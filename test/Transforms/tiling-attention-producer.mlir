@@ -154,3 +154,13 @@ tile.attention @d64 layout(bhsd)
 tile.attention @d64_hinted layout(bhsd) producer_warp
     : (memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>,
        memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) -> ()
+
+// -----
+
+// Four warpgroups (hinted) with turns take what the 64K registers leave
+// after the producer's 24 a thread: 120 each, not two warpgroups' 240.
+// CHECK-LABEL: tile.kernel @d128_four_warpgroups(
+// CHECK: } {tile.producer_registers = array<i32: 24, 120>, tile.producer_warp, tile.stages = 2 : i64}
+tile.attention @d128_four_warpgroups layout(bhsd) block [256, 128] warps 16 pingpong
+    : (memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>,
+       memref<?x?x?x128xbf16>, memref<?x?x?x128xbf16>) -> ()

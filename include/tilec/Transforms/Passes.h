@@ -50,6 +50,20 @@ inline constexpr llvm::StringLiteral kProducerWarpAttr = "tile.producer_warp";
 /// tile threads take C (tilegpu.warp_roles registers, setmaxnreg).
 inline constexpr llvm::StringLiteral kProducerRegistersAttr =
     "tile.producer_registers";
+/// 32-bit registers of a multiprocessor (sm_80 and sm_90), which the
+/// warps of a block with handed-over registers share.
+inline constexpr int64_t kRegistersPerMultiprocessor = 65536;
+/// The most registers each of `tileThreads` tile threads can take, at most
+/// `cap` and a multiple of 8 (setmaxnreg's unit), where the producer
+/// warpgroup keeps `producerRegisters` a thread and the block has the
+/// multiprocessor's registers to itself.
+constexpr int32_t tileRegistersAfterHandover(int64_t tileThreads,
+                                             int32_t producerRegisters,
+                                             int32_t cap) {
+  int64_t left = (kRegistersPerMultiprocessor - 128 * producerRegisters) /
+                 tileThreads / 8 * 8;
+  return static_cast<int32_t>(left < cap ? left : cap);
+}
 /// Set by tile-tiling next to kProducerWarpAttr on a persistent kernel's
 /// K loop: this many groups of the tile threads, each running the program,
 /// take alternate tiles of the walk and turns at the loop's MMAs
