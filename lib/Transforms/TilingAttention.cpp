@@ -171,10 +171,17 @@ AttentionSchedule chooseSchedule(tile::AttentionOp op, int64_t headDim,
                      s.blockM == 16 * s.warps;
   // Turns need the dots of a step issued together, and two warpgroups.
   s.warpgroupTurns = pingpong && s.overlapSoftmax && s.warps >= 8;
-  // A block of 288 threads gets 168 registers a thread, fewer than d256's
-  // or the overlapped softmax's tiles need: the producer, a warpgroup then,
-  // hands its registers to the tile threads.
-  s.producerRegisters = s.producerWarp && (headDim > 128 || s.overlapSoftmax);
+  // A block of 288 threads gets 168 registers a thread (ptxas allocates
+  // whole warpgroups), fewer than d256's or the overlapped softmax's tiles
+  // need, and where a score modification or a window masks, its work
+  // spills there (ALiBi 284 bytes, a causal window with the LSE 188): the
+  // producer, a warpgroup then, hands its registers to the tile threads.
+  // Against the producer warp on the H200: ALiBi 1.20-1.51x, the window
+  // 1.13-1.19x at 256-4096 tokens; not the short-rows variant, whose tiles
+  // fit (0.98-1.0x; bench/results/2026-11-30-h200-handover).
+  s.producerRegisters =
+      s.producerWarp &&
+      (headDim > 128 || s.overlapSoftmax || (s.warps >= 8 && !shortRows));
   s.persistent = op.getPersistent();
   return s;
 }

@@ -89,8 +89,9 @@ static cl::opt<bool> producerWarp(
              "block barrier each K step), blocks walk the tiles "
              "persistently, in clusters of two sharing B by multicast; "
              "attention on two warpgroups: a producer feeds the key loops, "
-             "handing its registers over at d256 and with ping-pong (the "
-             "default at d128 above 512 query rows, causal above 1024) "
+             "handing its registers over (but in the short-rows variant), "
+             "with ping-pong the default at d128 above 512 query rows, "
+             "causal above 1024 "
              "(on by default; "
              "--producer-warp=false for none of it)"),
     cl::init(true), cl::cat(tilecCategory));
