@@ -60,8 +60,10 @@ inline constexpr int64_t kRegistersPerMultiprocessor = 65536;
 constexpr int32_t tileRegistersAfterHandover(int64_t tileThreads,
                                              int32_t producerRegisters,
                                              int32_t cap) {
-  int64_t left = (kRegistersPerMultiprocessor - 128 * producerRegisters) /
-                 tileThreads / 8 * 8;
+  constexpr int64_t producerThreads = 128; // a warpgroup
+  int64_t left =
+      (kRegistersPerMultiprocessor - producerThreads * producerRegisters) /
+      tileThreads / 8 * 8;
   return static_cast<int32_t>(left < cap ? left : cap);
 }
 /// Set by tile-tiling next to kProducerWarpAttr on a persistent kernel's
