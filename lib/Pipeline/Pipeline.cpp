@@ -54,6 +54,8 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Hopper's arch-specific features bring warpgroup MMA (wgmma), which
   // reads operands from swizzled panels with its own tile schedule.
   bool warpgroupMma = options.arch == "sm_90a";
+  // sm_90 and sm_90a: TMA, the async proxy, 227 KB of shared memory.
+  bool hopper = options.arch != "sm_80";
   TileTilingOptions tiling;
   tiling.warpgroupMma = warpgroupMma;
   // Shapes are known only at launch: unhinted matmuls carry a smaller-tile
@@ -93,7 +95,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // setmaxnreg is sm_90a's: elsewhere a producer keeps its one warp.
   TileMapWarpsOptions mapping;
   mapping.registerHandover = warpgroupMma;
-  mapping.bulkCopies = options.arch != "sm_80";
+  mapping.bulkCopies = hopper;
   mappedPM.addPass(createTileMapWarps(mapping));
   mappedPM.addPass(createCanonicalizerPass());
   mappedPM.addPass(createCSEPass());
@@ -103,7 +105,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // The most dynamic shared memory a block may opt into: 163 KB on sm_80
   // (A100), 227 KB on sm_90 (H100, H200).
   gpuModulePM.addPass(createTileEmitLaunchMetadata(
-      {/*maxSharedBytes=*/options.arch == "sm_80" ? 166912 : 232448}));
+      {/*maxSharedBytes=*/hopper ? 232448 : 166912}));
   gpuModulePM.addPass(createTileOccupancyHints());
   pm.addPass(createTileVerifyStage({"mapped"}));
   // The module-level lowering below converts a module on one thread: on

@@ -411,12 +411,6 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   RankedTensorType accType = tileType(s.blockM, s.blockN, b.getF32Type());
   Value acc = accumulateK(b, loc, op, s, args, m0, n0, kBegin, kEnd,
                           zeroTile(b, loc, accType));
-  auto finish = [&](OpBuilder &b, Value sum) {
-    if (op.getAccumulate())
-      sum = arith::AddFOp::create(b, loc, sum,
-                                  loadResult(b, loc, op, s, c, m0, n0));
-    storeResult(b, loc, op, s, c, m0, n0, sum);
-  };
 
   Value unsplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, splits, one);
   auto ifUnsplit = scf::IfOp::create(b, loc, unsplit, /*withElseRegion=*/true);
@@ -427,7 +421,11 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
                                         m.constant(0));
     auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     b.setInsertionPointToStart(ifFirst.thenBlock());
-    finish(b, acc);
+    Value result = op.getAccumulate()
+                       ? arith::AddFOp::create(
+                             b, loc, acc, loadResult(b, loc, op, s, c, m0, n0))
+                       : acc;
+    storeResult(b, loc, op, s, c, m0, n0, result);
 
     // Programs past the splits (the grid asked for more than are worth
     // it) have taken no K steps and leave nothing.
