@@ -51,6 +51,9 @@ struct MatmulSchedule {
   /// elements, and the last program of a tile to finish adds the others'
   /// partial results (0: no split).
   int64_t splitKChunk = 0;
+  /// Blocks a multiprocessor ptxas fits the kernel's registers for
+  /// (tile.min_blocks_per_sm; 0: ptxas's choice).
+  int64_t minBlocksPerSm = 0;
 };
 
 /// Registers a thread of a ping-pong matmul's producer warpgroup keeps and
@@ -138,6 +141,21 @@ std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
                                   : MatmulSchedule{128, 128, 32, 8, 4};
   s.splitKChunk = kSplitKChunk;
   return s;
+}
+
+/// The f32 small-grid kernel's own small-grid variant: the same tiles with
+/// K split, for products whose C is a few tiles and whose K is long (weight
+/// gradients of small layers). Not the f32 small-grid kernel itself: with
+/// the split, its unsplit launches of more than one block a multiprocessor
+/// ran 10-12% slower on the H200 (1024x1024x4096, 768x768x4096), while
+/// split launches ran 2-26x faster (128x128x65536 on 132 blocks instead of
+/// 4; bench/matmul/results/2026-11-30-h200-f32-split). Compiled for 3 blocks
+/// a multiprocessor, as many as its 60 KB of stages allow: left to itself
+/// ptxas kept 128 registers, for 4, and the split's values spilled.
+MatmulSchedule splitKSchedule(MatmulSchedule small) {
+  small.splitKChunk = kSplitKChunk;
+  small.minBlocksPerSm = 3;
+  return small;
 }
 
 /// The main kernel's grid, in percent of the multiprocessors, under which
@@ -610,6 +628,9 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
     kernel->setAttr(tile::kSplitMinPartsAttrName,
                     b.getI64IntegerAttr(kSplitKMinParts));
   }
+  if (s.minBlocksPerSm)
+    kernel->setAttr(tile::kMinBlocksPerSmAttrName,
+                    b.getI64IntegerAttr(s.minBlocksPerSm));
   if (s.persistent)
     kernel->setAttr(tile::kPersistentAttrName, b.getI64IntegerAttr(1));
   if (s.clusterBlocks > 1)
@@ -633,10 +654,14 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::optional<MatmulSchedule> small =
       smallGridVariant ? smallGridSchedule(op, warpgroupMma) : std::nullopt;
   std::string smallName = (op.getSymName() + "__small_grid").str();
-  if (small && SymbolTable::lookupNearestSymbolFrom(
-                   op, StringAttr::get(op.getContext(), smallName)))
-    return op.emitOpError("cannot name its small-grid kernel '")
-           << smallName << "': the symbol exists";
+  std::string splitName = (op.getSymName() + "__split_k").str();
+  bool splitVariant = small && !small->splitKChunk;
+  for (StringRef name : ArrayRef<std::string>{smallName, splitName}
+                            .take_front(small ? 1 + splitVariant : 0))
+    if (SymbolTable::lookupNearestSymbolFrom(
+            op, StringAttr::get(op.getContext(), name)))
+      return op.emitOpError("cannot name its small-grid kernel '")
+             << name << "': the symbol exists";
 
   // Only warpgroup MMA's operands come by bulk copies for a producer to
   // issue.
@@ -666,14 +691,16 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     // 1000x1003x517, 128x8191x4096 and 333x4097x4099.
     smallKernel->setAttr(tile::kRepitchArgsAttrName,
                          repitchedOperands(rewriter, 1, 1));
-    Builder &b = rewriter;
-    kernel->setAttr(
-        tile::kSmallGridAttrName,
-        b.getDictionaryAttr(
-            {b.getNamedAttr("kernel",
-                            FlatSymbolRefAttr::get(smallKernel.getNameAttr())),
-             b.getNamedAttr("percent_of_sms",
-                            b.getI64IntegerAttr(kSmallGridPercentOfSms))}));
+    tile::setSmallGridVariant(kernel, smallKernel, kSmallGridPercentOfSms);
+    // The small-grid kernel's own, taken on its own (smaller tiles') grid.
+    if (splitVariant) {
+      tile::KernelOp splitKernel = buildMatmulKernel(
+          rewriter, op, splitName, splitKSchedule(*small), groupRows);
+      splitKernel->setAttr(tile::kRepitchArgsAttrName,
+                           repitchedOperands(rewriter, 1, 1));
+      tile::setSmallGridVariant(smallKernel, splitKernel,
+                                kSmallGridPercentOfSms);
+    }
     // Where C has no more columns than the small-grid tile, the main
     // kernel's wider tiles would compute columns past N.
     if (small->blockN < schedule.blockN)

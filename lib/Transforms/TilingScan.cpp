@@ -761,13 +761,6 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
     return kernel;
   }
   std::string splitName = (op.getSymName() + "__small_grid").str();
-  Builder &b = rewriter;
-  auto smallGridAttr = [&](tile::KernelOp split) {
-    return b.getDictionaryAttr(
-        {b.getNamedAttr("kernel", FlatSymbolRefAttr::get(split.getNameAttr())),
-         b.getNamedAttr("percent_of_sms",
-                        b.getI64IntegerAttr(kSplitRowsPercentOfSms))});
-  };
   // Columns: one program per strip of columns while there are strips
   // enough to fill the device; with fewer, the runtime launches the single
   // pass down the strips instead.
@@ -780,7 +773,7 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
                                             ScanStrategy::columnLoop);
     tile::KernelOp split = buildScanKernel(rewriter, op, splitName,
                                            ScanStrategy::columnSinglePass);
-    kernel->setAttr(tile::kSmallGridAttrName, smallGridAttr(split));
+    tile::setSmallGridVariant(kernel, split, kSplitRowsPercentOfSms);
     rewriter.eraseOp(op);
     return kernel;
   }
@@ -806,7 +799,7 @@ FailureOr<tile::KernelOp> tilec::tileScan(RewriterBase &rewriter,
                                           ScanStrategy::rowLoop);
   tile::KernelOp split =
       buildScanKernel(rewriter, op, splitName, ScanStrategy::singlePass);
-  kernel->setAttr(tile::kSmallGridAttrName, smallGridAttr(split));
+  tile::setSmallGridVariant(kernel, split, kSplitRowsPercentOfSms);
   tile::KernelOp wider = kernel;
   for (int64_t width : llvm::reverse(kShortRowWidths)) {
     tile::KernelOp narrow = buildScanKernel(

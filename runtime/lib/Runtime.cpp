@@ -718,13 +718,18 @@ void Kernel::loadSmallGrid() const {
   const std::string &name = meta_.smallGrid.kernel;
   std::string prefix =
       "kernel '" + name_ + "': its small-grid variant '" + name + "' ";
+  std::vector<std::string> chain = smallGridAbove_;
+  chain.push_back(name_);
+  for (const std::string &before : chain)
+    if (before == name)
+      throw Error(prefix + "is above it on the small-grid ladder", name_);
   std::shared_ptr<Kernel> variant =
       loadVariant(name, prefix, /*loadSmallGrid=*/false);
-  const LaunchMetadata &other = variant->metadata();
-  if (!other.smallGrid.kernel.empty())
-    throw Error(prefix + "names a small-grid variant itself ('" +
-                    other.smallGrid.kernel + "')",
-                name_);
+  // The variant's own variant, taken on the variant's grid: a ladder, each
+  // rung loaded with the names above it, so that a cycle is an error.
+  variant->smallGridAbove_ = std::move(chain);
+  if (!variant->metadata().smallGrid.kernel.empty() && !variant->lazy_)
+    variant->loadSmallGrid();
   smallGrid_ = std::move(variant);
 }
 
@@ -919,14 +924,17 @@ const Kernel &Kernel::selectFor(const std::vector<KernelArg> &args) const {
   validateArguments(meta_, args);
   // The rungs take the same user parameters, so the arguments are valid for
   // them too; the narrowest makes the small-grid choice.
-  const Kernel &chosen = narrowest(args);
-  // Without a variant the grid does not matter (and computing it could fail
-  // on grids that launchArgs would reject anyway).
-  if (chosen.meta_.smallGrid.kernel.empty())
-    return chosen;
-  std::array<uint64_t, 3> grid = computeGrid(chosen.meta_, args);
-  return chosen.smallGridTakes(args, grid) ? *chosen.smallGridKernel()
-                                           : chosen;
+  const Kernel *chosen = &narrowest(args);
+  // Down the small-grid ladder, each rung on its own grid. Without a
+  // variant the grid does not matter (and computing it could fail on grids
+  // that launchArgs would reject anyway).
+  while (!chosen->meta_.smallGrid.kernel.empty()) {
+    std::array<uint64_t, 3> grid = computeGrid(chosen->meta_, args);
+    if (!chosen->smallGridTakes(args, grid))
+      break;
+    chosen = chosen->smallGridKernel();
+  }
+  return *chosen;
 }
 
 bool Kernel::smallGridTakes(const std::vector<KernelArg> &args,

@@ -662,6 +662,35 @@ TEST(Gpu, LaunchesTheSmallGridVariantOnSmallGrids) {
   checkMarks(ctx, *wide.smallGridKernel(), 4096 * 128, 2);
 }
 
+TEST(Gpu, FollowsALadderOfSmallGridVariants) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::smallGridKernelsPtx());
+  // sg_chained's grid is one block, so its variant sg_wide always takes the
+  // launch, and hands it on to sg_narrow where its own grid is small.
+  Kernel chained(module, "sg_chained");
+  ASSERT_TRUE(chained.smallGridKernel());
+  const Kernel &wide = *chained.smallGridKernel();
+  EXPECT_EQ(wide.name(), "sg_wide");
+  ASSERT_TRUE(wide.smallGridKernel());
+  EXPECT_EQ(wide.smallGridKernel()->name(), "sg_narrow");
+  EXPECT_EQ(wide.smallGridKernel()->smallGridKernel(), nullptr);
+  int sms = ctx.device().smCount;
+  if (sms < 3)
+    GTEST_SKIP() << "a one-block grid fills " << sms << " SMs";
+  int64_t bound = (sms + 1) / 2;
+  DeviceBuffer buf(ctx, 0);
+  auto selected = [&](int64_t n) {
+    return chained.selectFor({n, buf.view<int32_t>({0})}).name();
+  };
+  for (auto [n, mark] : std::vector<std::pair<int64_t, int32_t>>{
+           {1, 2}, {(bound - 1) * 128, 2}, {bound * 128, 1},
+           {4096 * 128 + 3, 1}}) {
+    EXPECT_EQ(selected(n), mark == 2 ? "sg_narrow" : "sg_wide") << n;
+    checkMarks(ctx, chained, n, mark);
+  }
+}
+
 TEST(Gpu, ReportsBadSmallGridVariants) {
   REQUIRE_GPU();
   Context ctx(0);
@@ -680,9 +709,20 @@ TEST(Gpu, ReportsBadSmallGridVariants) {
             "kernel 'sg_other_params': its small-grid variant 'sg_one_param' "
             "takes (buffer:i32:1), not the kernel's (scalar:i64 "
             "buffer:i32:1)");
-  EXPECT_EQ(loadError("sg_chained"),
-            "kernel 'sg_chained': its small-grid variant 'sg_wide' names a "
-            "small-grid variant itself ('sg_narrow')");
+  // A cycle is reported by the rung whose variant closes it.
+  for (auto [root, rung] : {std::pair<std::string, std::string>{"sg_cycle_a",
+                                                                 "sg_cycle_b"},
+                            {"sg_cycle_b", "sg_cycle_a"}}) {
+    try {
+      Kernel k(module, root);
+      ADD_FAILURE() << root << " loaded";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.kernel(), rung);
+      EXPECT_EQ(std::string(e.what()),
+                "kernel '" + rung + "': its small-grid variant '" + root +
+                    "' is above it on the small-grid ladder");
+    }
+  }
   EXPECT_EQ(loadError("sg_missing"),
             "kernel 'sg_missing': its small-grid variant 'sg_nonexistent' is "
             "not in the module");

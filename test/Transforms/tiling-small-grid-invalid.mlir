@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -tile-tiling='small-grid-variants=true' -verify-diagnostics
+// RUN: tilec-opt %s -split-input-file -tile-tiling='small-grid-variants=true' -verify-diagnostics
 
 tile.kernel @mm__small_grid(%x: memref<?xf32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
@@ -7,3 +7,14 @@ tile.kernel @mm__small_grid(%x: memref<?xf32>)
 
 // expected-error @+1 {{cannot name its small-grid kernel 'mm__small_grid': the symbol exists}}
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+
+// -----
+
+// f32's split-K kernel, the small-grid kernel's own small-grid variant.
+tile.kernel @sgemm__split_k(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
+  tile.return
+}
+
+// expected-error @+1 {{cannot name its small-grid kernel 'sgemm__split_k': the symbol exists}}
+tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()

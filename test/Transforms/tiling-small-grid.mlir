@@ -141,10 +141,24 @@ tile.matmul @split_col a(col) b(col) : (memref<?x?xbf16>, memref<?x?xbf16>, memr
 
 // -----
 
-// f32 small grids do not split K (32x128 tiles already fill the GPU).
+// The f32 small-grid kernel does not split K (the split slowed its unsplit
+// launches); its own small-grid variant, taken on its grid of 32x128
+// tiles, is the same tiles with K split as the 16-bit kernel's, compiled
+// for 3 blocks a multiprocessor.
 // CHECK-LABEL: tile.kernel @sgemm_unsplit__small_grid(
 // CHECK-NOT: tile.scratch
 // CHECK-NOT: tile.split
+// CHECK-SAME: tile.small_grid = {kernel = @sgemm_unsplit__split_k, percent_of_sms = 50 : i64}
 // CHECK-NOT: tilegpu.arrive
 // CHECK: tile.return
+// CHECK-LABEL: tile.kernel @sgemm_unsplit__split_k(
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 32>, #tile.grid<arg = 0, dim = 1, per_program = 512>
+// CHECK-SAME: num_warps = 4
+// CHECK-SAME: tile.min_blocks_per_sm = 3 : i64
+// CHECK-SAME: tile.scratch = array<i64: 4096, 16384, 2>
+// CHECK-NOT: tile.small_grid
+// CHECK-SAME: tile.split = 1 : i64
+// CHECK-SAME: tile.split_min_parts = 4 : i64
+// CHECK: tile.dot {{.*}} : tensor<32x32xf32>, tensor<32x128xf32>, tensor<32x128xf32>
+// CHECK: tilegpu.arrive
 tile.matmul @sgemm_unsplit a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()

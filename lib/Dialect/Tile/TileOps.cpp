@@ -189,6 +189,18 @@ void tilec::tile::setNarrowVariant(KernelOp kernel, KernelOp variant,
   kernel->setAttr(kNarrowAttrName, b.getDictionaryAttr(entries));
 }
 
+void tilec::tile::setSmallGridVariant(KernelOp kernel, KernelOp variant,
+                                      int64_t percentOfSms) {
+  Builder b(kernel.getContext());
+  kernel->setAttr(
+      kSmallGridAttrName,
+      b.getDictionaryAttr(
+          {b.getNamedAttr("kernel",
+                          FlatSymbolRefAttr::get(variant.getNameAttr())),
+           b.getNamedAttr("percent_of_sms",
+                          b.getI64IntegerAttr(percentOfSms))}));
+}
+
 FunctionType tilec::tile::withScratchArgument(FunctionType type, Type word) {
   SmallVector<Type> inputs(type.getInputs());
   inputs.push_back(MemRefType::get({ShapedType::kDynamic}, word));

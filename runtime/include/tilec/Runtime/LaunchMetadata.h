@@ -65,7 +65,8 @@
 // parameters, computing the same result with smaller tiles: the runtime
 // launches it instead when this kernel's grid has fewer blocks in all than
 // P percent of the device's multiprocessors (most of the GPU would idle).
-// NAME may have a fallback of its own but no smallgrid line.
+// NAME may have a fallback and a smallgrid line of its own (a ladder: the
+// runtime follows it while each rung's own grid is small; no cycles).
 // `narrow NAME ARG.DIM MAX` names a kernel of the same module, with the same
 // user parameters, computing the same result for narrow buffers: the runtime
 // launches it instead when dimension DIM of buffer argument ARG has at most

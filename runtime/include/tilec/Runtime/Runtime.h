@@ -251,8 +251,9 @@ public:
   /// metadata for it. Loads the metadata's fallback kernel too, and throws if
   /// it is missing, takes other user parameters or has tensor maps itself.
   /// Likewise loads the metadata's small-grid variant (with its own
-  /// fallback), and throws if it is missing, takes other user parameters or
-  /// names a small-grid variant itself. Likewise loads the metadata's narrow
+  /// fallback and, down the ladder, its own small-grid variant), and throws
+  /// if it is missing, takes other user parameters or is above it on that
+  /// ladder. Likewise loads the metadata's narrow
   /// variant (with its own fallback, small-grid and narrow variants), and
   /// throws if it is missing, takes other user parameters or names a narrow
   /// variant itself whose bound is not strictly smaller. Likewise loads the
@@ -302,7 +303,8 @@ public:
   /// hands the launch to the narrow variant, which then decides everything
   /// below for itself. A grid with a zero dimension launches nothing. When the grid would leave most of the device idle
   /// (prefersSmallGrid), hands the launch to the small-grid variant, which
-  /// then decides as below for itself.
+  /// then decides as here for itself (its own grid may hand it on down the
+  /// ladder).
   /// Encodes the metadata's tensor maps from the buffer arguments; when one
   /// cannot be described (TMA alignment rules), launches the fallback kernel
   /// instead, or throws Error naming the argument if there is none. A kernel
@@ -331,7 +333,8 @@ public:
   /// The kernel launchArgs(args) hands the launch to before the tensor map
   /// decision: the narrowest kernel of the narrow ladder that fits the
   /// arguments (this one if none), or that kernel's small-grid variant where
-  /// its grid is small (valid while this kernel or a copy of it lives).
+  /// its grid is small, and so on down the small-grid ladder (valid while
+  /// this kernel or a copy of it lives).
   /// Validates the arguments first.
   const Kernel &selectFor(const std::vector<KernelArg> &args) const;
   /// Whether launchArgs(args) would launch a fallback kernel (that of the
@@ -412,8 +415,12 @@ private:
   /// Shared between copies; never has a fallback of its own. Mutable: in a
   /// module with a kernel resolver the variants load on first need.
   mutable std::shared_ptr<const Kernel> fallback_;
-  /// Shared between copies; never has a small-grid variant of its own.
+  /// Shared between copies; its own small-grid variant, if any, is not
+  /// above it on the ladder (smallGridAbove_).
   mutable std::shared_ptr<const Kernel> smallGrid_;
+  /// The kernels above this one on a small-grid ladder (empty unless it was
+  /// loaded as a small-grid variant), so that a cycle is an error.
+  std::vector<std::string> smallGridAbove_;
   /// Shared between copies; its own narrow variant, if any, has a strictly
   /// smaller bound.
   mutable std::shared_ptr<const Kernel> narrow_;

@@ -72,7 +72,8 @@ inline constexpr llvm::StringLiteral kAlignedArgsAttrName = "tile.aligned_args";
 inline constexpr llvm::StringLiteral kRepitchArgsAttrName = "tile.repitch_args";
 /// `tile.small_grid`: {kernel = @name, percent_of_sms = P}: the kernel (same
 /// parameters, smaller tiles) to launch instead when this kernel's grid has
-/// fewer blocks than P% of the multiprocessors (set by tile-tiling).
+/// fewer blocks than P% of the multiprocessors (set by tile-tiling). The
+/// variant may name one of its own, taken on its own grid: a ladder.
 inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
 /// `tile.narrow`: {kernel = @name, operand = A, dim = D, at_most = N}: the
 /// kernel (same parameters) to launch instead when dimension D of buffer
@@ -136,6 +137,11 @@ inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
 /// `operand` is in [0, atMost] (the attribute then has no `dim` entry).
 void setNarrowVariant(KernelOp kernel, KernelOp variant, unsigned operand,
                       std::optional<unsigned> dim, int64_t atMost);
+/// Names `variant` as `kernel`'s small-grid variant (kSmallGridAttrName):
+/// taken when `kernel`'s grid has fewer blocks than `percentOfSms`% of the
+/// multiprocessors.
+void setSmallGridVariant(KernelOp kernel, KernelOp variant,
+                         int64_t percentOfSms);
 /// `type` with the runtime's scratch buffer, a memref<?x`word`> (i32 or
 /// f32), after its inputs (see kScratchAttrName).
 mlir::FunctionType withScratchArgument(mlir::FunctionType type,
