@@ -593,9 +593,9 @@ void launchMatmul(const Kernel &kernel, const Stream &stream,
 
 /// Which kernel runs at `s`: "main"; "small", the small-grid variant, where
 /// the grid would leave most SMs idle; "split", the small-grid variant's own
-/// (f32's split-K kernel), where even its grid would; then "/fallback" for the TMA-free twin
-/// of either, where a buffer cannot be described to TMA (rows not 16-byte
-/// aligned), and "/elements" for an element-copy twin (tilec
+/// (f32's split-K kernel), where even its grid would; then "/fallback" for the
+/// TMA-free twin of either, where a buffer cannot be described to TMA (rows not
+/// 16-byte aligned), and "/elements" for an element-copy twin (tilec
 /// --aligned-copy-kernels), where rows are not 4-byte aligned; "/repitch"
 /// where the runtime copies misaligned operands into 16-byte pitched rows
 /// for the kernel's TMA instead (launch metadata `repitch`).
@@ -603,7 +603,7 @@ std::string kernelPath(const Kernel &kernel, const Variant &v, const Shape &s,
                        const DeviceOperands &d) {
   std::vector<KernelArg> args = matmulArgs(v, s, d);
   const Kernel &selected = kernel.selectFor(args);
-  std::string path = &selected == &kernel                   ? "main"
+  std::string path = &selected == &kernel                    ? "main"
                      : &selected == kernel.smallGridKernel() ? "small"
                                                              : "split";
   const std::string_view elementTwin = "__element_copies";

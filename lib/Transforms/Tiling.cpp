@@ -656,8 +656,9 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::string smallName = (op.getSymName() + "__small_grid").str();
   std::string splitName = (op.getSymName() + "__split_k").str();
   bool splitVariant = small && !small->splitKChunk;
-  for (StringRef name : ArrayRef<std::string>{smallName, splitName}
-                            .take_front(small ? 1 + splitVariant : 0))
+  std::string names[] = {smallName, splitName};
+  for (StringRef name :
+       ArrayRef(names).take_front(small ? 1 + splitVariant : 0))
     if (SymbolTable::lookupNearestSymbolFrom(
             op, StringAttr::get(op.getContext(), name)))
       return op.emitOpError("cannot name its small-grid kernel '")

@@ -832,6 +832,70 @@ TEST_F(JitCompilerTest, RunsOnTheGpu) {
   }
 }
 
+// An f32 matmul's ladder of small-grid kernels, JIT-compiled on first
+// need: a grid of a few tiles compiles the small-grid kernel and, its own
+// grid being small too, that kernel's small-grid variant, the split-K
+// kernel, which runs (splitting a long K, or not a short one); a grid of
+// more tiles stops at the small-grid kernel. Every result is checked.
+TEST_F(JitCompilerTest, FollowsTheSmallGridLadderOnFirstNeed) {
+  if (deviceCount() == 0)
+    GTEST_SKIP() << "no GPU";
+  const char *source = R"mlir(
+tile.matmul @sgemm a(row) b(row)
+    : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+)mlir";
+  Context ctx(0);
+  if (ctx.device().smCount < 8)
+    GTEST_SKIP() << "the grids below assume a GPU of 8 SMs or more";
+  Stream stream(ctx);
+  uint64_t misses = jitCacheStats().misses;
+  Kernel mm = JitCompiler().kernel(ctx, source, "sgemm");
+  EXPECT_EQ(jitCacheStats().misses - misses, 1u);
+  // Small integers: every sum is exact in f32.
+  auto check = [&](int64_t m, int64_t n, int64_t k) {
+    std::vector<float> a(m * k), b(k * n);
+    for (int64_t i = 0; i < m * k; ++i)
+      a[i] = i % 3 ? 1.0f : 2.0f;
+    for (int64_t i = 0; i < k * n; ++i)
+      b[i] = i % 2 ? 1.0f : -1.0f;
+    DeviceBuffer da = DeviceBuffer::fromHost(ctx, a);
+    DeviceBuffer db = DeviceBuffer::fromHost(ctx, b);
+    DeviceBuffer dc(ctx, m * n * sizeof(float));
+    dc.memset(0xff);
+    std::vector<KernelArg> args = {
+        da.view<float>({m, k}), db.view<float>({k, n}), dc.view<float>({m, n})};
+    std::string launched = mm.launchedFor(args).name();
+    mm.launchArgs(stream, args);
+    stream.synchronize();
+    std::vector<float> c = dc.download<float>();
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        float want = 0;
+        for (int64_t l = 0; l < k; ++l)
+          want += a[i * k + l] * b[l * n + j];
+        wrong += !(c[i * n + j] == want);
+      }
+    EXPECT_EQ(wrong, 0) << m << "x" << n << "x" << k;
+    return launched;
+  };
+  // One 32x128 tile and K of 32 parts of 512: the split-K kernel, compiled
+  // now with the small-grid kernel.
+  EXPECT_EQ(check(32, 128, 16384), "sgemm__split_k");
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  // K of 2 parts: the same kernel, unsplit; nothing more to compile.
+  EXPECT_EQ(check(32, 128, 1024), "sgemm__split_k");
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  ASSERT_TRUE(mm.smallGridKernel());
+  ASSERT_TRUE(mm.smallGridKernel()->smallGridKernel());
+  EXPECT_EQ(mm.smallGridKernel()->smallGridKernel()->name(), "sgemm__split_k");
+  // 32 tiles of 128x128 but 128 of 32x128: the small-grid kernel.
+  if (ctx.device().smCount <= 128) {
+    EXPECT_EQ(check(512, 1024, 64), "sgemm__small_grid");
+    EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  }
+}
+
 // A matmul description JIT-compiled with lazy variants (the default): the
 // load compiles the main kernel alone; a launch whose grid is small
 // compiles the small-grid kernel then, once; one whose rows TMA cannot
@@ -918,7 +982,10 @@ tile.matmul @mm a(row) b(col)
     return mm.launchedFor(args).name();
   };
   EXPECT_EQ(launched(16384, 128), "mm__small_grid");
-  EXPECT_EQ(launched(16384, 129), "mm");
+  EXPECT_EQ(launched(16384, 132), "mm");
+  // C's rows of 129 f32 (516 bytes) have no tensor map for the main
+  // kernel's bulk store, and no copy mends an output: its twin runs.
+  EXPECT_EQ(launched(16384, 129), "mm__thread_copies");
   EXPECT_EQ(launched(2048, 2048), "mm");
   // A small grid whose A no copy mends (every row the same, stride 0): the
   // small-grid kernel has no twin of its own, so the main kernel's twin,

@@ -683,9 +683,11 @@ TEST(Gpu, FollowsALadderOfSmallGridVariants) {
   auto selected = [&](int64_t n) {
     return chained.selectFor({n, buf.view<int32_t>({0})}).name();
   };
-  for (auto [n, mark] : std::vector<std::pair<int64_t, int32_t>>{
-           {1, 2}, {(bound - 1) * 128, 2}, {bound * 128, 1},
-           {4096 * 128 + 3, 1}}) {
+  for (auto [n, mark] :
+       std::vector<std::pair<int64_t, int32_t>>{{1, 2},
+                                                {(bound - 1) * 128, 2},
+                                                {bound * 128, 1},
+                                                {4096 * 128 + 3, 1}}) {
     EXPECT_EQ(selected(n), mark == 2 ? "sg_narrow" : "sg_wide") << n;
     checkMarks(ctx, chained, n, mark);
   }
@@ -710,9 +712,9 @@ TEST(Gpu, ReportsBadSmallGridVariants) {
             "takes (buffer:i32:1), not the kernel's (scalar:i64 "
             "buffer:i32:1)");
   // A cycle is reported by the rung whose variant closes it.
-  for (auto [root, rung] : {std::pair<std::string, std::string>{"sg_cycle_a",
-                                                                 "sg_cycle_b"},
-                            {"sg_cycle_b", "sg_cycle_a"}}) {
+  for (auto [root, rung] :
+       {std::pair<std::string, std::string>{"sg_cycle_a", "sg_cycle_b"},
+        {"sg_cycle_b", "sg_cycle_a"}}) {
     try {
       Kernel k(module, root);
       ADD_FAILURE() << root << " loaded";

@@ -194,11 +194,10 @@ void tilec::tile::setSmallGridVariant(KernelOp kernel, KernelOp variant,
   Builder b(kernel.getContext());
   kernel->setAttr(
       kSmallGridAttrName,
-      b.getDictionaryAttr(
-          {b.getNamedAttr("kernel",
-                          FlatSymbolRefAttr::get(variant.getNameAttr())),
-           b.getNamedAttr("percent_of_sms",
-                          b.getI64IntegerAttr(percentOfSms))}));
+      b.getDictionaryAttr({b.getNamedAttr("kernel", FlatSymbolRefAttr::get(
+                                                        variant.getNameAttr())),
+                           b.getNamedAttr("percent_of_sms",
+                                          b.getI64IntegerAttr(percentOfSms))}));
 }
 
 FunctionType tilec::tile::withScratchArgument(FunctionType type, Type word) {

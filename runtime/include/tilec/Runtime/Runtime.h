@@ -301,18 +301,17 @@ public:
   /// `stream`. First, when the buffer dimension or integer scalar the narrow
   /// variant names is small (prefersNarrow; a negative scalar never is),
   /// hands the launch to the narrow variant, which then decides everything
-  /// below for itself. A grid with a zero dimension launches nothing. When the grid would leave most of the device idle
-  /// (prefersSmallGrid), hands the launch to the small-grid variant, which
-  /// then decides as here for itself (its own grid may hand it on down the
-  /// ladder).
-  /// Encodes the metadata's tensor maps from the buffer arguments; when one
-  /// cannot be described (TMA alignment rules), launches the fallback kernel
-  /// instead, or throws Error naming the argument if there is none. A kernel
-  /// with a `scratch` line gets this kernel's scratch buffer of `stream`,
-  /// grown when the grid needs more and zero-filled on `stream` first; a
-  /// size that overflows 64 bits throws Error. A kernel with a `then` line
-  /// launches its then kernel right after itself on `stream`, with the same
-  /// scratch buffer as this launch left it.
+  /// below for itself. A grid with a zero dimension launches nothing. When the
+  /// grid would leave most of the device idle (prefersSmallGrid), hands the
+  /// launch to the small-grid variant, which then decides as here for itself
+  /// (its own grid may hand it on down the ladder). Encodes the metadata's
+  /// tensor maps from the buffer arguments; when one cannot be described (TMA
+  /// alignment rules), launches the fallback kernel instead, or throws Error
+  /// naming the argument if there is none. A kernel with a `scratch` line gets
+  /// this kernel's scratch buffer of `stream`, grown when the grid needs more
+  /// and zero-filled on `stream` first; a size that overflows 64 bits throws
+  /// Error. A kernel with a `then` line launches its then kernel right after
+  /// itself on `stream`, with the same scratch buffer as this launch left it.
   void launchArgs(const Stream &stream,
                   const std::vector<KernelArg> &args) const;
   template <typename... Args>
