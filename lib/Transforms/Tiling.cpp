@@ -655,10 +655,14 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
       smallGridVariant ? smallGridSchedule(op, warpgroupMma) : std::nullopt;
   std::string smallName = (op.getSymName() + "__small_grid").str();
   std::string splitName = (op.getSymName() + "__split_k").str();
+  // f32's small-grid kernel does not split; its own variant does.
   bool splitVariant = small && !small->splitKChunk;
-  std::string names[] = {smallName, splitName};
-  for (StringRef name :
-       ArrayRef(names).take_front(small ? 1 + splitVariant : 0))
+  SmallVector<StringRef, 2> variantNames;
+  if (small)
+    variantNames.push_back(smallName);
+  if (splitVariant)
+    variantNames.push_back(splitName);
+  for (StringRef name : variantNames)
     if (SymbolTable::lookupNearestSymbolFrom(
             op, StringAttr::get(op.getContext(), name)))
       return op.emitOpError("cannot name its small-grid kernel '")

@@ -252,11 +252,11 @@ public:
   /// it is missing, takes other user parameters or has tensor maps itself.
   /// Likewise loads the metadata's small-grid variant (with its own
   /// fallback and, down the ladder, its own small-grid variant), and throws
-  /// if it is missing, takes other user parameters or is above it on that
-  /// ladder. Likewise loads the metadata's narrow
-  /// variant (with its own fallback, small-grid and narrow variants), and
-  /// throws if it is missing, takes other user parameters or names a narrow
-  /// variant itself whose bound is not strictly smaller. Likewise loads the
+  /// if it is missing, takes other user parameters or leads back to a kernel
+  /// above it on the ladder. Likewise loads the metadata's narrow variant
+  /// (with its own fallback, small-grid and narrow variants), and throws if
+  /// it is missing, takes other user parameters or names a narrow variant
+  /// itself whose bound is not strictly smaller. Likewise loads the
   /// metadata's then kernel, and throws if it is missing, takes other user
   /// parameters, has no scratch line or names a fallback, small-grid,
   /// narrow or then kernel or tensor maps itself.
