@@ -30,7 +30,6 @@ static constexpr int32_t kTileThreadsBarrier = 1;
 static constexpr int32_t kProducerThreads = 32;
 /// Warpgroup g waits for its turn on named barrier kFirstTurnBarrier + g.
 static constexpr int32_t kFirstTurnBarrier = 2;
-static constexpr int64_t kWarpgroupThreads = 128;
 /// Named barriers of an sm_90 block.
 static constexpr int64_t kNamedBarriers = 16;
 static constexpr int64_t kMaxBlockThreads = 1024;

@@ -33,8 +33,6 @@ static constexpr int64_t kSlotAlignment = 128;
 /// Swizzled panels have 128-byte rows, swizzled in atoms of 8 rows.
 static constexpr int64_t kSwizzleBytes = 128;
 static constexpr int64_t kSwizzleAtomBytes = 8 * kSwizzleBytes;
-/// The threads of one warpgroup (four warps), which warpgroup MMAs take.
-static constexpr int64_t kWarpgroupThreads = 128;
 
 static bool isGlobal(MemRefType type) { return !type.getMemorySpace(); }
 

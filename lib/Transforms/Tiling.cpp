@@ -57,9 +57,12 @@ struct MatmulSchedule {
 };
 
 /// Registers a thread of a ping-pong matmul's producer warpgroup keeps and
-/// the two consumer warpgroups take (128 x 40 + 256 x 232 of the 64K).
+/// the two consumer warpgroups take: what the 64K leave, 232 (128 x 40 +
+/// 256 x 232).
 constexpr int32_t kPingpongProducerRegisters = 40;
-constexpr int32_t kPingpongTileRegisters = 232;
+constexpr int32_t kPingpongTileRegisters = tileRegistersAfterHandover(
+    2 * kWarpgroupThreads, kPingpongProducerRegisters, /*cap=*/256);
+static_assert(kPingpongTileRegisters == 232);
 
 /// K elements a split-K program takes at least (the grid's z extent is K /
 /// this): 1024^3 (64 tiles of 128x128 on 132 multiprocessors) splits in

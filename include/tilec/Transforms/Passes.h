@@ -53,6 +53,9 @@ inline constexpr llvm::StringLiteral kProducerRegistersAttr =
 /// 32-bit registers of a multiprocessor (sm_80 and sm_90), which the
 /// warps of a block with handed-over registers share.
 inline constexpr int64_t kRegistersPerMultiprocessor = 65536;
+/// The threads of one warpgroup (four warps): what a warpgroup MMA takes,
+/// and a producer that hands its registers over.
+inline constexpr int64_t kWarpgroupThreads = 128;
 /// The most registers each of `tileThreads` tile threads can take, at most
 /// `cap` and a multiple of 8 (setmaxnreg's unit), where the producer
 /// warpgroup keeps `producerRegisters` a thread and the block has the
@@ -60,9 +63,8 @@ inline constexpr int64_t kRegistersPerMultiprocessor = 65536;
 constexpr int32_t tileRegistersAfterHandover(int64_t tileThreads,
                                              int32_t producerRegisters,
                                              int32_t cap) {
-  constexpr int64_t producerThreads = 128; // a warpgroup
   int64_t left =
-      (kRegistersPerMultiprocessor - producerThreads * producerRegisters) /
+      (kRegistersPerMultiprocessor - kWarpgroupThreads * producerRegisters) /
       tileThreads / 8 * 8;
   return static_cast<int32_t>(left < cap ? left : cap);
 }
