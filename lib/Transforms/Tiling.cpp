@@ -51,6 +51,10 @@ struct MatmulSchedule {
   /// elements, and the last program of a tile to finish adds the others'
   /// partial results (0: no split).
   int64_t splitKChunk = 0;
+  /// With split-K: a kernel of its own adds the partial results (tile.then)
+  /// and every split of the grid takes K steps, instead of the last program
+  /// of a tile adding them with splits capped (worthwhileSplits).
+  bool sumSplitsAfter = false;
   /// Blocks a multiprocessor ptxas fits the kernel's registers for
   /// (tile.min_blocks_per_sm; 0: ptxas's choice).
   int64_t minBlocksPerSm = 0;
@@ -85,6 +89,13 @@ constexpr int64_t kSplitKMinParts = 4;
 /// more tiles runs unsplit (the small-grid kernel has fewer tiles than
 /// multiprocessors).
 constexpr int64_t kSplitKCounters = 1024;
+/// Words before the partial results of split-K with a sum kernel: the
+/// launch's splits, padded to 16 bytes.
+constexpr int64_t kSplitSumHeaderWords = 4;
+/// Splits the sum kernel adds a step (one [rows, blockN] load).
+constexpr int64_t kSplitSumRows = 32;
+/// Warps of a sum-kernel program.
+constexpr int64_t kSplitSumWarps = 4;
 
 /// The hints of `op`, completed by defaults for its element type: tensor
 /// cores want a deep pipeline and wide tiles (128x256 with 8 warps of 64x64
@@ -161,13 +172,33 @@ MatmulSchedule splitKSchedule(MatmulSchedule small) {
   return small;
 }
 
+/// The 16-bit small-grid kernel's own small-grid variant, for C of a few
+/// tiles: the same tiles and split, but every split of the grid (up to one
+/// block a multiprocessor) takes K steps and a sum kernel over all the
+/// multiprocessors adds the partial results, where the small-grid kernel's
+/// last program of a tile adds them alone, so that its splits stop near
+/// sqrt(K steps) (32 blocks at 128x128x65536).
+MatmulSchedule splitForSumSchedule(MatmulSchedule small) {
+  small.sumSplitsAfter = true;
+  return small;
+}
+
 /// The main kernel's grid, in percent of the multiprocessors, under which
 /// the small-grid kernel runs instead: 2048^3 bf16 (128 blocks of 128x256,
 /// 97%) is faster with the main kernel, 1024^3 (32 blocks) with the small.
 constexpr int64_t kSmallGridPercentOfSms = 50;
+/// The 16-bit small-grid kernel's tiles (a split grid's x * y), in percent
+/// of the multiprocessors, under which split-K with a sum kernel runs
+/// instead: at most 9 tiles on 132. Its splits pay where they outnumber
+/// the adder's: 1.19-1.93x faster on the H200 at 1 to 8 tiles with K of
+/// 8192 and more (16 to 132 splits), but 0.92-0.94x at K = 4096 (8 splits
+/// either way, plus the sum's launch) and 0.53-0.93x at 16 to 64 tiles
+/// (bench/matmul/results/2026-12-01-h200-split-sum).
+constexpr int64_t kSplitSumPercentOfSms = 7;
 
 /// C, the matmul's third argument, and its dimension of columns (N).
 constexpr unsigned kMatmulC = 2;
+constexpr unsigned kRowsOfC = 0;
 constexpr unsigned kColumnsOfC = 1;
 
 /// The main matmul kernel copies a misaligned A for its TMA when at least
@@ -349,16 +380,16 @@ void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
 }
 
 /// The [blockM, blockN] f32 partial result of split `split` of tile
-/// `tileIndex`, in the scratch buffer after the arrival counters.
+/// `tileIndex`, in the scratch buffer after its first `headerWords` words
+/// (the adder's arrival counters, or the sum kernel's header).
 Value partialTileView(OpBuilder &b, Location loc, const MatmulSchedule &s,
-                      Value scratch, Value tileIndex, Value splits,
-                      Value split) {
+                      Value scratch, int64_t headerWords, Value tileIndex,
+                      Value splits, Value split) {
   IndexMath m{b, loc};
   int64_t words = s.blockM * s.blockN;
   Value partial = m.add(m.mul(tileIndex, splits), split);
-  Value counterBytes = m.constant(kSplitKCounters);
   Value partialOffset = m.mul(partial, m.constant(words));
-  Value offset = m.add(counterBytes, partialOffset);
+  Value offset = m.add(m.constant(headerWords), partialOffset);
   auto type = MemRefType::get(
       {s.blockM, s.blockN}, b.getF32Type(),
       StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
@@ -387,120 +418,272 @@ Value worthwhileSplits(OpBuilder &b, Location loc, Value steps) {
   return splits;
 }
 
-/// Split-K: the grid's z programs of a tile take equal runs of K steps;
-/// each leaves its f32 partial result in the scratch buffer and arrives at
-/// the tile's counter, and the last to arrive adds the partial results in
-/// split order (the same sum whichever finishes last) and stores C. With
-/// one split, or more tiles than counters, program 0 takes all of K and
-/// stores C itself.
-void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
-                           const MatmulSchedule &s, int64_t groupRows,
-                           ValueRange args) {
+/// A split-K program's part of its tile: the tile, the program's split
+/// (grid z) of the launch's `gridSplits`, the `splits` that take K steps
+/// (the rest take none), and the f32 sum of its run of them.
+struct SplitPart {
+  Value tileIndex, m0, n0;
+  Value split, gridSplits, splits;
+  Value acc;
+};
+
+/// Each of a tile's splits takes ceil(steps / splits) K steps (the last
+/// may take fewer, and programs past the splits none). The adder's splits
+/// are capped where their partial tiles would cost more than they save, or
+/// where the tile has no counter; a sum kernel's are the grid's.
+SplitPart accumulateSplit(OpBuilder &b, Location loc, tile::MatmulOp op,
+                          const MatmulSchedule &s, int64_t groupRows,
+                          ValueRange args) {
   IndexMath m{b, loc};
   Type index = b.getIndexType();
   auto dim = [&](tile::ProgramDim d) {
     return tile::ProgramDimAttr::get(b.getContext(), d);
   };
+  SplitPart part;
+  auto [tileRow, tileColumn] = programTileCoords(b, loc, groupRows);
+  Value columns = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
+  Value rows = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::y));
+  part.split = tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::z));
+  part.gridSplits = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::z));
+  part.tileIndex = m.add(m.mul(tileRow, columns), tileColumn);
+  Value fits;
+  if (!s.sumSplitsAfter)
+    fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                 m.mul(rows, columns),
+                                 m.constant(kSplitKCounters));
+  Value k = matmulK(b, loc, op, args[0]);
+  Value steps = m.ceilDiv(k, m.constant(s.blockK));
+  part.splits = part.gridSplits;
+  if (!s.sumSplitsAfter) {
+    // (Each op built in its own statement: argument order is unspecified.)
+    Value worthwhile = worthwhileSplits(b, loc, steps);
+    Value capped = m.min(part.gridSplits, worthwhile);
+    part.splits = arith::SelectOp::create(b, loc, fits, capped, m.constant(1));
+  }
+  Value perSplit = m.mul(m.ceilDiv(steps, part.splits), m.constant(s.blockK));
+  Value kBegin = m.min(m.mul(part.split, perSplit), k);
+  Value kEnd = m.min(m.add(kBegin, perSplit), k);
+  part.m0 = m.mul(tileRow, m.constant(s.blockM));
+  part.n0 = m.mul(tileColumn, m.constant(s.blockN));
+  RankedTensorType accType = tileType(s.blockM, s.blockN, b.getF32Type());
+  part.acc = accumulateK(b, loc, op, s, args, part.m0, part.n0, kBegin, kEnd,
+                         zeroTile(b, loc, accType));
+  return part;
+}
+
+/// Stores C's tile from `part`'s sum when the tile is unsplit (program 0
+/// takes all of K), and returns the else block, where the tile is split.
+Block *storeUnsplitTile(OpBuilder &b, Location loc, tile::MatmulOp op,
+                        const MatmulSchedule &s, Value c,
+                        const SplitPart &part) {
+  IndexMath m{b, loc};
+  Value unsplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        part.splits, m.constant(1));
+  auto ifUnsplit = scf::IfOp::create(b, loc, unsplit, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifUnsplit.thenBlock());
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      part.split, m.constant(0));
+  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  Value result =
+      op.getAccumulate()
+          ? arith::AddFOp::create(
+                b, loc, part.acc, loadResult(b, loc, op, s, c, part.m0, part.n0))
+          : part.acc;
+  storeResult(b, loc, op, s, c, part.m0, part.n0, result);
+  return ifUnsplit.elseBlock();
+}
+
+/// Split-K with an adder: the grid's z programs of a tile take equal runs
+/// of K steps; each leaves its f32 partial result in the scratch buffer and
+/// arrives at the tile's counter, and the last to arrive adds the partial
+/// results in split order (the same sum whichever finishes last) and
+/// stores C. With one split, or more tiles than counters, program 0 takes
+/// all of K and stores C itself.
+void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
+                           const MatmulSchedule &s, int64_t groupRows,
+                           ValueRange args) {
   Value c = args[2];
   // The scratch buffer's alignment (256 bytes, the launch metadata's
   // contract) lets the partial results' loads and stores skip their checks.
   Value scratch = memref::AssumeAlignmentOp::create(b, loc, args[3], 16);
-  auto [tileRow, tileColumn] = programTileCoords(b, loc, groupRows);
-  Value columns = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
-  Value rows = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::y));
-  Value split = tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::z));
-  Value gridSplits = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::z));
-  Value tileIndex = m.add(m.mul(tileRow, columns), tileColumn);
-  Value tiles = m.mul(rows, columns);
-  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, tiles,
-                                     m.constant(kSplitKCounters));
-  Value k = matmulK(b, loc, op, args[0]);
-  Value steps = m.ceilDiv(k, m.constant(s.blockK));
-  // (Each op built in its own statement: argument order is unspecified.)
-  Value worthwhile = worthwhileSplits(b, loc, steps);
-  Value capped = m.min(gridSplits, worthwhile);
+  SplitPart part = accumulateSplit(b, loc, op, s, groupRows, args);
+  Value m0 = part.m0, n0 = part.n0, splits = part.splits;
+  auto partialView = [&](OpBuilder &vb, Location l, Value split) {
+    return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
+                           part.gridSplits, split);
+  };
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(storeUnsplitTile(b, loc, op, s, c, part));
+  // Programs past the splits (the grid asked for more than are worth it)
+  // have taken no K steps and leave nothing.
+  IndexMath em{b, loc};
+  Value one = em.constant(1);
+  Value taking = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       part.split, splits);
+  auto ifTaking = scf::IfOp::create(b, loc, taking, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifTaking.thenBlock());
+  tile::StoreOp::create(b, loc, part.acc, partialView(b, loc, part.split),
+                        ValueRange{em.constant(0), em.constant(0)});
+  Value before =
+      tilegpu::ArriveOp::create(b, loc, scratch, part.tileIndex, splits);
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before,
+                                     em.sub(splits, one));
+  auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifLast.thenBlock());
+  RankedTensorType accType = cast<RankedTensorType>(part.acc.getType());
+  auto loadPartial = [&](OpBuilder &lb, Location l, Value j) -> Value {
+    IndexMath lm{lb, l};
+    return tile::LoadOp::create(lb, l, accType, partialView(lb, l, j),
+                                ValueRange{lm.constant(0), lm.constant(0)});
+  };
+  // Partial j + 1 is loaded before partial j is added, so that the loads
+  // of successive splits overlap instead of each waiting on the last.
+  // Accumulating, the sum starts from C: adding C after the loop held C,
+  // the sum and the prefetched partial at once (ptxas spilled 232 bytes
+  // of the f32 kernel).
+  Value zero = em.constant(0);
+  Value initial = op.getAccumulate() ? loadResult(b, loc, op, s, c, m0, n0)
+                                     : zeroTile(b, loc, accType);
+  auto sum = scf::ForOp::create(
+      b, loc, zero, splits, one, ValueRange{initial, loadPartial(b, loc, zero)},
+      [&](OpBuilder &lb, Location l, Value j, ValueRange carried) {
+        IndexMath lm{lb, l};
+        Value following = lm.add(j, lm.constant(1));
+        Value more = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
+                                           following, splits);
+        auto prefetch = scf::IfOp::create(
+            lb, l, more,
+            [&](OpBuilder &tb, Location tl) {
+              scf::YieldOp::create(tb, tl, loadPartial(tb, tl, following));
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, carried[1]);
+            });
+        Value added = arith::AddFOp::create(lb, l, carried[0], carried[1]);
+        scf::YieldOp::create(lb, l, ValueRange{added, prefetch.getResult(0)});
+      });
+  storeResult(b, loc, op, s, c, m0, n0, sum.getResult(0));
+}
+
+/// Split-K with a sum kernel: the grid's z programs of a tile all take
+/// equal runs of K steps and, split, leave their f32 partial results in
+/// the scratch buffer (after a header of kSplitSumHeaderWords, whose first
+/// word program (0, 0, 0) sets to the launch's splits, as i32 bits) for
+/// the sum kernel the runtime launches next (buildSplitSumBody). With one
+/// split, program 0 stores C itself and the runtime skips the sum.
+void buildSplitForSumTile(OpBuilder &b, Location loc, tile::MatmulOp op,
+                          const MatmulSchedule &s, int64_t groupRows,
+                          ValueRange args) {
+  Value scratch = memref::AssumeAlignmentOp::create(b, loc, args[3], 16);
+  SplitPart part = accumulateSplit(b, loc, op, s, groupRows, args);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(storeUnsplitTile(b, loc, op, s, args[2], part));
+  IndexMath m{b, loc};
+  Value zero = m.constant(0);
+  tile::StoreOp::create(
+      b, loc, part.acc,
+      partialTileView(b, loc, s, scratch, kSplitSumHeaderWords, part.tileIndex,
+                      part.splits, part.split),
+      ValueRange{zero, zero});
+  Value first = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, m.add(part.tileIndex, part.split),
+      zero);
+  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  Value count = arith::IndexCastUIOp::create(b, loc, b.getI32Type(),
+                                             part.splits);
+  Value bits = arith::BitcastOp::create(b, loc, b.getF32Type(), count);
+  memref::StoreOp::create(b, loc, bits, scratch, ValueRange{zero});
+}
+
+/// The sum kernel of split-K with a sum kernel: program (x, y) adds the
+/// splits' partial results of row y of C along tile column x, and stores
+/// that row of C. The splits come from the header, clamped to those that
+/// the grid can have (so that a header no split program wrote is never
+/// trusted past the scratch buffer), and are added kSplitSumRows at a time
+/// (a [kSplitSumRows, blockN] load of the partial results' rows, one a
+/// split, reduced along the splits), the next group's load issued before
+/// this group's sum.
+void buildSplitSumBody(OpBuilder &b, Location loc, tile::MatmulOp op,
+                       const MatmulSchedule &s, ValueRange args) {
+  IndexMath m{b, loc};
+  Type index = b.getIndexType();
+  Type f32 = b.getF32Type();
+  auto dim = [&](tile::ProgramDim d) {
+    return tile::ProgramDimAttr::get(b.getContext(), d);
+  };
+  Value scratch = memref::AssumeAlignmentOp::create(b, loc, args[3], 16);
+  Value tileColumn =
+      tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::x));
+  Value columns =
+      tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
+  Value row = tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::y));
+  Value blockM = m.constant(s.blockM);
+  Value tileIndex = m.add(m.mul(m.div(row, blockM), columns), tileColumn);
+  Value zero = m.constant(0);
   Value one = m.constant(1);
-  Value splits = arith::SelectOp::create(b, loc, fits, capped, one);
+  Value word = memref::LoadOp::create(b, loc, scratch, ValueRange{zero});
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), word);
+  Value count = arith::IndexCastUIOp::create(b, loc, index, bits);
+  Value k = matmulK(b, loc, op, args[0]);
+  Value gridSplits = m.ceilDiv(k, m.constant(s.splitKChunk));
+  Value splits = m.min(m.max(count, one), gridSplits);
 
-  // Each split takes ceil(steps / splits) K steps; the last may take fewer,
-  // and programs past the splits none.
-  Value perSplit = m.mul(m.ceilDiv(steps, splits), m.constant(s.blockK));
-  Value kBegin = m.min(m.mul(split, perSplit), k);
-  Value kEnd = m.min(m.add(kBegin, perSplit), k);
-  Value m0 = m.mul(tileRow, m.constant(s.blockM));
+  // Row y of the tile in each split's partial result: [splits, blockN].
+  int64_t words = s.blockM * s.blockN;
+  Value rowWords = m.mul(m.rem(row, blockM), m.constant(s.blockN));
+  Value tileWords = m.mul(m.mul(tileIndex, splits), m.constant(words));
+  Value offset =
+      m.add(m.constant(kSplitSumHeaderWords), m.add(tileWords, rowWords));
+  auto rowsType = MemRefType::get(
+      {ShapedType::kDynamic, s.blockN}, f32,
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             {words, 1}));
+  Value rows = memref::ReinterpretCastOp::create(
+      b, loc, rowsType, scratch, offset,
+      ArrayRef<OpFoldResult>{splits, b.getIndexAttr(s.blockN)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(words), b.getIndexAttr(1)});
+  auto groupType = tileType(kSplitSumRows, s.blockN, f32);
+  auto rowType = RankedTensorType::get({s.blockN}, f32);
+  // Rows past the splits read as zero.
+  auto loadGroup = [&](OpBuilder &lb, Location l, Value j) -> Value {
+    return tile::LoadOp::create(lb, l, groupType, rows,
+                                ValueRange{j, IndexMath{lb, l}.constant(0)});
+  };
+  auto sum = scf::ForOp::create(
+      b, loc, zero, splits, m.constant(kSplitSumRows),
+      ValueRange{zeroTile(b, loc, rowType), loadGroup(b, loc, zero)},
+      [&](OpBuilder &lb, Location l, Value j, ValueRange carried) {
+        IndexMath lm{lb, l};
+        Value following = lm.add(j, lm.constant(kSplitSumRows));
+        Value more = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
+                                           following, splits);
+        auto prefetch = scf::IfOp::create(
+            lb, l, more,
+            [&](OpBuilder &tb, Location tl) {
+              scf::YieldOp::create(tb, tl, loadGroup(tb, tl, following));
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, carried[1]);
+            });
+        Value group = tile::ReduceOp::create(lb, l, rowType,
+                                             tile::ReduceKind::add, carried[1],
+                                             /*axis=*/0);
+        Value added = arith::AddFOp::create(lb, l, carried[0], group);
+        scf::YieldOp::create(lb, l, ValueRange{added, prefetch.getResult(0)});
+      });
+  MatmulSchedule rowSchedule = s;
+  rowSchedule.blockM = 1;
+  Value result = tile::BroadcastOp::create(b, loc, tileType(1, s.blockN, f32),
+                                           sum.getResult(0),
+                                           ArrayRef<int64_t>{0});
   Value n0 = m.mul(tileColumn, m.constant(s.blockN));
-  RankedTensorType accType = tileType(s.blockM, s.blockN, b.getF32Type());
-  Value acc = accumulateK(b, loc, op, s, args, m0, n0, kBegin, kEnd,
-                          zeroTile(b, loc, accType));
-
-  Value unsplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, splits, one);
-  auto ifUnsplit = scf::IfOp::create(b, loc, unsplit, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifUnsplit.thenBlock());
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, split,
-                                        m.constant(0));
-    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(ifFirst.thenBlock());
-    Value result = op.getAccumulate()
-                       ? arith::AddFOp::create(
-                             b, loc, acc, loadResult(b, loc, op, s, c, m0, n0))
-                       : acc;
-    storeResult(b, loc, op, s, c, m0, n0, result);
-
-    // Programs past the splits (the grid asked for more than are worth
-    // it) have taken no K steps and leave nothing.
-    b.setInsertionPointToStart(ifUnsplit.elseBlock());
-    Value taking =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, split, splits);
-    auto ifTaking = scf::IfOp::create(b, loc, taking, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(ifTaking.thenBlock());
-    IndexMath em{b, loc};
-    tile::StoreOp::create(
-        b, loc, acc,
-        partialTileView(b, loc, s, scratch, tileIndex, gridSplits, split),
-        ValueRange{em.constant(0), em.constant(0)});
-    Value before = tilegpu::ArriveOp::create(b, loc, scratch, tileIndex, splits);
-    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before,
-                                       em.sub(splits, one));
-    auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(ifLast.thenBlock());
-    auto loadPartial = [&](OpBuilder &lb, Location l, Value j) -> Value {
-      IndexMath lm{lb, l};
-      return tile::LoadOp::create(
-          lb, l, accType,
-          partialTileView(lb, l, s, scratch, tileIndex, gridSplits, j),
-          ValueRange{lm.constant(0), lm.constant(0)});
-    };
-    // Partial j + 1 is loaded before partial j is added, so that the loads
-    // of successive splits overlap instead of each waiting on the last.
-    // Accumulating, the sum starts from C: adding C after the loop held C,
-    // the sum and the prefetched partial at once (ptxas spilled 232 bytes
-    // of the f32 kernel).
-    Value zero = em.constant(0);
-    Value initial = op.getAccumulate() ? loadResult(b, loc, op, s, c, m0, n0)
-                                       : zeroTile(b, loc, accType);
-    auto sum = scf::ForOp::create(
-        b, loc, zero, splits, one,
-        ValueRange{initial, loadPartial(b, loc, zero)},
-        [&](OpBuilder &lb, Location l, Value j, ValueRange carried) {
-          IndexMath lm{lb, l};
-          Value following = lm.add(j, lm.constant(1));
-          Value more = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
-                                             following, splits);
-          auto prefetch = scf::IfOp::create(
-              lb, l, more,
-              [&](OpBuilder &tb, Location tl) {
-                scf::YieldOp::create(tb, tl, loadPartial(tb, tl, following));
-              },
-              [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(eb, el, carried[1]);
-              });
-          Value added = arith::AddFOp::create(lb, l, carried[0], carried[1]);
-          scf::YieldOp::create(lb, l, ValueRange{added, prefetch.getResult(0)});
-        });
-    storeResult(b, loc, op, s, c, m0, n0, sum.getResult(0));
-  }
+  if (op.getAccumulate())
+    result = arith::AddFOp::create(
+        b, loc, result, loadResult(b, loc, op, rowSchedule, args[2], row, n0));
+  storeResult(b, loc, op, rowSchedule, args[2], row, n0, result);
 }
 
 /// Fills the body of the matmul kernel: one C tile a program, or (persistent
@@ -511,7 +694,10 @@ void buildMatmulBody(OpBuilder &b, Location loc, tile::MatmulOp op,
                      const MatmulSchedule &s, int64_t groupRows,
                      ValueRange args) {
   if (s.splitKChunk) {
-    buildSplitKMatmulTile(b, loc, op, s, groupRows, args);
+    if (s.sumSplitsAfter)
+      buildSplitForSumTile(b, loc, op, s, groupRows, args);
+    else
+      buildSplitKMatmulTile(b, loc, op, s, groupRows, args);
     tile::ReturnOp::create(b, loc);
     return;
   }
@@ -597,6 +783,14 @@ struct TileTilingPass : tilec::impl::TileTilingBase<TileTilingPass> {
   }
 };
 
+/// tile.scratch of a split-K kernel with schedule `s` (and its sum kernel).
+DenseI64ArrayAttr splitScratch(Builder &b, const MatmulSchedule &s) {
+  int64_t partialBytes = s.blockM * s.blockN * 4;
+  if (s.sumSplitsAfter)
+    return b.getDenseI64ArrayAttr({kSplitSumHeaderWords * 4, partialBytes, 0});
+  return b.getDenseI64ArrayAttr({kSplitKCounters * 4, partialBytes, 2});
+}
+
 /// Builds the tile.kernel named `name` computing `op` with schedule `s`,
 /// before `op`.
 tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
@@ -621,11 +815,10 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
       rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
       b.getArrayAttr(grid), s.warps);
   if (s.splitKChunk) {
-    // Counters kept zero (each tile's wrap when its last split arrives),
-    // then one f32 partial result a program, written before it is read.
-    kernel->setAttr(tile::kScratchAttrName,
-                    b.getDenseI64ArrayAttr(
-                        {kSplitKCounters * 4, s.blockM * s.blockN * 4, 2}));
+    // The adder's counters are kept zero (each tile's wraps when its last
+    // split arrives); the sum kernel's header is written before it is read.
+    // Then one f32 partial result a program, written before it is read.
+    kernel->setAttr(tile::kScratchAttrName, splitScratch(b, s));
     kernel->setAttr(tile::kSplitAttrName,
                     b.getI64IntegerAttr(kSplitKBlocksPerSm));
     kernel->setAttr(tile::kSplitMinPartsAttrName,
@@ -647,6 +840,34 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
   return kernel;
 }
 
+/// Builds the sum kernel named `name` of `split`, a split-K kernel with
+/// schedule `s` and a sum kernel, and names it as `split`'s then kernel:
+/// x over C's tile columns, y over C's rows (buildSplitSumBody).
+void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
+                         StringRef name, const MatmulSchedule &s,
+                         tile::KernelOp split) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<Attribute> grid{
+      tile::GridAttr::get(ctx, kMatmulC, kColumnsOfC, s.blockN),
+      tile::GridAttr::get(ctx, kMatmulC, kRowsOfC, 1)};
+  FunctionType type = split.getFunctionType();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  auto kernel = tile::KernelOp::create(
+      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      rewriter.getArrayAttr(grid), kSplitSumWarps);
+  kernel->setAttr(tile::kScratchAttrName, splitScratch(rewriter, s));
+  Block *body = rewriter.createBlock(
+      &kernel.getBody(), {}, type.getInputs(),
+      SmallVector<Location>(type.getNumInputs(), loc));
+  rewriter.setInsertionPointToStart(body);
+  buildSplitSumBody(rewriter, loc, op, s, body->getArguments());
+  tile::ReturnOp::create(rewriter, loc);
+  split->setAttr(tile::kThenAttrName,
+                 FlatSymbolRefAttr::get(kernel.getNameAttr()));
+}
+
 } // namespace
 
 FailureOr<tile::KernelOp>
@@ -658,13 +879,14 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
       smallGridVariant ? smallGridSchedule(op, warpgroupMma) : std::nullopt;
   std::string smallName = (op.getSymName() + "__small_grid").str();
   std::string splitName = (op.getSymName() + "__split_k").str();
-  // f32's small-grid kernel does not split; its own variant does.
-  bool splitVariant = small && !small->splitKChunk;
-  SmallVector<StringRef, 2> variantNames;
+  std::string sumName = (op.getSymName() + "__split_k_sum").str();
+  SmallVector<StringRef, 3> variantNames;
   if (small)
-    variantNames.push_back(smallName);
-  if (splitVariant)
-    variantNames.push_back(splitName);
+    variantNames.append({smallName, splitName});
+  // 16-bit small-grid kernels split K with an adder; their own variant
+  // splits with a sum kernel.
+  if (small && small->splitKChunk)
+    variantNames.push_back(sumName);
   for (StringRef name : variantNames)
     if (SymbolTable::lookupNearestSymbolFrom(
             op, StringAttr::get(op.getContext(), name)))
@@ -700,15 +922,19 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     smallKernel->setAttr(tile::kRepitchArgsAttrName,
                          repitchedOperands(rewriter, 1, 1));
     tile::setSmallGridVariant(kernel, smallKernel, kSmallGridPercentOfSms);
-    // The small-grid kernel's own, taken on its own (smaller tiles') grid.
-    if (splitVariant) {
-      tile::KernelOp splitKernel = buildMatmulKernel(
-          rewriter, op, splitName, splitKSchedule(*small), groupRows);
-      splitKernel->setAttr(tile::kRepitchArgsAttrName,
-                           repitchedOperands(rewriter, 1, 1));
-      tile::setSmallGridVariant(smallKernel, splitKernel,
-                                kSmallGridPercentOfSms);
-    }
+    // The small-grid kernel's own, taken on its own (smaller tiles') grid:
+    // f32's splits K, 16-bit's splits it wider.
+    MatmulSchedule split = small->splitKChunk ? splitForSumSchedule(*small)
+                                              : splitKSchedule(*small);
+    tile::KernelOp splitKernel =
+        buildMatmulKernel(rewriter, op, splitName, split, groupRows);
+    splitKernel->setAttr(tile::kRepitchArgsAttrName,
+                         repitchedOperands(rewriter, 1, 1));
+    if (split.sumSplitsAfter)
+      buildSplitSumKernel(rewriter, op, sumName, split, splitKernel);
+    tile::setSmallGridVariant(smallKernel, splitKernel,
+                              split.sumSplitsAfter ? kSplitSumPercentOfSms
+                                                   : kSmallGridPercentOfSms);
     // Where C has no more columns than the small-grid tile, the main
     // kernel's wider tiles would compute columns past N.
     if (small->blockN < schedule.blockN)

@@ -677,10 +677,14 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
                    static_cast<uint64_t>(multiprocessors);
   uint64_t bound = limit / 100 + (limit % 100 != 0);
   uint64_t blocks = 1;
-  for (uint64_t extent : grid) {
+  for (size_t i = 0; i < grid.size(); ++i) {
+    uint64_t extent = grid[i];
     // An empty grid launches nothing, so there is nothing to replace.
     if (extent == 0)
       return false;
+    // A split grid's z only splits the work of its (x, y) programs.
+    if (i == 2 && meta.splitBlocksPerSm != 0)
+      continue;
     // blocks * extent > bound already: stop before the product overflows.
     if (blocks > bound / extent)
       return false;

@@ -18,3 +18,15 @@ tile.kernel @sgemm__split_k(%x: memref<?xf32>)
 
 // expected-error @+1 {{cannot name its small-grid kernel 'sgemm__split_k': the symbol exists}}
 tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+// -----
+
+// 16-bit split-K's sum kernel, the then kernel of the small-grid kernel's
+// own small-grid variant.
+tile.kernel @mm__split_k_sum(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
+  tile.return
+}
+
+// expected-error @+1 {{cannot name its small-grid kernel 'mm__split_k_sum': the symbol exists}}
+tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()

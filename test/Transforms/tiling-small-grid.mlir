@@ -18,7 +18,7 @@
 // CHECK-SAME: num_warps = 8
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>]
 // CHECK-NOT: tile.narrow
-// CHECK-NOT: tile.small_grid
+// CHECK-SAME: tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 4 : i64}
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
@@ -63,7 +63,7 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // CHECK-LABEL: tile.kernel @split__small_grid(
 // CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %{{.*}}: memref<?x?xbf16>, %[[C:[^:]*]]: memref<?x?xf32>, %[[SCRATCH:[^:]*]]: memref<?xf32>)
 // CHECK-SAME: #tile.grid<arg = 0, dim = 1, per_program = 512>]
-// CHECK-SAME: tile.scratch = array<i64: 4096, 65536, 2>, tile.split = 1 : i64, tile.split_min_parts = 4 : i64
+// CHECK-SAME: tile.scratch = array<i64: 4096, 65536, 2>, tile.small_grid = {kernel = @split__split_k, percent_of_sms = 7 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64
 // CHECK: %[[ALIGNED:.*]] = memref.assume_alignment %[[SCRATCH]], 16
 // CHECK: %[[SPLIT:.*]] = tile.program_id z
 // CHECK: %[[GRID_SPLITS:.*]] = tile.num_programs z
@@ -122,6 +122,88 @@ tile.matmul @split a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?
 
 // -----
 
+// The 16-bit small-grid kernel's own small-grid variant, taken where its
+// tiles (the split grid's x * y) are under 7% of the multiprocessors: the
+// same tiles and split, but every split of the grid takes K steps and
+// leaves its partial tile after a 16-byte header (no counters: nothing is
+// kept zero), program (0, 0, 0) leaves the splits in the header, and the
+// sum kernel (tile.then) adds the partial tiles. With one split, program 0
+// stores C itself.
+// CHECK-LABEL: tile.kernel @wide__split_k(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %[[C:[^:]*]]: memref<?x?xf16>, %[[SCRATCH:[^:]*]]: memref<?xf32>)
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>, #tile.grid<arg = 0, dim = 1, per_program = 512>]
+// CHECK-SAME: num_warps = 8
+// CHECK-SAME: tile.scratch = array<i64: 16, 65536, 0>
+// CHECK-NOT: tile.small_grid
+// CHECK-SAME: tile.split = 1 : i64, tile.split_min_parts = 4 : i64, tile.then = @wide__split_k_sum}
+// CHECK: %[[ALIGNED:.*]] = memref.assume_alignment %[[SCRATCH]], 16
+// CHECK: %[[SPLIT:.*]] = tile.program_id z
+// CHECK: %[[SPLITS:.*]] = tile.num_programs z
+// CHECK: %[[TILE:.*]] = arith.addi
+// CHECK-NOT: arith.select
+// CHECK: %[[K:.*]] = memref.dim %[[A]], %c1
+// CHECK: %[[STEPS:.*]] = arith.ceildivui %[[K]], %c64
+// CHECK: %[[PER_SPLIT_STEPS:.*]] = arith.ceildivui %[[STEPS]], %[[SPLITS]]
+// CHECK: %[[ACC:.*]] = scf.for
+// CHECK: tile.dot
+// CHECK: %[[UNSPLIT:.*]] = arith.cmpi eq, %[[SPLITS]], %c1
+// CHECK: scf.if %[[UNSPLIT]] {
+// CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[SPLIT]], %c0
+// CHECK:   scf.if %[[FIRST]] {
+// CHECK:     %[[C_TILE:.*]] = arith.truncf %[[ACC]] : tensor<128x128xf32> to tensor<128x128xf16>
+// CHECK:     tile.store %[[C_TILE]], %[[C]]
+// CHECK:   }
+// CHECK: } else {
+// CHECK-NOT: tilegpu.arrive
+// CHECK:   %[[PARTIAL_INDEX:.*]] = arith.muli %[[TILE]], %[[SPLITS]]
+// CHECK:   %[[PARTIAL:.*]] = arith.addi %[[PARTIAL_INDEX]], %[[SPLIT]]
+// CHECK:   %[[WORDS:.*]] = arith.muli %[[PARTIAL]], %c16384
+// CHECK:   %[[OFFSET:.*]] = arith.addi %[[WORDS]], %c4
+// CHECK:   %[[VIEW:.*]] = memref.reinterpret_cast %[[ALIGNED]] to offset: [%[[OFFSET]]], sizes: [128, 128], strides: [128, 1]
+// CHECK:   tile.store %[[ACC]], %[[VIEW]][%c0, %c0
+// CHECK:   %[[FIRST_PROGRAM_SUM:.*]] = arith.addi %[[TILE]], %[[SPLIT]]
+// CHECK:   %[[FIRST_PROGRAM:.*]] = arith.cmpi eq, %[[FIRST_PROGRAM_SUM]], %c0
+// CHECK:   scf.if %[[FIRST_PROGRAM]] {
+// CHECK:     %[[COUNT:.*]] = arith.index_castui %[[SPLITS]] : index to i32
+// CHECK:     %[[BITS:.*]] = arith.bitcast %[[COUNT]] : i32 to f32
+// CHECK:     memref.store %[[BITS]], %[[ALIGNED]][%c0]
+
+// The sum kernel: x over C's tile columns, y over C's rows, 4 warps; the
+// same scratch declaration. Its splits come from the header, clamped to
+// [1, K / 512]; it adds row y of the tile in each split's partial result,
+// 32 splits a load (reduced along the splits, the next load issued first),
+// and stores that row of C.
+// CHECK-LABEL: tile.kernel @wide__split_k_sum(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %[[C:[^:]*]]: memref<?x?xf16>, %[[SCRATCH:[^:]*]]: memref<?xf32>)
+// CHECK-SAME: grid = [#tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 1>]
+// CHECK-SAME: num_warps = 4
+// CHECK-SAME: tile.scratch = array<i64: 16, 65536, 0>}
+// CHECK: %[[ALIGNED:.*]] = memref.assume_alignment %[[SCRATCH]], 16
+// CHECK: %[[COLUMN:.*]] = tile.program_id x
+// CHECK: %[[ROW:.*]] = tile.program_id y
+// CHECK: %[[HEADER:.*]] = memref.load %[[ALIGNED]][%c0]
+// CHECK: %[[HEADER_BITS:.*]] = arith.bitcast %[[HEADER]] : f32 to i32
+// CHECK: %[[COUNT:.*]] = arith.index_castui %[[HEADER_BITS]]
+// CHECK: %[[K:.*]] = memref.dim %[[A]], %c1
+// CHECK: %[[GRID_SPLITS:.*]] = arith.ceildivui %[[K]], %c512
+// CHECK: %[[AT_LEAST_ONE:.*]] = arith.maxui %[[COUNT]], %c1
+// CHECK: %[[SPLITS:.*]] = arith.minui %[[AT_LEAST_ONE]], %[[GRID_SPLITS]]
+// CHECK: %[[ROWS:.*]] = memref.reinterpret_cast %[[ALIGNED]] to offset: [%{{.*}}], sizes: [%[[SPLITS]], 128], strides: [16384, 1]
+// CHECK: %[[FIRST:.*]] = tile.load %[[ROWS]][%c0, %c0{{.*}}] : {{.*}} -> tensor<32x128xf32>
+// CHECK: %[[SUM:.*]]:2 = scf.for %[[J:.*]] = %c0 to %[[SPLITS]] step %c32 iter_args(%[[RUNNING:.*]] = %{{.*}}, %[[CURRENT:.*]] = %[[FIRST]])
+// CHECK:   %[[FOLLOWING:.*]] = arith.addi %[[J]], %c32
+// CHECK:   scf.if
+// CHECK:     tile.load %[[ROWS]][%[[FOLLOWING]], %{{.*}}] : {{.*}} -> tensor<32x128xf32>
+// CHECK:   %[[GROUP:.*]] = tile.reduce add %[[CURRENT]] along 0 : tensor<32x128xf32> -> tensor<128xf32>
+// CHECK:   arith.addf %[[RUNNING]], %[[GROUP]] : tensor<128xf32>
+// CHECK: %[[ROW_TILE:.*]] = tile.broadcast %[[SUM]]#0 dims [0] : tensor<128xf32> -> tensor<1x128xf32>
+// CHECK: %[[N0:.*]] = arith.muli %[[COLUMN]], %c128
+// CHECK: %[[C_ROW:.*]] = arith.truncf %[[ROW_TILE]] : tensor<1x128xf32> to tensor<1x128xf16>
+// CHECK: tile.store %[[C_ROW]], %[[C]][%[[ROW]], %[[N0]]]
+tile.matmul @wide a(row) b(row) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>) -> ()
+
+// -----
+
 // An accumulating split adds C once: the sum of the partial tiles starts
 // from it (C is not loaded again after the loop).
 // CHECK-LABEL: tile.kernel @split_acc__small_grid(
@@ -130,6 +212,13 @@ tile.matmul @split a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?
 // CHECK: %[[SUM:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[OLD]], %{{.*}} = %{{.*}})
 // CHECK-NOT: tile.load %arg2
 // CHECK: tile.store %[[SUM]]#0, %arg2
+// The sum kernel adds C's row to the splits' sum.
+// CHECK-LABEL: tile.kernel @split_acc__split_k_sum(
+// CHECK: %[[SUM:.*]]:2 = scf.for
+// CHECK: %[[ROW_TILE:.*]] = tile.broadcast %[[SUM]]#0
+// CHECK: %[[OLD:.*]] = tile.load %arg2[%{{.*}}, %{{.*}}] : memref<?x?xf32> -> tensor<1x128xf32>
+// CHECK: %[[NEW:.*]] = arith.addf %[[ROW_TILE]], %[[OLD]] : tensor<1x128xf32>
+// CHECK: tile.store %[[NEW]], %arg2
 tile.matmul @split_acc a(col) b(row) accumulate : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
 
 // -----

@@ -11,6 +11,8 @@
 // ALL-DAG: {{ }}mm{{ }}
 // ALL-DAG: {{ }}mm__thread_copies{{ }}
 // ALL-DAG: {{ }}mm__small_grid{{ }}
+// ALL-DAG: {{ }}mm__split_k{{ }}{{.*}}, then mm__split_k_sum{{$}}
+// ALL-DAG: {{ }}mm__split_k_sum{{ }}
 // ALL-NOT: mm__small_grid__thread_copies
 // The main kernel's row still names its variants (the runtime compiles
 // them on first need); no other kernel has a row.
@@ -18,8 +20,8 @@
 // MAIN-NEXT: {{ }}mm{{ }}{{.*}}, mm__small_grid where dim1(arg2) <= 128, mm__small_grid where the grid is under 50% of the SMs{{$}}
 // MAIN-NOT: {{ }}mm__
 // ONE: cubin
-// ONE-NEXT: {{ }}mm__small_grid{{ }}
-// ONE-NOT: mm
+// ONE-NEXT: {{ }}mm__small_grid{{ }}{{.*}}, mm__split_k where the grid's x * y is under 7% of the SMs{{$}}
+// ONE-NOT: one.cubin
 // NONE: error: no kernel named 'nope' to keep
 tile.matmul @mm a(row) b(row)
     : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()

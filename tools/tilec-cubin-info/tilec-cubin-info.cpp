@@ -135,10 +135,15 @@ int main(int argc, char **argv) {
             launch += ", " + n.kernel + " where " + extentName(n.arg, n.dim) +
                       " <= " + std::to_string(n.atMost);
           }
+          // A split grid's z only splits its x * y programs' work.
           if (!meta->smallGrid.kernel.empty())
-            launch +=
-                ", " + meta->smallGrid.kernel + " where the grid is under " +
-                std::to_string(meta->smallGrid.percentOfSms) + "% of the SMs";
+            launch += ", " + meta->smallGrid.kernel + " where the " +
+                      (meta->splitBlocksPerSm ? "grid's x * y" : "grid") +
+                      " is under " +
+                      std::to_string(meta->smallGrid.percentOfSms) +
+                      "% of the SMs";
+          if (!meta->then.empty())
+            launch += ", then " + meta->then;
         }
       }
       std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),

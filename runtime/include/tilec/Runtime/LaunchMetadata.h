@@ -62,9 +62,11 @@
 // `aligned` argument is not aligned. NAME may have a fallback of its own (a
 // chain: the runtime follows it to the first kernel whose conditions hold).
 // `smallgrid NAME P` names a kernel of the same module, with the same user
-// parameters, computing the same result with smaller tiles: the runtime
-// launches it instead when this kernel's grid has fewer blocks in all than
-// P percent of the device's multiprocessors (most of the GPU would idle).
+// parameters, computing the same result for small grids (smaller tiles, or
+// K split wider): the runtime launches it instead when this kernel's grid
+// has fewer blocks in all than P percent of the device's multiprocessors
+// (most of the GPU would idle; with a split line, x * y blocks: its z only
+// splits their work).
 // NAME may have a fallback and a smallgrid line of its own (a ladder: the
 // runtime follows it while each rung's own grid is small; no cycles).
 // `narrow NAME ARG.DIM MAX` names a kernel of the same module, with the same
@@ -388,7 +390,8 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
 
 /// Whether `meta`'s smallgrid variant should run instead of its kernel on
 /// `grid` (the kernel's own grid, see computeGrid) on a device with
-/// `multiprocessors` SMs: blocks * 100 < percentOfSms * multiprocessors. False
+/// `multiprocessors` SMs: blocks * 100 < percentOfSms * multiprocessors,
+/// where a split grid's blocks are its x * y (z only splits them). False
 /// when the metadata names no variant, `multiprocessors` is not positive, or
 /// the grid is empty (it launches nothing).
 bool prefersSmallGrid(const LaunchMetadata &meta,
