@@ -29,4 +29,13 @@ export MEMCHECK_SHAPES="${MEMCHECK_SHAPES:-1x1x4097,31x4097x3000,129x257x2049}"
 export BENCH_VARIANT="${BENCH_VARIANT:-mm_bf16_bf16_rr}"
 export BENCH_SHAPES="${BENCH_SHAPES:-128x128x4096,128x128x16384,128x128x65536,64x64x131072,128x256x16384,256x128x32768,256x256x4096,256x256x16384,512x256x8192,512x512x2048,512x512x8192,512x512x16384,1024x512x4096,768x768x4096,4096x128x4096,1024x1024x2048,1024x1024x4096,1024x1024x1024}"
 export ROUNDS="${ROUNDS:-1 2}"
+# The JIT's tests first, where carried (strip and gzip build/runtime/jit/
+# tilec_jit_tests into .device/jit/; ptxas from the CUDA toolkit).
+if [ -f .device/jit/tilec_jit_tests.gz ]; then
+  mkdir -p "$OUT"
+  gunzip -c .device/jit/tilec_jit_tests.gz > /tmp/tilec_jit_tests
+  chmod +x /tmp/tilec_jit_tests
+  PATH="/usr/local/cuda/bin:$PATH" /tmp/tilec_jit_tests > "$OUT/jit-tests.log" 2>&1
+  echo "jit tests: exit $?"; grep -E "PASSED|FAILED" "$OUT/jit-tests.log"
+fi
 exec bash bench/matmul/split-min-parts-device.sh

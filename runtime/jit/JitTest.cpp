@@ -896,6 +896,76 @@ tile.matmul @sgemm a(row) b(row)
   }
 }
 
+// The 16-bit small-grid ladder: C of a few 128x128 tiles with a long K
+// takes the small-grid kernel's own variant, compiled on first need with
+// its sum kernel (one cubin); every split of the grid takes K steps and
+// the sum kernel adds their partial tiles, accumulating onto C where asked.
+TEST_F(JitCompilerTest, SumsWideSplitsInAKernelOfTheirOwn) {
+  if (deviceCount() == 0)
+    GTEST_SKIP() << "no GPU";
+  const char *source = R"mlir(
+tile.matmul @hgemm a(row) b(row) accumulate
+    : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
+)mlir";
+  Context ctx(0);
+  if (ctx.device().smCount < 16)
+    GTEST_SKIP() << "the grids below assume a GPU of 16 SMs or more";
+  Stream stream(ctx);
+  uint64_t misses = jitCacheStats().misses;
+  Kernel mm = JitCompiler().kernel(ctx, source, "hgemm");
+  EXPECT_EQ(jitCacheStats().misses - misses, 1u);
+  // Small integers: exact in f16 and f32. C starts at 3.
+  auto check = [&](int64_t m, int64_t n, int64_t k) {
+    std::vector<uint16_t> a(m * k), b(k * n);
+    for (int64_t i = 0; i < m * k; ++i)
+      a[i] = i % 3 ? 0x3c00 : 0x4000; // 1 or 2
+    for (int64_t i = 0; i < k * n; ++i)
+      b[i] = i % 2 ? 0x3c00 : 0xbc00; // 1 or -1
+    DeviceBuffer da = DeviceBuffer::fromHost(ctx, a);
+    DeviceBuffer db = DeviceBuffer::fromHost(ctx, b);
+    DeviceBuffer dc =
+        DeviceBuffer::fromHost(ctx, std::vector<float>(m * n, 3.0f));
+    std::vector<KernelArg> args = {da.view(ScalarType::F16, {m, k}),
+                                   db.view(ScalarType::F16, {k, n}),
+                                   dc.view<float>({m, n})};
+    std::string launched = mm.launchedFor(args).name();
+    mm.launchArgs(stream, args);
+    stream.synchronize();
+    std::vector<float> c = dc.download<float>();
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        float want = 3.0f;
+        for (int64_t l = 0; l < k; ++l)
+          want += ((i * k + l) % 3 ? 1.0f : 2.0f) *
+                  ((l * n + j) % 2 ? 1.0f : -1.0f);
+        wrong += !(c[i * n + j] == want);
+      }
+    EXPECT_EQ(wrong, 0) << m << "x" << n << "x" << k;
+    return launched;
+  };
+  // One tile, K of 32 parts of 512: 32 splits and their sum.
+  EXPECT_EQ(check(128, 128, 16384), "hgemm__split_k");
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  ASSERT_TRUE(mm.smallGridKernel());
+  ASSERT_TRUE(mm.smallGridKernel()->smallGridKernel());
+  const Kernel &split = *mm.smallGridKernel()->smallGridKernel();
+  EXPECT_EQ(split.name(), "hgemm__split_k");
+  ASSERT_TRUE(split.thenKernel());
+  EXPECT_EQ(split.thenKernel()->name(), "hgemm__split_k_sum");
+  // Ragged: one row (of 8 columns: C of 1 f32 column has no tensor map,
+  // so the main kernel's twin would run), and 3 x 2 tiles whose last K
+  // part is short.
+  EXPECT_EQ(check(1, 8, 4097), "hgemm__split_k");
+  EXPECT_EQ(check(300, 200, 9001), "hgemm__split_k");
+  // Under 4 parts: unsplit, no sum; nothing more to compile.
+  EXPECT_EQ(check(128, 128, 1024), "hgemm__split_k");
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  // 16 tiles: the small-grid kernel and its adder.
+  EXPECT_EQ(check(512, 512, 4096), "hgemm__small_grid");
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+}
+
 // A matmul description JIT-compiled with lazy variants (the default): the
 // load compiles the main kernel alone; a launch whose grid is small
 // compiles the small-grid kernel then, once; one whose rows TMA cannot
@@ -955,14 +1025,14 @@ tile.matmul @mm a(row) b(col)
   check(2048, 2048, 71);
   EXPECT_EQ(jitCacheStats().misses - misses, 1u);
   // A small grid: the small-grid kernel, compiled now, then reused.
-  check(200, 136, 1088);
+  check(640, 512, 1088);
   EXPECT_EQ(jitCacheStats().misses - misses, 2u);
-  check(300, 200, 64);
+  check(300, 1200, 64);
   EXPECT_EQ(jitCacheStats().misses - misses, 2u);
   ASSERT_TRUE(mm.smallGridKernel());
   EXPECT_EQ(mm.smallGridKernel()->name(), "mm__small_grid");
   // K = 70 on the small grid: copied for TMA as well.
-  check(200, 136, 70);
+  check(640, 512, 70);
   EXPECT_EQ(jitCacheStats().misses - misses, 2u);
   // One column of 70 tiles: A is read by too few programs to pay for its
   // copy, so the main kernel's per-thread-copy twin runs, compiled now.
@@ -973,6 +1043,11 @@ tile.matmul @mm a(row) b(col)
   // narrow variant, compiled already.
   check(16384, 128, 64);
   EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  // Four tiles of 128x128: the small-grid kernel's own variant (split-K
+  // with a sum kernel), compiled now with its sum kernel; K under 4 parts
+  // of 512 runs unsplit.
+  check(200, 136, 1088);
+  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   DeviceBuffer a(ctx, 16384 * 64 * 2), b(ctx, 16384 * 64 * 2),
       c(ctx, 16384 * 2048 * 4);
   auto launched = [&](int64_t m, int64_t n) {
@@ -988,10 +1063,11 @@ tile.matmul @mm a(row) b(col)
   EXPECT_EQ(launched(16384, 129), "mm__thread_copies");
   EXPECT_EQ(launched(2048, 2048), "mm");
   // A small grid whose A no copy mends (every row the same, stride 0): the
-  // small-grid kernel has no twin of its own, so the main kernel's twin,
-  // compiled already, runs.
+  // small-grid kernels have no twin of their own, so the main kernel's
+  // twin, compiled already, runs.
   check(200, 136, 72, /*repeatRow=*/true);
-  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  check(640, 512, 72, /*repeatRow=*/true);
+  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   TensorView repeated = a.view(ScalarType::BF16, {200, 64});
   repeated.strides[0] = 0;
   EXPECT_EQ(mm.launchedFor({repeated, b.view<BFloat16>({136, 64}),

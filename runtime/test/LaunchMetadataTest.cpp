@@ -1087,6 +1087,23 @@ TEST(PrefersSmallGrid, CountsTheBlocksOfAllThreeDimensions) {
   EXPECT_FALSE(prefersSmallGrid(m, Grid{1, 1, 66}, 132));
 }
 
+TEST(PrefersSmallGrid, CountsASplitGridsXAndYOnly) {
+  // z splits the work of the x * y programs: a few tiles with a long K
+  // (many splits) are still a few tiles.
+  LaunchMetadata m = withSmallGrid(7);
+  m.splitBlocksPerSm = 1;
+  // 7% of 132 SMs is 9.24 blocks: 9 tiles are below it, 10 are not.
+  EXPECT_TRUE(prefersSmallGrid(m, Grid{1, 1, 128}, 132));
+  EXPECT_TRUE(prefersSmallGrid(m, Grid{3, 3, 1 << 20}, 132));
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{5, 2, 1}, 132));
+  // An empty split launches nothing.
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{1, 1, 0}, 132));
+  // Without a split line, z counts.
+  m.splitBlocksPerSm = 0;
+  EXPECT_FALSE(prefersSmallGrid(m, Grid{1, 1, 128}, 132));
+  EXPECT_TRUE(prefersSmallGrid(m, Grid{1, 1, 9}, 132));
+}
+
 TEST(PrefersSmallGrid, EqualIsNotBelowWhereTheBoundIsNotWhole) {
   // 33% of 10 SMs is 3.3 blocks: 3 is below, 4 is not.
   EXPECT_TRUE(prefersSmallGrid(withSmallGrid(33), Grid{3, 1, 1}, 10));
