@@ -4,7 +4,8 @@
 # (`<name>__split_k_sum`), each launched by the bench at each of SHAPES
 # (its third and fourth launches of each: steady state), and of the
 # small-grid kernel with its adder where the old cubin (the `smallgrid
-# ...__split_k` line blanked, see split-sum-device.sh) runs it.
+# ...__split_k` line blanked, see split-sum-device.sh) runs it. BUILDS
+# names other cubins (NAME=PATH ...), e.g. sum kernels of other shapes.
 # There: bash bench/matmul/split-sum-profile-device.sh   (carry .device/parts)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,11 +15,12 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PAT
 D=.device/parts; BIN="$D/tilec-matmul-bench"; chmod +x "$BIN"
 VARIANT="${VARIANT:-mm_bf16_bf16_rr}"
 SHAPES="${SHAPES:-128x128x65536 64x64x131072 256x256x16384 384x384x16384 128x128x4096}"
-for build in new old; do
+for entry in ${BUILDS:-new=$D/new.cubin old=$D/old.cubin}; do
+  build="${entry%%=*}"; cubin="${entry#*=}"
   for shape in $SHAPES; do
     timeout 200 ncu --clock-control none -k "regex:^${VARIANT}__" -s 4 -c 4 \
       --metrics gpu__time_duration.sum --csv \
-      "$BIN" --cubin "$D/$build.cubin" --bench --variant "$VARIANT" \
+      "$BIN" --cubin "$cubin" --bench --variant "$VARIANT" \
       --shape "$shape" > "$OUT/$build-$shape.csv" 2> "$OUT/$build-$shape.err"
     echo "== $build $shape (rc $?)"
     grep gpu__time_duration "$OUT/$build-$shape.csv" |
