@@ -5,7 +5,8 @@ The A/B control for a runtime choice that a metadata line asks for: the
 same kernels, byte for byte, launched as if the line were absent. With
 `repitch`, misaligned launches take the per-thread-copy twin as before the
 runtime's staging copies (issue 17, item 5); with `narrow`, a matmul whose
-C has few columns takes the main kernel, not its narrow variant. Each
+C has few columns takes the main kernel, not its narrow variant; with
+`waits`, a then kernel launches after the kernel before it has ended. Each
 `KEY ...` line of a metadata string is overwritten in place by as many
 newlines (the parser skips empty lines), so no offset in the ELF moves.
 
@@ -19,7 +20,8 @@ def main():
     key, src, dst = sys.argv[1:4]
     data = bytearray(open(src, "rb").read())
     count = 0
-    line = rb"\n" + re.escape(key.encode()) + rb" [^\n\x00]*\n"
+    # KEY alone on its line (`waits`) or followed by its words.
+    line = rb"\n" + re.escape(key.encode()) + rb"(?: [^\n\x00]*)?\n"
     for match in re.finditer(line, bytes(data)):
         start, end = match.start() + 1, match.end()
         data[start:end] = b"\n" * (end - start)

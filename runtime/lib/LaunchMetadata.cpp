@@ -408,6 +408,8 @@ std::string serialize(const LaunchMetadata &meta) {
   }
   if (!meta.then.empty())
     os << "then " << meta.then << "\n";
+  if (meta.waitsForPrevious)
+    os << "waits\n";
   if (meta.persistentBlocksPerSm)
     os << "persistent " << meta.persistentBlocksPerSm << "\n";
   if (meta.clusterX > 1)
@@ -522,6 +524,13 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
           blocks > 32)
         return fail("persistent line '" + std::string(line) +
                     "' is not 'persistent N' with N in 1..32");
+    } else if (key == "waits") {
+      if (meta.waitsForPrevious)
+        return fail("duplicate waits line");
+      if (w.size() != 1)
+        return fail("waits line '" + std::string(line) +
+                    "' has arguments; it takes none");
+      meta.waitsForPrevious = true;
     } else if (key == "split") {
       unsigned &blocks = meta.splitBlocksPerSm;
       if (blocks)

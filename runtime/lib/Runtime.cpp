@@ -1142,12 +1142,23 @@ void Kernel::launchPacked(const Stream &stream,
                           PackedArgs &packed) const {
   std::vector<void *> params = packed.pointers();
   module_->ctx->makeCurrent();
+  CUlaunchAttribute attributes[2] = {};
+  unsigned count = 0;
   if (meta_.clusterX > 1) {
-    CUlaunchAttribute cluster{};
+    CUlaunchAttribute &cluster = attributes[count++];
     cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     cluster.value.clusterDim.x = meta_.clusterX;
     cluster.value.clusterDim.y = 1;
     cluster.value.clusterDim.z = 1;
+  }
+  // The kernel waits for the grid before it itself (launch metadata
+  // `waits`), so it may start while that grid ends.
+  if (meta_.waitsForPrevious) {
+    CUlaunchAttribute &overlap = attributes[count++];
+    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    overlap.value.programmaticStreamSerializationAllowed = 1;
+  }
+  if (count) {
     CUlaunchConfig config{};
     config.gridDimX = static_cast<unsigned>(grid[0]);
     config.gridDimY = static_cast<unsigned>(grid[1]);
@@ -1157,8 +1168,8 @@ void Kernel::launchPacked(const Stream &stream,
     config.blockDimZ = meta_.block[2];
     config.sharedMemBytes = meta_.sharedBytes;
     config.hStream = stream.handle();
-    config.attrs = &cluster;
-    config.numAttrs = 1;
+    config.attrs = attributes;
+    config.numAttrs = count;
     check(driver().launchKernelEx(&config, func_, params.data(), nullptr),
           "cuLaunchKernelEx", name_);
     return;

@@ -319,6 +319,20 @@ TEST(LaunchMetadata, RoundTripsAThenLine) {
   EXPECT_EQ(serialize(other).find("then"), std::string::npos);
 }
 
+TEST(LaunchMetadata, RoundTripsAWaitsLine) {
+  LaunchMetadata m = rt::test::fillMetadata();
+  m.scratch = {0, 8};
+  m.waitsForPrevious = true;
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\nscratch 0 8\nwaits\nblock "), std::string::npos)
+      << text;
+  expectRoundTrip(m, text);
+  LaunchMetadata other = m;
+  other.waitsForPrevious = false;
+  EXPECT_FALSE(other == m);
+  EXPECT_EQ(serialize(other).find("waits"), std::string::npos);
+}
+
 TEST(LaunchMetadata, RoundTripsEveryScratchFill) {
   // Each fill with its line; a fill takes part in equality.
   const std::pair<ScratchInfo, std::string> cases[] = {
@@ -718,6 +732,10 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"two then lines",
                   HEAD "block 1 1 1\ngrid - - -\nscratch 16 4\n"
                        "then k2\nthen k3\n"},
+        Malformed{"waits with an argument",
+                  HEAD "block 1 1 1\ngrid - - -\nwaits 1\n"},
+        Malformed{"two waits lines",
+                  HEAD "block 1 1 1\ngrid - - -\nwaits\nwaits\n"},
         Malformed{"then naming the kernel itself",
                   HEAD "block 1 1 1\ngrid - - -\nscratch 16 4\nthen k\n"},
         Malformed{"two scratch lines",

@@ -144,6 +144,8 @@ int main(int argc, char **argv) {
                       "% of the SMs";
           if (!meta->then.empty())
             launch += ", then " + meta->then;
+          if (meta->waitsForPrevious)
+            launch += ", waits for the grid before it";
         }
       }
       std::printf("%-24s %-12s %9u %13llu  %s\n", file.c_str(),

@@ -77,6 +77,42 @@ def TileOccupancyHints : Pass<"tile-occupancy-hints",
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def TileDependentLaunch : Pass<"tile-dependent-launch",
+                               "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Let a then kernel's launch overlap the end of the kernel before it";
+  let description = [{
+    A kernel with `tile.then = @T` (split-key attention's key chunks,
+    split-K with a sum kernel) is followed on its stream by T, which reads
+    what it left. Launched one after the other, T's blocks start only once
+    the first grid has ended and its memory is flushed. Here T begins by
+    waiting for the grid before it to end and its memory to be visible
+    (`griddepcontrol.wait`) and is marked `tile.waits_for_previous`; the
+    launch metadata then says `waits`, and the runtime launches T with
+    programmatic stream serialization, so that T is launched as the first
+    grid's blocks exit, not after its end. The first kernel does not let T
+    launch earlier (`griddepcontrol.launch_dependents`): measured so,
+    split-K's sum kernel ran slower where the split kernel held most of the
+    multiprocessors. sm_90 and later only (the pipeline adds the pass
+    there).
+
+    ```mlir
+    // Before
+    gpu.func @chunks(...) kernel attributes {tile.then = @combine} { ... }
+    gpu.func @combine(...) kernel { ... }
+    // After
+    gpu.func @chunks(...) kernel attributes {tile.then = @combine} { ... }
+    gpu.func @combine(...) kernel attributes {tile.waits_for_previous} {
+      nvvm.griddepcontrol wait
+      ...
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numWaiting", "num-waiting", "Then kernels that wait on the kernel before them">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def TileApproxMathToNVVM : Pass<"tile-approx-math-to-nvvm"> {
   let summary = "Lower math ops that allow approximation to NVIDIA's fast instructions";
   let description = [{

@@ -265,6 +265,7 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << "' must be a kernel symbol, on a kernel with a scratch buffer";
     meta.then = then.getValue().str();
   }
+  meta.waitsForPrevious = kernel->hasAttr(tile::kWaitsForPreviousAttrName);
   if (failed(readCount(kernel, tile::kPersistentAttrName, 1, 32,
                        /*allowed=*/true,
                        "a number of blocks a multiprocessor, 1 to 32",

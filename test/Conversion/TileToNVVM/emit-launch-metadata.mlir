@@ -79,6 +79,21 @@ tile.kernel @split(%x: memref<?xf32>, %s: memref<?xf32>)
 
 // -----
 
+// A then kernel that waits for the kernel before it (tile-dependent-launch)
+// says so on a `waits` line.
+// CHECK-LABEL: llvm.mlir.global external constant @__tilec_launch_combine("tilec-launch 1\0Akernel combine\0Aparams buffer:f32:1:1\0Ascratch 0 64 unzeroed\0Awaits\0Ablock 128 1 1\0Agrid 0.0/1024 - -\0Ashared 0\0A\00")
+gpu.module @m {
+  gpu.func @combine(%x: memref<?xf32>, %s: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 1024>],
+                  tile.scratch = array<i64: 0, 64, 0>,
+                  tile.waits_for_previous} {
+    gpu.return
+  }
+}
+
+// -----
+
 // Split-K: z splits K, the counters at the front of the scratch buffer are
 // kept zero by the kernel (`counters`), and the `split` line lets the
 // runtime cap z at one block a multiprocessor in all.

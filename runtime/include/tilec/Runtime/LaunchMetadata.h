@@ -31,6 +31,7 @@
 //   narrow rowscan__rows_8 0.1 8
 //   scratch 16 8
 //   then attn__combine
+//   waits
 //   persistent 1
 //   cluster 2
 //   split 1
@@ -119,6 +120,14 @@
 // partial results, and a launch with z' = 1 (one split) skips it: the
 // kernel unsplit writes its results itself. NAME may have no fallback,
 // small-grid, narrow or then line and no tensor maps; at most one line.
+//
+// `waits` says that the kernel begins by waiting for the grid launched
+// before it on its stream to end and its memory to be visible
+// (griddepcontrol.wait, sm_90), so the runtime launches it with
+// programmatic stream serialization: its blocks may become resident, and
+// wait, while that grid is still running (tilec marks then kernels so,
+// whose first kernels let their dependents launch early). At most one
+// line, without arguments.
 //
 // `persistent N` makes the kernel walk its tiles itself: the grid line
 // gives the number of tiles (the product of its three dimensions), and the
@@ -353,6 +362,9 @@ struct LaunchMetadata {
   /// Kernel of the same module launched right after this one, with this
   /// launch's scratch buffer (empty: none).
   std::string then;
+  /// The kernel begins by waiting for the grid before it on the stream to
+  /// end (see `waits`): it may be launched while that grid runs.
+  bool waitsForPrevious = false;
   /// With N > 0, a persistent kernel: min(tiles, N * multiprocessors)
   /// blocks walk the grid's tiles (see `persistent`).
   unsigned persistentBlocksPerSm = 0;
@@ -372,6 +384,7 @@ struct LaunchMetadata {
            repitch == o.repitch && fallback == o.fallback &&
            smallGrid == o.smallGrid && narrow == o.narrow &&
            scratch == o.scratch && then == o.then &&
+           waitsForPrevious == o.waitsForPrevious &&
            persistentBlocksPerSm == o.persistentBlocksPerSm &&
            clusterX == o.clusterX && splitBlocksPerSm == o.splitBlocksPerSm &&
            splitMinParts == o.splitMinParts;

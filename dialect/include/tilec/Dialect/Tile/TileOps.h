@@ -100,6 +100,13 @@ inline constexpr llvm::StringLiteral kScratchAttrName = "tile.scratch";
 /// (set by tile-tiling where a result is combined from partial ones, as
 /// split-key attention's).
 inline constexpr llvm::StringLiteral kThenAttrName = "tile.then";
+/// `tile.waits_for_previous` (unit, on a gpu.func): the kernel begins by
+/// waiting for the grid launched before it on its stream to end
+/// (griddepcontrol.wait), so the runtime may launch it while that grid is
+/// still running (set by tile-dependent-launch on then kernels; launch
+/// metadata `waits`).
+inline constexpr llvm::StringLiteral kWaitsForPreviousAttrName =
+    "tile.waits_for_previous";
 /// `tile.persistent`: N: the kernel walks its tiles (the product of its
 /// grid) itself, with min(tiles, N * multiprocessors) blocks launched in x
 /// (set by tile-tiling for persistent matmuls; launch metadata
