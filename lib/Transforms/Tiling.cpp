@@ -418,6 +418,39 @@ Value worthwhileSplits(OpBuilder &b, Location loc, Value steps) {
   return splits;
 }
 
+/// `init` plus what `load` reads at 0, step, 2 step, ... below `count`,
+/// each reduced to `init`'s type by `reduce`: the loads of step j + 1 are
+/// issued before step j is added, so that successive loads overlap instead
+/// of each waiting on the last.
+Value sumLoads(OpBuilder &b, Location loc, Value count, int64_t step,
+               Value init,
+               function_ref<Value(OpBuilder &, Location, Value)> load,
+               function_ref<Value(OpBuilder &, Location, Value)> reduce) {
+  IndexMath m{b, loc};
+  Value zero = m.constant(0);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, count, m.constant(step),
+      ValueRange{init, load(b, loc, zero)},
+      [&](OpBuilder &lb, Location l, Value j, ValueRange carried) {
+        IndexMath lm{lb, l};
+        Value following = lm.add(j, lm.constant(step));
+        Value more = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
+                                           following, count);
+        auto prefetch = scf::IfOp::create(
+            lb, l, more,
+            [&](OpBuilder &tb, Location tl) {
+              scf::YieldOp::create(tb, tl, load(tb, tl, following));
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, carried[1]);
+            });
+        Value added =
+            arith::AddFOp::create(lb, l, carried[0], reduce(lb, l, carried[1]));
+        scf::YieldOp::create(lb, l, ValueRange{added, prefetch.getResult(0)});
+      });
+  return loop.getResult(0);
+}
+
 /// A split-K program's part of its tile: the tile, the program's split
 /// (grid z) of the launch's `gridSplits`, the `splits` that take K steps
 /// (the rest take none), and the f32 sum of its run of them.
@@ -443,8 +476,10 @@ SplitPart accumulateSplit(OpBuilder &b, Location loc, tile::MatmulOp op,
   auto [tileRow, tileColumn] = programTileCoords(b, loc, groupRows);
   Value columns = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
   Value rows = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::y));
-  part.split = tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::z));
-  part.gridSplits = tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::z));
+  part.split =
+      tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::z));
+  part.gridSplits =
+      tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::z));
   part.tileIndex = m.add(m.mul(tileRow, columns), tileColumn);
   Value fits;
   if (!s.sumSplitsAfter)
@@ -486,11 +521,11 @@ Block *storeUnsplitTile(OpBuilder &b, Location loc, tile::MatmulOp op,
                                       part.split, m.constant(0));
   auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
-  Value result =
-      op.getAccumulate()
-          ? arith::AddFOp::create(
-                b, loc, part.acc, loadResult(b, loc, op, s, c, part.m0, part.n0))
-          : part.acc;
+  Value result = op.getAccumulate()
+                     ? arith::AddFOp::create(
+                           b, loc, part.acc,
+                           loadResult(b, loc, op, s, c, part.m0, part.n0))
+                     : part.acc;
   storeResult(b, loc, op, s, c, part.m0, part.n0, result);
   return ifUnsplit.elseBlock();
 }
@@ -538,33 +573,15 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
     return tile::LoadOp::create(lb, l, accType, partialView(lb, l, j),
                                 ValueRange{lm.constant(0), lm.constant(0)});
   };
-  // Partial j + 1 is loaded before partial j is added, so that the loads
-  // of successive splits overlap instead of each waiting on the last.
   // Accumulating, the sum starts from C: adding C after the loop held C,
   // the sum and the prefetched partial at once (ptxas spilled 232 bytes
   // of the f32 kernel).
-  Value zero = em.constant(0);
   Value initial = op.getAccumulate() ? loadResult(b, loc, op, s, c, m0, n0)
                                      : zeroTile(b, loc, accType);
-  auto sum = scf::ForOp::create(
-      b, loc, zero, splits, one, ValueRange{initial, loadPartial(b, loc, zero)},
-      [&](OpBuilder &lb, Location l, Value j, ValueRange carried) {
-        IndexMath lm{lb, l};
-        Value following = lm.add(j, lm.constant(1));
-        Value more = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
-                                           following, splits);
-        auto prefetch = scf::IfOp::create(
-            lb, l, more,
-            [&](OpBuilder &tb, Location tl) {
-              scf::YieldOp::create(tb, tl, loadPartial(tb, tl, following));
-            },
-            [&](OpBuilder &eb, Location el) {
-              scf::YieldOp::create(eb, el, carried[1]);
-            });
-        Value added = arith::AddFOp::create(lb, l, carried[0], carried[1]);
-        scf::YieldOp::create(lb, l, ValueRange{added, prefetch.getResult(0)});
-      });
-  storeResult(b, loc, op, s, c, m0, n0, sum.getResult(0));
+  Value sum =
+      sumLoads(b, loc, splits, 1, initial, loadPartial,
+               [](OpBuilder &ab, Location l, Value loaded) { return loaded; });
+  storeResult(b, loc, op, s, c, m0, n0, sum);
 }
 
 /// Split-K with a sum kernel: the grid's z programs of a tile all take
@@ -582,18 +599,17 @@ void buildSplitForSumTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   b.setInsertionPointToStart(storeUnsplitTile(b, loc, op, s, args[2], part));
   IndexMath m{b, loc};
   Value zero = m.constant(0);
-  tile::StoreOp::create(
-      b, loc, part.acc,
-      partialTileView(b, loc, s, scratch, kSplitSumHeaderWords, part.tileIndex,
-                      part.splits, part.split),
-      ValueRange{zero, zero});
-  Value first = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, m.add(part.tileIndex, part.split),
-      zero);
+  tile::StoreOp::create(b, loc, part.acc,
+                        partialTileView(b, loc, s, scratch,
+                                        kSplitSumHeaderWords, part.tileIndex,
+                                        part.splits, part.split),
+                        ValueRange{zero, zero});
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      m.add(part.tileIndex, part.split), zero);
   auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
-  Value count = arith::IndexCastUIOp::create(b, loc, b.getI32Type(),
-                                             part.splits);
+  Value count =
+      arith::IndexCastUIOp::create(b, loc, b.getI32Type(), part.splits);
   Value bits = arith::BitcastOp::create(b, loc, b.getF32Type(), count);
   memref::StoreOp::create(b, loc, bits, scratch, ValueRange{zero});
 }
@@ -619,7 +635,8 @@ void buildSplitSumBody(OpBuilder &b, Location loc, tile::MatmulOp op,
       tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::x));
   Value columns =
       tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
-  Value row = tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::y));
+  Value row =
+      tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::y));
   Value blockM = m.constant(s.blockM);
   Value tileIndex = m.add(m.mul(m.div(row, blockM), columns), tileColumn);
   Value zero = m.constant(0);
@@ -639,8 +656,7 @@ void buildSplitSumBody(OpBuilder &b, Location loc, tile::MatmulOp op,
       m.add(m.constant(kSplitSumHeaderWords), m.add(tileWords, rowWords));
   auto rowsType = MemRefType::get(
       {ShapedType::kDynamic, s.blockN}, f32,
-      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
-                             {words, 1}));
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {words, 1}));
   Value rows = memref::ReinterpretCastOp::create(
       b, loc, rowsType, scratch, offset,
       ArrayRef<OpFoldResult>{splits, b.getIndexAttr(s.blockN)},
@@ -652,33 +668,17 @@ void buildSplitSumBody(OpBuilder &b, Location loc, tile::MatmulOp op,
     return tile::LoadOp::create(lb, l, groupType, rows,
                                 ValueRange{j, IndexMath{lb, l}.constant(0)});
   };
-  auto sum = scf::ForOp::create(
-      b, loc, zero, splits, m.constant(kSplitSumRows),
-      ValueRange{zeroTile(b, loc, rowType), loadGroup(b, loc, zero)},
-      [&](OpBuilder &lb, Location l, Value j, ValueRange carried) {
-        IndexMath lm{lb, l};
-        Value following = lm.add(j, lm.constant(kSplitSumRows));
-        Value more = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
-                                           following, splits);
-        auto prefetch = scf::IfOp::create(
-            lb, l, more,
-            [&](OpBuilder &tb, Location tl) {
-              scf::YieldOp::create(tb, tl, loadGroup(tb, tl, following));
-            },
-            [&](OpBuilder &eb, Location el) {
-              scf::YieldOp::create(eb, el, carried[1]);
-            });
-        Value group = tile::ReduceOp::create(lb, l, rowType,
-                                             tile::ReduceKind::add, carried[1],
-                                             /*axis=*/0);
-        Value added = arith::AddFOp::create(lb, l, carried[0], group);
-        scf::YieldOp::create(lb, l, ValueRange{added, prefetch.getResult(0)});
-      });
+  Value sum =
+      sumLoads(b, loc, splits, kSplitSumRows, zeroTile(b, loc, rowType),
+               loadGroup, [&](OpBuilder &ab, Location l, Value group) -> Value {
+                 return tile::ReduceOp::create(ab, l, rowType,
+                                               tile::ReduceKind::add, group,
+                                               /*axis=*/0);
+               });
   MatmulSchedule rowSchedule = s;
   rowSchedule.blockM = 1;
   Value result = tile::BroadcastOp::create(b, loc, tileType(1, s.blockN, f32),
-                                           sum.getResult(0),
-                                           ArrayRef<int64_t>{0});
+                                           sum, ArrayRef<int64_t>{0});
   Value n0 = m.mul(tileColumn, m.constant(s.blockN));
   if (op.getAccumulate())
     result = arith::AddFOp::create(
@@ -858,9 +858,9 @@ void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
       rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
       rewriter.getArrayAttr(grid), kSplitSumWarps);
   kernel->setAttr(tile::kScratchAttrName, splitScratch(rewriter, s));
-  Block *body = rewriter.createBlock(
-      &kernel.getBody(), {}, type.getInputs(),
-      SmallVector<Location>(type.getNumInputs(), loc));
+  Block *body =
+      rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
+                           SmallVector<Location>(type.getNumInputs(), loc));
   rewriter.setInsertionPointToStart(body);
   buildSplitSumBody(rewriter, loc, op, s, body->getArguments());
   tile::ReturnOp::create(rewriter, loc);

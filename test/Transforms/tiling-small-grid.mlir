@@ -189,8 +189,8 @@ tile.matmul @split a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?
 // CHECK: %[[AT_LEAST_ONE:.*]] = arith.maxui %[[COUNT]], %c1
 // CHECK: %[[SPLITS:.*]] = arith.minui %[[AT_LEAST_ONE]], %[[GRID_SPLITS]]
 // CHECK: %[[ROWS:.*]] = memref.reinterpret_cast %[[ALIGNED]] to offset: [%{{.*}}], sizes: [%[[SPLITS]], 128], strides: [16384, 1]
-// CHECK: %[[FIRST:.*]] = tile.load %[[ROWS]][%c0, %c0{{.*}}] : {{.*}} -> tensor<32x128xf32>
-// CHECK: %[[SUM:.*]]:2 = scf.for %[[J:.*]] = %c0 to %[[SPLITS]] step %c32 iter_args(%[[RUNNING:.*]] = %{{.*}}, %[[CURRENT:.*]] = %[[FIRST]])
+// CHECK: %[[FIRST:.*]] = tile.load %[[ROWS]][%c0{{.*}}, %c0{{.*}}] : {{.*}} -> tensor<32x128xf32>
+// CHECK: %[[SUM:.*]]:2 = scf.for %[[J:.*]] = %c0{{.*}} to %[[SPLITS]] step %c32 iter_args(%[[RUNNING:.*]] = %{{.*}}, %[[CURRENT:.*]] = %[[FIRST]])
 // CHECK:   %[[FOLLOWING:.*]] = arith.addi %[[J]], %c32
 // CHECK:   scf.if
 // CHECK:     tile.load %[[ROWS]][%[[FOLLOWING]], %{{.*}}] : {{.*}} -> tensor<32x128xf32>
