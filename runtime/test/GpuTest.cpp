@@ -1137,6 +1137,35 @@ TEST(Gpu, LaunchesTheThenKernelWithTheScratchBufferAsLeft) {
   }
 }
 
+TEST(Gpu, LaunchesAWaitingThenKernelWhileTheFirstRuns) {
+  REQUIRE_HOPPER();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::dependentKernelsPtx());
+  Kernel write(module, "dep_write");
+  EXPECT_EQ(write.metadata(), test::depWriteMetadata());
+  ASSERT_NE(write.thenKernel(), nullptr);
+  EXPECT_EQ(write.thenKernel()->metadata(), test::depReadMetadata());
+  Stream stream(ctx);
+  // dep_write lets dep_read launch first thing and writes its words only
+  // after a spin: dep_read, launched with programmatic stream
+  // serialization, reads them only if it waited (else the words of the
+  // pair before, of another n). Back to back, each pair must see its own
+  // first kernel's words.
+  std::vector<std::pair<int64_t, DeviceBuffer>> outs;
+  for (int64_t n : {100, 7, 5000, 32, 100})
+    outs.emplace_back(n, DeviceBuffer(ctx, n * sizeof(int32_t)));
+  for (auto &[n, buffer] : outs) {
+    buffer.memset(0xff);
+    write.launch(stream, n, buffer.view<int32_t>({n}));
+  }
+  stream.synchronize();
+  for (auto &[n, buffer] : outs) {
+    std::vector<int32_t> got = buffer.download<int32_t>();
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], 3 * i + n) << "word " << i << " of " << n;
+  }
+}
+
 TEST(Gpu, LaunchesTheThenKernelWhenTheGridIsEmpty) {
   REQUIRE_GPU();
   Context ctx(0);

@@ -3,6 +3,7 @@
 #include "TestKernels.h"
 
 #include "kAlignedKernelsPtx.inc"
+#include "kDependentKernelsPtx.inc"
 #include "kFaultKernelsPtx.inc"
 #include "kNarrowKernelsPtx.inc"
 #include "kScratchKernelsPtx.inc"
@@ -43,6 +44,10 @@ std::string_view smallGridKernelsPtx() {
 
 std::string_view scratchKernelsPtx() {
   return bytesOf(kScratchKernelsPtx, kScratchKernelsPtxSize);
+}
+
+std::string_view dependentKernelsPtx() {
+  return bytesOf(kDependentKernelsPtx, kDependentKernelsPtxSize);
 }
 
 std::string_view narrowKernelsPtx() {
@@ -125,6 +130,23 @@ LaunchMetadata thenReadMetadata() {
   m.kernel = "then_read";
   m.scratch = {4, 0};
   m.then.clear();
+  return m;
+}
+
+LaunchMetadata depWriteMetadata() {
+  LaunchMetadata m = thenWriteMetadata();
+  m.kernel = "dep_write";
+  m.scratch = {0, 128, ScratchFill::None};
+  m.then = "dep_read";
+  return m;
+}
+
+LaunchMetadata depReadMetadata() {
+  LaunchMetadata m = depWriteMetadata();
+  m.kernel = "dep_read";
+  m.scratch = {4, 0, ScratchFill::None};
+  m.then.clear();
+  m.waitsForPrevious = true;
   return m;
 }
 

@@ -1,8 +1,9 @@
 //===- TestKernels.h - The hand-written test kernels ------------*- C++ -*-===//
 //
-// Access to kernels.ptx, tma.ptx, smallgrid.ptx, scratch.ptx and narrow.ptx
-// (embedded at build time) and, when ptxas was found at configure time, to the sm_80 and sm_90 cubins
-// of kernels.ptx. See those files.
+// Access to kernels.ptx, tma.ptx, smallgrid.ptx, scratch.ptx, dependent.ptx
+// and narrow.ptx (embedded at build time) and, when ptxas was found at
+// configure time, to the sm_80 and sm_90 cubins of kernels.ptx. See those
+// files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,9 @@ std::string_view tmaKernelsPtx();
 std::string_view smallGridKernelsPtx();
 /// The PTX text of scratch.ptx: kernels with scratch buffers.
 std::string_view scratchKernelsPtx();
+/// The PTX text of dependent.ptx: a then kernel that waits for the kernel
+/// before it, for sm_90 and newer.
+std::string_view dependentKernelsPtx();
 /// The PTX text of narrow.ptx: kernels with narrow variants.
 std::string_view narrowKernelsPtx();
 /// The PTX text of faults.ptx: a kernel that traps, one that asks for too
@@ -45,6 +49,9 @@ LaunchMetadata scratchCountMetadata();
 LaunchMetadata scratchHugeMetadata();
 LaunchMetadata thenWriteMetadata();
 LaunchMetadata thenReadMetadata();
+/// The metadata that dependent.ptx embeds for each kernel.
+LaunchMetadata depWriteMetadata();
+LaunchMetadata depReadMetadata();
 /// The metadata that narrow.ptx embeds for each of its kernels, in file
 /// order.
 std::vector<LaunchMetadata> narrowKernelsMetadata();
