@@ -312,6 +312,9 @@ public:
   /// and zero-filled on `stream` first; a size that overflows 64 bits throws
   /// Error. A kernel with a `then` line launches its then kernel right after
   /// itself on `stream`, with the same scratch buffer as this launch left it.
+  /// A kernel with a `waits` line is launched with programmatic stream
+  /// serialization (it may start while the grid before it on `stream` ends;
+  /// it waits for that grid itself).
   void launchArgs(const Stream &stream,
                   const std::vector<KernelArg> &args) const;
   template <typename... Args>
