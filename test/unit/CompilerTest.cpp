@@ -186,8 +186,8 @@ TEST(Compiler, CompilesTheKernelsItIsAskedFor) {
   tilec::CompileResult all = tilec::compile(kMatmul, o);
   ASSERT_TRUE(all.ok) << all.diagnostics;
   EXPECT_EQ(kernelsOf(all.output),
-            (std::vector<std::string>{"mm", "mm__small_grid",
-                                      "mm__thread_copies"}));
+            (std::vector<std::string>{"mm", "mm__small_grid", "mm__split_k",
+                                      "mm__split_k_sum", "mm__thread_copies"}));
   o.mainKernelsOnly = true;
   tilec::CompileResult main = tilec::compile(kMatmul, o);
   ASSERT_TRUE(main.ok) << main.diagnostics;
@@ -198,6 +198,12 @@ TEST(Compiler, CompilesTheKernelsItIsAskedFor) {
   ASSERT_TRUE(one.ok) << one.diagnostics;
   EXPECT_EQ(kernelsOf(one.output),
             (std::vector<std::string>{"mm__small_grid"}));
+  // A kernel comes with its then kernel.
+  o.kernels = {"mm__split_k"};
+  tilec::CompileResult split = tilec::compile(kMatmul, o);
+  ASSERT_TRUE(split.ok) << split.diagnostics;
+  EXPECT_EQ(kernelsOf(split.output),
+            (std::vector<std::string>{"mm__split_k", "mm__split_k_sum"}));
   o.kernels = {"mm__nope"};
   tilec::CompileResult none = tilec::compile(kMatmul, o);
   EXPECT_FALSE(none.ok);
