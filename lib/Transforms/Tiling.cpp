@@ -616,12 +616,13 @@ void buildSplitForSumTile(OpBuilder &b, Location loc, tile::MatmulOp op,
 
 /// The sum kernel of split-K with a sum kernel: program (x, y) adds the
 /// splits' partial results of row y of C along tile column x, and stores
-/// that row of C. The splits come from the header, clamped to those that
-/// the grid can have (so that a header no split program wrote is never
-/// trusted past the scratch buffer), and are added kSplitSumRows at a time
-/// (a [kSplitSumRows, blockN] load of the partial results' rows, one a
-/// split, reduced along the splits), the next group's load issued before
-/// this group's sum.
+/// that row of C. The splits come from the header, which the split
+/// kernel's program 0 writes whenever the runtime runs the sum (a launch
+/// split in two or more), clamped to [1, K / 512] all the same (and to
+/// none for K = 0, whose empty split grid writes no header), and are added
+/// kSplitSumRows at a time (a [kSplitSumRows, blockN] load of the partial
+/// results' rows, one a split, reduced along the splits), the next group's
+/// load issued before this group's sum.
 void buildSplitSumBody(OpBuilder &b, Location loc, tile::MatmulOp op,
                        const MatmulSchedule &s, ValueRange args) {
   IndexMath m{b, loc};
