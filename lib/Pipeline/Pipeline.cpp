@@ -102,11 +102,11 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   mappedPM.addPass(createTileReuseStagedMemory());
 
   // NVIDIA-specific from here on.
-  // The most dynamic shared memory a block may opt into: 163 KB on sm_80
-  // (A100), 227 KB on sm_90 (H100, H200).
   // Programmatic dependent launch (griddepcontrol) came with sm_90.
   if (hopper)
     gpuModulePM.addPass(createTileDependentLaunch());
+  // The most dynamic shared memory a block may opt into: 163 KB on sm_80
+  // (A100), 227 KB on sm_90 (H100, H200).
   gpuModulePM.addPass(createTileEmitLaunchMetadata(
       {/*maxSharedBytes=*/hopper ? 232448 : 166912}));
   gpuModulePM.addPass(createTileOccupancyHints());

@@ -1102,6 +1102,28 @@ TEST(Gpu, ReportsScratchThatCannotBeProvided) {
   expectZeroFilledScratch(out);
 }
 
+/// Launches `first` (whose then kernel copies the scratch words it left to
+/// out) for each n of `sizes` back to back on one stream, out of n words
+/// each, and checks that word i of each out is want(i, n).
+void expectPairsBackToBack(const Context &ctx, const Kernel &first,
+                           std::initializer_list<int64_t> sizes,
+                           int64_t (*want)(int64_t i, int64_t n)) {
+  Stream stream(ctx);
+  std::vector<std::pair<int64_t, DeviceBuffer>> outs;
+  for (int64_t n : sizes)
+    outs.emplace_back(n, DeviceBuffer(ctx, n * sizeof(int32_t)));
+  for (auto &[n, buffer] : outs) {
+    buffer.memset(0xff);
+    first.launch(stream, n, buffer.view<int32_t>({n}));
+  }
+  stream.synchronize();
+  for (auto &[n, buffer] : outs) {
+    std::vector<int32_t> got = buffer.download<int32_t>();
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], want(i, n)) << "word " << i << " of " << n;
+  }
+}
+
 TEST(Gpu, LaunchesTheThenKernelWithTheScratchBufferAsLeft) {
   REQUIRE_GPU();
   Context ctx(0);
@@ -1110,22 +1132,10 @@ TEST(Gpu, LaunchesTheThenKernelWithTheScratchBufferAsLeft) {
   EXPECT_EQ(write.metadata(), test::thenWriteMetadata());
   ASSERT_NE(write.thenKernel(), nullptr);
   EXPECT_EQ(write.thenKernel()->metadata(), test::thenReadMetadata());
-  Stream stream(ctx);
   // Back to back on one stream: each pair must see its own first kernel's
   // words, not a zero-fill or the other pair's.
-  std::vector<std::pair<int64_t, DeviceBuffer>> outs;
-  for (int64_t n : {100, 7, 5000, 32})
-    outs.emplace_back(n, DeviceBuffer(ctx, n * sizeof(int32_t)));
-  for (auto &[n, buffer] : outs) {
-    buffer.memset(0xff);
-    write.launch(stream, n, buffer.view<int32_t>({n}));
-  }
-  stream.synchronize();
-  for (auto &[n, buffer] : outs) {
-    std::vector<int32_t> got = buffer.download<int32_t>();
-    for (int64_t i = 0; i < n; ++i)
-      ASSERT_EQ(got[i], 3 * i + 1) << "word " << i << " of " << n;
-  }
+  expectPairsBackToBack(ctx, write, {100, 7, 5000, 32},
+                        [](int64_t i, int64_t) { return 3 * i + 1; });
   // A then kernel the module lacks is reported when the kernel is loaded.
   try {
     Kernel missing(module, "then_missing");
@@ -1145,25 +1155,13 @@ TEST(Gpu, LaunchesAWaitingThenKernelWhileTheFirstRuns) {
   EXPECT_EQ(write.metadata(), test::depWriteMetadata());
   ASSERT_NE(write.thenKernel(), nullptr);
   EXPECT_EQ(write.thenKernel()->metadata(), test::depReadMetadata());
-  Stream stream(ctx);
   // dep_write lets dep_read launch first thing and writes its words only
   // after a spin: dep_read, launched with programmatic stream
   // serialization, reads them only if it waited (else the words of the
   // pair before, of another n). Back to back, each pair must see its own
   // first kernel's words.
-  std::vector<std::pair<int64_t, DeviceBuffer>> outs;
-  for (int64_t n : {100, 7, 5000, 32, 100})
-    outs.emplace_back(n, DeviceBuffer(ctx, n * sizeof(int32_t)));
-  for (auto &[n, buffer] : outs) {
-    buffer.memset(0xff);
-    write.launch(stream, n, buffer.view<int32_t>({n}));
-  }
-  stream.synchronize();
-  for (auto &[n, buffer] : outs) {
-    std::vector<int32_t> got = buffer.download<int32_t>();
-    for (int64_t i = 0; i < n; ++i)
-      ASSERT_EQ(got[i], 3 * i + n) << "word " << i << " of " << n;
-  }
+  expectPairsBackToBack(ctx, write, {100, 7, 5000, 32, 100},
+                        [](int64_t i, int64_t n) { return 3 * i + n; });
 }
 
 TEST(Gpu, LaunchesTheThenKernelWhenTheGridIsEmpty) {

@@ -1,8 +1,8 @@
 //===- DependentLaunch.cpp - Then kernels launched while the first ends --===//
 //
-// A then kernel reads what the kernel before it left, so it may not start
-// before that kernel ends; but it may be launched, its blocks made resident
-// and waiting, before then (programmatic dependent launch, sm_90).
+// A then kernel reads what the kernel before it left, so it may not run
+// before that kernel ends; but it may be launched as that kernel's blocks
+// exit, and wait for its end itself (programmatic dependent launch, sm_90).
 //
 //===----------------------------------------------------------------------===//
 
