@@ -9,6 +9,9 @@ C has few columns takes the main kernel, not its narrow variant; with
 `waits`, a then kernel launches after the kernel before it has ended. Each
 `KEY ...` line of a metadata string is overwritten in place by as many
 newlines (the parser skips empty lines), so no offset in the ELF moves.
+KEY `repitch:written` blanks only the written entries of repitch lines
+(`ARG:out`, `ARG:inout`) with spaces (the parser skips repeated ones): a
+misaligned C sends the launch to the twin, as before C was staged.
 
 usage: strip-metadata-lines.py KEY IN.cubin OUT.cubin
 """
@@ -20,6 +23,15 @@ def main():
     key, src, dst = sys.argv[1:4]
     data = bytearray(open(src, "rb").read())
     count = 0
+    if key == "repitch:written":
+        entry = re.compile(rb" \d+:(?:in)?out(?=[ \n])")
+        for line in re.finditer(rb"\nrepitch [^\n\x00]*\n", bytes(data)):
+            for match in entry.finditer(bytes(data), line.start(), line.end()):
+                data[match.start():match.end()] = b" " * (match.end() - match.start())
+                count += 1
+        open(dst, "wb").write(bytes(data))
+        print(f"{dst}: {count} written repitch entr(y/ies) blanked")
+        return 0 if count else 1
     # KEY alone on its line (`waits`) or followed by its words.
     line = rb"\n" + re.escape(key.encode()) + rb"(?: [^\n\x00]*)?\n"
     for match in re.finditer(line, bytes(data)):

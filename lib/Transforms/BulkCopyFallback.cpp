@@ -43,8 +43,8 @@ gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
 }
 
 /// Whether the runtime copies every buffer of `variant`'s tile.repitch_args
-/// that TMA rejects for its start or row pitch at any grid (each entry's
-/// minimum is one program). The tilings list every operand they stage, so
+/// that TMA rejects for its start or row pitch at any grid (each read
+/// entry's minimum is one program; written ones always are). The tilings list every operand they stage, so
 /// such a variant's own twin would run only for what no copy mends (rows
 /// that repeat or overlap, pitches past 2^31 bytes, no memory for the
 /// copy): rare enough for the twin of the kernel naming it, at that
@@ -56,7 +56,9 @@ static bool repitchesAtAnyGrid(gpu::GPUFuncOp variant) {
   return entries && !entries.empty() &&
          llvm::all_of(entries, [](Attribute entry) {
            auto values = dyn_cast<DenseI64ArrayAttr>(entry);
-           return values && values.size() == 3 && values[2] == 1;
+           // A written buffer is copied at any grid.
+           return values && values.size() == 3 &&
+                  (values[1] == tile::kRepitchWrittenAxis || values[2] == 1);
          });
 }
 

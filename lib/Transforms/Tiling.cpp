@@ -207,11 +207,16 @@ constexpr int64_t kRepitchMinTilesSharingA = 2;
 
 /// tile.repitch_args for a matmul kernel: A (argument 0) is read along grid
 /// x, B (argument 1) along grid y, copied from `minTilesA` and `minTilesB`
-/// tiles on.
-ArrayAttr repitchedOperands(Builder &b, int64_t minTilesA,
+/// tiles on. C is written (and read first when `op` accumulates), and
+/// copied at any grid: the twin that runs otherwise stages every operand by
+/// the threads.
+ArrayAttr repitchedOperands(Builder &b, tile::MatmulOp op, int64_t minTilesA,
                             int64_t minTilesB) {
-  return b.getArrayAttr({b.getDenseI64ArrayAttr({0, 0, minTilesA}),
-                         b.getDenseI64ArrayAttr({1, 1, minTilesB})});
+  return b.getArrayAttr(
+      {b.getDenseI64ArrayAttr({0, 0, minTilesA}),
+       b.getDenseI64ArrayAttr({1, 1, minTilesB}),
+       b.getDenseI64ArrayAttr(
+           {kMatmulC, tile::kRepitchWrittenAxis, op.getAccumulate() ? 1 : 0})});
 }
 
 /// The (tile row, tile column) of this program. Consecutive program ids walk
@@ -912,7 +917,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   // at two, 0.79x at one); the twin reads a misaligned B (odd N) much more
   // slowly, and its copy pays from one tile on (1.44x at 128x32767x4096).
   kernel->setAttr(tile::kRepitchArgsAttrName,
-                  repitchedOperands(rewriter, kRepitchMinTilesSharingA, 1));
+                  repitchedOperands(rewriter, op, kRepitchMinTilesSharingA, 1));
   if (small) {
     small->producerWarp = producer;
     tile::KernelOp smallKernel =
@@ -921,7 +926,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     // enough that the copies pay from one tile on: 1.3x to 4.2x faster at
     // 1000x1003x517, 128x8191x4096 and 333x4097x4099.
     smallKernel->setAttr(tile::kRepitchArgsAttrName,
-                         repitchedOperands(rewriter, 1, 1));
+                         repitchedOperands(rewriter, op, 1, 1));
     tile::setSmallGridVariant(kernel, smallKernel, kSmallGridPercentOfSms);
     // The small-grid kernel's own, taken on its own (smaller tiles') grid:
     // f32's splits K, 16-bit's splits it wider.
@@ -930,7 +935,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     tile::KernelOp splitKernel =
         buildMatmulKernel(rewriter, op, splitName, split, groupRows);
     splitKernel->setAttr(tile::kRepitchArgsAttrName,
-                         repitchedOperands(rewriter, 1, 1));
+                         repitchedOperands(rewriter, op, 1, 1));
     if (split.sumSplitsAfter)
       buildSplitSumKernel(rewriter, op, sumName, split, splitKernel);
     tile::setSmallGridVariant(smallKernel, splitKernel,

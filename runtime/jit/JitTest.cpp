@@ -953,11 +953,23 @@ tile.matmul @hgemm a(row) b(row) accumulate
   EXPECT_EQ(split.name(), "hgemm__split_k");
   ASSERT_TRUE(split.thenKernel());
   EXPECT_EQ(split.thenKernel()->name(), "hgemm__split_k_sum");
-  // Ragged: one row (of 8 columns: C of 1 f32 column has no tensor map,
-  // so the main kernel's twin would run), and 3 x 2 tiles whose last K
-  // part is short.
+  // Ragged: one row, and 3 x 2 tiles whose last K part is short.
   EXPECT_EQ(check(1, 8, 4097), "hgemm__split_k");
   EXPECT_EQ(check(300, 200, 9001), "hgemm__split_k");
+  // C's rows not 16-byte aligned (a GEMV's one f32 column, 7 columns, 2047
+  // on the main kernel's grid): the runtime copies C in for the bulk
+  // stores, which read it first here, and back after the sum: no twin to
+  // compile.
+  EXPECT_EQ(check(1, 1, 4097), "hgemm__split_k");
+  EXPECT_EQ(check(33, 7, 5000), "hgemm__split_k");
+  EXPECT_EQ(check(2048, 2047, 64), "hgemm");
+  {
+    DeviceBuffer a(ctx, 2048 * 64 * 2), b(ctx, 64 * 2047 * 2),
+        c(ctx, 2048 * 2047 * 4);
+    EXPECT_TRUE(mm.repitches({a.view(ScalarType::F16, {2048, 64}),
+                              b.view(ScalarType::F16, {64, 2047}),
+                              c.view<float>({2048, 2047})}));
+  }
   // Under 4 parts: unsplit, no sum; nothing more to compile.
   EXPECT_EQ(check(128, 128, 1024), "hgemm__split_k");
   EXPECT_EQ(jitCacheStats().misses - misses, 3u);
@@ -1024,6 +1036,10 @@ tile.matmul @mm a(row) b(col)
   // (launch metadata `repitch`): still no twin to compile.
   check(2048, 2048, 71);
   EXPECT_EQ(jitCacheStats().misses - misses, 1u);
+  // N = 2047: C's rows of 8188 bytes are staged for the bulk stores and
+  // copied back.
+  check(2048, 2047, 64);
+  EXPECT_EQ(jitCacheStats().misses - misses, 1u);
   // A small grid: the small-grid kernel, compiled now, then reused.
   check(640, 512, 1088);
   EXPECT_EQ(jitCacheStats().misses - misses, 2u);
@@ -1059,8 +1075,8 @@ tile.matmul @mm a(row) b(col)
   EXPECT_EQ(launched(16384, 128), "mm__small_grid");
   EXPECT_EQ(launched(16384, 132), "mm");
   // C's rows of 129 f32 (516 bytes) have no tensor map for the main
-  // kernel's bulk store, and no copy mends an output: its twin runs.
-  EXPECT_EQ(launched(16384, 129), "mm__thread_copies");
+  // kernel's bulk store: the runtime copies C out of a staged one.
+  EXPECT_EQ(launched(16384, 129), "mm");
   EXPECT_EQ(launched(2048, 2048), "mm");
   // A small grid whose A no copy mends (every row the same, stride 0): the
   // small-grid kernels have no twin of their own, so the main kernel's

@@ -463,16 +463,23 @@ std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
     auto entry = std::find_if(
         meta.repitch.begin(), meta.repitch.end(),
         [&](const RepitchArg &e) { return e.arg == info.arg; });
-    // Read by too few programs, a copy costs more than the fallback.
+    // Read by too few programs, a copy costs more than the fallback. A
+    // written buffer's copies always pay: the fallback stages every
+    // operand by the threads.
     if (entry == meta.repitch.end() ||
-        grid[entry->axis % 3] < entry->minPrograms || view.rank == 0 ||
-        view.strides[view.rank - 1] != 1)
+        (entry->use == RepitchArg::Use::Read &&
+         grid[entry->axis % 3] < entry->minPrograms) ||
+        view.rank == 0 || view.strides[view.rank - 1] != 1)
       return std::nullopt;
     auto planned = std::find_if(
         plan.copies.begin(), plan.copies.end(),
         [&](const RepitchCopy &copy) { return copy.arg == info.arg; });
     if (planned == plan.copies.end()) {
       std::optional<RepitchCopy> copy = planCopy(info.arg, view);
+      if (copy) {
+        copy->in = entry->copiedIn();
+        copy->out = entry->copiedOut();
+      }
       std::optional<uint64_t> bytes =
           copy ? multiplied(copy->rows, copy->stagedPitch) : std::nullopt;
       if (!bytes || *bytes > std::numeric_limits<uint64_t>::max() -

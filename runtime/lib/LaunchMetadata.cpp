@@ -169,23 +169,32 @@ bool parseTensorMap(std::string_view text, TensorMapInfo &map) {
   return true;
 }
 
-/// Why the words of a `repitch ARG:AXIS:MIN ...` line are not valid, or ""
-/// with `entries` set. A second line is an error.
+/// Why the words of a `repitch ENTRY ...` line are not valid, or "" with
+/// `entries` set. A second line is an error.
 std::string parseRepitch(const std::vector<std::string_view> &w,
                          std::string_view line,
                          std::vector<RepitchArg> &entries) {
   if (w.size() < 2 || !entries.empty())
     return "repitch line '" + std::string(line) +
-           "' is not one 'repitch ARG:AXIS:MIN...'";
+           "' is not one 'repitch ENTRY...'";
   for (size_t i = 1; i < w.size(); ++i) {
     std::vector<std::string_view> fields = splitOn(w[i], ':');
     RepitchArg entry;
-    if (fields.size() != 3 || !parseInt(fields[0], entry.arg) ||
-        fields[1].size() != 1 || fields[1].find_first_of("xyz") != 0 ||
-        !parseInt(fields[2], entry.minPrograms) || entry.minPrograms == 0)
+    bool read = fields.size() == 3 && fields[1].size() == 1 &&
+                fields[1].find_first_of("xyz") == 0 &&
+                parseInt(fields[2], entry.minPrograms) &&
+                entry.minPrograms != 0;
+    bool written =
+        fields.size() == 2 && (fields[1] == "out" || fields[1] == "inout");
+    if (!(read || written) || !parseInt(fields[0], entry.arg))
       return "bad repitch entry '" + std::string(w[i]) +
-             "' (ARG:AXIS:MIN with AXIS x, y or z and MIN >= 1)";
-    entry.axis = static_cast<unsigned>(fields[1][0] - 'x');
+             "' (ARG:AXIS:MIN with AXIS x, y or z and MIN >= 1, ARG:out or "
+             "ARG:inout)";
+    if (read)
+      entry.axis = static_cast<unsigned>(fields[1][0] - 'x');
+    else
+      entry.use = fields[1] == "out" ? RepitchArg::Use::Write
+                                     : RepitchArg::Use::ReadWrite;
     entries.push_back(entry);
   }
   return "";
@@ -382,9 +391,13 @@ std::string serialize(const LaunchMetadata &meta) {
   }
   if (!meta.repitch.empty()) {
     os << "repitch";
-    for (const RepitchArg &entry : meta.repitch)
-      os << " " << entry.arg << ":" << "xyz"[entry.axis % 3] << ":"
-         << entry.minPrograms;
+    for (const RepitchArg &entry : meta.repitch) {
+      os << " " << entry.arg << ":";
+      if (entry.use == RepitchArg::Use::Read)
+        os << "xyz"[entry.axis % 3] << ":" << entry.minPrograms;
+      else
+        os << (entry.use == RepitchArg::Use::Write ? "out" : "inout");
+    }
     os << "\n";
   }
   if (!meta.fallback.empty())

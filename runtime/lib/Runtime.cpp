@@ -1050,21 +1050,9 @@ bool Kernel::launchRepitched(const Stream &stream,
       return false;
     throw;
   }
-  for (const RepitchCopy &copy : plan.copies) {
-    CUDA_MEMCPY2D region{};
-    region.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    region.srcDevice = copy.source.data;
-    region.srcPitch = copy.sourcePitch;
-    region.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    region.dstDevice = staging + copy.stagedOffset;
-    region.dstPitch = copy.stagedPitch;
-    region.WidthInBytes = copy.rowBytes;
-    region.Height = copy.rows;
-    std::string operation =
-        "cuMemcpy2DAsync(repitch argument " + std::to_string(copy.arg) + ")";
-    check(driver().memcpy2DAsync(&region, stream.handle()), operation.c_str(),
-          name_);
-  }
+  for (const RepitchCopy &copy : plan.copies)
+    if (copy.in)
+      copyStaged(stream, copy, staging, /*out=*/false);
   std::vector<KernelArg> staged = repitchedArguments(args, plan, staging);
   auto described = describeTensorMaps(meta_, staged);
   // planRepitch checked each staged view at an aligned address.
@@ -1076,7 +1064,32 @@ bool Kernel::launchRepitched(const Stream &stream,
                 name_);
   launchDescribed(stream, grid, staged,
                   std::get<std::vector<TensorMapRequest>>(described));
+  // After the then kernel too (queued by launchDescribed): a split-K sum
+  // writes the staged C.
+  for (const RepitchCopy &copy : plan.copies)
+    if (copy.out)
+      copyStaged(stream, copy, staging, /*out=*/true);
   return true;
+}
+
+void Kernel::copyStaged(const Stream &stream, const RepitchCopy &copy,
+                        CUdeviceptr staging, bool out) const {
+  CUdeviceptr source = copy.source.data;
+  CUdeviceptr staged = staging + copy.stagedOffset;
+  CUDA_MEMCPY2D region{};
+  region.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  region.srcDevice = out ? staged : source;
+  region.srcPitch = out ? copy.stagedPitch : copy.sourcePitch;
+  region.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  region.dstDevice = out ? source : staged;
+  region.dstPitch = out ? copy.sourcePitch : copy.stagedPitch;
+  region.WidthInBytes = copy.rowBytes;
+  region.Height = copy.rows;
+  std::string operation = "cuMemcpy2DAsync(repitch argument " +
+                          std::to_string(copy.arg) +
+                          (out ? " back)" : ")");
+  check(driver().memcpy2DAsync(&region, stream.handle()), operation.c_str(),
+        name_);
 }
 
 void Kernel::launchDescribed(const Stream &stream,

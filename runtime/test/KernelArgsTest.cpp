@@ -718,6 +718,52 @@ TEST(Repitch, CopiesOnlyWhatEnoughProgramsRead) {
   EXPECT_TRUE(planRepitch(m, args, {1, 2, 1}));
 }
 
+TEST(Repitch, CopiesAWrittenBufferBackAtAnyGrid) {
+  // C of odd N in bf16 (rows of 8190 bytes) under its bulk store's tensor
+  // map; A and B (N x K, a column-major B) aligned.
+  auto matmul = [](const char *c) {
+    return parse((std::string("tilec-launch 1\nkernel mm\n"
+                              "params buffer:bf16:2 buffer:bf16:2 "
+                              "buffer:bf16:2\n"
+                              "tensormaps 0:64x128:128 1:64x64:128 "
+                              "2:64x8:128\nrepitch 0:x:2 1:y:2 ") +
+                  c + "\nfallback mm__thread_copies\nblock 128 1 1\n"
+                      "grid - - -\n")
+                     .c_str());
+  };
+  std::vector<KernelArg> args = {mat(kAligned, 4096, 4096, ScalarType::BF16),
+                                 mat(kAligned, 4095, 4096, ScalarType::BF16),
+                                 mat(kOut, 4096, 4095, ScalarType::BF16)};
+  for (bool accumulates : {false, true}) {
+    // One program: a read buffer would not be copied, a written one is.
+    std::optional<RepitchPlan> plan =
+        planRepitch(matmul(accumulates ? "2:inout" : "2:out"), args, {1, 1, 1});
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->copies.size(), 1u);
+    const RepitchCopy &copy = plan->copies[0];
+    EXPECT_EQ(copy.arg, 2u);
+    EXPECT_EQ(copy.in, accumulates);
+    EXPECT_TRUE(copy.out);
+    EXPECT_EQ(copy.rows, 4096u);
+    EXPECT_EQ(copy.rowBytes, 8190u);
+    EXPECT_EQ(copy.stagedPitch, 8192u);
+  }
+  // A read buffer that does not pay still sends the launch to the twin.
+  args[0] = mat(kAligned, 4096, 4095, ScalarType::BF16);
+  args[1] = mat(kAligned, 4095, 4095, ScalarType::BF16);
+  EXPECT_EQ(planRepitch(matmul("2:out"), args, {1, 1, 1}), std::nullopt);
+  std::optional<RepitchPlan> both = planRepitch(matmul("2:out"), args, {2, 2, 1});
+  ASSERT_TRUE(both);
+  ASSERT_EQ(both->copies.size(), 3u);
+  EXPECT_TRUE(both->copies[0].in && !both->copies[0].out);
+  // Rows that overlap cannot be written back.
+  TensorView overlapping = mat(kOut, 64, 4095, ScalarType::BF16);
+  overlapping.strides = {4001, 1};
+  args = {mat(kAligned, 64, 64, ScalarType::BF16),
+          mat(kAligned, 64, 4095, ScalarType::BF16), overlapping};
+  EXPECT_EQ(planRepitch(matmul("2:out"), args, kGrid), std::nullopt);
+}
+
 TEST(Repitch, KeepsTheFallbackWhereACopyCannotHelp) {
   TensorView a = mat(kAligned, 64, 4095, ScalarType::BF16);
   TensorView b = mat(kAligned, 4095, 64, ScalarType::BF16);

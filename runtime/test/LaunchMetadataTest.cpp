@@ -140,6 +140,27 @@ TEST(LaunchMetadata, RoundTripsARepitchLine) {
   }
 }
 
+TEST(LaunchMetadata, RoundTripsWrittenRepitchEntries) {
+  LaunchMetadata m = tmaMatmul();
+  m.tensorMaps.push_back(TensorMapInfo{2, {32, 8}, 128});
+  for (auto [use, word] :
+       {std::pair{RepitchArg::Use::Write, "2:out"},
+        std::pair{RepitchArg::Use::ReadWrite, "2:inout"}}) {
+    m.repitch = {{0, 0, 2}, {2, 0, 1, use}};
+    std::string text = serialize(m);
+    EXPECT_NE(text.find(std::string("\nrepitch 0:x:2 ") + word + "\n"),
+              std::string::npos)
+        << text;
+    expectRoundTrip(m, text);
+  }
+  EXPECT_TRUE(m.repitch[1].copiedIn() && m.repitch[1].copiedOut());
+  LaunchMetadata written = m;
+  written.repitch[1].use = RepitchArg::Use::Write;
+  EXPECT_FALSE(m == written);
+  EXPECT_FALSE(written.repitch[1].copiedIn());
+  EXPECT_FALSE(m.repitch[0].copiedOut());
+}
+
 /// Why the parser rejects a kernel `k` taking a bf16 matrix and an i32,
 /// with one block and grid, followed by `lines`.
 std::string rejection(const char *lines) {
@@ -165,15 +186,18 @@ TEST(LaunchMetadataRejects, RepitchLinesWithTheirReason) {
   };
   EXPECT_EQ(error("repitch\nfallback f"),
             "malformed launch metadata: repitch line 'repitch' is not one "
-            "'repitch ARG:AXIS:MIN...'");
+            "'repitch ENTRY...'");
   EXPECT_EQ(error("repitch 0:x:2\nrepitch 0:x:2\nfallback f"),
             "malformed launch metadata: repitch line 'repitch 0:x:2' is not "
-            "one 'repitch ARG:AXIS:MIN...'");
-  for (const char *entry : {"0", "0:x", "y:x:2", "0:w:2", "0:xy:2", "0:x:0",
-                            "0:x:-1", "0:x:2:1"})
+            "one 'repitch ENTRY...'");
+  for (const char *entry :
+       {"0", "0:x", "y:x:2", "0:w:2", "0:xy:2", "0:x:0", "0:x:-1", "0:x:2:1",
+        "0:in", "0:outs", "0:out:1", "x:out", "0:inout:2"})
     EXPECT_EQ(error((std::string("repitch ") + entry + "\nfallback f").c_str()),
               std::string("malformed launch metadata: bad repitch entry '") +
-                  entry + "' (ARG:AXIS:MIN with AXIS x, y or z and MIN >= 1)");
+                  entry +
+                  "' (ARG:AXIS:MIN with AXIS x, y or z and MIN >= 1, ARG:out "
+                  "or ARG:inout)");
   EXPECT_EQ(error("repitch 2:x:2\nfallback f"),
             "malformed launch metadata: repitch argument 2 is not a buffer "
             "argument");
@@ -181,8 +205,10 @@ TEST(LaunchMetadataRejects, RepitchLinesWithTheirReason) {
             "malformed launch metadata: repitch argument 0 is listed twice");
   EXPECT_EQ(error("repitch 0:x:2"),
             "malformed launch metadata: repitch line without a fallback line");
-  // Argument 1 is a buffer, but TMA never reads it.
+  // Argument 1 is a buffer, but TMA never reads or writes it.
   EXPECT_EQ(error("repitch 1:z:2\nfallback f"),
+            "malformed launch metadata: repitch argument 1 has no tensor map");
+  EXPECT_EQ(error("repitch 1:out\nfallback f"),
             "malformed launch metadata: repitch argument 1 has no tensor map");
 }
 

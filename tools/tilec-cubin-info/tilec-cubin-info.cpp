@@ -25,6 +25,21 @@ static std::string extentName(unsigned arg, std::optional<unsigned> dim) {
   return dim ? "dim" + std::to_string(*dim) + "(" + argument + ")" : argument;
 }
 
+/// When the runtime copies a misaligned `repitch` argument: a read one
+/// from enough programs along its axis, a written one always (and back).
+static std::string repitchCondition(const tilec::RepitchArg &r) {
+  switch (r.use) {
+  case tilec::RepitchArg::Use::Read:
+    return std::string(1, "xyz"[r.axis % 3]) + " >= " +
+           std::to_string(r.minPrograms);
+  case tilec::RepitchArg::Use::Write:
+    return "written: copied back";
+  case tilec::RepitchArg::Use::ReadWrite:
+    return "read and written: copied in and back";
+  }
+  return "";
+}
+
 static const char kUsage[] =
     "usage: tilec-cubin-info FILE.cubin...\n"
     "       tilec-cubin-info --emit-wrappers --name NAME --header OUT.h\n"
@@ -126,8 +141,7 @@ int main(int argc, char **argv) {
             launch += ", copies misaligned";
             for (const tilec::RepitchArg &r : meta->repitch)
               launch += " arg" + std::to_string(r.arg) + " (" +
-                        "xyz"[r.axis % 3] + " >= " +
-                        std::to_string(r.minPrograms) + ")";
+                        repitchCondition(r) + ")";
           }
           // The kernels the runtime launches instead, and when.
           if (!meta->narrow.kernel.empty()) {

@@ -40,7 +40,11 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       (launch metadata `repitch`): on the main kernel A from two tiles
       along x (with one, the copy costs more than the twin) and B from one
       (the twin reads a misaligned B slowly), on the small-grid kernel,
-      whose split-K twin is slower, both from one.
+      whose split-K twin is slower, both from one. They list C too, as
+      written (`[2, -1, 0]`, or `[2, -1, 1]` when accumulating reads it
+      first): a C whose rows TMA's bulk store cannot describe (odd N in
+      bf16, one column) is staged at any grid and copied back after the
+      launch (and its sum kernel), in before it when read.
       With the `pingpong` hint (and a producer), the program is one
       warpgroup's (4 warps, 128x128x64, 5 stages) and its K loop also asks
       for two groups of tile threads (`tile.consumer_groups` = 2) and a
@@ -405,7 +409,7 @@ def TileBulkCopyFallback
     cannot be described.
 
     A small-grid or narrow variant whose every `tile.repitch_args` entry
-    copies from one program on gets no twin: the runtime copies any buffer
+    copies from one program on (a written one always does) gets no twin: the runtime copies any buffer
     TMA rejects for its alignment, so what is left for a twin (rows that
     repeat or overlap, no memory for the copy) goes to the twin of the
     kernel that names the variant, which becomes the variant's

@@ -104,16 +104,26 @@ repitchEntries(Attribute attr, const LaunchMetadata &meta, size_t userArgs) {
   for (Attribute entryAttr : entries) {
     auto entry = dyn_cast<DenseI64ArrayAttr>(entryAttr);
     if (!entry || entry.size() != 3 || entry[0] < 0 ||
-        entry[0] >= int64_t(userArgs) || entry[1] < 0 || entry[1] > 2 ||
-        entry[2] < 1 ||
+        entry[0] >= int64_t(userArgs) ||
         (!repitch.empty() && int64_t(repitch.back().arg) >= entry[0]) ||
         llvm::none_of(meta.tensorMaps, [&](const TensorMapInfo &map) {
           return int64_t(map.arg) == entry[0];
         }))
       return failure();
-    repitch.push_back({static_cast<unsigned>(entry[0]),
-                       static_cast<unsigned>(entry[1]),
-                       static_cast<uint64_t>(entry[2])});
+    RepitchArg arg;
+    arg.arg = static_cast<unsigned>(entry[0]);
+    bool written = entry[1] == tile::kRepitchWrittenAxis &&
+                   (entry[2] == 0 || entry[2] == 1);
+    bool read = entry[1] >= 0 && entry[1] <= 2 && entry[2] >= 1;
+    if (!written && !read)
+      return failure();
+    if (written) {
+      arg.use = entry[2] ? RepitchArg::Use::ReadWrite : RepitchArg::Use::Write;
+    } else {
+      arg.axis = static_cast<unsigned>(entry[1]);
+      arg.minPrograms = static_cast<uint64_t>(entry[2]);
+    }
+    repitch.push_back(arg);
   }
   return repitch;
 }
@@ -196,7 +206,9 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
       return kernel.emitError("'")
              << tile::kRepitchArgsAttrName
              << "' must list [buffer argument with a tensor map, grid axis "
-                "0..2, programs >= 1] entries in increasing argument order, "
+                "0..2, programs >= 1] or [buffer argument with a tensor map, "
+             << tile::kRepitchWrittenAxis
+             << ", read first 0 or 1] entries in increasing argument order, "
                 "on a kernel with a '"
              << tile::kFallbackAttrName << "'";
     meta.repitch = std::move(*repitch);

@@ -34,6 +34,38 @@ gpu.module @tilec_kernels {
 
 // -----
 
+// A written entry (axis -1) becomes ARG:out, or ARG:inout where the kernel
+// reads the buffer first (1).
+// CHECK-LABEL: @__tilec_launch_mm_written
+// CHECK-SAME: tensormaps 0:64x128:128 2:64x8:128\0Arepitch 0:x:2 2:out\0Afallback
+gpu.module @tilec_kernels {
+  gpu.func @mm_written(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xbf16>, %ta: !llvm.ptr, %tc: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 2, dim = 0, per_program = 128>],
+                  tile.fallback = @mm_written__thread_copies,
+                  tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 2, -1, 0>],
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>, array<i64: 2, 64, 8, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: @__tilec_launch_mm_accumulated
+// CHECK-SAME: tensormaps 0:64x128:128 2:64x8:128\0Arepitch 0:x:2 2:inout\0Afallback
+gpu.module @tilec_kernels {
+  gpu.func @mm_accumulated(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xbf16>, %ta: !llvm.ptr, %tc: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 2, dim = 0, per_program = 128>],
+                  tile.fallback = @mm_accumulated__thread_copies,
+                  tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 2, -1, 1>],
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>, array<i64: 2, 64, 8, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
 // tile.small_grid becomes the smallgrid line, after the fallback.
 // CHECK: @__tilec_launch_big("tilec-launch 1\0Akernel big\0Aparams buffer:f32:1:1\0Asmallgrid big__small_grid 50\0Ablock 64 1 1\0Agrid 0.0/256 - -\0Ashared 0\0A\00")
 gpu.module @tilec_kernels {

@@ -181,6 +181,10 @@ misalignedArgument(const LaunchMetadata &meta,
 /// staging buffer (rows `stagedPitch` bytes apart, a multiple of 16).
 struct RepitchCopy {
   unsigned arg = 0;
+  /// Copied into the staging buffer before the kernel, out of it after (a
+  /// written buffer), or both.
+  bool in = true;
+  bool out = false;
   TensorView source;
   uint64_t rows = 0;
   uint64_t rowBytes = 0;
@@ -192,7 +196,7 @@ struct RepitchCopy {
   TensorView staged;
 };
 
-/// The copies one launch makes before the kernel, and the staging bytes
+/// The copies one launch makes around the kernel, and the staging bytes
 /// they need (each copy starts on a 256-byte boundary).
 struct RepitchPlan {
   std::vector<RepitchCopy> copies;
@@ -201,8 +205,8 @@ struct RepitchPlan {
 
 /// The copies that let TMA describe every tensor map of `meta` over the
 /// (validated) `args`, when all it rejects are `repitch` arguments, only
-/// for their start or row pitches, and each read by enough programs of
-/// `grid` (see computeGrid) to pay for its copy (see `repitch` in
+/// for their start or row pitches, and each one only read by enough
+/// programs of `grid` (see computeGrid) to pay for its copy (see `repitch` in
 /// LaunchMetadata.h); nullopt when nothing is rejected or a copy does not
 /// pay or cannot help (another argument or reason, a view whose outer
 /// dimensions do not fold into rows of one pitch, a pitch of 2^31 bytes or

@@ -25,7 +25,7 @@
 //
 //   tensormaps 0:64x128:128 1:64x64:128
 //   aligned 0 1
-//   repitch 0:x:2 1:y:2
+//   repitch 0:x:2 1:y:2 2:out
 //   fallback matmul_bf16__unaligned
 //   smallgrid matmul_bf16__small_grid 50
 //   narrow rowscan__rows_8 0.1 8
@@ -45,18 +45,21 @@
 // stride but the innermost, in bytes) must be multiples of 4 bytes for this
 // kernel (its per-thread copies use cp.async of 4 to 16 bytes); each ARG a
 // buffer argument, listed once, and only with a fallback line.
-// `repitch ARG:AXIS:MIN ...` lists buffer arguments, each with a tensor
-// map, that the kernel only reads, each part of them by every program along
-// grid axis AXIS (x, y or z; a matmul's A by a row of C's tiles): when TMA
-// cannot describe such a buffer only because its start or a row pitch is
-// not a multiple of 16 bytes (odd K in bf16, say), and the grid has at
-// least MIN programs along AXIS (reads enough to pay for a copy), the
-// runtime copies it on the launch stream (cuMemcpy2DAsync) into a staging
-// buffer of its own whose rows start on 16-byte boundaries and launches this
-// kernel on the copy instead of the fallback. Each ARG listed once, MIN at
-// least 1, only with a fallback line (which runs where the copy does not
-// pay or cannot help: rows that repeat or overlap, a view too large to
-// stage).
+// `repitch ENTRY ...` lists buffer arguments, each with a tensor map, that
+// the runtime may copy into a staging buffer of its own whose rows start on
+// 16-byte boundaries when TMA cannot describe them only because a start or
+// row pitch is not a multiple of 16 bytes (odd K in bf16, say), launching
+// this kernel on the copies instead of the fallback. An entry is
+// `ARG:AXIS:MIN` for a buffer the kernel only reads, each part of it by
+// every program along grid axis AXIS (x, y or z; a matmul's A by a row of
+// C's tiles): copied in (cuMemcpy2DAsync, on the launch stream) only where
+// the grid has at least MIN programs along AXIS (reads enough to pay for a
+// copy). `ARG:out` is a buffer the kernel writes (a matmul's C): copied out
+// after the kernel and its then kernel, where `ARG:inout` (written after
+// being read: an accumulating C) is copied in first too. Each ARG listed
+// once, MIN at least 1, only with a fallback line (which runs where a copy
+// does not pay or cannot help: rows that repeat or overlap, a view too
+// large to stage).
 // `fallback` names a kernel of the same module, with the same user
 // parameters and no tensor maps, that the runtime launches instead when some
 // buffer cannot be described by a tensor map (TMA's alignment rules) or an
@@ -254,16 +257,25 @@ struct TensorMapInfo {
 
 /// A buffer argument the runtime may stage for TMA (see `repitch`).
 struct RepitchArg {
-  unsigned arg = 0;
-  /// The grid axis (0 = x, 1 = y, 2 = z) whose programs all read each part
-  /// of the buffer.
-  unsigned axis = 0;
-  /// The copy is made only when the grid has at least this many programs
-  /// along `axis`.
-  uint64_t minPrograms = 1;
+  /// What the kernel does with the buffer, hence which way it is copied:
+  /// read (copied in), written (copied out after the kernel and its then
+  /// kernel) or both (in, then out).
+  enum class Use { Read, Write, ReadWrite };
 
+  unsigned arg = 0;
+  /// For a read buffer, the grid axis (0 = x, 1 = y, 2 = z) whose programs
+  /// all read each part of it.
+  unsigned axis = 0;
+  /// For a read buffer, the copy is made only when the grid has at least
+  /// this many programs along `axis`. A written buffer is always copied.
+  uint64_t minPrograms = 1;
+  Use use = Use::Read;
+
+  bool copiedIn() const { return use != Use::Write; }
+  bool copiedOut() const { return use != Use::Read; }
   bool operator==(const RepitchArg &o) const {
-    return arg == o.arg && axis == o.axis && minPrograms == o.minPrograms;
+    return arg == o.arg && use == o.use && axis == o.axis &&
+           minPrograms == o.minPrograms;
   }
 };
 

@@ -364,12 +364,17 @@ private:
   /// aligned arguments hold for `args` (validated).
   const Kernel &downTheFallbacks(const std::vector<KernelArg> &args) const;
   /// Copies `plan`'s arguments into this kernel's staging buffer of
-  /// `stream` and launches on the copies over `grid` (see computeGrid);
-  /// false, launching nothing, when the buffer cannot be allocated.
+  /// `stream`, launches on the copies over `grid` (see computeGrid) and
+  /// copies the written ones back; false, launching nothing, when the
+  /// buffer cannot be allocated.
   bool launchRepitched(const Stream &stream,
                        const std::array<uint64_t, 3> &grid,
                        const std::vector<KernelArg> &args,
                        const RepitchPlan &plan) const;
+  /// Queues `copy` on `stream`: into the staging buffer at `staging`, or
+  /// (`out`) from it back to the argument.
+  void copyStaged(const Stream &stream, const RepitchCopy &copy,
+                  CUdeviceptr staging, bool out) const;
   /// Launches over `grid` (see computeGrid) with the tensor maps of
   /// `requests`, and the scratch buffer and then kernel if any.
   void launchDescribed(const Stream &stream, std::array<uint64_t, 3> grid,

@@ -62,14 +62,19 @@ inline constexpr llvm::StringLiteral kFallbackAttrName = "tile.fallback";
 /// tile-element-copy-fallback).
 inline constexpr llvm::StringLiteral kAlignedArgsAttrName = "tile.aligned_args";
 /// `tile.repitch_args`: [array<i64: ARG, AXIS, MIN>, ...]: buffer arguments
-/// that the kernel only reads, each part of them by every program along grid
-/// axis AXIS (0 = x, 1 = y, 2 = z; a matmul's A along a row of C's tiles), so
-/// that where TMA rejects one for its start or row pitches, and the grid has
-/// at least MIN programs along AXIS, the runtime copies it into a buffer of
-/// 16-byte pitched rows rather than launching the tile.fallback (launch
-/// metadata `repitch`). Set by tile-tiling; tile-map-warps keeps the entries
-/// whose buffers got tensor maps (and drops the attribute if none did).
+/// that the runtime copies into a buffer of 16-byte pitched rows where TMA
+/// rejects one only for its start or row pitches, rather than launching the
+/// tile.fallback (launch metadata `repitch`). AXIS 0..2 (x, y, z): the
+/// kernel only reads the buffer, each part of it by every program along
+/// that grid axis (a matmul's A along a row of C's tiles), and it is copied
+/// where the grid has at least MIN programs along AXIS. AXIS
+/// kRepitchWrittenAxis: the kernel writes it (a matmul's C), and it is
+/// copied back after the launch; MIN 1 if the kernel reads it first (an
+/// accumulating C, copied in too), 0 if not. Set by tile-tiling;
+/// tile-map-warps keeps the entries whose buffers got tensor maps (and
+/// drops the attribute if none did).
 inline constexpr llvm::StringLiteral kRepitchArgsAttrName = "tile.repitch_args";
+inline constexpr int64_t kRepitchWrittenAxis = -1;
 /// `tile.small_grid`: {kernel = @name, percent_of_sms = P}: the kernel (same
 /// parameters, smaller tiles) to launch instead when this kernel's grid has
 /// fewer blocks than P% of the multiprocessors (set by tile-tiling). The
