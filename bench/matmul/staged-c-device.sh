@@ -14,8 +14,6 @@
 #     build/test/tilec_kernel_wrapper_tests .device/parts/ && strip .device/parts/*
 #   build/bin/tilec bench/matmul/kernels.mlir -o .device/parts/matmul.cubin
 #   mv .device/parts/matmul.cubin .device/parts/new.cubin
-#   python3 bench/matmul/strip-metadata-lines.py repitch:written \
-#     .device/parts/new.cubin .device/parts/old.cubin
 # There: bash bench/matmul/staged-c-device.sh   (carry .device/parts; the
 # JIT's tests run first where .device/jit/tilec_jit_tests.gz is carried)
 set -uo pipefail
@@ -38,6 +36,9 @@ if [ -f .device/jit/tilec_jit_tests.gz ]; then
   echo "jit tests: exit $?"; grep -E "PASSED|FAILED" "$OUT/jit-tests.log"
   [ -n "${JIT_ONLY:-}" ] && exit 0
 fi
-# Checked as matmul.cubin (one copy carried, within the call's 64 MiB).
+# Checked as matmul.cubin, `old` made here: one cubin carried, within the
+# call's 64 MiB.
 cp -n .device/parts/new.cubin .device/parts/matmul.cubin
+python3 bench/matmul/strip-metadata-lines.py repitch:written \
+  .device/parts/new.cubin .device/parts/old.cubin || exit 1
 exec bash bench/matmul/split-min-parts-device.sh
