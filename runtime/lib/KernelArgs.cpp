@@ -505,6 +505,38 @@ std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
   return plan;
 }
 
+std::optional<StagingCopyLaunch>
+stagingCopyLaunch(const RepitchCopy &copy, CUdeviceptr staging, bool out) {
+  // The programs' tiles in staging-copy.mlir: 4 rows of 512 16-bit or 256
+  // 32-bit elements, rows along grid x, columns along y.
+  constexpr uint64_t kRowsPerProgram = 4, kBytesPerProgramRow = 1024;
+  constexpr uint64_t kMaxGridX = (uint64_t(1) << 31) - 1, kMaxGridY = 65535;
+  uint64_t elementBytes = scalarTypeSize(copy.source.type);
+  if ((elementBytes != 2 && elementBytes != 4) ||
+      copy.source.data % elementBytes != 0 ||
+      copy.sourcePitch % elementBytes != 0 ||
+      copy.rowBytes % elementBytes != 0 ||
+      (copy.rows + kRowsPerProgram - 1) / kRowsPerProgram > kMaxGridX ||
+      (copy.rowBytes + kBytesPerProgramRow - 1) / kBytesPerProgramRow >
+          kMaxGridY)
+    return std::nullopt;
+  ScalarType bits = elementBytes == 2 ? ScalarType::I16 : ScalarType::I32;
+  auto rows = [&](CUdeviceptr data, uint64_t pitch) {
+    TensorView view = TensorView::contiguous(
+        data, bits,
+        {int64_t(copy.rows), int64_t(copy.rowBytes / elementBytes)});
+    view.strides[0] = int64_t(pitch / elementBytes);
+    return view;
+  };
+  TensorView argument = rows(copy.source.data, copy.sourcePitch);
+  TensorView staged = rows(staging + copy.stagedOffset, copy.stagedPitch);
+  StagingCopyLaunch launch;
+  launch.elementBytes = unsigned(elementBytes);
+  launch.from = out ? staged : argument;
+  launch.to = out ? argument : staged;
+  return launch;
+}
+
 std::vector<KernelArg> repitchedArguments(const std::vector<KernelArg> &args,
                                           const RepitchPlan &plan,
                                           CUdeviceptr staging) {

@@ -3,11 +3,17 @@
 #include "tilec/Runtime/Runtime.h"
 #include "tilec/Runtime/Driver.h"
 
+#ifdef TILEC_EMBEDDED_STAGING_COPY
+// kStagingCopyCubin, kStagingCopyCubinSize (runtime/CMakeLists.txt).
+#include "kStagingCopyCubin.inc"
+#endif
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <variant>
@@ -105,6 +111,14 @@ struct ScratchCache {
 private:
   void grow(CUstream stream, Allocation &a, uint64_t bytes,
             const std::string &kernel);
+};
+
+/// The runtime's staging-copy kernels (runtime/kernels/staging-copy.mlir)
+/// in one kernel's context, loaded on its first staged launch.
+struct StagingCopies {
+  std::once_flag loaded;
+  std::optional<Kernel> bits16;
+  std::optional<Kernel> bits32;
 };
 
 namespace {
@@ -564,8 +578,10 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   meta_ = std::move(*meta);
   if (meta_.scratch.needed())
     scratch_ = std::make_shared<detail::ScratchCache>(module_->ctx);
-  if (!meta_.repitch.empty())
+  if (!meta_.repitch.empty()) {
     staging_ = std::make_shared<detail::ScratchCache>(module_->ctx);
+    stagingCopies_ = std::make_shared<detail::StagingCopies>();
+  }
   // A module that resolves missing kernels compiles variants on demand:
   // they load on first need (fallbackKernel, ...), not here.
   if (module_->resolveKernel)
@@ -1074,6 +1090,12 @@ bool Kernel::launchRepitched(const Stream &stream,
 
 void Kernel::copyStaged(const Stream &stream, const RepitchCopy &copy,
                         CUdeviceptr staging, bool out) const {
+  // The copy kernels move 2-3x the driver's 2-D copy on the H200 at rows
+  // off 16-byte alignment (runtime/kernels/staging-copy.mlir).
+  if (std::optional<StagingCopyLaunch> launch =
+          stagingCopyLaunch(copy, staging, out))
+    if (const Kernel *kernel = stagingCopyKernel(launch->elementBytes))
+      return kernel->launchArgs(stream, {launch->from, launch->to});
   CUdeviceptr source = copy.source.data;
   CUdeviceptr staged = staging + copy.stagedOffset;
   CUDA_MEMCPY2D region{};
@@ -1090,6 +1112,37 @@ void Kernel::copyStaged(const Stream &stream, const RepitchCopy &copy,
                           (out ? " back)" : ")");
   check(driver().memcpy2DAsync(&region, stream.handle()), operation.c_str(),
         name_);
+}
+
+const Kernel *Kernel::stagingCopyKernel(unsigned elementBytes) const {
+#ifdef TILEC_EMBEDDED_STAGING_COPY
+  if (elementBytes != 2 && elementBytes != 4)
+    return nullptr;
+  detail::StagingCopies &copies = *stagingCopies_;
+  std::call_once(copies.loaded, [&] {
+    std::string_view image(reinterpret_cast<const char *>(kStagingCopyCubin),
+                           kStagingCopyCubinSize);
+    try {
+      auto module = loadModuleState(module_->ctx, image,
+                                    "cuModuleLoadData(staging copies)");
+      copies.bits16.emplace(
+          Kernel(module, "tilec_stage_16", false, false, false));
+      copies.bits32.emplace(
+          Kernel(module, "tilec_stage_32", false, false, false));
+    } catch (const Error &) {
+      // An sm_90a cubin loads on sm_90 only; cuMemcpy2DAsync stages
+      // elsewhere.
+      copies.bits16.reset();
+      copies.bits32.reset();
+    }
+  });
+  const std::optional<Kernel> &kernel =
+      elementBytes == 2 ? copies.bits16 : copies.bits32;
+  return kernel ? &*kernel : nullptr;
+#else
+  (void)elementBytes;
+  return nullptr;
+#endif
 }
 
 void Kernel::launchDescribed(const Stream &stream,

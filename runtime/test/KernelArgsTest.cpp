@@ -818,6 +818,94 @@ TEST(Repitch, FoldsOuterDimensionsIntoRows) {
   EXPECT_EQ(planRepitch(m, {gapped}, kGrid), std::nullopt);
 }
 
+/// A copy of `rows` rows of `rowBytes` bytes of `type`, from `source` at a
+/// pitch of `sourcePitch` into staged rows of `stagedPitch` at `offset`.
+RepitchCopy stagingCopy(CUdeviceptr source, ScalarType type, uint64_t rows,
+                        uint64_t rowBytes, uint64_t sourcePitch,
+                        uint64_t stagedPitch, uint64_t offset = 0) {
+  RepitchCopy copy;
+  copy.source = mat(source, int64_t(rows),
+                    int64_t(rowBytes / scalarTypeSize(type)), type);
+  copy.rows = rows;
+  copy.rowBytes = rowBytes;
+  copy.sourcePitch = sourcePitch;
+  copy.stagedPitch = stagedPitch;
+  copy.stagedOffset = offset;
+  return copy;
+}
+
+TEST(StagingCopyLaunch, CopiesRowsAsIntegersOfTheirElementSize) {
+  constexpr CUdeviceptr kStaging = kAligned + (1 << 28);
+  // bf16 rows of 4095 elements starting 2 bytes off, into pitches of 8192
+  // bytes at offset 256: 16-bit elements, strides in elements.
+  RepitchCopy bf16 =
+      stagingCopy(kAligned + 2, ScalarType::BF16, 4096, 8190, 8190, 8192, 256);
+  std::optional<StagingCopyLaunch> in =
+      stagingCopyLaunch(bf16, kStaging, false);
+  ASSERT_TRUE(in);
+  EXPECT_EQ(in->elementBytes, 2u);
+  EXPECT_EQ(in->from.type, ScalarType::I16);
+  EXPECT_EQ(in->from.data, kAligned + 2);
+  EXPECT_EQ(in->from.rank, 2u);
+  EXPECT_EQ(in->from.sizes[0], 4096);
+  EXPECT_EQ(in->from.sizes[1], 4095);
+  EXPECT_EQ(in->from.strides[0], 4095);
+  EXPECT_EQ(in->from.strides[1], 1);
+  EXPECT_EQ(in->to.data, kStaging + 256);
+  EXPECT_EQ(in->to.sizes[1], 4095);
+  EXPECT_EQ(in->to.strides[0], 4096);
+  // Back out: the same views, swapped.
+  std::optional<StagingCopyLaunch> out =
+      stagingCopyLaunch(bf16, kStaging, true);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->from.data, kStaging + 256);
+  EXPECT_EQ(out->from.strides[0], 4096);
+  EXPECT_EQ(out->to.data, kAligned + 2);
+  EXPECT_EQ(out->to.strides[0], 4095);
+  // f32 rows of 3 elements: 32-bit elements.
+  std::optional<StagingCopyLaunch> f32 = stagingCopyLaunch(
+      stagingCopy(kAligned + 4, ScalarType::F32, 7, 12, 12, 16), kStaging,
+      false);
+  ASSERT_TRUE(f32);
+  EXPECT_EQ(f32->elementBytes, 4u);
+  EXPECT_EQ(f32->from.type, ScalarType::I32);
+  EXPECT_EQ(f32->from.sizes[1], 3);
+  EXPECT_EQ(f32->from.strides[0], 3);
+  EXPECT_EQ(f32->to.strides[0], 4);
+}
+
+TEST(StagingCopyLaunch, LeavesToTheDriverWhatTheKernelsCannotCopy) {
+  constexpr CUdeviceptr kStaging = kAligned + (1 << 28);
+  // 1-byte and 8-byte elements.
+  EXPECT_EQ(
+      stagingCopyLaunch(stagingCopy(kAligned + 1, ScalarType::I8, 5, 7, 7, 16),
+                        kStaging, false),
+      std::nullopt);
+  EXPECT_EQ(stagingCopyLaunch(
+                stagingCopy(kAligned + 8, ScalarType::F64, 5, 24, 24, 32),
+                kStaging, false),
+            std::nullopt);
+  // A start or pitch off the element's alignment (a byte-offset view).
+  EXPECT_EQ(stagingCopyLaunch(
+                stagingCopy(kAligned + 1, ScalarType::BF16, 5, 10, 10, 16),
+                kStaging, false),
+            std::nullopt);
+  EXPECT_EQ(stagingCopyLaunch(
+                stagingCopy(kAligned + 4, ScalarType::F32, 5, 12, 14, 16),
+                kStaging, false),
+            std::nullopt);
+  // Rows longer than 65535 programs of 1024 bytes along grid y.
+  uint64_t longRow = uint64_t(65536) * 1024;
+  EXPECT_EQ(stagingCopyLaunch(stagingCopy(kAligned + 2, ScalarType::BF16, 1,
+                                          longRow, longRow, longRow + 16),
+                              kStaging, false),
+            std::nullopt);
+  EXPECT_TRUE(
+      stagingCopyLaunch(stagingCopy(kAligned + 2, ScalarType::BF16, 1,
+                                    longRow - 1024, longRow, longRow + 16),
+                        kStaging, false));
+}
+
 /// Row-major element offsets of every element of `view` (relative to its
 /// start), outer index first.
 std::vector<int64_t> elementOffsets(const TensorView &view) {

@@ -215,6 +215,23 @@ std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
                                        const std::vector<KernelArg> &args,
                                        const std::array<uint64_t, 3> &grid);
 
+/// A staging copy as a launch of the runtime's copy kernels
+/// (runtime/kernels/staging-copy.mlir): `copy`'s rows as 2-D views of
+/// `elementBytes`-byte integers (the kernels copy bits), from the argument
+/// into the staging buffer at `staging`, or back where `out`.
+struct StagingCopyLaunch {
+  unsigned elementBytes = 0;
+  TensorView from;
+  TensorView to;
+};
+
+/// The kernel launch that makes `copy`, or nullopt where the copy kernels
+/// cannot (elements other than 2 or 4 bytes, a start not aligned to its
+/// element, a grid past the launch limits): cuMemcpy2DAsync does it then.
+/// Pure, so it is testable without a GPU.
+std::optional<StagingCopyLaunch>
+stagingCopyLaunch(const RepitchCopy &copy, CUdeviceptr staging, bool out);
+
 /// `args` with each argument of `plan` replaced by its staged view in the
 /// staging buffer at `staging`.
 std::vector<KernelArg> repitchedArguments(const std::vector<KernelArg> &args,

@@ -64,6 +64,7 @@ namespace detail {
 struct ContextState;
 struct ModuleState;
 struct ScratchCache;
+struct StagingCopies;
 } // namespace detail
 
 /// The retained primary context of one device.
@@ -372,9 +373,14 @@ private:
                        const std::vector<KernelArg> &args,
                        const RepitchPlan &plan) const;
   /// Queues `copy` on `stream`: into the staging buffer at `staging`, or
-  /// (`out`) from it back to the argument.
+  /// (`out`) from it back to the argument; by the runtime's copy kernels
+  /// where they load and fit, by cuMemcpy2DAsync otherwise.
   void copyStaged(const Stream &stream, const RepitchCopy &copy,
                   CUdeviceptr staging, bool out) const;
+  /// The runtime's copy kernel for elements of `elementBytes` (2 or 4),
+  /// loaded into this kernel's context on first need; nullptr where the
+  /// runtime was built without them or they do not load on this device.
+  const Kernel *stagingCopyKernel(unsigned elementBytes) const;
   /// Launches over `grid` (see computeGrid) with the tensor maps of
   /// `requests`, and the scratch buffer and then kernel if any.
   void launchDescribed(const Stream &stream, std::array<uint64_t, 3> grid,
@@ -459,6 +465,9 @@ private:
   /// shared between copies; set only when the metadata has a `repitch`
   /// line.
   std::shared_ptr<detail::ScratchCache> staging_;
+  /// The copy kernels of the staging copies, loaded on the first (set with
+  /// staging_).
+  std::shared_ptr<detail::StagingCopies> stagingCopies_;
 };
 
 } // namespace tilec::rt
