@@ -201,20 +201,15 @@ constexpr unsigned kMatmulC = 2;
 constexpr unsigned kRowsOfC = 0;
 constexpr unsigned kColumnsOfC = 1;
 
-/// The main matmul kernel copies a misaligned A for its TMA when at least
-/// this many tiles read each element (tile.repitch_args).
-constexpr int64_t kRepitchMinTilesSharingA = 2;
-
 /// tile.repitch_args for a matmul kernel: A (argument 0) is read along grid
-/// x, B (argument 1) along grid y, copied from `minTilesA` and `minTilesB`
-/// tiles on. C is written (and read first when `op` accumulates), and
-/// copied at any grid: the twin that runs otherwise stages every operand by
-/// the threads.
-ArrayAttr repitchedOperands(Builder &b, tile::MatmulOp op, int64_t minTilesA,
-                            int64_t minTilesB) {
+/// x, B (argument 1) along grid y, each copied from one tile on (the runtime's
+/// copy kernels cost less than the twin's per-thread copies even where one
+/// tile reads each element). C is written (and read first when `op`
+/// accumulates), and copied at any grid: the twin that runs otherwise stages
+/// every operand by the threads.
+ArrayAttr repitchedOperands(Builder &b, tile::MatmulOp op) {
   return b.getArrayAttr(
-      {b.getDenseI64ArrayAttr({0, 0, minTilesA}),
-       b.getDenseI64ArrayAttr({1, 1, minTilesB}),
+      {b.getDenseI64ArrayAttr({0, 0, 1}), b.getDenseI64ArrayAttr({1, 1, 1}),
        b.getDenseI64ArrayAttr(
            {kMatmulC, tile::kRepitchWrittenAxis, op.getAccumulate() ? 1 : 0})});
 }
@@ -912,12 +907,12 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   tile::KernelOp kernel =
       buildMatmulKernel(rewriter, op, op.getSymName(), schedule, groupRows);
   // Each element of A is read by a row of C's tiles (grid x), of B by a
-  // column (grid y). A copy of a misaligned A costs less than the twin's
-  // per-thread copies from two tiles on (measured on the H200: 1.29x faster
-  // at two, 0.79x at one); the twin reads a misaligned B (odd N) much more
-  // slowly, and its copy pays from one tile on (1.44x at 128x32767x4096).
-  kernel->setAttr(tile::kRepitchArgsAttrName,
-                  repitchedOperands(rewriter, op, kRepitchMinTilesSharingA, 1));
+  // column (grid y). Since the runtime's copy kernels stage them, copies of
+  // either pay from one tile on (on the H200, a misaligned A read by one
+  // tile: 1.04-3.6x faster than the twin's per-thread copies at 8448x256 to
+  // 65536x256 with odd K, bench/matmul/results/
+  // 2026-12-01-h200-repitch-a-one-tile; B: 1.44x at 128x32767x4096).
+  kernel->setAttr(tile::kRepitchArgsAttrName, repitchedOperands(rewriter, op));
   if (small) {
     small->producerWarp = producer;
     tile::KernelOp smallKernel =
@@ -926,7 +921,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     // enough that the copies pay from one tile on: 1.3x to 4.2x faster at
     // 1000x1003x517, 128x8191x4096 and 333x4097x4099.
     smallKernel->setAttr(tile::kRepitchArgsAttrName,
-                         repitchedOperands(rewriter, op, 1, 1));
+                         repitchedOperands(rewriter, op));
     tile::setSmallGridVariant(kernel, smallKernel, kSmallGridPercentOfSms);
     // The small-grid kernel's own, taken on its own (smaller tiles') grid:
     // f32's splits K, 16-bit's splits it wider.
@@ -935,7 +930,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     tile::KernelOp splitKernel =
         buildMatmulKernel(rewriter, op, splitName, split, groupRows);
     splitKernel->setAttr(tile::kRepitchArgsAttrName,
-                         repitchedOperands(rewriter, op, 1, 1));
+                         repitchedOperands(rewriter, op));
     if (split.sumSplitsAfter)
       buildSplitSumKernel(rewriter, op, sumName, split, splitKernel);
     tile::setSmallGridVariant(smallKernel, splitKernel,

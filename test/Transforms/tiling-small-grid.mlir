@@ -7,13 +7,12 @@
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>
 // CHECK-SAME: tile.narrow = {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}
-// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
+// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
-// The main kernel copies a misaligned A from two tiles along x and a
-// misaligned B from one, the small-grid kernel (whose per-thread-copy twin
-// is slower) both from one; both copy a misaligned C at any grid, and back
-// (it is written, axis -1, and not read first, 0).
+// Every kernel copies a misaligned A or B from one tile on, and a
+// misaligned C at any grid, and back (it is written, axis -1, and not read
+// first, 0).
 // CHECK-LABEL: tile.kernel @mm__small_grid(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>
 // CHECK-SAME: num_warps = 8
@@ -208,7 +207,7 @@ tile.matmul @wide a(row) b(row) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?x
 // An accumulating matmul reads C before writing it: a misaligned C is
 // copied in as well as back (1 after the written axis, -1).
 // CHECK-LABEL: tile.kernel @split_acc(
-// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 1>, array<i64: 2, -1, 1>]
+// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 1>]
 // An accumulating split adds C once: the sum of the partial tiles starts
 // from it (C is not loaded again after the loop).
 // CHECK-LABEL: tile.kernel @split_acc__small_grid(

@@ -37,10 +37,9 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
       (grid x), of B by a column (grid y), so where TMA cannot describe one
       (rows not 16-byte aligned) the runtime copies it into 16-byte pitched
       rows and launches the kernel rather than its per-thread-copy twin
-      (launch metadata `repitch`): on the main kernel A from two tiles
-      along x (with one, the copy costs more than the twin) and B from one
-      (the twin reads a misaligned B slowly), on the small-grid kernel,
-      whose split-K twin is slower, both from one. They list C too, as
+      (launch metadata `repitch`), from one tile on: the runtime's copy
+      kernels cost less than the twin's per-thread copies even where one
+      tile reads each element. They list C too, as
       written (`[2, -1, 0]`, or `[2, -1, 1]` when accumulating reads it
       first): a C whose rows TMA's bulk store cannot describe (odd N in
       bf16, one column) is staged at any grid and copied back after the
