@@ -114,11 +114,18 @@ private:
 };
 
 /// The runtime's staging-copy kernels (runtime/kernels/staging-copy.mlir)
-/// in one kernel's context, loaded on its first staged launch.
-struct StagingCopies {
-  std::once_flag loaded;
+/// loaded into one context, shared by every kernel there that stages; both
+/// empty where the cubin does not load.
+struct StagingKernels {
   std::optional<Kernel> bits16;
   std::optional<Kernel> bits32;
+};
+
+/// A kernel's hold on its context's staging kernels, taken on its first
+/// staged launch.
+struct StagingCopies {
+  std::once_flag loaded;
+  std::shared_ptr<const StagingKernels> kernels;
 };
 
 namespace {
@@ -1090,8 +1097,8 @@ bool Kernel::launchRepitched(const Stream &stream,
 
 void Kernel::copyStaged(const Stream &stream, const RepitchCopy &copy,
                         CUdeviceptr staging, bool out) const {
-  // The copy kernels move 2-3x the driver's 2-D copy on the H200 at rows
-  // off 16-byte alignment (runtime/kernels/staging-copy.mlir).
+  // The copy kernels move 1.6-2.1x the driver's 2-D copy on the H200 at
+  // large rows off 16-byte alignment (runtime/kernels/staging-copy.mlir).
   if (std::optional<StagingCopyLaunch> launch =
           stagingCopyLaunch(copy, staging, out))
     if (const Kernel *kernel = stagingCopyKernel(launch->elementBytes))
@@ -1120,24 +1127,38 @@ const Kernel *Kernel::stagingCopyKernel(unsigned elementBytes) const {
     return nullptr;
   detail::StagingCopies &copies = *stagingCopies_;
   std::call_once(copies.loaded, [&] {
+    // One module a context, kept while a kernel that stages holds it.
+    static std::mutex mutex;
+    static std::unordered_map<CUcontext,
+                              std::weak_ptr<const detail::StagingKernels>>
+        loaded;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::weak_ptr<const detail::StagingKernels> &shared =
+        loaded[module_->ctx->ctx];
+    copies.kernels = shared.lock();
+    if (copies.kernels)
+      return;
+    auto kernels = std::make_shared<detail::StagingKernels>();
     std::string_view image(reinterpret_cast<const char *>(kStagingCopyCubin),
                            kStagingCopyCubinSize);
     try {
       auto module = loadModuleState(module_->ctx, image,
                                     "cuModuleLoadData(staging copies)");
-      copies.bits16.emplace(
+      kernels->bits16.emplace(
           Kernel(module, "tilec_stage_16", false, false, false));
-      copies.bits32.emplace(
+      kernels->bits32.emplace(
           Kernel(module, "tilec_stage_32", false, false, false));
     } catch (const Error &) {
       // An sm_90a cubin loads on sm_90 only; cuMemcpy2DAsync stages
       // elsewhere.
-      copies.bits16.reset();
-      copies.bits32.reset();
+      kernels->bits16.reset();
+      kernels->bits32.reset();
     }
+    copies.kernels = kernels;
+    shared = kernels;
   });
   const std::optional<Kernel> &kernel =
-      elementBytes == 2 ? copies.bits16 : copies.bits32;
+      elementBytes == 2 ? copies.kernels->bits16 : copies.kernels->bits32;
   return kernel ? &*kernel : nullptr;
 #else
   (void)elementBytes;

@@ -378,7 +378,8 @@ private:
   void copyStaged(const Stream &stream, const RepitchCopy &copy,
                   CUdeviceptr staging, bool out) const;
   /// The runtime's copy kernel for elements of `elementBytes` (2 or 4),
-  /// loaded into this kernel's context on first need; nullptr where the
+  /// loaded into this kernel's context on the first need there (one module
+  /// a context, shared by the kernels that stage); nullptr where the
   /// runtime was built without them or they do not load on this device.
   const Kernel *stagingCopyKernel(unsigned elementBytes) const;
   /// Launches over `grid` (see computeGrid) with the tensor maps of
@@ -465,8 +466,8 @@ private:
   /// shared between copies; set only when the metadata has a `repitch`
   /// line.
   std::shared_ptr<detail::ScratchCache> staging_;
-  /// The copy kernels of the staging copies, loaded on the first (set with
-  /// staging_).
+  /// This kernel's hold on its context's staging-copy kernels, taken on
+  /// the first staged launch (set with staging_).
   std::shared_ptr<detail::StagingCopies> stagingCopies_;
 };
 
