@@ -67,7 +67,8 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createTileVerifyStage({"tiled"}));
   OpPassManager &gpuModulePM = pm.nest<gpu::GPUModuleOp>();
   // Hopper stages warpgroup-MMA operands with TMA, and keeps a twin staged
-  // by the threads for buffers TMA cannot describe.
+  // by the threads for buffers TMA cannot describe, where the runtime does
+  // not copy them.
   if (warpgroupMma)
     gpuModulePM.addPass(createTileBulkCopyFallback());
   OpPassManager &stagingPM = gpuModulePM.nest<gpu::GPUFuncOp>();

@@ -2,14 +2,15 @@
 //
 // Whether a buffer can be bulk-copied is only known at launch, so a kernel
 // staged with bulk copies is compiled twice: the runtime picks the twin
-// staged by the threads when the copy engine cannot describe a buffer.
+// staged by the threads when the copy engine cannot describe a buffer,
+// unless the runtime copies every buffer of the kernel into rows it can.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/TileOps.h"
 #include "tilec/Transforms/Passes.h"
 
-#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEBULKCOPYFALLBACK
@@ -42,34 +43,33 @@ gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
   return addFallbackTwin(kernel, "__thread_copies", kNoBulkCopiesAttr);
 }
 
-/// Whether the runtime copies every buffer of `variant`'s tile.repitch_args
-/// that TMA rejects for its start or row pitch at any grid (each read
-/// entry's minimum is one program; written ones always are). The tilings list every operand they stage, so
-/// such a variant's own twin would run only for what no copy mends (rows
-/// that repeat or overlap, pitches past 2^31 bytes, no memory for the
-/// copy): rare enough for the twin of the kernel naming it, at that
-/// kernel's tiles, to take them instead, a kernel fewer to compile (on the
-/// H200 that twin ran those cases 1.3-3.5x slower on small grids,
-/// bench/results/2026-11-29-h200-shared-twin).
-static bool repitchesAtAnyGrid(gpu::GPUFuncOp variant) {
-  auto entries = variant->getAttrOfType<ArrayAttr>(tile::kRepitchArgsAttrName);
-  return entries && !entries.empty() &&
-         llvm::all_of(entries, [](Attribute entry) {
-           auto values = dyn_cast<DenseI64ArrayAttr>(entry);
-           // A written buffer is copied at any grid.
-           return values && values.size() == 3 &&
-                  (values[1] == tile::kRepitchWrittenAxis || values[2] == 1);
-         });
-}
-
-/// The small-grid and narrow variants that `kernel` names.
-static SmallVector<StringAttr> variantNames(gpu::GPUFuncOp kernel) {
-  SmallVector<StringAttr> names;
-  for (StringRef attr : {tile::kSmallGridAttrName, tile::kNarrowAttrName})
-    if (auto variant = kernel->getAttrOfType<DictionaryAttr>(attr))
-      if (auto name = variant.getAs<FlatSymbolRefAttr>("kernel"))
-        names.push_back(name.getAttr());
-  return names;
+/// Whether the runtime copies every buffer argument of `kernel` that TMA
+/// rejects, at any grid: tile.repitch_args lists each, copied from one
+/// program on (written ones always are). The runtime's copy kernels mend
+/// any such buffer (rows that repeat, overlap or run backwards included),
+/// so a twin would never run; what no copy can stage (a written buffer
+/// whose rows overlap, 2^32 rows) is refused at launch.
+static bool copiesEveryBuffer(gpu::GPUFuncOp kernel) {
+  auto entries = kernel->getAttrOfType<ArrayAttr>(tile::kRepitchArgsAttrName);
+  if (!entries || entries.empty())
+    return false;
+  llvm::SmallDenseSet<int64_t> copied;
+  for (Attribute entry : entries) {
+    auto values = dyn_cast<DenseI64ArrayAttr>(entry);
+    if (!values || values.size() != 3 ||
+        (values[1] != tile::kRepitchWrittenAxis && values[2] > 1))
+      return false;
+    copied.insert(values[0]);
+  }
+  // The runtime's scratch buffer, the last argument where there is one
+  // (tile.scratch), is its own allocation, aligned for any copy.
+  unsigned buffers = kernel.getNumArguments() -
+                     (kernel->hasAttr(tile::kScratchAttrName) ? 1 : 0);
+  return llvm::all_of(kernel.getArguments().take_front(buffers),
+                      [&](BlockArgument arg) {
+                        return !isa<MemRefType>(arg.getType()) ||
+                               copied.contains(arg.getArgNumber());
+                      });
 }
 
 namespace {
@@ -84,32 +84,12 @@ struct TileBulkCopyFallbackPass
           !func->hasAttr(tile::kFallbackAttrName) &&
           stagesWithBulkCopies(func, defaultStages))
         kernels.push_back(func);
-    // Variants that fall back to the twin of the kernel naming them (one
-    // that gets a twin of its own).
-    DenseMap<StringAttr, gpu::GPUFuncOp> byName;
-    for (gpu::GPUFuncOp kernel : kernels)
-      byName[kernel.getNameAttr()] = kernel;
-    llvm::MapVector<gpu::GPUFuncOp, gpu::GPUFuncOp> parentOf;
-    for (gpu::GPUFuncOp kernel : kernels)
-      for (StringAttr name : variantNames(kernel))
-        if (gpu::GPUFuncOp variant = byName.lookup(name))
-          if (repitchesAtAnyGrid(variant))
-            parentOf.try_emplace(variant, kernel);
     for (gpu::GPUFuncOp kernel : kernels) {
-      if (parentOf.contains(kernel))
-        continue;
-      addBulkCopyFallback(kernel);
-      ++numFallbacks;
-    }
-    for (auto [variant, parent] : parentOf) {
-      Attribute twin = parent->getAttr(tile::kFallbackAttrName);
-      if (twin) {
-        variant->setAttr(tile::kFallbackAttrName, twin);
-        ++numSharedFallbacks;
+      if (copiesEveryBuffer(kernel)) {
+        ++numCopiedInstead;
         continue;
       }
-      // The parent is such a variant itself: no twin to share.
-      addBulkCopyFallback(variant);
+      addBulkCopyFallback(kernel);
       ++numFallbacks;
     }
   }

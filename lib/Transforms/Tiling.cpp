@@ -203,10 +203,10 @@ constexpr unsigned kColumnsOfC = 1;
 
 /// tile.repitch_args for a matmul kernel: A (argument 0) is read along grid
 /// x, B (argument 1) along grid y, each copied from one tile on (the runtime's
-/// copy kernels cost less than the twin's per-thread copies even where one
-/// tile reads each element). C is written (and read first when `op`
-/// accumulates), and copied at any grid: the twin that runs otherwise stages
-/// every operand by the threads.
+/// copy kernels cost less than the per-thread copies of a twin even where
+/// one tile reads each element). C is written (and read first when `op`
+/// accumulates), and copied at any grid. Listing every buffer, each at any
+/// grid, leaves the kernel without a twin (tile-bulk-copy-fallback).
 ArrayAttr repitchedOperands(Builder &b, tile::MatmulOp op) {
   return b.getArrayAttr(
       {b.getDenseI64ArrayAttr({0, 0, 1}), b.getDenseI64ArrayAttr({1, 1, 1}),
@@ -917,8 +917,8 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     small->producerWarp = producer;
     tile::KernelOp smallKernel =
         buildMatmulKernel(rewriter, op, smallName, *small, groupRows);
-    // The small-grid kernel's twin (split K, per-thread copies) is slow
-    // enough that the copies pay from one tile on: 1.3x to 4.2x faster at
+    // Copies paid from one tile on against a twin of the small-grid
+    // kernel (split K, per-thread copies): 1.3x to 4.2x faster at
     // 1000x1003x517, 128x8191x4096 and 333x4097x4099.
     smallKernel->setAttr(tile::kRepitchArgsAttrName,
                          repitchedOperands(rewriter, op));

@@ -981,10 +981,10 @@ tile.matmul @hgemm a(row) b(row) accumulate
 // A matmul description JIT-compiled with lazy variants (the default): the
 // load compiles the main kernel alone; a launch whose grid is small
 // compiles the small-grid kernel then, once; one whose rows TMA cannot
-// describe compiles its per-thread-copy twin; one whose C has at most 128
-// columns takes the small-grid kernel; a small grid whose buffers no copy
-// mends takes the main kernel's twin; a view with strided rows is refused.
-// Every result is checked.
+// describe (odd K, rows that repeat) is copied for TMA, with nothing to
+// compile: matmul kernels have no per-thread-copy twin; one whose C has at
+// most 128 columns takes the small-grid kernel; a view with strided rows is
+// refused. Every result is checked.
 TEST_F(JitCompilerTest, CompilesEachVariantOnFirstNeed) {
   if (deviceCount() == 0)
     GTEST_SKIP() << "no GPU";
@@ -997,11 +997,16 @@ tile.matmul @mm a(row) b(col)
   uint64_t misses = jitCacheStats().misses;
   Kernel mm = JitCompiler().kernel(ctx, source, "mm");
   EXPECT_EQ(jitCacheStats().misses - misses, 1u);
-  // Small integers: exact in bf16 and f32. With `repeatRow`, every row of
-  // A is its first (a view whose rows have stride 0).
-  auto check = [&](int64_t m, int64_t n, int64_t k, bool repeatRow = false) {
-    std::vector<BFloat16> a(m * k), bt(n * k);
-    for (int64_t i = 0; i < m * k; ++i)
+  // Small integers: exact in bf16 and f32. A's rows lie `aPitch` elements
+  // apart (k unless given): 0 repeats the first row, under k overlaps the
+  // next, a negative pitch runs backwards.
+  auto check = [&](int64_t m, int64_t n, int64_t k,
+                   std::optional<int64_t> aPitch = std::nullopt) {
+    int64_t pitch = aPitch.value_or(k);
+    int64_t reach = (m - 1) * (pitch < 0 ? -pitch : pitch);
+    int64_t first = pitch < 0 ? reach : 0;
+    std::vector<BFloat16> a(reach + k), bt(n * k);
+    for (size_t i = 0; i < a.size(); ++i)
       a[i] = BFloat16{uint16_t(i % 3 ? 0x3f80 : 0x4000)}; // 1 or 2
     for (int64_t i = 0; i < n * k; ++i)
       bt[i] = BFloat16{uint16_t(i % 2 ? 0x3f80 : 0xbf80)}; // 1 or -1
@@ -1009,9 +1014,9 @@ tile.matmul @mm a(row) b(col)
     DeviceBuffer db = DeviceBuffer::fromHost(ctx, bt);
     DeviceBuffer dc(ctx, m * n * sizeof(float));
     dc.memset(0xff);
-    TensorView aView = da.view(ScalarType::BF16, {m, k});
-    if (repeatRow)
-      aView.strides[0] = 0;
+    TensorView aView =
+        TensorView::contiguous(da.data() + 2 * first, ScalarType::BF16, {m, k});
+    aView.strides[0] = pitch;
     mm.launch(stream, TypedView<BFloat16>(aView), db.view<BFloat16>({n, k}),
               dc.view<float>({m, n}));
     stream.synchronize();
@@ -1021,7 +1026,7 @@ tile.matmul @mm a(row) b(col)
       for (int64_t j = 0; j < n; ++j) {
         float want = 0;
         for (int64_t l = 0; l < k; ++l)
-          want += (((repeatRow ? 0 : i) * k + l) % 3 ? 1.0f : 2.0f) *
+          want += ((first + i * pitch + l) % 3 ? 1.0f : 2.0f) *
                   ((j * k + l) % 2 ? 1.0f : -1.0f);
         wrong += !(c[i * n + j] == want);
       }
@@ -1078,20 +1083,43 @@ tile.matmul @mm a(row) b(col)
   // kernel's bulk store: the runtime copies C out of a staged one.
   EXPECT_EQ(launched(16384, 129), "mm");
   EXPECT_EQ(launched(2048, 2048), "mm");
-  // An A that no copy mends (every row the same, stride 0): the main
-  // kernel's per-thread-copy twin runs, compiled now; on a small grid too,
-  // the small-grid kernels having no twin of their own.
-  check(8960, 256, 72, /*repeatRow=*/true);
-  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
-  check(200, 136, 72, /*repeatRow=*/true);
-  check(640, 512, 72, /*repeatRow=*/true);
-  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
+  // An A whose every row is its first (stride 0): TMA takes no such rows,
+  // the runtime's copy kernels do, on every grid; nothing to compile.
+  check(8960, 256, 72, /*aPitch=*/0);
+  check(200, 136, 72, /*aPitch=*/0);
+  check(640, 512, 72, /*aPitch=*/0);
+  // Rows that overlap (50 of 71 elements apart) or run backwards: copied
+  // as well.
+  check(2048, 2048, 71, /*aPitch=*/50);
+  check(640, 512, 72, /*aPitch=*/-72);
+  check(200, 136, 4095, /*aPitch=*/-4097);
+  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  // A C whose rows repeat would be written twice over by the main
+  // kernel's bulk stores: refused, with why.
+  {
+    TensorView cRepeated = c.view<float>({2048, 2048});
+    cRepeated.strides[0] = 0;
+    try {
+      mm.launchArgs(stream, {a.view<BFloat16>({2048, 64}),
+                             b.view<BFloat16>({2048, 64}), cRepeated});
+      ADD_FAILURE() << "no error";
+    } catch (const Error &e) {
+      EXPECT_NE(std::string(e.what()).find(
+                    "argument 2 cannot be described by a TMA tensor map"),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("written rows that overlap"),
+                std::string::npos)
+          << e.what();
+    }
+  }
   TensorView repeated = a.view(ScalarType::BF16, {200, 64});
   repeated.strides[0] = 0;
-  EXPECT_EQ(mm.launchedFor({repeated, b.view<BFloat16>({136, 64}),
-                            c.view<float>({200, 136})})
-                .name(),
-            "mm__thread_copies");
+  std::vector<KernelArg> repeatedArgs = {repeated, b.view<BFloat16>({136, 64}),
+                                         c.view<float>({200, 136})};
+  EXPECT_EQ(mm.launchedFor(repeatedArgs).name(), "mm__split_k");
+  EXPECT_TRUE(mm.repitches(repeatedArgs));
+  EXPECT_EQ(mm.fallbackKernel(), nullptr);
   // A view with elements two apart is no row the kernels can read (their
   // rows are contiguous, launch metadata `params buffer:bf16:2:?,1`).
   TensorView everyOther = a.view(ScalarType::BF16, {200, 64});

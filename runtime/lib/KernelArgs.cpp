@@ -402,9 +402,13 @@ std::optional<uint64_t> multiplied(uint64_t a, uint64_t b) {
 
 /// The copy of `view` (innermost stride 1) into rows of a 16-byte multiple
 /// of bytes, or nullopt when its outer dimensions do not fold into rows of
-/// one pitch or a pitch is too large for cuMemcpy2D. `stagedOffset` and
-/// `staged.data` are left 0.
-std::optional<RepitchCopy> planCopy(unsigned arg, const TensorView &view) {
+/// one pitch, or a `written` view's rows overlap. The pitch may be 0 (rows
+/// that repeat), negative (rows that run backwards) or under a row (rows
+/// that overlap); each outer dimension must step over the whole rows of
+/// the next one in.
+/// `stagedOffset` and `staged.data` are left 0.
+std::optional<RepitchCopy> planCopy(unsigned arg, const TensorView &view,
+                                    bool written) {
   unsigned inner = view.rank - 1;
   uint64_t elementBytes = scalarTypeSize(view.type);
   RepitchCopy copy;
@@ -412,40 +416,49 @@ std::optional<RepitchCopy> planCopy(unsigned arg, const TensorView &view) {
   copy.source = view;
   copy.rowBytes = uint64_t(view.sizes[inner]) * elementBytes;
   copy.rows = 1;
-  // Outer dimensions of one element have no stride that matters; the
-  // others must each step over whole rows of the next one out.
-  std::optional<int64_t> innerPitch;
-  for (unsigned d = inner; d-- > 0;) {
-    if (view.sizes[d] == 1)
-      continue;
-    if (view.strides[d] <= 0 ||
-        (innerPitch && view.strides[d] != *innerPitch))
-      return std::nullopt;
-    std::optional<uint64_t> pitch = multiplied(view.strides[d], elementBytes);
-    std::optional<uint64_t> step = multiplied(view.strides[d], view.sizes[d]);
+  // Outer dimensions of one element have no stride that matters.
+  std::vector<unsigned> outer;
+  for (unsigned d = inner; d-- > 0;)
+    if (view.sizes[d] != 1)
+      outer.push_back(d);
+  int64_t pitch = 0;
+  for (size_t i = 0; i < outer.size(); ++i) {
+    unsigned d = outer[i];
     std::optional<uint64_t> rows = multiplied(copy.rows, view.sizes[d]);
-    if (!pitch || !step || !rows || *step > INT64_MAX)
+    if (!rows)
       return std::nullopt;
-    if (!innerPitch)
-      copy.sourcePitch = *pitch;
-    innerPitch = int64_t(*step);
     copy.rows = *rows;
+    if (i == 0) {
+      pitch = view.strides[d];
+      continue;
+    }
+    // The next one out steps over the whole rows of this one.
+    int64_t step = 0;
+    if (__builtin_mul_overflow(view.strides[outer[i - 1]],
+                               view.sizes[outer[i - 1]], &step) ||
+        view.strides[d] != step)
+      return std::nullopt;
   }
-  if (!innerPitch)
-    copy.sourcePitch = copy.rowBytes;
-  copy.stagedPitch = (copy.rowBytes + kTmaAlignment - 1) / kTmaAlignment *
-                     kTmaAlignment;
-  // Rows must not overlap for a 2-D copy.
-  if (copy.sourcePitch < copy.rowBytes || copy.sourcePitch > kMaxCopyPitch ||
-      copy.stagedPitch > kMaxCopyPitch)
+  if (__builtin_mul_overflow(pitch, int64_t(elementBytes), &copy.sourcePitch))
     return std::nullopt;
+  if (outer.empty())
+    copy.sourcePitch = int64_t(copy.rowBytes);
+  // A written view's rows must be its own, or the copy back would write an
+  // element twice.
+  uint64_t reach = copy.sourcePitch < 0 ? 0 - uint64_t(copy.sourcePitch)
+                                        : uint64_t(copy.sourcePitch);
+  if (written && copy.rows > 1 && reach < copy.rowBytes)
+    return std::nullopt;
+  copy.stagedPitch =
+      (copy.rowBytes + kTmaAlignment - 1) / kTmaAlignment * kTmaAlignment;
   // The staged view: the same shape, packed rows of stagedPitch bytes.
   copy.staged = view;
   copy.staged.data = 0;
   int64_t stride = int64_t(copy.stagedPitch / elementBytes);
   for (unsigned d = inner; d-- > 0;) {
     copy.staged.strides[d] = stride;
-    stride *= view.sizes[d];
+    if (__builtin_mul_overflow(stride, view.sizes[d], &stride))
+      return std::nullopt;
   }
   return copy;
 }
@@ -475,7 +488,8 @@ std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
         plan.copies.begin(), plan.copies.end(),
         [&](const RepitchCopy &copy) { return copy.arg == info.arg; });
     if (planned == plan.copies.end()) {
-      std::optional<RepitchCopy> copy = planCopy(info.arg, view);
+      std::optional<RepitchCopy> copy =
+          planCopy(info.arg, view, entry->copiedOut());
       if (copy) {
         copy->in = entry->copiedIn();
         copy->out = entry->copiedOut();
@@ -514,27 +528,36 @@ stagingCopyLaunch(const RepitchCopy &copy, CUdeviceptr staging, bool out) {
   uint64_t elementBytes = scalarTypeSize(copy.source.type);
   if ((elementBytes != 2 && elementBytes != 4) ||
       copy.source.data % elementBytes != 0 ||
-      copy.sourcePitch % elementBytes != 0 ||
+      copy.sourcePitch % int64_t(elementBytes) != 0 ||
       copy.rowBytes % elementBytes != 0 ||
       (copy.rows + kRowsPerProgram - 1) / kRowsPerProgram > kMaxGridX ||
       (copy.rowBytes + kBytesPerProgramRow - 1) / kBytesPerProgramRow >
           kMaxGridY)
     return std::nullopt;
   ScalarType bits = elementBytes == 2 ? ScalarType::I16 : ScalarType::I32;
-  auto rows = [&](CUdeviceptr data, uint64_t pitch) {
+  auto rows = [&](CUdeviceptr data, int64_t pitch) {
     TensorView view = TensorView::contiguous(
         data, bits,
         {int64_t(copy.rows), int64_t(copy.rowBytes / elementBytes)});
-    view.strides[0] = int64_t(pitch / elementBytes);
+    view.strides[0] = pitch / int64_t(elementBytes);
     return view;
   };
   TensorView argument = rows(copy.source.data, copy.sourcePitch);
-  TensorView staged = rows(staging + copy.stagedOffset, copy.stagedPitch);
+  TensorView staged =
+      rows(staging + copy.stagedOffset, int64_t(copy.stagedPitch));
   StagingCopyLaunch launch;
   launch.elementBytes = unsigned(elementBytes);
   launch.from = out ? staged : argument;
   launch.to = out ? argument : staged;
   return launch;
+}
+
+bool driverCanCopy(const RepitchCopy &copy) {
+  if (copy.sourcePitch < 0)
+    return false;
+  uint64_t pitch = uint64_t(copy.sourcePitch);
+  return (copy.rows == 1 || pitch >= copy.rowBytes) && pitch <= kMaxCopyPitch &&
+         copy.stagedPitch <= kMaxCopyPitch;
 }
 
 std::vector<KernelArg> repitchedArguments(const std::vector<KernelArg> &args,

@@ -201,10 +201,11 @@ std::string parseRepitch(const std::vector<std::string_view> &w,
 }
 
 /// Why the arguments of a `KEY ARG...` line do not fit `meta`, or "": each a
-/// buffer argument, listed once, on a kernel with a fallback (which runs
-/// when the condition the line guards fails).
+/// buffer argument, listed once, on a kernel with a fallback where
+/// `needsFallback` (which runs when the condition the line guards fails).
 std::string checkArgumentList(const LaunchMetadata &meta, const char *key,
-                              const std::vector<unsigned> &args) {
+                              const std::vector<unsigned> &args,
+                              bool needsFallback) {
   for (size_t i = 0; i < args.size(); ++i) {
     unsigned arg = args[i];
     if (arg >= meta.params.size() ||
@@ -216,7 +217,7 @@ std::string checkArgumentList(const LaunchMetadata &meta, const char *key,
         return std::string(key) + " argument " + std::to_string(arg) +
                " is listed twice";
   }
-  if (!args.empty() && meta.fallback.empty())
+  if (needsFallback && !args.empty() && meta.fallback.empty())
     return std::string(key) + " line without a fallback line";
   return "";
 }
@@ -597,13 +598,16 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   for (const TensorMapInfo &map : meta.tensorMaps)
     if (std::string why = checkTensorMap(meta, map); !why.empty())
       return fail(why);
-  if (std::string why = checkArgumentList(meta, "aligned", meta.alignedArgs);
+  if (std::string why = checkArgumentList(meta, "aligned", meta.alignedArgs,
+                                          /*needsFallback=*/true);
       !why.empty())
     return fail(why);
   std::vector<unsigned> repitched;
   for (const RepitchArg &entry : meta.repitch)
     repitched.push_back(entry.arg);
-  if (std::string why = checkArgumentList(meta, "repitch", repitched);
+  // A kernel without a fallback refuses what no copy mends.
+  if (std::string why = checkArgumentList(meta, "repitch", repitched,
+                                          /*needsFallback=*/false);
       !why.empty())
     return fail(why);
   // Only a tensor map's buffer can be rejected by TMA's alignment rules.

@@ -1044,12 +1044,15 @@ void Kernel::launchArgs(const Stream &stream,
       return;
     if (const Kernel *fallback = fallbackKernel())
       return fallback->launchArgs(stream, args);
-    throw Error("kernel '" + name_ + "': argument " +
-                    std::to_string(failure->arg) +
-                    " cannot be described by a TMA tensor map and there is "
-                    "no fallback kernel: " +
-                    failure->reason,
-                name_);
+    // What planRepitch leaves: a buffer the kernel does not list, a
+    // written one whose rows overlap, sizes TMA rejects even staged.
+    throw Error(
+        "kernel '" + name_ + "': argument " + std::to_string(failure->arg) +
+            " cannot be described by a TMA tensor map (" + failure->reason +
+            "), nor copied into rows that can be (not a buffer the "
+            "kernel stages, written rows that overlap, or 2^32 rows "
+            "or more), and there is no fallback kernel",
+        name_);
   }
   launchDescribed(stream, grid, args,
                   std::get<std::vector<TensorMapRequest>>(described));
@@ -1060,6 +1063,24 @@ bool Kernel::launchRepitched(const Stream &stream,
                              const std::vector<KernelArg> &args,
                              const RepitchPlan &plan) const {
   module_->ctx->makeCurrent();
+  // Before any copy is queued: one that neither the copy kernels nor the
+  // driver can make leaves the launch to the fallback, or is refused.
+  for (const RepitchCopy &copy : plan.copies) {
+    if (canStage(copy))
+      continue;
+    if (fallbackKernel())
+      return false;
+    throw Error("kernel '" + name_ + "': argument " + std::to_string(copy.arg) +
+                    " (rows of " + std::to_string(copy.rowBytes) + " bytes, " +
+                    std::to_string(copy.sourcePitch) +
+                    " bytes apart) must be staged for TMA, and no copy "
+                    "here can: the runtime's copy kernels (2- or 4-byte "
+                    "elements, rows up to 64 MiB) load on sm_90 in a "
+                    "runtime built with the compiler, and the driver's "
+                    "cuMemcpy2D takes only rows that neither repeat, "
+                    "overlap nor run backwards, under 2^31 bytes apart",
+                name_);
+  }
   // Held until the kernel is queued: another thread's launch could grow
   // (free) the buffer in between.
   std::lock_guard<std::mutex> lock(staging_->mutex);
@@ -1068,8 +1089,9 @@ bool Kernel::launchRepitched(const Stream &stream,
     staging = staging_->get(stream.handle(), plan.bytes,
                             ScratchInfo{0, 0, ScratchFill::None}, name_);
   } catch (const Error &error) {
-    // Too large to stage: the fallback reads the buffers where they are.
-    if (error.result() == CUDA_ERROR_OUT_OF_MEMORY)
+    // Too large to stage: a fallback reads the buffers where they are;
+    // without one, the allocation's error stands.
+    if (error.result() == CUDA_ERROR_OUT_OF_MEMORY && fallbackKernel())
       return false;
     throw;
   }
@@ -1103,15 +1125,16 @@ void Kernel::copyStaged(const Stream &stream, const RepitchCopy &copy,
           stagingCopyLaunch(copy, staging, out))
     if (const Kernel *kernel = stagingCopyKernel(launch->elementBytes))
       return kernel->launchArgs(stream, {launch->from, launch->to});
+  // launchRepitched checked canStage: the driver copies these rows.
   CUdeviceptr source = copy.source.data;
   CUdeviceptr staged = staging + copy.stagedOffset;
   CUDA_MEMCPY2D region{};
   region.srcMemoryType = CU_MEMORYTYPE_DEVICE;
   region.srcDevice = out ? staged : source;
-  region.srcPitch = out ? copy.stagedPitch : copy.sourcePitch;
+  region.srcPitch = out ? copy.stagedPitch : uint64_t(copy.sourcePitch);
   region.dstMemoryType = CU_MEMORYTYPE_DEVICE;
   region.dstDevice = out ? source : staged;
-  region.dstPitch = out ? copy.sourcePitch : copy.stagedPitch;
+  region.dstPitch = out ? uint64_t(copy.sourcePitch) : copy.stagedPitch;
   region.WidthInBytes = copy.rowBytes;
   region.Height = copy.rows;
   std::string operation = "cuMemcpy2DAsync(repitch argument " +
@@ -1119,6 +1142,14 @@ void Kernel::copyStaged(const Stream &stream, const RepitchCopy &copy,
                           (out ? " back)" : ")");
   check(driver().memcpy2DAsync(&region, stream.handle()), operation.c_str(),
         name_);
+}
+
+bool Kernel::canStage(const RepitchCopy &copy) const {
+  if (std::optional<StagingCopyLaunch> launch =
+          stagingCopyLaunch(copy, /*staging=*/0, /*out=*/false))
+    if (stagingCopyKernel(launch->elementBytes))
+      return true;
+  return driverCanCopy(copy);
 }
 
 const Kernel *Kernel::stagingCopyKernel(unsigned elementBytes) const {

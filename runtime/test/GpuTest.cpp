@@ -365,6 +365,22 @@ Matrix randomMatrix(const Context &ctx, int64_t rows, int64_t cols,
   return {std::move(host), std::move(buffer), view};
 }
 
+/// Random floats seen as a rows x cols matrix one float past an aligned
+/// start, whose rows lie `pitch` elements apart, any pitch: 0 repeats the
+/// first row, one under `cols` overlaps the next, a negative one runs
+/// backwards.
+Matrix stridedMatrix(const Context &ctx, int64_t rows, int64_t cols,
+                     int64_t pitch, std::mt19937 &rng) {
+  int64_t reach = (rows - 1) * (pitch < 0 ? -pitch : pitch);
+  int64_t first = 1 + (pitch < 0 ? reach : 0);
+  std::vector<float> host = randomFloats(1 + reach + cols, rng);
+  DeviceBuffer buffer = DeviceBuffer::fromHost(ctx, host);
+  TensorView view = TensorView::contiguous(buffer.data() + 4 * first,
+                                           ScalarType::F32, {rows, cols});
+  view.strides[0] = pitch;
+  return {std::move(host), std::move(buffer), view};
+}
+
 /// Checks `got`, the outRows x outCols matrix a copy kernel wrote from `in`:
 /// a copy of `in`, plus `mark` (which tells which kernel ran), and 0 outside
 /// `in`.
@@ -460,6 +476,28 @@ TEST(Gpu, CopiesRepitchArgumentsWhereTmaCannotDescribeThem) {
   // buffer (each check makes a new stream, which may get the same handle).
   check(randomMatrix(ctx, 1, 1, 1, 3, rng), 8, 32, true);
   check(randomMatrix(ctx, 1000, 333, 335, 1, rng), 1000, 333, true);
+  // Rows that repeat (pitch 0), overlap (7 floats apart) or run backwards:
+  // read, so copied all the same, one float past an aligned start.
+  for (int64_t pitch : {0, 7, -33, -40})
+    check(stridedMatrix(ctx, 37, 33, pitch, rng), 40, 40, true);
+  // Rows 2^31 + 4 bytes apart, beyond the driver's 2-D copy: the copy
+  // kernels take them (f32 is one of theirs).
+  {
+    constexpr int64_t kFarPitch = (int64_t(1) << 29) + 1;
+    Matrix far{std::vector<float>(kFarPitch + 40, 0.0f),
+               DeviceBuffer(ctx, (kFarPitch + 40) * sizeof(float)),
+               TensorView{}};
+    std::vector<float> rows = randomFloats(2 * 40, rng);
+    std::copy(rows.begin(), rows.begin() + 40, far.host.begin());
+    std::copy(rows.begin() + 40, rows.end(), far.host.begin() + kFarPitch);
+    far.buffer.copyFromHost(far.host.data(), 40 * sizeof(float));
+    far.buffer.copyFromHost(far.host.data() + kFarPitch, 40 * sizeof(float),
+                            kFarPitch * sizeof(float));
+    far.view =
+        TensorView::contiguous(far.buffer.data(), ScalarType::F32, {2, 40});
+    far.view.strides[0] = kFarPitch;
+    check(far, 2, 40, true);
+  }
   // An innermost stride of 2 is no copy's to mend: the fallback runs.
   Matrix strided = randomMatrix(ctx, 16, 16, 64, 0, rng);
   strided.view.strides[1] = 2;
@@ -534,8 +572,10 @@ TEST(Gpu, ReportsTensorMapProblems) {
   } catch (const Error &e) {
     EXPECT_EQ(std::string(e.what()),
               "kernel 'tma_strict': argument 0 cannot be described by a TMA "
-              "tensor map and there is no fallback kernel: the stride of "
-              "dimension 0 (132 bytes) is not a multiple of 16 bytes");
+              "tensor map (the stride of dimension 0 (132 bytes) is not a "
+              "multiple of 16 bytes), nor copied into rows that can be (not "
+              "a buffer the kernel stages, written rows that overlap, or "
+              "2^32 rows or more), and there is no fallback kernel");
     EXPECT_EQ(e.kernel(), "tma_strict");
   }
 

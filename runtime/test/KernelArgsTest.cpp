@@ -663,7 +663,7 @@ TEST(Repitch, CopiesOddRowsIntoSixteenBytePitches) {
   EXPECT_EQ(copy.source.data, a.data);
   EXPECT_EQ(copy.rows, 4095u);
   EXPECT_EQ(copy.rowBytes, 8190u);
-  EXPECT_EQ(copy.sourcePitch, 8190u);
+  EXPECT_EQ(copy.sourcePitch, 8190);
   EXPECT_EQ(copy.stagedPitch, 8192u);
   EXPECT_EQ(copy.stagedOffset, 0u);
   EXPECT_EQ(plan->bytes, 4095u * 8192u);
@@ -764,7 +764,7 @@ TEST(Repitch, CopiesAWrittenBufferBackAtAnyGrid) {
   EXPECT_EQ(planRepitch(matmul("2:out"), args, kGrid), std::nullopt);
 }
 
-TEST(Repitch, KeepsTheFallbackWhereACopyCannotHelp) {
+TEST(Repitch, LeavesWhatNoCopyMends) {
   TensorView a = mat(kAligned, 64, 4095, ScalarType::BF16);
   TensorView b = mat(kAligned, 4095, 64, ScalarType::BF16);
   TensorView c = mat(kOut, 64, 64, ScalarType::F32);
@@ -774,19 +774,89 @@ TEST(Repitch, KeepsTheFallbackWhereACopyCannotHelp) {
   // A column view (innermost stride 2).
   TensorView strided = mat(kAligned, 64, 64, ScalarType::BF16);
   strided.strides = {128, 2};
-  EXPECT_EQ(planRepitch(repitchedMatmul(), {strided, b, c}, kGrid), std::nullopt);
-  // Rows that overlap (a pitch shorter than a row).
-  TensorView overlapping = mat(kAligned, 64, 4095, ScalarType::BF16);
-  overlapping.strides = {4001, 1};
-  EXPECT_EQ(planRepitch(repitchedMatmul(), {overlapping, b, c}, kGrid),
+  EXPECT_EQ(planRepitch(repitchedMatmul(), {strided, b, c}, kGrid),
             std::nullopt);
-  // A pitch beyond cuMemcpy2D's 2^31 bytes.
-  TensorView far = mat(kAligned, 2, 5, ScalarType::BF16);
-  far.strides = {int64_t(1) << 31, 1};
-  EXPECT_EQ(planRepitch(repitchedMatmul(), {far, b, c}, kGrid), std::nullopt);
   // A size TMA cannot describe whatever the pitch (2^32 rows).
   TensorView tall = mat(kAligned, int64_t(1) << 32, 3, ScalarType::BF16);
   EXPECT_EQ(planRepitch(repitchedMatmul(), {tall, b, c}, kGrid), std::nullopt);
+}
+
+TEST(Repitch, CopiesRowsThatRepeatOverlapOrRunBackwards) {
+  TensorView b = mat(kAligned, 4095, 64, ScalarType::BF16);
+  TensorView c = mat(kOut, 64, 64, ScalarType::F32);
+  // The staged copy of A (64 rows of 4095 bf16) whose rows are `pitch`
+  // elements apart.
+  auto copyOfA = [&](int64_t pitch) -> std::optional<RepitchCopy> {
+    TensorView a = mat(kAligned + (1 << 20), 64, 4095, ScalarType::BF16);
+    a.strides = {pitch, 1};
+    std::optional<RepitchPlan> plan =
+        planRepitch(repitchedMatmul(), {a, b, c}, kGrid);
+    if (!plan)
+      return std::nullopt;
+    EXPECT_EQ(plan->copies.size(), 1u);
+    EXPECT_EQ(plan->copies[0].stagedPitch, 8192u);
+    EXPECT_EQ(plan->copies[0].staged.strides[0], 4096);
+    return plan->copies[0];
+  };
+  // Every row the first (a broadcast), rows 4001 elements apart (each
+  // overlapping the next), rows running backwards, rows 2^31 elements
+  // apart (beyond cuMemcpy2D's pitches).
+  for (int64_t pitch : {int64_t(0), int64_t(4001), int64_t(-4095), int64_t(-5),
+                        (int64_t(1) << 31) + 1}) {
+    std::optional<RepitchCopy> copy = copyOfA(pitch);
+    ASSERT_TRUE(copy) << pitch;
+    EXPECT_EQ(copy->sourcePitch, 2 * pitch);
+    EXPECT_EQ(copy->rows, 64u);
+    EXPECT_EQ(copy->rowBytes, 8190u);
+    EXPECT_FALSE(driverCanCopy(*copy)) << pitch;
+  }
+  // The same rows as a written C (accumulated or not): rows of their own,
+  // backwards included, are copied back; rows that repeat or overlap are
+  // not, an element would be written twice.
+  for (const char *use : {"2:out", "2:inout"}) {
+    LaunchMetadata m = parse((std::string("tilec-launch 1\nkernel mm\n"
+                                          "params buffer:bf16:2 buffer:bf16:2 "
+                                          "buffer:bf16:2\n"
+                                          "tensormaps 0:64x128:128 1:64x64:128 "
+                                          "2:64x8:128\nrepitch 0:x:2 1:y:2 ") +
+                              use + "\nblock 128 1 1\ngrid - - -\n")
+                                 .c_str());
+    auto plans = [&](int64_t pitch) {
+      TensorView written = mat(kOut, 64, 4095, ScalarType::BF16);
+      written.strides = {pitch, 1};
+      return planRepitch(m,
+                         {mat(kAligned, 64, 64, ScalarType::BF16),
+                          mat(kAligned, 4095, 64, ScalarType::BF16), written},
+                         kGrid)
+          .has_value();
+    };
+    EXPECT_TRUE(plans(-4095)) << use;
+    EXPECT_TRUE(plans(4097)) << use;
+    EXPECT_FALSE(plans(0)) << use;
+    EXPECT_FALSE(plans(4001)) << use;
+    EXPECT_FALSE(plans(-4001)) << use;
+  }
+}
+
+TEST(Repitch, TheDriverCopiesOnlyRowsOfTheirOwnUnder2To31BytesApart) {
+  RepitchCopy copy;
+  copy.rows = 3;
+  copy.rowBytes = 100;
+  copy.stagedPitch = 112;
+  copy.sourcePitch = 100;
+  EXPECT_TRUE(driverCanCopy(copy));
+  copy.sourcePitch = (int64_t(1) << 31) - 1;
+  EXPECT_TRUE(driverCanCopy(copy));
+  copy.sourcePitch = int64_t(1) << 31;
+  EXPECT_FALSE(driverCanCopy(copy));
+  for (int64_t pitch : {0, 50, 99, -100, -200}) {
+    copy.sourcePitch = pitch;
+    EXPECT_FALSE(driverCanCopy(copy)) << pitch;
+  }
+  // One row has no pitch that matters.
+  copy.rows = 1;
+  copy.sourcePitch = 0;
+  EXPECT_TRUE(driverCanCopy(copy));
 }
 
 TEST(Repitch, FoldsOuterDimensionsIntoRows) {
@@ -802,7 +872,7 @@ TEST(Repitch, FoldsOuterDimensionsIntoRows) {
   std::optional<RepitchPlan> plan = planRepitch(m, {batched}, kGrid);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->copies[0].rows, 300u);
-  EXPECT_EQ(plan->copies[0].sourcePitch, 66u);
+  EXPECT_EQ(plan->copies[0].sourcePitch, 66);
   EXPECT_EQ(plan->copies[0].stagedPitch, 80u);
   EXPECT_EQ(plan->copies[0].staged.strides[0], 4000);
   EXPECT_EQ(plan->copies[0].staged.strides[1], 40);
@@ -926,7 +996,8 @@ TEST(Repitch, PlannedCopiesReproduceEveryElement) {
   // memory. Where a plan is made, its 2-D copies, done on the host, must
   // give a staged view that TMA describes and whose every element equals
   // the source's; a plan must be made exactly where TMA rejects the view
-  // and its rows fold into one pitch.
+  // and its rows fold into one pitch (0, negative or overlapping included:
+  // the view is read).
   std::mt19937 rng(11);
   auto pick = [&](int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
@@ -945,10 +1016,15 @@ TEST(Repitch, PlannedCopiesReproduceEveryElement) {
       int64_t packed = view.strides[d + 1] * view.sizes[d + 1];
       int64_t pad = d + 1 == inner ? pick(0, 9) : (pick(0, 3) == 0 ? pick(1, 3) : 0);
       view.strides[d] = packed + pad;
+      // Rows that repeat, overlap or run backwards, now and then.
+      if (pick(0, 4) == 0)
+        view.strides[d] = d + 1 == inner ? pick(-50, view.sizes[inner])
+                                         : (pick(0, 1) ? 0 : -packed);
     }
-    int64_t skip = pick(0, 9);
-    view.data = kBase + 2 * skip;
     std::vector<int64_t> offsets = elementOffsets(view);
+    int64_t lowest = *std::min_element(offsets.begin(), offsets.end());
+    int64_t skip = pick(0, 9) - lowest;
+    view.data = kBase + 2 * skip;
     int64_t extent = skip + *std::max_element(offsets.begin(), offsets.end()) + 1;
     std::vector<uint16_t> memory(extent);
     for (int64_t i = 0; i < extent; ++i)
@@ -970,7 +1046,7 @@ TEST(Repitch, PlannedCopiesReproduceEveryElement) {
     int64_t rowLength = view.sizes[inner];
     int64_t rows = int64_t(offsets.size()) / rowLength;
     int64_t pitch = rows > 1 ? offsets[rowLength] : rowLength;
-    bool folds = pitch >= rowLength;
+    bool folds = true;
     for (int64_t r = 0; r < rows; ++r)
       folds = folds && offsets[r * rowLength] == r * pitch;
     ASSERT_EQ(plan.has_value(), rejected && folds) << "trial " << trial;
@@ -984,10 +1060,11 @@ TEST(Repitch, PlannedCopiesReproduceEveryElement) {
     // The copy cuMemcpy2DAsync makes, on the host.
     std::vector<uint16_t> staging(plan->bytes / 2, 0xdead);
     for (uint64_t r = 0; r < copy.rows; ++r)
-      std::memcpy(reinterpret_cast<char *>(staging.data()) +
-                      copy.stagedOffset + r * copy.stagedPitch,
+      std::memcpy(reinterpret_cast<char *>(staging.data()) + copy.stagedOffset +
+                      r * copy.stagedPitch,
                   reinterpret_cast<const char *>(memory.data()) +
-                      (copy.source.data - kBase) + r * copy.sourcePitch,
+                      int64_t(copy.source.data - kBase) +
+                      int64_t(r) * copy.sourcePitch,
                   copy.rowBytes);
     constexpr CUdeviceptr kStaging = 0x200000;
     TensorView staged = std::get<TensorView>(

@@ -203,8 +203,14 @@ TEST(LaunchMetadataRejects, RepitchLinesWithTheirReason) {
             "argument");
   EXPECT_EQ(error("repitch 0:x:2 0:y:2\nfallback f"),
             "malformed launch metadata: repitch argument 0 is listed twice");
-  EXPECT_EQ(error("repitch 0:x:2"),
-            "malformed launch metadata: repitch line without a fallback line");
+  // No fallback is needed: a launch no copy mends is refused.
+  std::string why;
+  EXPECT_TRUE(parseLaunchMetadata(
+      "tilec-launch 1\nkernel k\nparams buffer:bf16:2 buffer:bf16:2 "
+      "scalar:i32\ntensormaps 0:64x128:128\nrepitch 0:x:2\nblock 1 1 1\n"
+      "grid - - -\n",
+      &why))
+      << why;
   // Argument 1 is a buffer, but TMA never reads or writes it.
   EXPECT_EQ(error("repitch 1:z:2\nfallback f"),
             "malformed launch metadata: repitch argument 1 has no tensor map");

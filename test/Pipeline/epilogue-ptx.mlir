@@ -25,6 +25,10 @@
 // CHECK: cp.async.bulk.wait_group.read 0
 // CHECK-LABEL: .entry matmul_bias_relu__thread_copies(
 // CHECK-NOT: cp.async.bulk.tensor
+// CHECK-DAG: cp.async.cg.shared.global [%rd{{[0-9]+}}{{.*}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// CHECK-DAG: cp.async.commit_group;
+// CHECK-DAG: fence.proxy.async.shared::cta;
+// CHECK-DAG: wgmma.mma_async.sync.aligned
 // CHECK: ld.shared.v4.b32
 // CHECK: st.global.v4.b32
 

@@ -80,13 +80,14 @@ gpu.module @m {
 
 // -----
 
-// A small-grid variant that copies every misaligned operand at any grid
-// (repitch minimum 1) gets no twin: the main kernel's twin is its fallback
-// too. A variant that copies only from two programs on keeps its own.
+// A kernel whose tile.repitch_args list every buffer, each copied from one
+// program on (C written), gets no twin: the runtime copies whatever TMA
+// rejects. One that leaves a buffer out (C) or copies from two programs
+// on (A) gets its own; the variants no longer share the main kernel's.
 // CHECK-LABEL: gpu.module @m
 // CHECK: gpu.func @mm({{.*}}tile.fallback = @mm__thread_copies
 // CHECK: gpu.func @mm__thread_copies(
-// CHECK: gpu.func @mm_small({{.*}}tile.fallback = @mm__thread_copies
+// CHECK: gpu.func @mm_small({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args =
 // CHECK: gpu.func @mm_narrow({{.*}}tile.fallback = @mm_narrow__thread_copies
 // CHECK: gpu.func @mm_narrow__thread_copies(
 // CHECK-NOT: @mm_small__thread_copies
@@ -111,7 +112,7 @@ gpu.module @m {
   }
   gpu.func @mm_small(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,
-                  tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>]} {
+                  tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]} {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %k = memref.dim %a, %c0 : memref<?x?xbf16>
@@ -127,7 +128,35 @@ gpu.module @m {
   }
   gpu.func @mm_narrow(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,
-                  tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 1>]} {
+                  tile.repitch_args = [array<i64: 0, 0, 2>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    } {tile.stages = 4 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<128x128xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The runtime's scratch buffer (the last argument under tile.scratch) is
+// its own aligned allocation: it need not be listed for the kernel to go
+// without a twin.
+// CHECK-LABEL: gpu.module @m
+// CHECK: gpu.func @split({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args =
+// CHECK-NOT: __thread_copies
+gpu.module @m {
+  gpu.func @split(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index, %scratch: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>],
+                  tile.scratch = array<i64: 16, 65536, 0>} {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %k = memref.dim %a, %c0 : memref<?x?xbf16>

@@ -6,8 +6,7 @@
 
 // With --producer-warp (the default), the TMA kernels (main and small-grid) take a warp
 // more than their 256 tile threads; the producer waits on the slots'
-// "empty" barriers, the tile threads arrive on them; the per-thread-copy
-// twins have no producer. The main kernel runs in clusters of two blocks,
+// "empty" barriers, the tile threads arrive on them. The main kernel runs in clusters of two blocks,
 // which meet after initializing their barriers and before leaving, split
 // B's copy between them (multicast to both) and release each slot in both
 // (mapa); the small-grid kernel keeps its own slots.
@@ -24,35 +23,32 @@
 // CHECK-DAG: mbarrier.arrive.shared::cluster.b64
 // CHECK: barrier.cluster.arrive;
 // CHECK-NEXT: barrier.cluster.wait;
-// CHECK-LABEL: .entry mm__thread_copies(
-// CHECK: .maxntid 256, 1, 1
 // CHECK-LABEL: .entry mm__small_grid(
 // CHECK: .maxntid 288, 1, 1
 // CHECK-NOT: multicast
 // CHECK: mbarrier.arrive.shared.b64
 // CHECK-NOT: barrier.cluster
-// The small-grid kernel shares the main kernel's twin (it copies any
-// misaligned operand at any grid): no twin of its own.
-// CHECK-NOT: .entry mm__small_grid__thread_copies(
+// No kernel has a per-thread-copy twin: the runtime copies any operand
+// TMA rejects, A, B and C alike.
+// CHECK-NOT: __thread_copies
 
 // OFF-NOT: .maxntid 288
 // OFF-NOT: barrier.cluster
 
-// The main kernel (and its per-thread-copy twin) walk the tiles with at
+// The main kernel walks the tiles with at
 // most one block a multiprocessor, in clusters of two; the small-grid
 // kernels do not (they split K instead).
 // The TMA kernels name the operands the runtime copies where their rows
 // are misaligned (launch metadata `repitch`): A and B from one tile on,
 // and C (written by their bulk stores) always, copied back after the
-// launch; the twins copy nothing. The main
+// launch. The main
 // kernel names the small-grid kernel as its variant for C of at most 128
 // columns and for grids under half the multiprocessors.
 // INFO-DAG: mm  {{.*}} 288 threads / ceil(dim1(arg2)/256) ceil(dim0(arg2)/128) tiles, persistent: at most 1 block(s) an SM, clusters of 2, copies misaligned arg0 (x >= 1) arg1 (y >= 1) arg2 (written: copied back), mm__small_grid where dim1(arg2) <= 128, mm__small_grid where the grid is under 50% of the SMs{{$}}
 // INFO-DAG: mm__small_grid {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128) ceil(dim1(arg0)/512), z split: at most 1 block(s) an SM in all, unsplit under 4 parts, copies misaligned arg0 (x >= 1) arg1 (y >= 1) arg2 (written: copied back), mm__split_k where the grid's x * y is under 7% of the SMs{{$}}
 // INFO-DAG: mm__split_k {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128) ceil(dim1(arg0)/512), z split: at most 1 block(s) an SM in all, unsplit under 4 parts, copies misaligned arg0 (x >= 1) arg1 (y >= 1) arg2 (written: copied back), then mm__split_k_sum{{$}}
 // INFO-DAG: mm__split_k_sum {{.*}} 128 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/1), waits for the grid before it{{$}}
-// INFO-DAG: mm__thread_copies {{.*}} clusters of 2{{$}}
-// INFO-NOT: mm__small_grid__thread_copies
+// INFO-NOT: __thread_copies
 
 // Without TMA (sm_90) there is no bulk copy to hand to a producer.
 // SM90-NOT: .maxntid 288

@@ -9,11 +9,10 @@
 // RUN: not tilec %s --kernels=nope -o %t.none.cubin 2>&1 | FileCheck %s --check-prefix=NONE
 
 // ALL-DAG: {{ }}mm{{ }}
-// ALL-DAG: {{ }}mm__thread_copies{{ }}
 // ALL-DAG: {{ }}mm__small_grid{{ }}
 // ALL-DAG: {{ }}mm__split_k{{ }}{{.*}}, then mm__split_k_sum{{$}}
 // ALL-DAG: {{ }}mm__split_k_sum{{ }}
-// ALL-NOT: mm__small_grid__thread_copies
+// ALL-NOT: __thread_copies
 // The main kernel's row still names its variants (the runtime compiles
 // them on first need); no other kernel has a row.
 // MAIN: cubin

@@ -93,12 +93,12 @@ static std::optional<NarrowVariant> narrowVariant(DictionaryAttr attr,
 
 /// The `repitch` entries of a tile.repitch_args attribute, or failure when it
 /// is malformed: [argument, axis, programs] entries over buffers with tensor
-/// maps in `meta`, in increasing argument order, on a kernel with a
-/// fallback.
+/// maps in `meta`, in increasing argument order. (A kernel without a
+/// fallback refuses a launch that no copy mends.)
 static FailureOr<std::vector<RepitchArg>>
 repitchEntries(Attribute attr, const LaunchMetadata &meta, size_t userArgs) {
   auto entries = dyn_cast<ArrayAttr>(attr);
-  if (!entries || entries.empty() || meta.fallback.empty())
+  if (!entries || entries.empty())
     return failure();
   std::vector<RepitchArg> repitch;
   for (Attribute entryAttr : entries) {
@@ -208,9 +208,7 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
              << "' must list [buffer argument with a tensor map, grid axis "
                 "0..2, programs >= 1] or [buffer argument with a tensor map, "
              << tile::kRepitchWrittenAxis
-             << ", read first 0 or 1] entries in increasing argument order, "
-                "on a kernel with a '"
-             << tile::kFallbackAttrName << "'";
+             << ", read first 0 or 1] entries in increasing argument order";
     meta.repitch = std::move(*repitch);
   }
   if (Attribute attr = kernel->getAttr(tile::kSmallGridAttrName)) {

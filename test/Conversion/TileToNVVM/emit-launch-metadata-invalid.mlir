@@ -356,20 +356,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
-  gpu.func @repitch_no_fallback(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
-      attributes {known_block_size = array<i32: 64, 1, 1>,
-                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
-                  tile.repitch_args = [array<i64: 0, 0, 2>],
-                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>]} {
-    gpu.return
-  }
-}
-
-// -----
-
-gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order}}
   gpu.func @repitch_no_map(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -382,7 +369,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order}}
   gpu.func @repitch_twice(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -395,7 +382,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order}}
   gpu.func @repitch_not_array(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -408,7 +395,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order}}
   gpu.func @repitch_axis(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -421,7 +408,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order}}
   gpu.func @repitch_no_programs(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -434,7 +421,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order}}
   gpu.func @repitch_short(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -449,7 +436,7 @@ gpu.module @tilec_kernels {
 // A written entry's last value says whether the kernel reads the buffer
 // first: 0 or 1.
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order}}
   gpu.func @repitch_written_twice(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -463,7 +450,7 @@ gpu.module @tilec_kernels {
 
 // Axes below -1 name nothing.
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order, on a kernel with a 'tile.fallback'}}
+  // expected-error @+1 {{'tile.repitch_args' must list [buffer argument with a tensor map, grid axis 0..2, programs >= 1] or [buffer argument with a tensor map, -1, read first 0 or 1] entries in increasing argument order}}
   gpu.func @repitch_axis_below(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],

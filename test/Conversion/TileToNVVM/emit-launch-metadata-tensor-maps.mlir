@@ -51,6 +51,22 @@ gpu.module @tilec_kernels {
 
 // -----
 
+// A kernel whose every buffer the runtime copies has no fallback: the
+// repitch line stands alone, and a launch no copy mends is refused.
+// CHECK-LABEL: @__tilec_launch_mm_copied
+// CHECK-SAME: tensormaps 0:64x128:128 1:64x8:128\0Arepitch 0:x:1 1:out\0Ablock
+gpu.module @tilec_kernels {
+  gpu.func @mm_copied(%a: memref<?x?xbf16>, %c: memref<?x?xbf16>, %ta: !llvm.ptr, %tc: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 1, dim = 0, per_program = 128>],
+                  tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, -1, 0>],
+                  tile.tensor_maps = [array<i64: 0, 64, 128, 128>, array<i64: 1, 64, 8, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
 // CHECK-LABEL: @__tilec_launch_mm_accumulated
 // CHECK-SAME: tensormaps 0:64x128:128 2:64x8:128\0Arepitch 0:x:2 2:inout\0Afallback
 gpu.module @tilec_kernels {

@@ -177,8 +177,10 @@ misalignedArgument(const LaunchMetadata &meta,
 
 /// One buffer argument copied into the launch's staging buffer (see
 /// `repitch` in LaunchMetadata.h): `rows` rows of `rowBytes` each, from
-/// `source` (rows `sourcePitch` bytes apart) to `stagedOffset` bytes into the
-/// staging buffer (rows `stagedPitch` bytes apart, a multiple of 16).
+/// `source` (rows `sourcePitch` bytes apart: 0 where every row is the first,
+/// negative where they run backwards, under `rowBytes` where they overlap) to
+/// `stagedOffset` bytes into the staging buffer (rows `stagedPitch` bytes
+/// apart, a multiple of 16).
 struct RepitchCopy {
   unsigned arg = 0;
   /// Copied into the staging buffer before the kernel, out of it after (a
@@ -188,7 +190,7 @@ struct RepitchCopy {
   TensorView source;
   uint64_t rows = 0;
   uint64_t rowBytes = 0;
-  uint64_t sourcePitch = 0;
+  int64_t sourcePitch = 0;
   uint64_t stagedPitch = 0;
   uint64_t stagedOffset = 0;
   /// `source`'s shape over the copy, with data = stagedOffset: add the
@@ -209,8 +211,11 @@ struct RepitchPlan {
 /// programs of `grid` (see computeGrid) to pay for its copy (see `repitch` in
 /// LaunchMetadata.h); nullopt when nothing is rejected or a copy does not
 /// pay or cannot help (another argument or reason, a view whose outer
-/// dimensions do not fold into rows of one pitch, a pitch of 2^31 bytes or
-/// more, which cuMemcpy2D refuses). Pure, so it is testable without a GPU.
+/// dimensions do not fold into rows of one pitch, a written view whose rows
+/// overlap, a staged view TMA still rejects: 2^32 rows or more). Rows that
+/// repeat, overlap or run backwards in a read view are copied: the copy
+/// kernels take any pitch (see driverCanCopy for the driver's copy). Pure,
+/// so it is testable without a GPU.
 std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
                                        const std::vector<KernelArg> &args,
                                        const std::array<uint64_t, 3> &grid);
@@ -231,6 +236,12 @@ struct StagingCopyLaunch {
 /// Pure, so it is testable without a GPU.
 std::optional<StagingCopyLaunch>
 stagingCopyLaunch(const RepitchCopy &copy, CUdeviceptr staging, bool out);
+
+/// Whether cuMemcpy2DAsync can make `copy` where the copy kernels do not:
+/// it takes rows that neither repeat, overlap nor run backwards, at pitches
+/// under 2^31 bytes (CU_DEVICE_ATTRIBUTE_MAX_PITCH on the GPUs tilec
+/// targets).
+bool driverCanCopy(const RepitchCopy &copy);
 
 /// `args` with each argument of `plan` replaced by its staged view in the
 /// staging buffer at `staging`.

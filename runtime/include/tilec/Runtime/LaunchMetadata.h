@@ -52,14 +52,14 @@
 // this kernel on the copies instead of the fallback. An entry is
 // `ARG:AXIS:MIN` for a buffer the kernel only reads, each part of it by
 // every program along grid axis AXIS (x, y or z; a matmul's A by a row of
-// C's tiles): copied in (cuMemcpy2DAsync, on the launch stream) only where
-// the grid has at least MIN programs along AXIS (reads enough to pay for a
-// copy). `ARG:out` is a buffer the kernel writes (a matmul's C): copied out
-// after the kernel and its then kernel, where `ARG:inout` (written after
-// being read: an accumulating C) is copied in first too. Each ARG listed
-// once, MIN at least 1, only with a fallback line (which runs where a copy
-// does not pay or cannot help: rows that repeat or overlap, a view too
-// large to stage).
+// C's tiles): copied in (by the runtime's copy kernels or cuMemcpy2DAsync,
+// on the launch stream) only where the grid has at least MIN programs along
+// AXIS (reads enough to pay for a copy). `ARG:out` is a buffer the kernel
+// writes (a matmul's C): copied out after the kernel and its then kernel,
+// where `ARG:inout` (written after being read: an accumulating C) is copied
+// in first too. Each ARG listed once, MIN at least 1. Where a copy does not
+// pay or cannot help (written rows that overlap, a view too large to
+// stage), the fallback runs, or without one the launch is refused.
 // `fallback` names a kernel of the same module, with the same user
 // parameters and no tensor maps, that the runtime launches instead when some
 // buffer cannot be described by a tensor map (TMA's alignment rules) or an

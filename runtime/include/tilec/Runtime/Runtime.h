@@ -366,8 +366,9 @@ private:
   const Kernel &downTheFallbacks(const std::vector<KernelArg> &args) const;
   /// Copies `plan`'s arguments into this kernel's staging buffer of
   /// `stream`, launches on the copies over `grid` (see computeGrid) and
-  /// copies the written ones back; false, launching nothing, when the
-  /// buffer cannot be allocated.
+  /// copies the written ones back; false, launching nothing, when a copy
+  /// cannot be made (see canStage) or the buffer cannot be allocated and
+  /// there is a fallback to launch instead (an error without one).
   bool launchRepitched(const Stream &stream,
                        const std::array<uint64_t, 3> &grid,
                        const std::vector<KernelArg> &args,
@@ -377,6 +378,9 @@ private:
   /// where they load and fit, by cuMemcpy2DAsync otherwise.
   void copyStaged(const Stream &stream, const RepitchCopy &copy,
                   CUdeviceptr staging, bool out) const;
+  /// Whether copyStaged can make `copy`: by a copy kernel that loads here,
+  /// or by the driver's 2-D copy (see driverCanCopy).
+  bool canStage(const RepitchCopy &copy) const;
   /// The runtime's copy kernel for elements of `elementBytes` (2 or 4),
   /// loaded into this kernel's context on the first need there (one module
   /// a context, shared by the kernels that stage); nullptr where the
