@@ -14,9 +14,9 @@
 #     tilec_kernel_wrapper_tests tilec_jit_tests tilec-run-examples-aot
 #   mkdir -p .device/parts/cubins && cp build/bench/matmul/tilec-matmul-bench \
 #     build/runtime/test/tilec_runtime_tests build/test/tilec_kernel_wrapper_tests \
-#     build/test/tilec-run-examples-aot .device/parts/ && strip .device/parts/tilec*
+#     build/examples/tilec-run-examples-aot .device/parts/ && strip .device/parts/tilec*
 #   strip -o .device/parts/tilec_jit_tests build/runtime/jit/tilec_jit_tests &&
-#     gzip -f .device/parts/tilec_jit_tests
+#     xz -9e -T2 .device/parts/tilec_jit_tests   (gzip leaves it too large to carry)
 #   build/bin/tilec bench/matmul/kernels.mlir -o .device/parts/new.cubin
 #   for f in examples/*.mlir; do [ "$f" = examples/attention.mlir ] ||
 #     build/bin/tilec "$f" -o .device/parts/cubins/$(basename "$f" .mlir).cubin; done
@@ -28,7 +28,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TILEC_CACHE_DIR="$(mktemp -d)"
 D=.device/parts
-gunzip -f "$D/tilec_jit_tests.gz"
+[ -f "$D/tilec_jit_tests.xz" ] && python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$D/tilec_jit_tests.xz" "$D/tilec_jit_tests"
 chmod +x "$D"/tilec*
 source bench/steps.sh
 QUIET_PATTERN='PASSED|FAILED|passed' quiet_step jit-tests "$D/tilec_jit_tests" --gtest_brief=1

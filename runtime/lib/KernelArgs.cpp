@@ -414,6 +414,20 @@ std::optional<RepitchCopy> planCopy(unsigned arg, const TensorView &view,
   RepitchCopy copy;
   copy.arg = arg;
   copy.source = view;
+  if (view.numElements() == 0) {
+    // Nothing to copy, and TMA takes no empty dimension: the tensor map
+    // describes one element of the staging buffer instead (see
+    // RepitchCopy::empty).
+    copy.empty = true;
+    copy.stagedPitch = kTmaAlignment;
+    copy.staged = view;
+    for (unsigned d = 0; d < view.rank; ++d) {
+      copy.staged.sizes[d] = 1;
+      copy.staged.strides[d] =
+          d == inner ? 1 : int64_t(kTmaAlignment / elementBytes);
+    }
+    return copy;
+  }
   copy.rowBytes = uint64_t(view.sizes[inner]) * elementBytes;
   copy.rows = 1;
   // Outer dimensions of one element have no stride that matters.
@@ -482,7 +496,8 @@ std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
     if (entry == meta.repitch.end() ||
         (entry->use == RepitchArg::Use::Read &&
          grid[entry->axis % 3] < entry->minPrograms) ||
-        view.rank == 0 || view.strides[view.rank - 1] != 1)
+        view.rank == 0 ||
+        (view.strides[view.rank - 1] != 1 && view.numElements() != 0))
       return std::nullopt;
     auto planned = std::find_if(
         plan.copies.begin(), plan.copies.end(),
@@ -491,11 +506,13 @@ std::optional<RepitchPlan> planRepitch(const LaunchMetadata &meta,
       std::optional<RepitchCopy> copy =
           planCopy(info.arg, view, entry->copiedOut());
       if (copy) {
-        copy->in = entry->copiedIn();
-        copy->out = entry->copiedOut();
+        copy->in = entry->copiedIn() && !copy->empty;
+        copy->out = entry->copiedOut() && !copy->empty;
       }
       std::optional<uint64_t> bytes =
-          copy ? multiplied(copy->rows, copy->stagedPitch) : std::nullopt;
+          copy
+              ? multiplied(std::max<uint64_t>(copy->rows, 1), copy->stagedPitch)
+              : std::nullopt;
       if (!bytes || *bytes > std::numeric_limits<uint64_t>::max() -
                                  kStagingAlignment - plan.bytes)
         return std::nullopt;
@@ -560,16 +577,34 @@ bool driverCanCopy(const RepitchCopy &copy) {
          copy.stagedPitch <= kMaxCopyPitch;
 }
 
-std::vector<KernelArg> repitchedArguments(const std::vector<KernelArg> &args,
-                                          const RepitchPlan &plan,
-                                          CUdeviceptr staging) {
+namespace {
+/// `args` with each argument of `plan` replaced by its staged view at
+/// `staging`, but for empty ones unless `emptyToo`.
+std::vector<KernelArg> stagedArguments(const std::vector<KernelArg> &args,
+                                       const RepitchPlan &plan,
+                                       CUdeviceptr staging, bool emptyToo) {
   std::vector<KernelArg> staged = args;
   for (const RepitchCopy &copy : plan.copies) {
+    if (copy.empty && !emptyToo)
+      continue;
     TensorView view = copy.staged;
     view.data = staging + copy.stagedOffset;
     staged[copy.arg] = KernelArg(view);
   }
   return staged;
+}
+} // namespace
+
+std::vector<KernelArg> repitchedArguments(const std::vector<KernelArg> &args,
+                                          const RepitchPlan &plan,
+                                          CUdeviceptr staging) {
+  return stagedArguments(args, plan, staging, /*emptyToo=*/false);
+}
+
+std::vector<KernelArg> tensorMapArguments(const std::vector<KernelArg> &args,
+                                          const RepitchPlan &plan,
+                                          CUdeviceptr staging) {
+  return stagedArguments(args, plan, staging, /*emptyToo=*/true);
 }
 
 PackedArgs packArguments(const LaunchMetadata &meta,

@@ -1066,7 +1066,7 @@ bool Kernel::launchRepitched(const Stream &stream,
   // Before any copy is queued: one that neither the copy kernels nor the
   // driver can make leaves the launch to the fallback, or is refused.
   for (const RepitchCopy &copy : plan.copies) {
-    if (canStage(copy))
+    if ((!copy.in && !copy.out) || canStage(copy))
       continue;
     if (fallbackKernel())
       return false;
@@ -1099,7 +1099,8 @@ bool Kernel::launchRepitched(const Stream &stream,
     if (copy.in)
       copyStaged(stream, copy, staging, /*out=*/false);
   std::vector<KernelArg> staged = repitchedArguments(args, plan, staging);
-  auto described = describeTensorMaps(meta_, staged);
+  auto described =
+      describeTensorMaps(meta_, tensorMapArguments(args, plan, staging));
   // planRepitch checked each staged view at an aligned address.
   if (auto *failure = std::get_if<TensorMapFailure>(&described))
     throw Error("kernel '" + name_ + "': staged argument " +

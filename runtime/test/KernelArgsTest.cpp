@@ -838,6 +838,37 @@ TEST(Repitch, CopiesRowsThatRepeatOverlapOrRunBackwards) {
   }
 }
 
+TEST(Repitch, DescribesAnEmptyBufferByOneStagedElement) {
+  // K = 0: A (200 x 0) and B (0 x 136) have no element, and TMA takes no
+  // empty dimension. Nothing is copied; the kernel takes the views as they
+  // are (it loops over no K), the tensor maps one staged element each.
+  LaunchMetadata m = repitchedMatmul();
+  TensorView a = mat(kAligned, 200, 0, ScalarType::BF16);
+  TensorView b = mat(0, 0, 136, ScalarType::BF16);
+  std::vector<KernelArg> args = {a, b, mat(kOut, 200, 136, ScalarType::F32)};
+  std::optional<RepitchPlan> plan = planRepitch(m, args, kGrid);
+  ASSERT_TRUE(plan);
+  ASSERT_EQ(plan->copies.size(), 2u);
+  for (const RepitchCopy &copy : plan->copies) {
+    EXPECT_TRUE(copy.empty);
+    EXPECT_FALSE(copy.in || copy.out);
+    EXPECT_EQ(copy.staged.sizes[0], 1);
+    EXPECT_EQ(copy.staged.sizes[1], 1);
+    EXPECT_EQ(copy.staged.strides[0], 8);
+  }
+  EXPECT_EQ(plan->copies[1].stagedOffset, 256u);
+  constexpr CUdeviceptr kStaging = kAligned + (1 << 28);
+  std::vector<KernelArg> kernelArgs = repitchedArguments(args, *plan, kStaging);
+  EXPECT_EQ(std::get<TensorView>(kernelArgs[0].value()).data, a.data);
+  EXPECT_EQ(std::get<TensorView>(kernelArgs[0].value()).sizes[1], 0);
+  EXPECT_EQ(std::get<TensorView>(kernelArgs[1].value()).data, 0u);
+  std::vector<KernelArg> mapped = tensorMapArguments(args, *plan, kStaging);
+  const auto &mappedA = std::get<TensorView>(mapped[0].value());
+  EXPECT_EQ(mappedA.data, kStaging);
+  EXPECT_EQ(reason(m.tensorMaps[0], mappedA), "");
+  EXPECT_EQ(std::get<TensorView>(mapped[1].value()).data, kStaging + 256);
+}
+
 TEST(Repitch, TheDriverCopiesOnlyRowsOfTheirOwnUnder2To31BytesApart) {
   RepitchCopy copy;
   copy.rows = 3;

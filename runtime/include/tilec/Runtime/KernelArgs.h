@@ -196,6 +196,11 @@ struct RepitchCopy {
   /// `source`'s shape over the copy, with data = stagedOffset: add the
   /// staging buffer's address to get the view the kernel reads.
   TensorView staged;
+  /// `source` has no element (a matmul's K of 0): nothing is copied and
+  /// the kernel takes `source` itself, but TMA takes no empty dimension,
+  /// so its tensor map describes `staged`, one element of the staging
+  /// buffer, which a kernel looping over no element never reads.
+  bool empty = false;
 };
 
 /// The copies one launch makes around the kernel, and the staging bytes
@@ -244,8 +249,14 @@ stagingCopyLaunch(const RepitchCopy &copy, CUdeviceptr staging, bool out);
 bool driverCanCopy(const RepitchCopy &copy);
 
 /// `args` with each argument of `plan` replaced by its staged view in the
-/// staging buffer at `staging`.
+/// staging buffer at `staging`: what the kernel takes (an empty argument
+/// stays as it is).
 std::vector<KernelArg> repitchedArguments(const std::vector<KernelArg> &args,
+                                          const RepitchPlan &plan,
+                                          CUdeviceptr staging);
+
+/// The same, empty arguments included: what the tensor maps describe.
+std::vector<KernelArg> tensorMapArguments(const std::vector<KernelArg> &args,
                                           const RepitchPlan &plan,
                                           CUdeviceptr staging);
 
