@@ -415,8 +415,9 @@ def TileBulkCopyFallback
     where no staged copy is possible (a written buffer whose rows overlap,
     2^32 rows or more, no memory for the copy). Every matmul kernel the
     tiling makes is such a kernel: on a matmul description the twin was
-    40% of ptxas's time. Kernels with any other buffer (an epilogue's bias,
-    attention's Q, K and V) keep their twins.
+    40% of ptxas's time. (The runtime's scratch buffer, the last argument
+    under `tile.scratch`, needs no entry.) Kernels written by hand, which
+    list none, and attention's keep their twins.
 
     ```mlir
     // Before
