@@ -10,6 +10,7 @@
 #include "tilec/Dialect/Tile/TileOps.h"
 #include "tilec/Transforms/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace tilec {
@@ -43,6 +44,15 @@ gpu::GPUFuncOp tilec::addBulkCopyFallback(gpu::GPUFuncOp kernel) {
   return addFallbackTwin(kernel, "__thread_copies", kNoBulkCopiesAttr);
 }
 
+/// The buffer arguments of `kernel` (all but the runtime's scratch buffer,
+/// the last argument under tile.scratch, which is its own aligned
+/// allocation).
+static ArrayRef<BlockArgument> bufferArguments(gpu::GPUFuncOp kernel) {
+  unsigned count = kernel.getNumArguments() -
+                   (kernel->hasAttr(tile::kScratchAttrName) ? 1 : 0);
+  return kernel.getArguments().take_front(count);
+}
+
 /// Whether the runtime copies every buffer argument of `kernel` that TMA
 /// rejects, at any grid: tile.repitch_args lists each, copied from one
 /// program on (written ones always are). The runtime's copy kernels mend
@@ -61,15 +71,41 @@ static bool copiesEveryBuffer(gpu::GPUFuncOp kernel) {
       return false;
     copied.insert(values[0]);
   }
-  // The runtime's scratch buffer, the last argument where there is one
-  // (tile.scratch), is its own allocation, aligned for any copy.
-  unsigned buffers = kernel.getNumArguments() -
-                     (kernel->hasAttr(tile::kScratchAttrName) ? 1 : 0);
-  return llvm::all_of(kernel.getArguments().take_front(buffers),
-                      [&](BlockArgument arg) {
-                        return !isa<MemRefType>(arg.getType()) ||
-                               copied.contains(arg.getArgNumber());
-                      });
+  return llvm::all_of(bufferArguments(kernel), [&](BlockArgument arg) {
+    return !isa<MemRefType>(arg.getType()) ||
+           copied.contains(arg.getArgNumber());
+  });
+}
+
+/// tile.repitch_args for a kernel written by hand, which lists none: each
+/// buffer argument copied from one program on, a written one copied in
+/// before the kernel as well as back after it (the kernel may leave some
+/// of it unwritten). Null when a buffer has a use other than tile.load,
+/// tile.store and memref.dim (a view of it, an atomic): what such a use
+/// reaches is not known here, and the twin stays.
+static ArrayAttr derivedRepitchArgs(gpu::GPUFuncOp kernel) {
+  Builder b(kernel.getContext());
+  SmallVector<Attribute> entries;
+  for (BlockArgument arg : bufferArguments(kernel)) {
+    if (!isa<MemRefType>(arg.getType()))
+      continue;
+    bool written = false;
+    for (OpOperand &use : arg.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto store = dyn_cast<tile::StoreOp>(user);
+          store && store.getBuffer() == arg)
+        written = true;
+      else if (!(isa<tile::LoadOp>(user) && use.getOperandNumber() == 0) &&
+               !isa<memref::DimOp>(user))
+        return nullptr;
+    }
+    int64_t number = arg.getArgNumber();
+    entries.push_back(
+        written ? b.getDenseI64ArrayAttr(
+                      {number, tile::kRepitchWrittenAxis, /*readFirst=*/1})
+                : b.getDenseI64ArrayAttr({number, /*x*/ 0, /*programs=*/1}));
+  }
+  return entries.empty() ? nullptr : b.getArrayAttr(entries);
 }
 
 namespace {
@@ -85,6 +121,11 @@ struct TileBulkCopyFallbackPass
           stagesWithBulkCopies(func, defaultStages))
         kernels.push_back(func);
     for (gpu::GPUFuncOp kernel : kernels) {
+      if (!kernel->hasAttr(tile::kRepitchArgsAttrName))
+        if (ArrayAttr derived = derivedRepitchArgs(kernel)) {
+          kernel->setAttr(tile::kRepitchArgsAttrName, derived);
+          ++numDerived;
+        }
       if (copiesEveryBuffer(kernel)) {
         ++numCopiedInstead;
         continue;

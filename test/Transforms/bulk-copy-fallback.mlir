@@ -171,3 +171,59 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A kernel written by hand lists no tile.repitch_args: where its buffers
+// are used only by tile.load, tile.store and memref.dim, the pass lists
+// them, read ones from one program on and the written C copied in and
+// back (the kernel might leave part of it unwritten), and makes no twin.
+// CHECK-LABEL: gpu.module @m
+// CHECK: gpu.func @by_hand({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 0, 1>, array<i64: 2, 0, 1>, array<i64: 3, -1, 1>]}
+// CHECK-NOT: __thread_copies
+gpu.module @m {
+  gpu.func @by_hand(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %bias: memref<?xf32>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    } {tile.stages = 4 : i64}
+    %tbias = tile.load %bias[%n0] : memref<?xf32> -> tensor<128xf32>
+    tile.store %r, %c[%m0, %n0] : tensor<128x128xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A buffer with another use (here a view of it) keeps the kernel's twin:
+// what the view reaches is not known here. Nothing is listed.
+// CHECK-LABEL: gpu.module @m
+// CHECK: gpu.func @viewed({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, tile.fallback = @viewed__thread_copies}
+// CHECK: gpu.func @viewed__thread_copies(
+gpu.module @m {
+  gpu.func @viewed(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %n = memref.dim %c, %c1 : memref<?x?xf32>
+    %cv = memref.subview %c[0, 0] [128, %n] [1, 1] : memref<?x?xf32> to memref<128x?xf32, strided<[?, 1]>>
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x128xf32>) {
+      %ta = tile.load %a[%m0, %kk] : memref<?x?xbf16> -> tensor<128x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    } {tile.stages = 4 : i64}
+    tile.store %r, %cv[%c0, %n0] : tensor<128x128xf32>, memref<128x?xf32, strided<[?, 1]>>
+    gpu.return
+  }
+}

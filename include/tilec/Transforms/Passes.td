@@ -416,8 +416,14 @@ def TileBulkCopyFallback
     2^32 rows or more, no memory for the copy). Every matmul kernel the
     tiling makes is such a kernel: on a matmul description the twin was
     40% of ptxas's time. (The runtime's scratch buffer, the last argument
-    under `tile.scratch`, needs no entry.) Kernels written by hand, which
-    list none, and attention's keep their twins.
+    under `tile.scratch`, needs no entry.)
+
+    A kernel written by hand lists none: where every buffer of it is used
+    only by `tile.load`, `tile.store` and `memref.dim`, the pass lists
+    them itself, each copied from one program on and a written one copied
+    in as well as back (the kernel may leave part of it unwritten), so that
+    it too goes without a twin. A buffer with any other use (a view of it,
+    as attention's per-head slices are) keeps the kernel's twin.
 
     ```mlir
     // Before
@@ -443,6 +449,8 @@ def TileBulkCopyFallback
     Statistic<"numFallbacks", "num-fallbacks", "Fallback kernels made">,
     Statistic<"numCopiedInstead", "num-copied-instead",
               "Kernels left without a twin: the runtime copies their buffers">,
+    Statistic<"numDerived", "num-derived",
+              "Kernels written by hand given tile.repitch_args">,
   ];
 }
 
