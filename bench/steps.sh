@@ -67,3 +67,8 @@ matmul_check_steps() {
   quiet_step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$bin" \
     --cubin "$cubin" --check --variant "$mem_variants" --shape "$mem_shapes"
 }
+# `unpack_xz FILE.xz`: FILE next to it (python's lzma: the GPU machine may
+# lack xz). Device calls carry large binaries xz-packed to fit their limit.
+unpack_xz() {
+  python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$1" "${1%.xz}"
+}

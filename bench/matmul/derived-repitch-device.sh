@@ -25,10 +25,10 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TILEC_CACHE_DIR="$(mktemp -d)"
 D=.device/parts
-unxz() { python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$1" "${1%.xz}"; }
-unxz "$D/tilec_jit_tests.xz"; unxz "$D/cubins/attention.cubin.xz"; rm -f "$D/cubins/attention.cubin.xz"
-chmod +x "$D"/tilec*
 source bench/steps.sh
+unpack_xz "$D/tilec_jit_tests.xz"; unpack_xz "$D/cubins/attention.cubin.xz"
+rm -f "$D/cubins/attention.cubin.xz"
+chmod +x "$D"/tilec*
 quiet_step examples-aot "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot \
   --max-gflop 2 --json "$OUT/examples.json"
 quiet_step epilogue-odd "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mode aot \

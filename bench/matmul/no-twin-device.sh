@@ -28,9 +28,9 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TILEC_CACHE_DIR="$(mktemp -d)"
 D=.device/parts
-[ -f "$D/tilec_jit_tests.xz" ] && python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$D/tilec_jit_tests.xz" "$D/tilec_jit_tests"
-chmod +x "$D"/tilec*
 source bench/steps.sh
+[ -f "$D/tilec_jit_tests.xz" ] && unpack_xz "$D/tilec_jit_tests.xz"
+chmod +x "$D"/tilec*
 QUIET_PATTERN='PASSED|FAILED|passed' quiet_step jit-tests "$D/tilec_jit_tests" --gtest_brief=1
 matmul_check_steps "$D" "$D/new.cubin" \
   "${CHECK_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_bf16_cc,mm_bf16_f32_rr_acc,mm_f16_f16_rr_acc,mm_f16_f32_rc,mm_f32_f32_rr}" \
