@@ -869,6 +869,152 @@ void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
                  FlatSymbolRefAttr::get(kernel.getNameAttr()));
 }
 
+/// C's columns at most for which the GEMV kernel runs instead of the
+/// small-grid kernel (tile.narrow): one.
+constexpr int64_t kGemvColumns = 1;
+/// Rows of C a GEMV program computes, and K elements it reads of each a
+/// step, for a row-major A: whole 1 KiB runs of 8 rows, 8 loads a thread
+/// of 4 warps. On the H200 (bf16, bench/matmul/results/2026-12-02-h200-gemv,
+/// hand-written sweep) this beat 4 to 32 rows of 256 to 1024, 8 warps, and
+/// loading each step's tiles before the previous step's products (more
+/// registers, fewer blocks a multiprocessor).
+constexpr int64_t kGemvRows = 8;
+constexpr int64_t kGemvDepth = 512;
+/// For a column-major A (stored [K, M]): 32 rows of C are 64 contiguous
+/// bytes of 16-bit A (two sectors), 128 of K a step.
+constexpr int64_t kGemvColumnMajorRows = 32;
+constexpr int64_t kGemvColumnMajorDepth = 128;
+constexpr int64_t kGemvWarps = 4;
+/// The GEMV grid, in percent of the multiprocessors, under which the
+/// small-grid kernel (and down its ladder, split-K) runs instead: the main
+/// kernel's share, since one block of 4 warps a multiprocessor cannot keep
+/// enough loads in flight. At 97% (1024x1x4096, 128 programs) the GEMV
+/// kernel ran 2.4x as fast as the small-grid kernel on the H200; under
+/// 50% it was not measured.
+constexpr int64_t kGemvPercentOfSms = 50;
+
+/// Rows of C a GEMV program computes for `op`.
+int64_t gemvRows(tile::MatmulOp op) {
+  return op.getALayout() == tile::MatrixLayout::row ? kGemvRows
+                                                    : kGemvColumnMajorRows;
+}
+
+/// The 1-D view of line `index` of the 2-D `matrix` along dimension
+/// `alongDim` (a column when alongDim is 0, a row when 1).
+Value matrixLine(OpBuilder &b, Location loc, Value matrix, unsigned alongDim,
+                 Value index) {
+  auto type = cast<MemRefType>(matrix.getType());
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  OpFoldResult length = b.createOrFold<memref::DimOp>(loc, matrix, alongDim);
+  SmallVector<OpFoldResult> offsets{zero, zero}, sizes{one, one};
+  offsets[1 - alongDim] = index;
+  sizes[alongDim] = length;
+  SmallVector<OpFoldResult> strides{one, one};
+  MemRefType lineType = memref::SubViewOp::inferRankReducedResultType(
+      {ShapedType::kDynamic}, type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, lineType, matrix, offsets, sizes,
+                                   strides);
+}
+
+/// `tile` in f32 (16-bit elements extended).
+Value toF32(OpBuilder &b, Location loc, Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (type.getElementType().isF32())
+    return tile;
+  return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), tile);
+}
+
+/// The body of a GEMV program (x: C's column n, y: gemvRows rows of C from
+/// m0): the products of A's rows and B's column n summed over K in an f32
+/// tile in A's stored orientation (K contiguous for a row-major A, so each
+/// warp reads whole runs of A's rows; rows contiguous for a column-major
+/// one), reduced once after the loop.
+/// Every access is a plain load or store, checked for alignment at run
+/// time: no tensor map, no staging copy, any pitch.
+void buildGemvBody(OpBuilder &b, Location loc, tile::MatmulOp op,
+                   ValueRange args) {
+  IndexMath m{b, loc};
+  Type index = b.getIndexType();
+  MLIRContext *ctx = b.getContext();
+  Value n = tile::ProgramIdOp::create(
+      b, loc, index, tile::ProgramDimAttr::get(ctx, tile::ProgramDim::x));
+  Value row = tile::ProgramIdOp::create(
+      b, loc, index, tile::ProgramDimAttr::get(ctx, tile::ProgramDim::y));
+  bool aRowMajor = op.getALayout() == tile::MatrixLayout::row;
+  int64_t rows = gemvRows(op);
+  int64_t depth = aRowMajor ? kGemvDepth : kGemvColumnMajorDepth;
+  Value m0 = m.mul(row, m.constant(rows));
+  Value a = args[0], c = args[2];
+  Value k = matmulK(b, loc, op, a);
+  // B's column n: a column of B [K, N], or a row of B stored [N, K].
+  bool bRowMajor = op.getBLayout() == tile::MatrixLayout::row;
+  Value bLine = matrixLine(b, loc, args[1], bRowMajor ? 0 : 1, n);
+  Value cLine = matrixLine(b, loc, c, kRowsOfC, n);
+  // The accumulator in A's stored orientation: [rows, K] or [K, rows].
+  unsigned kAxis = aRowMajor ? 1 : 0;
+  SmallVector<int64_t, 2> shape{rows, depth};
+  if (!aRowMajor)
+    std::swap(shape[0], shape[1]);
+  Type aElement = op.getAType().getElementType();
+  auto accType = RankedTensorType::get(shape, b.getF32Type());
+  auto loop = scf::ForOp::create(
+      b, loc, m.constant(0), k, m.constant(depth),
+      ValueRange{zeroTile(b, loc, accType)},
+      [&](OpBuilder &lb, Location l, Value kk, ValueRange iterArgs) {
+        SmallVector<Value, 2> at{m0, kk};
+        if (!aRowMajor)
+          std::swap(at[0], at[1]);
+        Value aTile = tile::LoadOp::create(
+            lb, l, RankedTensorType::get(shape, aElement), a, at);
+        Value bTile = tile::LoadOp::create(
+            lb, l, RankedTensorType::get({depth}, aElement), bLine,
+            ValueRange{kk});
+        Value bRows = tile::BroadcastOp::create(
+            lb, l, accType, toF32(lb, l, bTile),
+            lb.getDenseI64ArrayAttr({1 - int64_t(kAxis)}));
+        Value product =
+            arith::MulFOp::create(lb, l, toF32(lb, l, aTile), bRows);
+        Value sum = arith::AddFOp::create(lb, l, iterArgs[0], product);
+        scf::YieldOp::create(lb, l, sum);
+      });
+  auto columnType = RankedTensorType::get({rows}, b.getF32Type());
+  Value result = tile::ReduceOp::create(
+      b, loc, columnType, tile::ReduceKind::add, loop.getResult(0), kAxis);
+  Type cElement = op.getCType().getElementType();
+  auto cTileType = RankedTensorType::get({rows}, cElement);
+  if (op.getAccumulate()) {
+    Value old = tile::LoadOp::create(b, loc, cTileType, cLine, ValueRange{m0});
+    result = arith::AddFOp::create(b, loc, toF32(b, loc, old), result);
+  }
+  if (!cElement.isF32())
+    result = arith::TruncFOp::create(b, loc, cTileType, result);
+  tile::StoreOp::create(b, loc, result, cLine, ValueRange{m0});
+}
+
+/// Builds the GEMV kernel named `name` computing `op` where C has few
+/// columns (buildGemvBody), before `op`.
+tile::KernelOp buildGemvKernel(RewriterBase &rewriter, tile::MatmulOp op,
+                               StringRef name) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<Attribute> grid{
+      tile::GridAttr::get(ctx, kMatmulC, kColumnsOfC, 1),
+      tile::GridAttr::get(ctx, kMatmulC, kRowsOfC, gemvRows(op))};
+  FunctionType type = op.getFunctionType();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  auto kernel = tile::KernelOp::create(
+      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      rewriter.getArrayAttr(grid), kGemvWarps);
+  Block *body =
+      rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
+                           SmallVector<Location>(type.getNumInputs(), loc));
+  rewriter.setInsertionPointToStart(body);
+  buildGemvBody(rewriter, loc, op, body->getArguments());
+  tile::ReturnOp::create(rewriter, loc);
+  return kernel;
+}
+
 } // namespace
 
 FailureOr<tile::KernelOp>
@@ -881,9 +1027,10 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::string smallName = (op.getSymName() + "__small_grid").str();
   std::string splitName = (op.getSymName() + "__split_k").str();
   std::string sumName = (op.getSymName() + "__split_k_sum").str();
-  SmallVector<StringRef, 3> variantNames;
+  std::string gemvName = (op.getSymName() + "__gemv").str();
+  SmallVector<StringRef, 4> variantNames;
   if (small)
-    variantNames.append({smallName, splitName});
+    variantNames.append({smallName, splitName, gemvName});
   // 16-bit small-grid kernels split K with an adder; their own variant
   // splits with a sum kernel.
   if (small && small->splitKChunk)
@@ -938,9 +1085,18 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
                                                    : kSmallGridPercentOfSms);
     // Where C has no more columns than the small-grid tile, the main
     // kernel's wider tiles would compute columns past N.
-    if (small->blockN < schedule.blockN)
+    bool smallIsNarrower = small->blockN < schedule.blockN;
+    if (smallIsNarrower)
       tile::setNarrowVariant(kernel, smallKernel, kMatmulC, kColumnsOfC,
                              small->blockN);
+    // Where C is a column, a tile of columns would compute columns past N
+    // (and, 16-bit, stage B and C through copies): the GEMV kernel reads A
+    // once, with plain loads. Where its grid is small, down the small-grid
+    // kernel's ladder (split K). The narrowest rung of the narrow ladder.
+    tile::KernelOp gemvKernel = buildGemvKernel(rewriter, op, gemvName);
+    tile::setNarrowVariant(smallIsNarrower ? smallKernel : kernel, gemvKernel,
+                           kMatmulC, kColumnsOfC, kGemvColumns);
+    tile::setSmallGridVariant(gemvKernel, smallKernel, kGemvPercentOfSms);
   }
   rewriter.eraseOp(op);
   return kernel;

@@ -961,6 +961,9 @@ tile.matmul @hgemm a(row) b(row) accumulate
   // stores, which read it first here, and back after the sum: no twin to
   // compile.
   EXPECT_EQ(check(1, 1, 4097), "hgemm__split_k");
+  // C of one column is the GEMV kernel's: compiled now to make the grid
+  // choice, which its one program hands down the small-grid ladder.
+  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   EXPECT_EQ(check(33, 7, 5000), "hgemm__split_k");
   EXPECT_EQ(check(2048, 2047, 64), "hgemm");
   {
@@ -972,10 +975,10 @@ tile.matmul @hgemm a(row) b(row) accumulate
   }
   // Under 4 parts: unsplit, no sum; nothing more to compile.
   EXPECT_EQ(check(128, 128, 1024), "hgemm__split_k");
-  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   // 16 tiles: the small-grid kernel and its adder.
   EXPECT_EQ(check(512, 512, 4096), "hgemm__small_grid");
-  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
 }
 
 // A matmul description JIT-compiled with lazy variants (the default): the
@@ -1079,6 +1082,18 @@ tile.matmul @mm a(row) b(col)
   };
   EXPECT_EQ(launched(16384, 128), "mm__small_grid");
   EXPECT_EQ(launched(16384, 132), "mm");
+  // C of one column: the GEMV kernel, compiled now; on a grid under half
+  // the SMs, the small-grid kernel's ladder as before (no narrow choice
+  // made again down it).
+  EXPECT_EQ(launched(16384, 1), "mm__gemv");
+  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
+  EXPECT_EQ(launched(64, 1), "mm__split_k");
+  check(4097, 1, 1001);
+  check(1000, 1, 64);
+  check(1, 1, 4097);
+  check(4096, 1, 130, /*aPitch=*/0);
+  check(4096, 1, 130, /*aPitch=*/-131);
+  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   // C's rows of 129 f32 (516 bytes) have no tensor map for the main
   // kernel's bulk store: the runtime copies C out of a staged one.
   EXPECT_EQ(launched(16384, 129), "mm");
@@ -1093,7 +1108,7 @@ tile.matmul @mm a(row) b(col)
   check(2048, 2048, 71, /*aPitch=*/50);
   check(640, 512, 72, /*aPitch=*/-72);
   check(200, 136, 4095, /*aPitch=*/-4097);
-  EXPECT_EQ(jitCacheStats().misses - misses, 3u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   // A C whose rows repeat would be written twice over by the main
   // kernel's bulk stores: refused, with why.
   {

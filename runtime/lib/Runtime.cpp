@@ -1009,8 +1009,13 @@ void Kernel::launchArgs(const Stream &stream,
   if (!meta_.narrow.kernel.empty()) {
     validateArguments(meta_, args);
     if (const Kernel &chosen = narrowest(args); &chosen != this)
-      return chosen.launchArgs(stream, args);
+      return chosen.launchOnOwnGrid(stream, args);
   }
+  launchOnOwnGrid(stream, args);
+}
+
+void Kernel::launchOnOwnGrid(const Stream &stream,
+                             const std::vector<KernelArg> &args) const {
   std::array<uint64_t, 3> grid = computeGrid(meta_, args);
   bool empty = isEmptyGrid(grid);
   // An empty grid still has a then kernel to run: a split-key attention
@@ -1019,7 +1024,7 @@ void Kernel::launchArgs(const Stream &stream,
   if (empty && !then_)
     return;
   if (!empty && smallGridTakes(args, grid))
-    return smallGridKernel()->launchArgs(stream, args);
+    return smallGridKernel()->launchOnOwnGrid(stream, args);
   if (stream.context()->ctx != module_->ctx->ctx)
     throw Error("kernel '" + name_ + "' is loaded on device " +
                     std::to_string(module_->ctx->device.ordinal) +

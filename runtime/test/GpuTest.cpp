@@ -881,6 +881,35 @@ TEST(Gpu, TheNarrowVariantMakesItsOwnSmallGridChoice) {
                     {sms, 9, "nw_grid", 5}});
 }
 
+// The GEMV kernel's small-grid variant is the small-grid kernel whose
+// narrow variant it is: reached down the small-grid ladder, that kernel
+// runs on its own grid and makes no narrow choice again (which would hand
+// the launch back, or, its narrow variant unloaded, crash).
+TEST(Gpu, ASmallGridRungMakesNoNarrowChoiceAgain) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  int sms = ctx.device().smCount;
+  if (sms < 2)
+    GTEST_SKIP() << "a grid of one block is not small on one SM";
+  Module module = Module::loadData(ctx, test::narrowKernelsPtx());
+  Kernel back(module, "nw_back");
+  EXPECT_EQ(back.metadata(), test::narrowKernelMetadata("nw_back"));
+  ASSERT_TRUE(back.narrowKernel());
+  const Kernel &narrow = *back.narrowKernel();
+  EXPECT_EQ(narrow.name(), "nw_back_narrow");
+  ASSERT_TRUE(narrow.smallGridKernel());
+  EXPECT_EQ(narrow.smallGridKernel()->name(), "nw_back");
+  checkMatrixCases(ctx, back,
+                   {{1, 8, "nw_back", 9},
+                    {sms - 1, 1, "nw_back", 9},
+                    {sms, 8, "nw_back_narrow", 10},
+                    {sms + 1, 1, "nw_back_narrow", 10},
+                    {1, 9, "nw_back", 9}});
+  // From the variant too: its small grid hands the launch to nw_back.
+  checkMatrixCases(ctx, narrow,
+                   {{1, 8, "nw_back", 9}, {sms, 8, "nw_back_narrow", 10}});
+}
+
 /// A launch of nw_scalar's ladder on a rows x cols matrix and its two
 /// scalars, the kernel selectFor should pick and the mark that kernel writes.
 struct ScalarCase {

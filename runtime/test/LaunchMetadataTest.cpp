@@ -571,7 +571,7 @@ TEST(LaunchMetadata, NarrowTakesPartInEquality) {
 TEST(LaunchMetadata, TheNarrowFixturesCarryTheirDocumentedMetadata) {
   // As for scratch.ptx: a GPU run then tests the runtime, not the fixture.
   std::vector<LaunchMetadata> all = rt::test::narrowKernelsMetadata();
-  EXPECT_EQ(all.size(), 15u);
+  EXPECT_EQ(all.size(), 17u);
   for (const LaunchMetadata &m : all) {
     std::optional<std::string> text = rt::test::ptxGlobalText(
         rt::test::narrowKernelsPtx(), launchMetadataSymbol(m.kernel));

@@ -202,12 +202,16 @@ std::vector<LaunchMetadata> narrowKernelsMetadata() {
   twoParams.params.push_back(scalar(ScalarType::I64));
   LaunchMetadata sg = matrixKernel("nw_sg", 32);
   sg.smallGrid = {"nw_tiny", 100};
+  LaunchMetadata backNarrow = matrixKernel("nw_back_narrow", 32);
+  backNarrow.smallGrid = {"nw_back", 100};
   return {
       narrowing(matrixKernel("nw_wide", 128), "nw_narrow", 8),
       narrowing(matrixKernel("nw_narrow", 32), "nw_tiny", 2),
       matrixKernel("nw_tiny", 32),
       narrowing(matrixKernel("nw_grid", 128), "nw_sg", 8),
       sg,
+      narrowing(matrixKernel("nw_back", 128), "nw_back_narrow", 8),
+      backNarrow,
       narrowing(matrixKernel("nw_other_params", 0), "nw_two_params", 8),
       twoParams,
       narrowing(matrixKernel("nw_cycle_a", 0), "nw_cycle_b", 8),

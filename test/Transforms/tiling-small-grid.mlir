@@ -16,19 +16,66 @@
 // CHECK-LABEL: tile.kernel @mm__small_grid(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>
 // CHECK-SAME: num_warps = 8
+// The small-grid kernel's own narrow variant, the GEMV kernel, takes C of
+// one column.
+// CHECK-SAME: tile.narrow = {at_most = 1 : i64, dim = 1 : i64, kernel = @mm__gemv, operand = 2 : i64}
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
-// CHECK-NOT: tile.narrow
 // CHECK-SAME: tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 4 : i64}
+// The GEMV kernel: x over C's columns one a program, y over 8 rows; plain
+// loads of A's [8, 512] tiles and of B's column n (a view), products summed
+// in f32 and reduced once; no tensor map, so nothing to copy; grids under
+// half the SMs go down the small-grid kernel's ladder.
+// CHECK-LABEL: tile.kernel @mm__gemv(
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 1>, #tile.grid<arg = 2, dim = 0, per_program = 8>
+// CHECK-SAME: num_warps = 4
+// CHECK-NOT: tile.repitch_args
+// CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
+// CHECK: %[[N:.*]] = tile.program_id x
+// CHECK: %[[BCOL:.*]] = memref.subview %arg1[0, %[[N]]] [%{{.*}}, 1] [1, 1] : memref<?x?xbf16> to memref<?xbf16, strided<[?], offset: ?>>
+// CHECK: %[[CCOL:.*]] = memref.subview %arg2[0, %[[N]]] [%{{.*}}, 1] [1, 1] : memref<?x?xbf16> to memref<?xbf16, strided<[?], offset: ?>>
+// CHECK: scf.for
+// CHECK: tile.load %arg0{{.*}} -> tensor<8x512xbf16>
+// CHECK: tile.load %[[BCOL]]{{.*}} -> tensor<512xbf16>
+// CHECK: tile.broadcast %{{.*}} dims [0] : tensor<512xf32> -> tensor<8x512xf32>
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: tile.dot
+// CHECK: tile.reduce add %{{.*}} along 1 : tensor<8x512xf32> -> tensor<8xf32>
+// CHECK: arith.truncf %{{.*}} : tensor<8xf32> to tensor<8xbf16>
+// CHECK: tile.store %{{.*}}, %[[CCOL]]
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
 
 // -----
 
+// A column-major A (stored [K, M]) and B (stored [N, K]): the GEMV kernel's
+// tiles are [128, 32] of A as stored (32 rows of C, 64 contiguous bytes),
+// reduced along K (dimension 0); B's column n is row n of B as stored.
+// Accumulating into f32, C's column is loaded first and added.
+// CHECK-LABEL: tile.kernel @mm_cc__gemv(
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 1>, #tile.grid<arg = 2, dim = 0, per_program = 32>
+// CHECK: %[[N:.*]] = tile.program_id x
+// CHECK: %[[BROW:.*]] = memref.subview %arg1[%[[N]], 0] [1, %{{.*}}] [1, 1] : memref<?x?xf16> to memref<?xf16, strided<[1], offset: ?>>
+// CHECK: %[[CCOL:.*]] = memref.subview %arg2[0, %[[N]]]
+// CHECK: scf.for
+// CHECK: tile.load %arg0{{.*}} -> tensor<128x32xf16>
+// CHECK: tile.load %[[BROW]]{{.*}} -> tensor<128xf16>
+// CHECK: tile.broadcast %{{.*}} dims [1] : tensor<128xf32> -> tensor<128x32xf32>
+// CHECK: tile.reduce add %{{.*}} along 0 : tensor<128x32xf32> -> tensor<32xf32>
+// CHECK: %[[OLD:.*]] = tile.load %[[CCOL]]{{.*}} -> tensor<32xf32>
+// CHECK: arith.addf %[[OLD]]
+// CHECK-NOT: arith.truncf
+// CHECK: tile.store %{{.*}}, %[[CCOL]]
+tile.matmul @mm_cc a(col) b(col) accumulate : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
+
+// -----
+
 // f32: 32x128 tiles of K 32 on 4 warps for small grids, as wide as the
-// main kernel's 128x128: no narrow variant.
+// main kernel's 128x128: the main kernel's narrow variant is the GEMV
+// kernel itself.
 // CHECK-LABEL: tile.kernel @sgemm(
-// CHECK-NOT: tile.narrow
+// CHECK-SAME: tile.narrow = {at_most = 1 : i64, dim = 1 : i64, kernel = @sgemm__gemv, operand = 2 : i64}
 // CHECK-SAME: tile.small_grid = {kernel = @sgemm__small_grid, percent_of_sms = 50 : i64}
 // CHECK-LABEL: tile.kernel @sgemm__small_grid(
 // CHECK-SAME: per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 32>

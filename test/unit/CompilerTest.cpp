@@ -186,8 +186,8 @@ TEST(Compiler, CompilesTheKernelsItIsAskedFor) {
   tilec::CompileResult all = tilec::compile(kMatmul, o);
   ASSERT_TRUE(all.ok) << all.diagnostics;
   EXPECT_EQ(kernelsOf(all.output),
-            (std::vector<std::string>{"mm", "mm__small_grid", "mm__split_k",
-                                      "mm__split_k_sum"}));
+            (std::vector<std::string>{"mm", "mm__gemv", "mm__small_grid",
+                                      "mm__split_k", "mm__split_k_sum"}));
   o.mainKernelsOnly = true;
   tilec::CompileResult main = tilec::compile(kMatmul, o);
   ASSERT_TRUE(main.ok) << main.diagnostics;

@@ -305,7 +305,8 @@ public:
   /// below for itself. A grid with a zero dimension launches nothing. When the
   /// grid would leave most of the device idle (prefersSmallGrid), hands the
   /// launch to the small-grid variant, which then decides as here for itself
-  /// (its own grid may hand it on down the ladder). Encodes the metadata's
+  /// but for the narrow choice, made once (its own grid may hand it on down
+  /// the ladder). Encodes the metadata's
   /// tensor maps from the buffer arguments; when one cannot be described (TMA
   /// alignment rules), launches the fallback kernel instead, or throws Error
   /// naming the argument if there is none. A kernel with a `scratch` line gets
@@ -386,6 +387,12 @@ private:
   /// a context, shared by the kernels that stage); nullptr where the
   /// runtime was built without them or they do not load on this device.
   const Kernel *stagingCopyKernel(unsigned elementBytes) const;
+  /// launchArgs after the narrow choice: this kernel's grid, down the
+  /// small-grid ladder (whose rungs make no narrow choice again: a rung may
+  /// be the narrow variant of a kernel below it, as the GEMV kernel's
+  /// small-grid variant is the kernel it narrows).
+  void launchOnOwnGrid(const Stream &stream,
+                       const std::vector<KernelArg> &args) const;
   /// Launches over `grid` (see computeGrid) with the tensor maps of
   /// `requests`, and the scratch buffer and then kernel if any.
   void launchDescribed(const Stream &stream, std::array<uint64_t, 3> grid,
