@@ -11,6 +11,7 @@
 # 3. `old` (the same cubin with its gemv narrow lines blanked: the
 #    small-grid kernel runs, as before) against `new`, cuBLAS in each
 #    process, in alternating rounds.
+# SWEEP_ONLY=1 stops after step 1.
 # Here: python3 bench/matmul/gemv-sweep.py --build R-D-W ... (fills
 # .device/gemv), and
 # the matmul bench and kernels.mlir's cubin as new.cubin in .device/parts.
@@ -44,6 +45,11 @@ for cubin in .device/gemv/*.cubin; do
   QUIET_PATTERN='^ *mm_' QUIET_LINES=12 quiet_step "$name" "$BIN" --cubin "$cubin" \
     --bench --fail-if-none --variant mm_bf16_bf16_rr --shape "$SWEEP_SHAPES" --json "$OUT/$name.json"
 done
+if [ -n "${SWEEP_ONLY:-}" ]; then
+  summary
+  tar czf /tmp/gemv.tgz -C "$OUT" . && rm -rf "${OUT:?}"/* && mv /tmp/gemv.tgz "$OUT/"
+  exit 0
+fi
 CHECK_SHAPES="${CHECK_SHAPES:-1x1x1,1x1x4097,7x1x5,33x1x70001,100x1x3,4097x1x4095,4096x1x4096,10000x1x129,65537x1x33,513x1x8191,1031x1x1}"
 if [ -x "$D/tilec_runtime_tests" ]; then
   # The runtime's, the wrappers' and the checker's tests (every kernel
