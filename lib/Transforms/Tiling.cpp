@@ -869,9 +869,14 @@ void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
                  FlatSymbolRefAttr::get(kernel.getNameAttr()));
 }
 
-/// C's columns at most for which the GEMV kernel runs instead of the
-/// small-grid kernel (tile.narrow): one.
-constexpr int64_t kGemvColumns = 1;
+/// C's columns at most for which the GEMV kernel (each column's programs
+/// reading A again, from L2 where they run together) runs instead of the
+/// tile kernels (tile.narrow). On the H200 against the small-grid kernel
+/// (bench/matmul/results/2026-12-02-h200-gemv/columns): 16-bit, 2 columns
+/// 1.07-2.7x as fast, 3 columns 0.90-1.33x, 4 columns 0.54-0.92x (but
+/// 512x4x8192); f32, against the SIMT kernels, 2.5-6.7x at 2 to 4 columns.
+constexpr int64_t kGemvColumns16Bit = 2;
+constexpr int64_t kGemvColumnsF32 = 4;
 /// Rows of C a GEMV program computes, and K elements it reads of each a
 /// step, for a row-major A: whole 1 KiB runs of 8 rows, 8 loads a thread
 /// of 4 warps. On the H200 (bf16, bench/matmul/results/2026-12-02-h200-gemv,
@@ -1089,13 +1094,16 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     if (smallIsNarrower)
       tile::setNarrowVariant(kernel, smallKernel, kMatmulC, kColumnsOfC,
                              small->blockN);
-    // Where C is a column, a tile of columns would compute columns past N
-    // (and, 16-bit, stage B and C through copies): the GEMV kernel reads A
-    // once, with plain loads. Where its grid is small, down the small-grid
-    // kernel's ladder (split K). The narrowest rung of the narrow ladder.
+    // Where C is a column or a few, a tile of columns would compute columns
+    // past N (and, 16-bit, stage B and C through copies): the GEMV kernel
+    // reads A with plain loads. Where its grid is small, down the
+    // small-grid kernel's ladder (split K). The narrowest rung of the
+    // narrow ladder.
     tile::KernelOp gemvKernel = buildGemvKernel(rewriter, op, gemvName);
+    bool isF32 = op.getAType().getElementType().isF32();
     tile::setNarrowVariant(smallIsNarrower ? smallKernel : kernel, gemvKernel,
-                           kMatmulC, kColumnsOfC, kGemvColumns);
+                           kMatmulC, kColumnsOfC,
+                           isF32 ? kGemvColumnsF32 : kGemvColumns16Bit);
     tile::setSmallGridVariant(gemvKernel, smallKernel, kGemvPercentOfSms);
   }
   rewriter.eraseOp(op);

@@ -1082,13 +1082,16 @@ tile.matmul @mm a(row) b(col)
   };
   EXPECT_EQ(launched(16384, 128), "mm__small_grid");
   EXPECT_EQ(launched(16384, 132), "mm");
-  // C of one column: the GEMV kernel, compiled now; on a grid under half
-  // the SMs, the small-grid kernel's ladder as before (no narrow choice
-  // made again down it).
+  // C of one or two columns: the GEMV kernel, compiled now; on a grid
+  // under half the SMs, the small-grid kernel's ladder as before (no
+  // narrow choice made again down it).
   EXPECT_EQ(launched(16384, 1), "mm__gemv");
   EXPECT_EQ(jitCacheStats().misses - misses, 4u);
+  EXPECT_EQ(launched(16384, 2), "mm__gemv");
+  EXPECT_EQ(launched(16384, 3), "mm__small_grid");
   EXPECT_EQ(launched(64, 1), "mm__split_k");
   check(4097, 1, 1001);
+  check(4097, 2, 1001);
   check(1000, 1, 64);
   check(1, 1, 4097);
   check(4096, 1, 130, /*aPitch=*/0);

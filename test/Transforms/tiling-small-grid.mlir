@@ -17,13 +17,13 @@
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 128>
 // CHECK-SAME: num_warps = 8
 // The small-grid kernel's own narrow variant, the GEMV kernel, takes C of
-// one column.
-// CHECK-SAME: tile.narrow = {at_most = 1 : i64, dim = 1 : i64, kernel = @mm__gemv, operand = 2 : i64}
+// at most 2 columns.
+// CHECK-SAME: tile.narrow = {at_most = 2 : i64, dim = 1 : i64, kernel = @mm__gemv, operand = 2 : i64}
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 4 : i64}
-// The GEMV kernel: x over C's columns one a program, y over 8 rows; plain
+// The GEMV kernel: x over C's columns, one a program, y over 8 rows; plain
 // loads of A's [8, 512] tiles and of B's column n (a view), products summed
 // in f32 and reduced once; no tensor map, so nothing to copy; grids under
 // half the SMs go down the small-grid kernel's ladder.
@@ -73,9 +73,9 @@ tile.matmul @mm_cc a(col) b(col) accumulate : (memref<?x?xf16>, memref<?x?xf16>,
 
 // f32: 32x128 tiles of K 32 on 4 warps for small grids, as wide as the
 // main kernel's 128x128: the main kernel's narrow variant is the GEMV
-// kernel itself.
+// kernel itself, for C of at most 4 columns.
 // CHECK-LABEL: tile.kernel @sgemm(
-// CHECK-SAME: tile.narrow = {at_most = 1 : i64, dim = 1 : i64, kernel = @sgemm__gemv, operand = 2 : i64}
+// CHECK-SAME: tile.narrow = {at_most = 4 : i64, dim = 1 : i64, kernel = @sgemm__gemv, operand = 2 : i64}
 // CHECK-SAME: tile.small_grid = {kernel = @sgemm__small_grid, percent_of_sms = 50 : i64}
 // CHECK-LABEL: tile.kernel @sgemm__small_grid(
 // CHECK-SAME: per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 32>

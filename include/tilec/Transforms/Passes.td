@@ -200,19 +200,20 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     with long K on the H200, and slower from 16 tiles on, where the
     adder's splits are as many.
 
-    A matmul whose C is one column (a matrix-vector product) also gets a
-    GEMV kernel `<name>__gemv`, the narrowest rung of the narrow ladder
-    (`tile.narrow` at most 1 column: on the 16-bit small-grid kernel, on
-    the f32 main kernel). Tiles of columns would compute columns past N
-    and, behind TMA, stage B and C through copies; the GEMV program (x: C's
-    column, y: 8 rows of C; 32 for a column-major A) reads A once with
-    plain loads checked for alignment at run time, B's column as a 1-D
-    view, sums the products in an f32 tile in A's stored orientation and
-    reduces it once after the K loop. Grids under half the
-    multiprocessors go back down the small-grid kernel's ladder
+    A matmul whose C is a column or a few (matrix-vector products) also
+    gets a GEMV kernel `<name>__gemv`, the narrowest rung of the narrow
+    ladder (`tile.narrow` at most 2 columns in 16-bit, on the small-grid
+    kernel; 4 in f32, on the main kernel). Tiles of columns would compute
+    columns past N and, behind TMA, stage B and C through copies; a GEMV
+    program (x: one column of C, y: 8 rows of C; 32 for a column-major A)
+    reads A with plain loads checked for alignment at run time, B's column
+    as a 1-D view, sums the products in an f32 tile in A's stored
+    orientation and reduces it once after the K loop; the programs of one
+    row block's columns run together and share A through L2. Grids under
+    half the multiprocessors go back down the small-grid kernel's ladder
     (`tile.small_grid`), which splits K. On the H200 it ran 1.5-2.5x as
-    fast as the small-grid kernel in 16-bit (4096x1x4096 1.03-1.14x
-    cuBLAS) and 4.5-13x in f32.
+    fast as the small-grid kernel in 16-bit at one column (4096x1x4096
+    1.03-1.14x cuBLAS), 1.07-2.7x at two, and 2.5-13x in f32.
 
     ```mlir
     tile.matmul @mm a(row) b(row)
