@@ -880,13 +880,16 @@ constexpr int64_t kGemvColumnsF32 = 4;
 /// Rows of C a GEMV program computes, and K elements it reads of each a
 /// step, for a row-major A: whole 1 KiB runs of 8 rows, 8 loads a thread
 /// of 4 warps. On the H200 (bf16, bench/matmul/results/2026-12-02-h200-gemv,
-/// hand-written sweep) this beat 4 to 32 rows of 256 to 1024, 8 warps, and
-/// loading each step's tiles before the previous step's products (more
-/// registers, fewer blocks a multiprocessor).
+/// hand-written sweeps) no other shape won at every size: 4 rows of 512
+/// were level (faster at 4096x1x4096, slower at 1024x1x8192), 16 to 32 rows,
+/// steps of 256 or 1024, 8 warps and loading each step's tiles before the
+/// previous step's products (more registers, fewer blocks a multiprocessor)
+/// were slower.
 constexpr int64_t kGemvRows = 8;
 constexpr int64_t kGemvDepth = 512;
 /// For a column-major A (stored [K, M]): 32 rows of C are 64 contiguous
-/// bytes of 16-bit A (two sectors), 128 of K a step.
+/// bytes of 16-bit A (two sectors), 128 of K a step (checked, not timed:
+/// the bench's cuBLAS calls take row-major operands).
 constexpr int64_t kGemvColumnMajorRows = 32;
 constexpr int64_t kGemvColumnMajorDepth = 128;
 constexpr int64_t kGemvWarps = 4;
