@@ -591,9 +591,17 @@ void launchMatmul(const Kernel &kernel, const Stream &stream,
   kernel.launchArgs(stream, matmulArgs(v, s, d));
 }
 
+bool endsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.substr(text.size() - suffix.size()) == suffix;
+}
+
 /// Which kernel runs at `s`: "main"; "small", the small-grid variant, where
-/// the grid would leave most SMs idle; "split", the small-grid variant's own
-/// (f32's split-K kernel), where even its grid would; then "/fallback" for the
+/// the grid would leave most SMs idle (or, 16-bit, C has at most 128
+/// columns); "split", the small-grid variant's own (split-K), where even its
+/// grid would; "gemv", the GEMV kernel, where C has few columns (named by
+/// the selected kernel's suffix, as the narrow and small-grid ladders reach
+/// the same kernels by different rungs); then "/fallback" for the
 /// TMA-free twin of either, where a buffer cannot be described to TMA (rows not
 /// 16-byte aligned), and "/elements" for an element-copy twin (tilec
 /// --aligned-copy-kernels), where rows are not 4-byte aligned; "/repitch"
@@ -603,16 +611,14 @@ std::string kernelPath(const Kernel &kernel, const Variant &v, const Shape &s,
                        const DeviceOperands &d) {
   std::vector<KernelArg> args = matmulArgs(v, s, d);
   const Kernel &selected = kernel.selectFor(args);
-  std::string path = &selected == &kernel                    ? "main"
-                     : &selected == kernel.smallGridKernel() ? "small"
-                                                             : "split";
-  const std::string_view elementTwin = "__element_copies";
+  const std::string &name = selected.name();
+  std::string path = &selected == &kernel             ? "main"
+                     : endsWith(name, "__gemv")       ? "gemv"
+                     : endsWith(name, "__small_grid") ? "small"
+                                                      : "split";
   for (const Kernel *k = &selected; k != &kernel.launchedFor(args);
        k = k->fallbackKernel()) {
-    const std::string &next = k->fallbackKernel()->name();
-    bool elements = next.size() >= elementTwin.size() &&
-                    next.compare(next.size() - elementTwin.size(),
-                                 elementTwin.size(), elementTwin) == 0;
+    bool elements = endsWith(k->fallbackKernel()->name(), "__element_copies");
     path += elements ? "/elements" : "/fallback";
   }
   if (kernel.repitches(args))
