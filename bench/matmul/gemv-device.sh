@@ -23,16 +23,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 D=.device/parts; BIN="$D/tilec-matmul-bench"; chmod +x "$BIN"
 source bench/steps.sh
-python3 - "$D/new.cubin" "$D/old.cubin" <<'PY'
-import re, sys
-data = bytearray(open(sys.argv[1], "rb").read())
-n = 0
-for m in re.finditer(rb"\nnarrow \S+__gemv [^\n\x00]*\n", bytes(data)):
-    data[m.start() + 1:m.end()] = b"\n" * (m.end() - m.start() - 1)
-    n += 1
-open(sys.argv[2], "wb").write(bytes(data))
-print(f"{n} gemv narrow lines blanked")
-PY
+python3 bench/matmul/strip-metadata-lines.py narrow:__gemv "$D/new.cubin" "$D/old.cubin"
 export TILEC_CACHE_DIR="$(mktemp -d)"
 [ -f "$D/tilec_jit_tests.xz" ] && unpack_xz "$D/tilec_jit_tests.xz"
 chmod +x "$D"/tilec*

@@ -12,6 +12,8 @@ newlines (the parser skips empty lines), so no offset in the ELF moves.
 KEY `repitch:written` blanks only the written entries of repitch lines
 (`ARG:out`, `ARG:inout`) with spaces (the parser skips repeated ones): a
 misaligned C sends the launch to the twin, as before C was staged.
+KEY:WORD blanks only the KEY lines whose first word (the kernel named)
+ends in WORD: `narrow:__gemv` leaves a matmul without its GEMV kernel.
 
 usage: strip-metadata-lines.py KEY IN.cubin OUT.cubin
 """
@@ -32,8 +34,12 @@ def main():
         open(dst, "wb").write(bytes(data))
         print(f"{dst}: {count} written repitch entr(y/ies) blanked")
         return 0 if count else 1
-    # KEY alone on its line (`waits`) or followed by its words.
-    line = rb"\n" + re.escape(key.encode()) + rb"(?: [^\n\x00]*)?\n"
+    # KEY alone on its line (`waits`) or followed by its words; KEY:WORD
+    # only the KEY lines whose first word ends in WORD (`narrow:__gemv`).
+    key, _, word = key.partition(":")
+    first = rb" \S*" + re.escape(word.encode()) + rb"(?= |\n)" if word else b""
+    line = (rb"\n" + re.escape(key.encode()) + first +
+            rb"(?: [^\n\x00]*)?\n")
     for match in re.finditer(line, bytes(data)):
         start, end = match.start() + 1, match.end()
         data[start:end] = b"\n" * (end - start)

@@ -792,6 +792,22 @@ DenseI64ArrayAttr splitScratch(Builder &b, const MatmulSchedule &s) {
   return b.getDenseI64ArrayAttr({kSplitKCounters * 4, partialBytes, 2});
 }
 
+/// A tile.kernel named `name` of `type`, `grid` and `warps`, before `op`,
+/// with an entry block taking `type`'s inputs; the rewriter is left at the
+/// start of that block (callers hold an InsertionGuard).
+tile::KernelOp createKernelBefore(RewriterBase &rewriter, Operation *op,
+                                  StringRef name, FunctionType type,
+                                  ArrayRef<Attribute> grid, int64_t warps) {
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  auto kernel = tile::KernelOp::create(
+      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      rewriter.getArrayAttr(grid), warps);
+  rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
+                       SmallVector<Location>(type.getNumInputs(), loc));
+  return kernel;
+}
+
 /// Builds the tile.kernel named `name` computing `op` with schedule `s`,
 /// before `op`.
 tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
@@ -811,10 +827,8 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
     type = tile::withScratchArgument(type, b.getF32Type());
   }
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(op);
-  auto kernel = tile::KernelOp::create(
-      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
-      b.getArrayAttr(grid), s.warps);
+  tile::KernelOp kernel =
+      createKernelBefore(rewriter, op, name, type, grid, s.warps);
   if (s.splitKChunk) {
     // The adder's counters are kept zero (each tile's wraps when its last
     // split arrives); the sum kernel's header is written before it is read.
@@ -833,11 +847,8 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
   if (s.clusterBlocks > 1)
     kernel->setAttr(tile::kClusterAttrName,
                     b.getI64IntegerAttr(s.clusterBlocks));
-  Block *body = rewriter.createBlock(
-      &kernel.getBody(), {}, type.getInputs(),
-      SmallVector<Location>(type.getNumInputs(), loc));
-  rewriter.setInsertionPointToStart(body);
-  buildMatmulBody(rewriter, loc, op, s, groupRows, body->getArguments());
+  buildMatmulBody(rewriter, loc, op, s, groupRows,
+                  kernel.getBody().getArguments());
   return kernel;
 }
 
@@ -852,18 +863,11 @@ void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
   SmallVector<Attribute> grid{
       tile::GridAttr::get(ctx, kMatmulC, kColumnsOfC, s.blockN),
       tile::GridAttr::get(ctx, kMatmulC, kRowsOfC, 1)};
-  FunctionType type = split.getFunctionType();
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(op);
-  auto kernel = tile::KernelOp::create(
-      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
-      rewriter.getArrayAttr(grid), kSplitSumWarps);
+  tile::KernelOp kernel = createKernelBefore(
+      rewriter, op, name, split.getFunctionType(), grid, kSplitSumWarps);
   kernel->setAttr(tile::kScratchAttrName, splitScratch(rewriter, s));
-  Block *body =
-      rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
-                           SmallVector<Location>(type.getNumInputs(), loc));
-  rewriter.setInsertionPointToStart(body);
-  buildSplitSumBody(rewriter, loc, op, s, body->getArguments());
+  buildSplitSumBody(rewriter, loc, op, s, kernel.getBody().getArguments());
   tile::ReturnOp::create(rewriter, loc);
   split->setAttr(tile::kThenAttrName,
                  FlatSymbolRefAttr::get(kernel.getNameAttr()));
@@ -901,10 +905,14 @@ constexpr int64_t kGemvWarps = 4;
 /// 50% it was not measured.
 constexpr int64_t kGemvPercentOfSms = 50;
 
-/// Rows of C a GEMV program computes for `op`.
-int64_t gemvRows(tile::MatmulOp op) {
-  return op.getALayout() == tile::MatrixLayout::row ? kGemvRows
-                                                    : kGemvColumnMajorRows;
+/// Rows of C a GEMV program computes for `op`, and K elements a step.
+struct GemvTile {
+  int64_t rows, depth;
+};
+GemvTile gemvTile(tile::MatmulOp op) {
+  if (op.getALayout() == tile::MatrixLayout::row)
+    return {kGemvRows, kGemvDepth};
+  return {kGemvColumnMajorRows, kGemvColumnMajorDepth};
 }
 
 /// The 1-D view of line `index` of the 2-D `matrix` along dimension
@@ -932,7 +940,7 @@ Value toF32(OpBuilder &b, Location loc, Value tile) {
   return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), tile);
 }
 
-/// The body of a GEMV program (x: C's column n, y: gemvRows rows of C from
+/// The body of a GEMV program (x: C's column n, y: gemvTile's rows of C from
 /// m0): the products of A's rows and B's column n summed over K in an f32
 /// tile in A's stored orientation (K contiguous for a row-major A, so each
 /// warp reads whole runs of A's rows; rows contiguous for a column-major
@@ -949,8 +957,8 @@ void buildGemvBody(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value row = tile::ProgramIdOp::create(
       b, loc, index, tile::ProgramDimAttr::get(ctx, tile::ProgramDim::y));
   bool aRowMajor = op.getALayout() == tile::MatrixLayout::row;
-  int64_t rows = gemvRows(op);
-  int64_t depth = aRowMajor ? kGemvDepth : kGemvColumnMajorDepth;
+  GemvTile program = gemvTile(op);
+  int64_t rows = program.rows, depth = program.depth;
   Value m0 = m.mul(row, m.constant(rows));
   Value a = args[0], c = args[2];
   Value k = matmulK(b, loc, op, a);
@@ -1007,18 +1015,11 @@ tile::KernelOp buildGemvKernel(RewriterBase &rewriter, tile::MatmulOp op,
   MLIRContext *ctx = rewriter.getContext();
   SmallVector<Attribute> grid{
       tile::GridAttr::get(ctx, kMatmulC, kColumnsOfC, 1),
-      tile::GridAttr::get(ctx, kMatmulC, kRowsOfC, gemvRows(op))};
-  FunctionType type = op.getFunctionType();
+      tile::GridAttr::get(ctx, kMatmulC, kRowsOfC, gemvTile(op).rows)};
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(op);
-  auto kernel = tile::KernelOp::create(
-      rewriter, loc, name, type, /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
-      rewriter.getArrayAttr(grid), kGemvWarps);
-  Block *body =
-      rewriter.createBlock(&kernel.getBody(), {}, type.getInputs(),
-                           SmallVector<Location>(type.getNumInputs(), loc));
-  rewriter.setInsertionPointToStart(body);
-  buildGemvBody(rewriter, loc, op, body->getArguments());
+  tile::KernelOp kernel = createKernelBefore(
+      rewriter, op, name, op.getFunctionType(), grid, kGemvWarps);
+  buildGemvBody(rewriter, loc, op, kernel.getBody().getArguments());
   tile::ReturnOp::create(rewriter, loc);
   return kernel;
 }
