@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The GEMV kernel (C of one column: `narrow NAME__gemv`), on the H200:
+# The GEMV kernels (C of one column: `narrow NAME__gemv`; of one row,
+# NARROW_WORD=__vecmat: `narrow NAME__vecmat`), on the H200:
 # 0. the JIT's tests, when .device/parts has them;
 # 1. hand-written GEMV programs of other shapes (.device/gemv/R-D-W.cubin,
 #    bench/matmul/gemv-sweep.py: R rows, D K elements a step, W warps, rr
@@ -8,9 +9,11 @@
 #    at shapes of one column, the odd ones included; with the runtime's
 #    tests in .device/parts, matmul_check_steps (runtime, wrappers, every
 #    kernel path, memcheck) with those shapes;
-# 3. `old` (the same cubin with its gemv narrow lines blanked: the
-#    small-grid kernel runs, as before) against `new`, cuBLAS in each
+# 3. `old` (the same cubin with its NARROW_WORD narrow lines blanked: the
+#    kernels the launch took before run) against `new`, cuBLAS in each
 #    process, in alternating rounds.
+# CHECK_SHAPES, MEM_VARIANTS, MEM_SHAPES, AB_SHAPES and AB_VARIANTS
+# override the one-column defaults.
 # SWEEP_ONLY=1 stops after step 1.
 # Here: python3 bench/matmul/gemv-sweep.py --build R-D-W ... (fills
 # .device/gemv), and
@@ -23,7 +26,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 D=.device/parts; BIN="$D/tilec-matmul-bench"; chmod +x "$BIN"
 source bench/steps.sh
-python3 bench/matmul/strip-metadata-lines.py narrow:__gemv "$D/new.cubin" "$D/old.cubin"
+python3 bench/matmul/strip-metadata-lines.py "narrow:${NARROW_WORD:-__gemv}" "$D/new.cubin" "$D/old.cubin"
 export TILEC_CACHE_DIR="$(mktemp -d)"
 [ -f "$D/tilec_jit_tests.xz" ] && unpack_xz "$D/tilec_jit_tests.xz"
 chmod +x "$D"/tilec*
@@ -47,13 +50,13 @@ if [ -x "$D/tilec_runtime_tests" ]; then
   # path), float64 checks of every variant at CHECK_SHAPES, memcheck.
   ALL_VARIANTS="$(grep -o '@mm_[a-z0-9_]*' bench/matmul/kernels.mlir | tr -d @ | paste -sd,)"
   matmul_check_steps "$D" "$D/new.cubin" "$ALL_VARIANTS" "$CHECK_SHAPES" \
-    mm_bf16_bf16_rr,mm_bf16_bf16_cc,mm_f32_f32_cr,mm_f16_f32_rr_acc 4097x1x4095,33x1x70001,100x1x3
+    "${MEM_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_cc,mm_f32_f32_cr,mm_f16_f32_rr_acc}" "${MEM_SHAPES:-4097x1x4095,33x1x70001,100x1x3}"
 else
   QUIET_LINES=3 quiet_step check "$BIN" --cubin "$D/new.cubin" --check --fail-if-none \
     --shape "$CHECK_SHAPES" --json "$OUT/check.json"
 fi
 AB_SHAPES="${AB_SHAPES:-4096x1x4096,8192x1x8192,14336x1x4096,4096x1x14336,1024x1x4096,512x1x8192,65536x1x1024,4097x1x4095,1x1x4097}"
-matmul_ab_rounds "$BIN" "$D" mm_bf16_bf16_rr,mm_bf16_bf16_cr,mm_f32_f32_rr,mm_bf16_f32_rr_acc \
+matmul_ab_rounds "$BIN" "$D" "${AB_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_cr,mm_f32_f32_rr,mm_bf16_f32_rr_acc}" \
   "$AB_SHAPES" "1 2" 40
 summary
 python3 bench/matmul/ab-table.py "$OUT" | tee "$OUT/table.md"

@@ -30,10 +30,11 @@
 //   run's name.
 //
 // --bench: mm_bf16_bf16_rr and mm_f16_f16_rr at 1024^3, 2048^3, 4096^3,
-//   8192^3, 3000x5000x4000 and mm_f32_f32_rr at 1024^3..4096^3, each against
-//   cuBLAS in the same run on the same inputs: first cuBLAS is checked against
-//   a float64 sample (so a harness bug cannot pass as a result), then the
-//   tilec kernel is checked against cuBLAS over all of C; only a verified
+//   8192^3, 3000x5000x4000 and mm_f32_f32_rr at 1024^3..4096^3 (and the
+//   other bench cases: bf16 into f32, accumulating, B stored [N, K]), each
+//   against cuBLAS in the same run on the same inputs: first cuBLAS is checked
+//   against a float64 sample (so a harness bug cannot pass as a result), then
+//   the tilec kernel is checked against cuBLAS over all of C; only a verified
 //   kernel is timed. Times are CUDA event medians of back-to-back launches.
 //   Each row also gives the quantisation of the schedule launched: waves
 //   (C's tiles over the blocks that run at once: a last wave partly empty
@@ -614,6 +615,7 @@ std::string kernelPath(const Kernel &kernel, const Variant &v, const Shape &s,
   const std::string &name = selected.name();
   std::string path = &selected == &kernel             ? "main"
                      : endsWith(name, "__gemv")       ? "gemv"
+                     : endsWith(name, "__vecmat")     ? "vecmat"
                      : endsWith(name, "__small_grid") ? "small"
                                                       : "split";
   for (const Kernel *k = &selected; k != &kernel.launchedFor(args);
@@ -704,21 +706,25 @@ public:
            "." + std::to_string(v % 100);
   }
 
-  /// C = A x B (+ C with `accumulate`) for row-major A (M x K), B (K x N)
-  /// of type `t` and C (M x N) of type `out`, with f32 scaling and
-  /// `compute` (a 32F compute type).
+  /// C = A x B (+ C with `accumulate`) for A (M x K) and B (K x N) of type
+  /// `t` stored in `v`'s layouts and a row-major C (M x N) of type `out`,
+  /// with f32 scaling and `compute` (a 32F compute type).
   void gemm(DType t, cublasComputeType_t compute, const Shape &s,
-            const DeviceOperands &d, DType out, bool accumulate) const {
+            const DeviceOperands &d, const Variant &v) const {
     // cuBLAS is column-major, and a row-major X is the column-major X^T; so
-    // compute C^T (N x M) = B^T (N x K) A^T (K x M) without transposes:
-    // m = N, n = M, first operand B (ld N), second A (ld K), C (ld N).
-    const float alpha = 1.0f, beta = accumulate ? 1.0f : 0.0f;
+    // compute C^T (N x M) = B^T (N x K) A^T (K x M): m = N, n = M, C (ld N).
+    // A row-major B [K, N] is B^T at ld N as it is; B stored [N, K] is B
+    // at ld K, transposed. Likewise A [M, K] (ld K) or stored [K, M] (ld M).
+    const float alpha = 1.0f, beta = v.accumulate ? 1.0f : 0.0f;
+    cublasOperation_t opB = v.bColMajor ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasOperation_t opA = v.aColMajor ? CUBLAS_OP_T : CUBLAS_OP_N;
+    int ldb = int(v.bColMajor ? s.k : s.n), lda = int(v.aColMajor ? s.m : s.k);
     ctx_.makeCurrent();
-    checkCublas(cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n),
-                             int(s.m), int(s.k), &alpha, devicePtr(d.b),
-                             cudaType(t), int(s.n), devicePtr(d.a), cudaType(t),
-                             int(s.k), &beta, devicePtr(d.c), cudaType(out),
-                             int(s.n), compute, CUBLAS_GEMM_DEFAULT),
+    checkCublas(cublasGemmEx(handle_, opB, opA, int(s.n), int(s.m), int(s.k),
+                             &alpha, devicePtr(d.b), cudaType(t), ldb,
+                             devicePtr(d.a), cudaType(t), lda, &beta,
+                             devicePtr(d.c), cudaType(v.out), int(s.n), compute,
+                             CUBLAS_GEMM_DEFAULT),
                 "cublasGemmEx");
   }
 
@@ -1150,7 +1156,8 @@ struct BenchCase {
 };
 
 /// Row-major A and B, output dtype = input dtype: the common case cuBLAS is
-/// tuned for; and the bf16 kernels that write f32 or add to C.
+/// tuned for; the bf16 kernels that write f32 or add to C; and B stored
+/// [N, K] (a linear layer's weight), in bf16 and f32.
 const std::vector<BenchCase> &benchCases() {
   static const std::vector<Shape> big = {{1024, 1024, 1024},
                                          {2048, 2048, 2048},
@@ -1165,6 +1172,9 @@ const std::vector<BenchCase> &benchCases() {
       {{DType::BF16, DType::F32}, big},
       {{DType::BF16, DType::BF16, false, false, /*accumulate=*/true}, big},
       {{DType::BF16, DType::F32, false, false, /*accumulate=*/true}, big},
+      {{DType::BF16, DType::BF16, false, /*bColMajor=*/true}, big},
+      {{DType::F32, DType::F32, false, /*bColMajor=*/true},
+       {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}}},
   };
   return cases;
 }
@@ -1258,7 +1268,7 @@ void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
   // cuBLAS first, checked against float64: a wrong call (layouts, types)
   // would otherwise make every tilec kernel look wrong, or a wrong one right.
   freshC();
-  cublas.gemm(t, cublasCompute(t), s, ops[0], v.out, v.accumulate);
+  cublas.gemm(t, cublasCompute(t), s, ops[0], v);
   stream.synchronize();
   std::vector<float> cublasOut = downloadC(ops[0], v.out);
   std::vector<int64_t> idx = checkedIndices(s, false, kBenchSampleCount, rng);
@@ -1269,15 +1279,14 @@ void runBench(const Context &ctx, const Stream &stream, const Cublas &cublas,
     return;
   }
   Timing ct = timeLaunches(ctx, stream, [&](int i) {
-    cublas.gemm(t, cublasCompute(t), s, next(i), v.out, v.accumulate);
+    cublas.gemm(t, cublasCompute(t), s, next(i), v);
   });
   row.cublasMs = ct.medianMs;
   row.cublasRuns = ct.runs;
   if (t == DType::F32)
-    row.cublasDefaultMs =
-        timeLaunches(ctx, stream, [&](int i) {
-          cublas.gemm(t, CUBLAS_COMPUTE_32F, s, next(i), v.out, v.accumulate);
-        }).medianMs;
+    row.cublasDefaultMs = timeLaunches(ctx, stream, [&](int i) {
+                            cublas.gemm(t, CUBLAS_COMPUTE_32F, s, next(i), v);
+                          }).medianMs;
 
   if (!kernel) {
     row.status = "SKIP";
@@ -1661,7 +1670,8 @@ ParseResult parseArgs(int argc, char **argv, Options &opts) {
   }
   if (opts.bench && selectedBenchCases(opts).empty()) {
     std::fprintf(stderr, "--variant selects no bench kernel (mm_bf16_bf16_rr, "
-                         "mm_f16_f16_rr, mm_f32_f32_rr)\n");
+                         "mm_f16_f16_rr, mm_f32_f32_rr, mm_bf16_f32_rr, their "
+                         "_acc, mm_bf16_bf16_rc, mm_f32_f32_rc)\n");
     return ParseResult::Bad;
   }
   return ParseResult::Ok;

@@ -33,10 +33,13 @@ StringAttr namedKernel(Attribute attr) {
 /// The kernels `kernel` names as variants the runtime launches instead.
 SmallVector<StringAttr> variantsOf(gpu::GPUFuncOp kernel) {
   SmallVector<StringAttr> names;
-  for (StringRef attr : {tile::kFallbackAttrName, tile::kSmallGridAttrName,
-                         tile::kNarrowAttrName})
+  for (StringRef attr : {tile::kFallbackAttrName, tile::kSmallGridAttrName})
     if (StringAttr name = namedKernel(kernel->getAttr(attr)))
       names.push_back(name);
+  if (Attribute narrow = kernel->getAttr(tile::kNarrowAttrName))
+    for (Attribute line : tile::narrowLines(narrow))
+      if (StringAttr name = namedKernel(line))
+        names.push_back(name);
   return names;
 }
 

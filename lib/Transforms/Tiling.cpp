@@ -875,14 +875,16 @@ void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
 
 /// C's columns at most for which the GEMV kernel (each column's programs
 /// reading A again, from L2 where they run together) runs instead of the
-/// tile kernels (tile.narrow). On the H200 against the small-grid kernel
+/// tile kernels (tile.narrow); and C's rows at most for the vector-matrix
+/// kernel, the same program over B. On the H200 against the small-grid kernel
 /// (bench/matmul/results/2026-12-02-h200-gemv/columns): 16-bit, 2 columns
 /// 1.07-2.7x as fast, 3 columns 0.90-1.33x, 4 columns 0.54-0.92x (but
 /// 512x4x8192); f32, against the SIMT kernels, 2.5-6.7x at 2 to 4 columns.
 constexpr int64_t kGemvColumns16Bit = 2;
 constexpr int64_t kGemvColumnsF32 = 4;
-/// Rows of C a GEMV program computes, and K elements it reads of each a
-/// step, for a row-major A: whole 1 KiB runs of 8 rows, 8 loads a thread
+/// Matrix lines a GEMV program computes, and K elements it reads of each a
+/// step, for a matrix whose K is contiguous (a row-major A, or B stored
+/// [N, K]): whole 1 KiB runs of 8 rows, 8 loads a thread
 /// of 4 warps. On the H200 (bf16, bench/matmul/results/2026-12-02-h200-gemv,
 /// hand-written sweeps) no other shape won at every size: 4 rows of 512
 /// were level (faster at 4096x1x4096, slower at 1024x1x8192), 16 to 32 rows,
@@ -891,9 +893,9 @@ constexpr int64_t kGemvColumnsF32 = 4;
 /// were slower.
 constexpr int64_t kGemvRows = 8;
 constexpr int64_t kGemvDepth = 512;
-/// For a column-major A (stored [K, M]): 32 rows of C are 64 contiguous
-/// bytes of 16-bit A (two sectors), 128 of K a step (checked, not timed:
-/// the bench's cuBLAS calls take row-major operands).
+/// For a matrix whose lines are contiguous (a column-major A stored
+/// [K, M], or a row-major B): 32 lines are 64 contiguous bytes of 16-bit
+/// elements (two sectors), 128 of K a step.
 constexpr int64_t kGemvColumnMajorRows = 32;
 constexpr int64_t kGemvColumnMajorDepth = 128;
 constexpr int64_t kGemvWarps = 4;
@@ -905,12 +907,39 @@ constexpr int64_t kGemvWarps = 4;
 /// 50% it was not measured.
 constexpr int64_t kGemvPercentOfSms = 50;
 
-/// Rows of C a GEMV program computes for `op`, and K elements a step.
+/// Which line of C a GEMV kernel computes a program at a time, and so which
+/// operand is its matrix and which its vector. A column of C is A times a
+/// column of B; a row of C is a row of A times B, or B's transpose times
+/// that row: the same program over B as the matrix.
+enum class GemvLine { column, row };
+
+/// The operands of a GEMV kernel for `op` computing C a `line` at a time.
+struct GemvOperands {
+  /// The matrix (A, or B for rows), and whether K is its contiguous
+  /// dimension (A row-major, or B stored [N, K]).
+  unsigned matrix;
+  bool kContiguous;
+  /// The vector's operand and the dimension it runs along (B's column, or
+  /// A's row, as stored), and C's (0: a column; 1: a row).
+  unsigned vector, vectorAlongDim, cAlongDim;
+};
+GemvOperands gemvOperands(tile::MatmulOp op, GemvLine line) {
+  bool aRowMajor = op.getALayout() == tile::MatrixLayout::row;
+  bool bRowMajor = op.getBLayout() == tile::MatrixLayout::row;
+  if (line == GemvLine::column)
+    return {/*matrix=*/0, aRowMajor, /*vector=*/1, bRowMajor ? 0u : 1u,
+            kRowsOfC};
+  return {/*matrix=*/1, !bRowMajor, /*vector=*/0, aRowMajor ? 1u : 0u,
+          kColumnsOfC};
+}
+
+/// Matrix lines (of C's other dimension) a GEMV program computes, and K
+/// elements it reads of each a step.
 struct GemvTile {
   int64_t rows, depth;
 };
-GemvTile gemvTile(tile::MatmulOp op) {
-  if (op.getALayout() == tile::MatrixLayout::row)
+GemvTile gemvTile(const GemvOperands &operands) {
+  if (operands.kContiguous)
     return {kGemvRows, kGemvDepth};
   return {kGemvColumnMajorRows, kGemvColumnMajorDepth};
 }
@@ -940,14 +969,15 @@ Value toF32(OpBuilder &b, Location loc, Value tile) {
   return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), tile);
 }
 
-/// The body of a GEMV program (x: C's column n, y: gemvTile's rows of C from
-/// m0): the products of A's rows and B's column n summed over K in an f32
-/// tile in A's stored orientation (K contiguous for a row-major A, so each
-/// warp reads whole runs of A's rows; rows contiguous for a column-major
-/// one), reduced once after the loop.
+/// The body of a GEMV program computing C a `line` at a time (x: C's line
+/// n, y: gemvTile's lines of the matrix from m0; for a column, A's rows and
+/// C's rows m0...): the products of the matrix's lines and the vector
+/// summed over K in an f32 tile in the matrix's stored orientation (K
+/// contiguous, so each warp reads whole runs of its lines, or its lines
+/// contiguous), reduced once after the loop.
 /// Every access is a plain load or store, checked for alignment at run
 /// time: no tensor map, no staging copy, any pitch.
-void buildGemvBody(OpBuilder &b, Location loc, tile::MatmulOp op,
+void buildGemvBody(OpBuilder &b, Location loc, tile::MatmulOp op, GemvLine line,
                    ValueRange args) {
   IndexMath m{b, loc};
   Type index = b.getIndexType();
@@ -956,40 +986,41 @@ void buildGemvBody(OpBuilder &b, Location loc, tile::MatmulOp op,
       b, loc, index, tile::ProgramDimAttr::get(ctx, tile::ProgramDim::x));
   Value row = tile::ProgramIdOp::create(
       b, loc, index, tile::ProgramDimAttr::get(ctx, tile::ProgramDim::y));
-  bool aRowMajor = op.getALayout() == tile::MatrixLayout::row;
-  GemvTile program = gemvTile(op);
+  GemvOperands operands = gemvOperands(op, line);
+  GemvTile program = gemvTile(operands);
   int64_t rows = program.rows, depth = program.depth;
   Value m0 = m.mul(row, m.constant(rows));
-  Value a = args[0], c = args[2];
-  Value k = matmulK(b, loc, op, a);
-  // B's column n: a column of B [K, N], or a row of B stored [N, K].
-  bool bRowMajor = op.getBLayout() == tile::MatrixLayout::row;
-  Value bLine = matrixLine(b, loc, args[1], bRowMajor ? 0 : 1, n);
-  Value cLine = matrixLine(b, loc, c, kRowsOfC, n);
-  // The accumulator in A's stored orientation: [rows, K] or [K, rows].
-  unsigned kAxis = aRowMajor ? 1 : 0;
+  Value matrix = args[operands.matrix], c = args[2];
+  Value k = matmulK(b, loc, op, args[0]);
+  Value vector =
+      matrixLine(b, loc, args[operands.vector], operands.vectorAlongDim, n);
+  Value cLine = matrixLine(b, loc, c, operands.cAlongDim, n);
+  // The accumulator in the matrix's stored orientation: [rows, K] or
+  // [K, rows].
+  bool kContiguous = operands.kContiguous;
+  unsigned kAxis = kContiguous ? 1 : 0;
   SmallVector<int64_t, 2> shape{rows, depth};
-  if (!aRowMajor)
+  if (!kContiguous)
     std::swap(shape[0], shape[1]);
-  Type aElement = op.getAType().getElementType();
+  Type element = op.getAType().getElementType();
   auto accType = RankedTensorType::get(shape, b.getF32Type());
   auto loop = scf::ForOp::create(
       b, loc, m.constant(0), k, m.constant(depth),
       ValueRange{zeroTile(b, loc, accType)},
       [&](OpBuilder &lb, Location l, Value kk, ValueRange iterArgs) {
         SmallVector<Value, 2> at{m0, kk};
-        if (!aRowMajor)
+        if (!kContiguous)
           std::swap(at[0], at[1]);
-        Value aTile = tile::LoadOp::create(
-            lb, l, RankedTensorType::get(shape, aElement), a, at);
-        Value bTile = tile::LoadOp::create(
-            lb, l, RankedTensorType::get({depth}, aElement), bLine,
-            ValueRange{kk});
-        Value bRows = tile::BroadcastOp::create(
-            lb, l, accType, toF32(lb, l, bTile),
+        Value matrixTile = tile::LoadOp::create(
+            lb, l, RankedTensorType::get(shape, element), matrix, at);
+        Value vectorTile =
+            tile::LoadOp::create(lb, l, RankedTensorType::get({depth}, element),
+                                 vector, ValueRange{kk});
+        Value vectorLines = tile::BroadcastOp::create(
+            lb, l, accType, toF32(lb, l, vectorTile),
             lb.getDenseI64ArrayAttr({1 - int64_t(kAxis)}));
         Value product =
-            arith::MulFOp::create(lb, l, toF32(lb, l, aTile), bRows);
+            arith::MulFOp::create(lb, l, toF32(lb, l, matrixTile), vectorLines);
         Value sum = arith::AddFOp::create(lb, l, iterArgs[0], product);
         scf::YieldOp::create(lb, l, sum);
       });
@@ -1007,19 +1038,23 @@ void buildGemvBody(OpBuilder &b, Location loc, tile::MatmulOp op,
   tile::StoreOp::create(b, loc, result, cLine, ValueRange{m0});
 }
 
-/// Builds the GEMV kernel named `name` computing `op` where C has few
-/// columns (buildGemvBody), before `op`.
+/// Builds the GEMV kernel named `name` computing `op` a `line` of C a
+/// program where C has few columns, or few rows (buildGemvBody), before
+/// `op`.
 tile::KernelOp buildGemvKernel(RewriterBase &rewriter, tile::MatmulOp op,
-                               StringRef name) {
+                               GemvLine line, StringRef name) {
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
+  GemvOperands operands = gemvOperands(op, line);
+  // x: one program a line of C; y: along the line, gemvTile's rows each.
+  unsigned alongLine = operands.cAlongDim, acrossLines = 1 - alongLine;
   SmallVector<Attribute> grid{
-      tile::GridAttr::get(ctx, kMatmulC, kColumnsOfC, 1),
-      tile::GridAttr::get(ctx, kMatmulC, kRowsOfC, gemvTile(op).rows)};
+      tile::GridAttr::get(ctx, kMatmulC, acrossLines, 1),
+      tile::GridAttr::get(ctx, kMatmulC, alongLine, gemvTile(operands).rows)};
   OpBuilder::InsertionGuard guard(rewriter);
   tile::KernelOp kernel = createKernelBefore(
       rewriter, op, name, op.getFunctionType(), grid, kGemvWarps);
-  buildGemvBody(rewriter, loc, op, kernel.getBody().getArguments());
+  buildGemvBody(rewriter, loc, op, line, kernel.getBody().getArguments());
   tile::ReturnOp::create(rewriter, loc);
   return kernel;
 }
@@ -1037,9 +1072,10 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::string splitName = (op.getSymName() + "__split_k").str();
   std::string sumName = (op.getSymName() + "__split_k_sum").str();
   std::string gemvName = (op.getSymName() + "__gemv").str();
-  SmallVector<StringRef, 4> variantNames;
+  std::string vecmatName = (op.getSymName() + "__vecmat").str();
+  SmallVector<StringRef, 6> variantNames;
   if (small)
-    variantNames.append({smallName, splitName, gemvName});
+    variantNames.append({smallName, splitName, gemvName, vecmatName});
   // 16-bit small-grid kernels split K with an adder; their own variant
   // splits with a sum kernel.
   if (small && small->splitKChunk)
@@ -1092,23 +1128,32 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     tile::setSmallGridVariant(smallKernel, splitKernel,
                               split.sumSplitsAfter ? kSplitSumPercentOfSms
                                                    : kSmallGridPercentOfSms);
+    // Where C is a column or a few, a tile of columns would compute columns
+    // past N (and, 16-bit, stage B and C through copies): the GEMV kernel
+    // reads A with plain loads. Where C is a row or a few (a batch of one
+    // times a weight matrix), the same program over B computes C a row at
+    // a time. Where their grids are small, down the small-grid kernel's
+    // ladder (split K).
+    tile::KernelOp gemvKernel =
+        buildGemvKernel(rewriter, op, GemvLine::column, gemvName);
+    tile::KernelOp vecmatKernel =
+        buildGemvKernel(rewriter, op, GemvLine::row, vecmatName);
+    for (tile::KernelOp narrow : {gemvKernel, vecmatKernel})
+      tile::setSmallGridVariant(narrow, smallKernel, kGemvPercentOfSms);
+    bool isF32 = op.getAType().getElementType().isF32();
+    int64_t gemvLines = isF32 ? kGemvColumnsF32 : kGemvColumns16Bit;
+    // The main kernel's first narrow line, so that a short C goes there
+    // whatever its columns.
+    tile::setNarrowVariant(kernel, vecmatKernel, kMatmulC, kRowsOfC, gemvLines);
     // Where C has no more columns than the small-grid tile, the main
     // kernel's wider tiles would compute columns past N.
     bool smallIsNarrower = small->blockN < schedule.blockN;
     if (smallIsNarrower)
       tile::setNarrowVariant(kernel, smallKernel, kMatmulC, kColumnsOfC,
                              small->blockN);
-    // Where C is a column or a few, a tile of columns would compute columns
-    // past N (and, 16-bit, stage B and C through copies): the GEMV kernel
-    // reads A with plain loads. Where its grid is small, down the
-    // small-grid kernel's ladder (split K). The narrowest rung of the
-    // narrow ladder.
-    tile::KernelOp gemvKernel = buildGemvKernel(rewriter, op, gemvName);
-    bool isF32 = op.getAType().getElementType().isF32();
+    // The narrowest rung of the columns' ladder.
     tile::setNarrowVariant(smallIsNarrower ? smallKernel : kernel, gemvKernel,
-                           kMatmulC, kColumnsOfC,
-                           isF32 ? kGemvColumnsF32 : kGemvColumns16Bit);
-    tile::setSmallGridVariant(gemvKernel, smallKernel, kGemvPercentOfSms);
+                           kMatmulC, kColumnsOfC, gemvLines);
   }
   rewriter.eraseOp(op);
   return kernel;

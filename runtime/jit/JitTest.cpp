@@ -961,8 +961,9 @@ tile.matmul @hgemm a(row) b(row) accumulate
   // stores, which read it first here, and back after the sum: no twin to
   // compile.
   EXPECT_EQ(check(1, 1, 4097), "hgemm__split_k");
-  // C of one column is the GEMV kernel's: compiled now to make the grid
-  // choice, which its one program hands down the small-grid ladder.
+  // C of one row is the vector-matrix kernel's: compiled at 1x8x4097 to
+  // make the grid choice, which its few programs hand down the small-grid
+  // ladder.
   EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   EXPECT_EQ(check(33, 7, 5000), "hgemm__split_k");
   EXPECT_EQ(check(2048, 2047, 64), "hgemm");
@@ -1093,10 +1094,24 @@ tile.matmul @mm a(row) b(col)
   check(4097, 1, 1001);
   check(4097, 2, 1001);
   check(1000, 1, 64);
-  check(1, 1, 4097);
   check(4096, 1, 130, /*aPitch=*/0);
   check(4096, 1, 130, /*aPitch=*/-131);
   EXPECT_EQ(jitCacheStats().misses - misses, 4u);
+  // C of one or two rows: the vector-matrix kernel (the same program over
+  // B's rows), compiled now, whatever C's columns; a small grid goes down
+  // the small-grid kernel's ladder.
+  EXPECT_EQ(launched(1, 16384), "mm__vecmat");
+  EXPECT_EQ(jitCacheStats().misses - misses, 5u);
+  EXPECT_EQ(launched(2, 16384), "mm__vecmat");
+  EXPECT_EQ(launched(2, 2), "mm__split_k");
+  EXPECT_EQ(launched(1, 64), "mm__split_k");
+  check(1, 4097, 1001);
+  check(2, 4097, 1001);
+  check(1, 16384, 64);
+  check(1, 1, 4097);
+  check(2, 4096, 130, /*aPitch=*/-131);
+  check(2, 4096, 130, /*aPitch=*/0);
+  EXPECT_EQ(jitCacheStats().misses - misses, 5u);
   // C's rows of 129 f32 (516 bytes) have no tensor map for the main
   // kernel's bulk store: the runtime copies C out of a staged one.
   EXPECT_EQ(launched(16384, 129), "mm");
@@ -1111,7 +1126,7 @@ tile.matmul @mm a(row) b(col)
   check(2048, 2048, 71, /*aPitch=*/50);
   check(640, 512, 72, /*aPitch=*/-72);
   check(200, 136, 4095, /*aPitch=*/-4097);
-  EXPECT_EQ(jitCacheStats().misses - misses, 4u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 5u);
   // A C whose rows repeat would be written twice over by the main
   // kernel's bulk stores: refused, with why.
   {

@@ -282,13 +282,11 @@ std::string parseNarrow(const std::vector<std::string_view> &w,
   return {};
 }
 
-/// Why the narrow line of `meta` does not name a dimension of a buffer
-/// argument (ARG.DIM) or an integer scalar argument (ARG), or "" when it does
-/// (or there is none).
-std::string checkNarrow(const LaunchMetadata &meta) {
-  const NarrowVariant &n = meta.narrow;
-  if (n.kernel.empty())
-    return {};
+/// Why narrow line `n` of `meta` does not name a dimension of a buffer
+/// argument (ARG.DIM) or an integer scalar argument (ARG), or "" when it
+/// does.
+std::string checkNarrowLine(const LaunchMetadata &meta,
+                            const NarrowVariant &n) {
   std::string what = "narrow line refers to ";
   if (n.arg >= meta.params.size())
     return what + "argument " + std::to_string(n.arg) + " of " +
@@ -311,6 +309,22 @@ std::string checkNarrow(const LaunchMetadata &meta) {
   // Nor would a kernel that is its own narrow variant launch anything else.
   if (n.kernel == meta.kernel)
     return "kernel '" + meta.kernel + "' is its own narrow variant";
+  return {};
+}
+
+/// Why the narrow lines of `meta` are not valid (checkNarrowLine) or two
+/// choose on the same ARG[.DIM] (a ladder of variants says that), or ""
+/// when they are valid.
+std::string checkNarrow(const LaunchMetadata &meta) {
+  for (size_t i = 0; i < meta.narrow.size(); ++i) {
+    const NarrowVariant &n = meta.narrow[i];
+    if (std::string why = checkNarrowLine(meta, n); !why.empty())
+      return why;
+    for (size_t j = 0; j < i; ++j)
+      if (meta.narrow[j].arg == n.arg && meta.narrow[j].dim == n.dim)
+        return "two narrow lines choose on argument " + std::to_string(n.arg) +
+               (n.dim ? "." + std::to_string(*n.dim) : std::string());
+  }
   return {};
 }
 
@@ -406,11 +420,11 @@ std::string serialize(const LaunchMetadata &meta) {
   if (!meta.smallGrid.kernel.empty())
     os << "smallgrid " << meta.smallGrid.kernel << " "
        << meta.smallGrid.percentOfSms << "\n";
-  if (!meta.narrow.kernel.empty()) {
-    os << "narrow " << meta.narrow.kernel << " " << meta.narrow.arg;
-    if (meta.narrow.dim)
-      os << "." << *meta.narrow.dim;
-    os << " " << meta.narrow.atMost << "\n";
+  for (const NarrowVariant &narrow : meta.narrow) {
+    os << "narrow " << narrow.kernel << " " << narrow.arg;
+    if (narrow.dim)
+      os << "." << *narrow.dim;
+    os << " " << narrow.atMost << "\n";
   }
   if (meta.scratch.needed()) {
     os << "scratch " << meta.scratch.fixedBytes << " "
@@ -453,7 +467,7 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
   };
   LaunchMetadata meta;
   bool sawHeader = false, sawKernel = false, sawBlock = false, sawGrid = false;
-  bool sawScratch = false, sawNarrow = false;
+  bool sawScratch = false;
   for (std::string_view line : splitOn(text, '\n')) {
     std::vector<std::string_view> w = words(line);
     if (w.empty())
@@ -509,12 +523,11 @@ std::optional<LaunchMetadata> parseLaunchMetadata(std::string_view text,
         return fail("smallgrid percentage '" + std::string(w[2]) +
                     "' is not in 1..100");
     } else if (key == "narrow") {
-      // A second line would silently override the first.
-      if (sawNarrow)
-        return fail("duplicate narrow line '" + std::string(line) + "'");
-      if (std::string why = parseNarrow(w, line, meta.narrow); !why.empty())
+      // Several lines, each on its own ARG[.DIM] (checkNarrow).
+      NarrowVariant narrow;
+      if (std::string why = parseNarrow(w, line, narrow); !why.empty())
         return fail(why);
-      sawNarrow = true;
+      meta.narrow.push_back(std::move(narrow));
     } else if (key == "scratch") {
       // A second line would silently override the first.
       if (sawScratch)
@@ -719,8 +732,8 @@ bool prefersSmallGrid(const LaunchMetadata &meta,
   return blocks < bound;
 }
 
-bool prefersNarrow(const LaunchMetadata &meta, uint64_t extent) {
-  return !meta.narrow.kernel.empty() && extent <= meta.narrow.atMost;
+bool prefersNarrow(const NarrowVariant &narrow, uint64_t extent) {
+  return !narrow.kernel.empty() && extent <= narrow.atMost;
 }
 
 uint64_t scratchBytesToZero(const ScratchInfo &info, bool allocated,

@@ -591,8 +591,11 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   }
   // A module that resolves missing kernels compiles variants on demand:
   // they load on first need (fallbackKernel, ...), not here.
-  if (module_->resolveKernel)
+  if (module_->resolveKernel) {
     lazy_ = std::make_shared<LazyVariants>();
+    lazy_->narrowLoaded.resize(meta_.narrow.size());
+    lazy_->narrow.resize(meta_.narrow.size());
+  }
 
   uint64_t threads = uint64_t(meta_.block[0]) * meta_.block[1] * meta_.block[2];
   int maxThreads = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
@@ -639,11 +642,12 @@ Kernel::Kernel(std::shared_ptr<detail::ModuleState> module,
   // never loaded: the choice of grid is made before the choice of fallback.
   if (loadSmallGrid && !meta_.smallGrid.kernel.empty() && !lazy_)
     this->loadSmallGrid();
-  // Eagerly too. The variant is a full kernel; loadNarrow checks its bound
-  // before loading its own variant. Neither a fallback's nor a small-grid
-  // variant's narrow variant is loaded: the narrow choice is made first.
-  if (loadNarrow && !meta_.narrow.kernel.empty() && !lazy_)
-    this->loadNarrow();
+  // Eagerly too. Each variant is a full kernel; loadNarrow checks its
+  // bound and the ladder above it before loading its own variants. Neither
+  // a fallback's nor a small-grid variant's narrow variants are loaded: the
+  // narrow choice is made first.
+  if (loadNarrow && !meta_.narrow.empty() && !lazy_)
+    this->loadNarrow({name});
   // Always: launches of this kernel are followed by it (all but a split
   // kernel's unsplit ones, thenRuns). It names no then kernel itself, so
   // there are no cycles.
@@ -756,26 +760,43 @@ void Kernel::loadSmallGrid() const {
   smallGrid_ = std::move(variant);
 }
 
-void Kernel::loadNarrow() const {
-  const NarrowVariant &narrow = meta_.narrow;
+std::shared_ptr<Kernel> Kernel::loadNarrowLine(size_t line) const {
+  const NarrowVariant &narrow = meta_.narrow[line];
   std::string prefix =
       "kernel '" + name_ + "': its narrow variant '" + narrow.kernel + "' ";
   std::shared_ptr<Kernel> variant =
       loadVariant(narrow.kernel, prefix, /*loadSmallGrid=*/true);
-  const NarrowVariant &next = variant->metadata().narrow;
-  if (!next.kernel.empty()) {
-    // Each rung of the ladder has a smaller bound, all of them at least 1,
-    // so following it ends.
-    if (next.atMost >= narrow.atMost)
+  // On the same ARG[.DIM], each rung of the ladder has a smaller bound.
+  for (const NarrowVariant &next : variant->metadata().narrow)
+    if (next.arg == narrow.arg && next.dim == narrow.dim &&
+        next.atMost >= narrow.atMost)
       throw Error(prefix + "names a narrow variant itself ('" + next.kernel +
                       "', at most " + std::to_string(next.atMost) +
                       " elements) whose bound is not below the kernel's " +
                       std::to_string(narrow.atMost),
                   name_);
-    if (!variant->lazy_)
-      variant->loadNarrow();
+  return variant;
+}
+
+void Kernel::loadNarrow(std::vector<std::string> chain) const {
+  narrow_.clear();
+  for (size_t line = 0; line < meta_.narrow.size(); ++line) {
+    const std::string &name = meta_.narrow[line].kernel;
+    // Lines on different arguments could lead back up the ladder, where
+    // following it would never end.
+    for (const std::string &before : chain)
+      if (before == name)
+        throw Error("kernel '" + name_ + "': its narrow variant '" + name +
+                        "' is above it on the narrow ladder",
+                    name_);
+    std::shared_ptr<Kernel> variant = loadNarrowLine(line);
+    if (!variant->metadata().narrow.empty() && !variant->lazy_) {
+      std::vector<std::string> below = chain;
+      below.push_back(name);
+      variant->loadNarrow(std::move(below));
+    }
+    narrow_.push_back(std::move(variant));
   }
-  narrow_ = std::move(variant);
 }
 
 void Kernel::loadThen() {
@@ -788,8 +809,7 @@ void Kernel::loadThen() {
   if (!other.scratch.needed())
     throw Error(prefix + "takes no scratch buffer", name_);
   if (!other.fallback.empty() || !other.smallGrid.kernel.empty() ||
-      !other.narrow.kernel.empty() || !other.then.empty() ||
-      !other.tensorMaps.empty())
+      !other.narrow.empty() || !other.then.empty() || !other.tensorMaps.empty())
     throw Error(prefix + "has a fallback, small-grid, narrow or then kernel "
                          "or tensor maps itself",
                 name_);
@@ -799,8 +819,8 @@ void Kernel::loadThen() {
 namespace {
 /// A variant that loads on first need: `load()` gives it the first time
 /// (under `mutex`); an error leaves it to be tried again.
-template <typename Load>
-const Kernel *loadOnce(std::mutex &mutex, bool &loaded,
+template <typename Flag, typename Load>
+const Kernel *loadOnce(std::mutex &mutex, Flag &loaded,
                        std::shared_ptr<const Kernel> &slot, Load load) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!loaded) {
@@ -831,14 +851,15 @@ const Kernel *Kernel::smallGridKernel() const {
   });
 }
 
-const Kernel *Kernel::narrowKernel() const {
+const Kernel *Kernel::narrowKernel(size_t line) const {
+  if (line >= meta_.narrow.size())
+    return nullptr;
   if (!lazy_)
-    return narrow_.get();
-  return loadOnce(lazy_->mutex, lazy_->narrowLoaded, lazy_->narrow, [&] {
-    if (!meta_.narrow.kernel.empty())
-      loadNarrow();
-    return narrow_;
-  });
+    return narrow_[line].get();
+  // Its own variants load on their first need too; narrowest rules out a
+  // ladder that comes back.
+  return loadOnce(lazy_->mutex, lazy_->narrowLoaded[line], lazy_->narrow[line],
+                  [&] { return loadNarrowLine(line); });
 }
 
 int Kernel::attribute(CUfunction_attribute attribute) const {
@@ -919,27 +940,46 @@ CUtensorMap encodeTensorMap(const TensorMapRequest &r, unsigned arg,
 }
 } // namespace
 
-bool Kernel::narrowFits(const std::vector<KernelArg> &args) const {
-  if (meta_.narrow.kernel.empty())
-    return false;
-  const NarrowVariant &narrow = meta_.narrow;
+namespace {
+/// Whether narrow line `narrow` holds for the (validated) `args`.
+bool narrowLineHolds(const NarrowVariant &narrow,
+                     const std::vector<KernelArg> &args) {
   const KernelArg &arg = args[narrow.arg];
   if (narrow.dim) {
     // The parser made `arg` a buffer of rank above `dim`, validation made it
     // a view of that rank with no negative size.
     const auto &view = std::get<TensorView>(arg.value());
-    return prefersNarrow(meta_, static_cast<uint64_t>(view.sizes[*narrow.dim]));
+    return prefersNarrow(narrow,
+                         static_cast<uint64_t>(view.sizes[*narrow.dim]));
   }
   // The parser made `arg` an i32 or i64 scalar, validation an argument of
   // that type. A negative value is no extent: it never selects the variant.
   int64_t extent = *arg.integer();
-  return extent >= 0 && prefersNarrow(meta_, static_cast<uint64_t>(extent));
+  return extent >= 0 && prefersNarrow(narrow, static_cast<uint64_t>(extent));
+}
+} // namespace
+
+std::optional<size_t>
+Kernel::narrowLineFor(const std::vector<KernelArg> &args) const {
+  for (size_t line = 0; line < meta_.narrow.size(); ++line)
+    if (narrowLineHolds(meta_.narrow[line], args))
+      return line;
+  return std::nullopt;
 }
 
 const Kernel &Kernel::narrowest(const std::vector<KernelArg> &args) const {
   const Kernel *kernel = this;
-  while (kernel->narrowFits(args))
-    kernel = kernel->narrowKernel();
+  std::vector<const Kernel *> above;
+  while (std::optional<size_t> line = kernel->narrowLineFor(args)) {
+    above.push_back(kernel);
+    kernel = kernel->narrowKernel(*line);
+    for (const Kernel *before : above)
+      if (before->name_ == kernel->name_)
+        throw Error("kernel '" + name_ +
+                        "': its narrow ladder comes back to '" + kernel->name_ +
+                        "'",
+                    name_);
+  }
   return *kernel;
 }
 
@@ -1006,7 +1046,7 @@ void Kernel::launchArgs(const Stream &stream,
                         const std::vector<KernelArg> &args) const {
   // Before the grid: the narrow choice is made on the arguments, once down
   // the whole ladder, and the rung chosen computes its own grid.
-  if (!meta_.narrow.kernel.empty()) {
+  if (!meta_.narrow.empty()) {
     validateArguments(meta_, args);
     if (const Kernel &chosen = narrowest(args); &chosen != this)
       return chosen.launchOnOwnGrid(stream, args);

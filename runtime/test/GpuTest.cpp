@@ -818,7 +818,8 @@ TEST(Gpu, LaunchesTheNarrowestVariantThatFits) {
   Module module = Module::loadData(ctx, test::narrowKernelsPtx());
   Kernel wide(module, "nw_wide");
   EXPECT_EQ(wide.metadata(), test::narrowKernelMetadata("nw_wide"));
-  EXPECT_EQ(wide.metadata().narrow, (NarrowVariant{"nw_narrow", 0, 1, 8}));
+  EXPECT_EQ(wide.metadata().narrow,
+            (std::vector<NarrowVariant>{{"nw_narrow", 0, 1, 8}}));
   EXPECT_EQ(wide.fallbackKernel(), nullptr);
   EXPECT_EQ(wide.smallGridKernel(), nullptr);
   // The ladder: nw_wide, nw_narrow (at most 8 columns), nw_tiny (at most 2).
@@ -829,6 +830,7 @@ TEST(Gpu, LaunchesTheNarrowestVariantThatFits) {
   const Kernel &tiny = *narrow.narrowKernel();
   EXPECT_EQ(tiny.name(), "nw_tiny");
   EXPECT_EQ(tiny.narrowKernel(), nullptr);
+  EXPECT_EQ(wide.narrowKernel(1), nullptr);
   // Copies share the variant.
   Kernel copy = wide;
   EXPECT_EQ(copy.narrowKernel(), wide.narrowKernel());
@@ -910,6 +912,34 @@ TEST(Gpu, ASmallGridRungMakesNoNarrowChoiceAgain) {
                    {{1, 8, "nw_back", 9}, {sms, 8, "nw_back_narrow", 10}});
 }
 
+// A matmul's main kernel narrows on C's rows (to the vector-matrix kernel)
+// and on its columns (to the small-grid kernel): the first line that holds
+// is taken, and its variant's own lines follow.
+TEST(Gpu, TakesTheFirstNarrowLineThatHolds) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::narrowKernelsPtx());
+  Kernel lines(module, "nw_lines");
+  EXPECT_EQ(lines.metadata(), test::narrowKernelMetadata("nw_lines"));
+  ASSERT_TRUE(lines.narrowKernel(0));
+  EXPECT_EQ(lines.narrowKernel(0)->name(), "nw_lines_rows");
+  ASSERT_TRUE(lines.narrowKernel(1));
+  EXPECT_EQ(lines.narrowKernel(1)->name(), "nw_narrow");
+  EXPECT_EQ(lines.narrowKernel(2), nullptr);
+  // nw_narrow's own line (at most 2 columns) is followed from it.
+  checkMatrixCases(ctx, lines,
+                   {{1, 1000, "nw_lines_rows", 12},
+                    {2, 129, "nw_lines_rows", 12},
+                    {2, 1, "nw_lines_rows", 12},
+                    {3, 8, "nw_narrow", 2},
+                    {1000, 3, "nw_narrow", 2},
+                    {3, 2, "nw_tiny", 3},
+                    {3, 9, "nw_lines", 11},
+                    {100, 1000, "nw_lines", 11}});
+  // No rows is at most 2: nw_lines_rows's empty grid launches nothing.
+  checkMatrixCases(ctx, lines, {{0, 100, "nw_lines_rows", 12}});
+}
+
 /// A launch of nw_scalar's ladder on a rows x cols matrix and its two
 /// scalars, the kernel selectFor should pick and the mark that kernel writes.
 struct ScalarCase {
@@ -951,8 +981,9 @@ TEST(Gpu, ChoosesANarrowVariantOnAnIntegerScalar) {
   Module module = Module::loadData(ctx, test::narrowKernelsPtx());
   Kernel wide(module, "nw_scalar");
   EXPECT_EQ(wide.metadata(), test::narrowKernelMetadata("nw_scalar"));
-  EXPECT_EQ(wide.metadata().narrow,
-            (NarrowVariant{"nw_scalar_narrow", 1, std::nullopt, 8}));
+  EXPECT_EQ(
+      wide.metadata().narrow,
+      (std::vector<NarrowVariant>{{"nw_scalar_narrow", 1, std::nullopt, 8}}));
   // The ladder: nw_scalar, nw_scalar_narrow (the i32 at most 8),
   // nw_scalar_tiny (the i64 at most 4).
   ASSERT_TRUE(wide.narrowKernel());
@@ -1022,6 +1053,10 @@ TEST(Gpu, ReportsBadNarrowVariants) {
   EXPECT_EQ(loadError("nw_missing", "nw_missing"),
             "kernel 'nw_missing': its narrow variant 'nw_nonexistent' is not "
             "in the module");
+  // Lines on different dimensions that lead back up the ladder.
+  EXPECT_EQ(loadError("nw_loop_a", "nw_loop_b"),
+            "kernel 'nw_loop_b': its narrow variant 'nw_loop_a' is above it "
+            "on the narrow ladder");
   // A bad rung further down is reported by the rung above it.
   EXPECT_EQ(loadError("nw_deep", "nw_cycle_a"),
             "kernel 'nw_cycle_a': its narrow variant 'nw_cycle_b' names a "

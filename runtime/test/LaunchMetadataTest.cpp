@@ -472,7 +472,7 @@ TEST(LaunchMetadata, TheScratchFixturesCarryTheirDocumentedMetadata) {
 TEST(LaunchMetadata, RoundTripsANarrowLine) {
   LaunchMetadata m = tmaMatmul();
   m.smallGrid = {"matmul_bf16__small_grid", 50};
-  m.narrow = {"matmul_bf16__narrow_8", 2, 1, 8};
+  m.narrow = {{"matmul_bf16__narrow_8", 2, 1, 8}};
   m.scratch = {16, 8};
   std::string text = serialize(m);
   // After `smallgrid`, before `scratch`.
@@ -491,7 +491,7 @@ TEST(LaunchMetadata, RoundTripsANarrowLine) {
   // Without the other optional lines, and at both ends of the bound's range.
   for (uint64_t atMost : {uint64_t(1), ~uint64_t(0)}) {
     LaunchMetadata plain = rt::test::fillMetadata();
-    plain.narrow = {"fill_narrow", 2, 0, atMost};
+    plain.narrow = {{"fill_narrow", 2, 0, atMost}};
     text = serialize(plain);
     EXPECT_NE(text.find("\nparams scalar:i64 scalar:f32 buffer:f32:1\n"
                         "narrow fill_narrow 2.0 " +
@@ -508,8 +508,7 @@ TEST(LaunchMetadata, ParsesTextWithoutANarrowLine) {
   std::optional<LaunchMetadata> parsed =
       parseLaunchMetadata(serialize(tmaMatmul()), &error);
   ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(parsed->narrow, NarrowVariant{});
-  EXPECT_TRUE(parsed->narrow.kernel.empty());
+  EXPECT_TRUE(parsed->narrow.empty());
   EXPECT_EQ(serialize(*parsed).find("narrow"), std::string::npos);
 }
 
@@ -517,7 +516,7 @@ TEST(LaunchMetadata, RoundTripsANarrowLineOnAScalar) {
   // fill's parameters are scalar:i64 scalar:f32 buffer:f32:1: on the i64
   // the line names the argument alone, without `.DIM`.
   LaunchMetadata m = rt::test::fillMetadata();
-  m.narrow = {"fill__decode", 0, std::nullopt, 16};
+  m.narrow = {{"fill__decode", 0, std::nullopt, 16}};
   m.scratch = {16, 8};
   std::string text = serialize(m);
   // After `params`, before `scratch`.
@@ -541,37 +540,85 @@ TEST(LaunchMetadata, RoundTripsANarrowLineOnAScalar) {
     std::string error;
     std::optional<LaunchMetadata> parsed = parseLaunchMetadata(i32, &error);
     ASSERT_TRUE(parsed) << error;
-    EXPECT_EQ(parsed->narrow,
-              (NarrowVariant{"attn__decode", 2, std::nullopt, atMost}));
+    EXPECT_EQ(parsed->narrow, (std::vector<NarrowVariant>{
+                                  {"attn__decode", 2, std::nullopt, atMost}}));
     EXPECT_EQ(serialize(*parsed), i32);
   }
 }
 
 TEST(LaunchMetadata, NarrowTakesPartInEquality) {
   LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
-  a.narrow = b.narrow = {"narrow", 2, 1, 8};
+  a.narrow = b.narrow = {{"narrow", 2, 1, 8}};
   EXPECT_TRUE(a == b);
-  b.narrow.kernel = "other";
+  b.narrow[0].kernel = "other";
   EXPECT_FALSE(a == b);
-  b.narrow = {"narrow", 0, 1, 8};
+  b.narrow = {{"narrow", 0, 1, 8}};
   EXPECT_FALSE(a == b);
-  b.narrow = {"narrow", 2, 0, 8};
+  b.narrow = {{"narrow", 2, 0, 8}};
   EXPECT_FALSE(a == b);
-  b.narrow = {"narrow", 2, 1, 16};
+  b.narrow = {{"narrow", 2, 1, 16}};
   EXPECT_FALSE(a == b);
   b.narrow = {};
   EXPECT_FALSE(a == b);
   // A scalar's value is not dimension 0 of the same argument.
-  b.narrow = {"narrow", 2, std::nullopt, 8};
+  b.narrow = {{"narrow", 2, std::nullopt, 8}};
   EXPECT_FALSE(a == b);
-  a.narrow = {"narrow", 2, std::nullopt, 8};
+  a.narrow = {{"narrow", 2, std::nullopt, 8}};
   EXPECT_TRUE(a == b);
+  // Lines in another order are other metadata: the first that holds wins.
+  a.narrow = {{"rows", 2, 0, 2}, {"narrow", 2, 1, 8}};
+  b.narrow = {{"narrow", 2, 1, 8}, {"rows", 2, 0, 2}};
+  EXPECT_FALSE(a == b);
+}
+
+TEST(LaunchMetadata, RoundTripsSeveralNarrowLinesInOrder) {
+  LaunchMetadata m = tmaMatmul();
+  m.narrow = {{"matmul_bf16__vecmat", 2, 0, 2},
+              {"matmul_bf16__small_grid", 2, 1, 128},
+              {"matmul_bf16__short_k", 0, 1, 64}};
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("\nnarrow matmul_bf16__vecmat 2.0 2\n"
+                      "narrow matmul_bf16__small_grid 2.1 128\n"
+                      "narrow matmul_bf16__short_k 0.1 64\n"),
+            std::string::npos)
+      << text;
+  expectRoundTrip(m, text);
+}
+
+TEST(LaunchMetadata, RejectsTwoNarrowLinesOnOneExtent) {
+  // Lines on the same ARG[.DIM]: the ladder of variants says that.
+  std::string text = "tilec-launch 1\n"
+                     "kernel mm\n"
+                     "params buffer:f32:2 buffer:f32:2 buffer:f32:2\n"
+                     "narrow mm__small 2.1 128\n"
+                     "narrow mm__gemv 2.1 2\n"
+                     "block 128 1 1\n"
+                     "grid 2.1/128 2.0/128 -\n"
+                     "shared 0\n";
+  std::string error;
+  EXPECT_FALSE(parseLaunchMetadata(text, &error));
+  EXPECT_NE(error.find("two narrow lines choose on argument 2.1"),
+            std::string::npos)
+      << error;
+  // On a scalar's value too.
+  text = "tilec-launch 1\n"
+         "kernel attn\n"
+         "params buffer:bf16:3 scalar:i32\n"
+         "narrow attn__decode 1 16\n"
+         "narrow attn__tiny 1 2\n"
+         "block 128 1 1\n"
+         "grid 0.0/64 - -\n"
+         "shared 0\n";
+  EXPECT_FALSE(parseLaunchMetadata(text, &error));
+  EXPECT_NE(error.find("two narrow lines choose on argument 1"),
+            std::string::npos)
+      << error;
 }
 
 TEST(LaunchMetadata, TheNarrowFixturesCarryTheirDocumentedMetadata) {
   // As for scratch.ptx: a GPU run then tests the runtime, not the fixture.
   std::vector<LaunchMetadata> all = rt::test::narrowKernelsMetadata();
-  EXPECT_EQ(all.size(), 17u);
+  EXPECT_EQ(all.size(), 21u);
   for (const LaunchMetadata &m : all) {
     std::optional<std::string> text = rt::test::ptxGlobalText(
         rt::test::narrowKernelsPtx(), launchMetadataSymbol(m.kernel));
@@ -587,12 +634,15 @@ TEST(LaunchMetadata, TheNarrowFixturesCarryTheirDocumentedMetadata) {
               std::string::npos)
         << m.kernel;
   }
+  using Lines = std::vector<NarrowVariant>;
   EXPECT_EQ(rt::test::narrowKernelMetadata("nw_wide").narrow,
-            (NarrowVariant{"nw_narrow", 0, 1, 8}));
+            (Lines{{"nw_narrow", 0, 1, 8}}));
   EXPECT_EQ(rt::test::narrowKernelMetadata("nw_scalar").narrow,
-            (NarrowVariant{"nw_scalar_narrow", 1, std::nullopt, 8}));
+            (Lines{{"nw_scalar_narrow", 1, std::nullopt, 8}}));
   EXPECT_EQ(rt::test::narrowKernelMetadata("nw_scalar_narrow").narrow,
-            (NarrowVariant{"nw_scalar_tiny", 2, std::nullopt, 4}));
+            (Lines{{"nw_scalar_tiny", 2, std::nullopt, 4}}));
+  EXPECT_EQ(rt::test::narrowKernelMetadata("nw_lines").narrow,
+            (Lines{{"nw_lines_rows", 0, 0, 2}, {"nw_narrow", 0, 1, 8}}));
   EXPECT_EQ(rt::test::narrowKernelMetadata("nw_unknown"), LaunchMetadata{});
 }
 
@@ -1038,9 +1088,18 @@ TEST(LaunchMetadataRejects, NarrowLinesWithTheirReason) {
   EXPECT_EQ(error("narrow k 0.1 8"),
             "malformed launch metadata: kernel 'k' is its own narrow "
             "variant");
+  // Several lines are each on their own extent (a ladder of variants
+  // narrows one extent further).
   EXPECT_EQ(error("narrow k_n 0.1 8\nnarrow k_m 0.1 4"),
-            "malformed launch metadata: duplicate narrow line 'narrow k_m "
-            "0.1 4'");
+            "malformed launch metadata: two narrow lines choose on argument "
+            "0.1");
+  EXPECT_EQ(error("narrow k_n 0.0 8\nnarrow k_m 0.1 4\nnarrow k_l 0.0 2"),
+            "malformed launch metadata: two narrow lines choose on argument "
+            "0.0");
+  // The second line is checked as the first is.
+  EXPECT_EQ(error("narrow k_n 0.0 8\nnarrow k_m 0.2 4"),
+            "malformed launch metadata: narrow line refers to dimension 2 of "
+            "argument 0, a rank-2 buffer");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1205,14 +1264,12 @@ TEST(PrefersSmallGrid, DoesNotOverflow) {
 // prefersNarrow
 //===----------------------------------------------------------------------===//
 
-LaunchMetadata withNarrow(uint64_t atMost) {
-  LaunchMetadata m = rt::test::fillMetadata();
-  m.narrow = {"fill_narrow", 2, 0, atMost};
-  return m;
+NarrowVariant withNarrow(uint64_t atMost) {
+  return {"fill_narrow", 2, 0, atMost};
 }
 
 TEST(PrefersNarrow, AtMostTheBound) {
-  LaunchMetadata m = withNarrow(8);
+  NarrowVariant m = withNarrow(8);
   EXPECT_TRUE(prefersNarrow(m, 1));
   EXPECT_TRUE(prefersNarrow(m, 7));
   EXPECT_TRUE(prefersNarrow(m, 8));
@@ -1227,8 +1284,7 @@ TEST(PrefersNarrow, AtMostTheBound) {
 
 TEST(PrefersNarrow, ComparesAScalarsValueTheSameWay) {
   // The runtime passes a non-negative scalar's value as the extent.
-  LaunchMetadata m = rt::test::fillMetadata();
-  m.narrow = {"fill__decode", 0, std::nullopt, 16};
+  NarrowVariant m{"fill__decode", 0, std::nullopt, 16};
   EXPECT_TRUE(prefersNarrow(m, 0));
   EXPECT_TRUE(prefersNarrow(m, 16));
   EXPECT_FALSE(prefersNarrow(m, 17));
@@ -1236,11 +1292,11 @@ TEST(PrefersNarrow, ComparesAScalarsValueTheSameWay) {
 }
 
 TEST(PrefersNarrow, NeverWithoutAVariant) {
-  EXPECT_FALSE(prefersNarrow(rt::test::fillMetadata(), 0));
-  EXPECT_FALSE(prefersNarrow(rt::test::fillMetadata(), 1));
+  EXPECT_FALSE(prefersNarrow(NarrowVariant{}, 0));
+  EXPECT_FALSE(prefersNarrow(NarrowVariant{}, 1));
   // A bound without a kernel names no variant.
-  LaunchMetadata m = withNarrow(8);
-  m.narrow.kernel.clear();
+  NarrowVariant m = withNarrow(8);
+  m.kernel.clear();
   EXPECT_FALSE(prefersNarrow(m, 1));
 }
 

@@ -178,7 +178,7 @@ LaunchMetadata matrixKernel(const char *name, unsigned columnsPerProgram) {
 /// `m` with a narrow variant on the columns (dimension 1) of its matrix.
 LaunchMetadata narrowing(LaunchMetadata m, const char *variant,
                          uint64_t atMost) {
-  m.narrow = {variant, 0, 1, atMost};
+  m.narrow = {{variant, 0, 1, atMost}};
   return m;
 }
 
@@ -192,7 +192,7 @@ LaunchMetadata scalarKernel(const char *name, unsigned columnsPerProgram,
   m.params.push_back(scalar(ScalarType::I32));
   m.params.push_back(scalar(ScalarType::I64));
   if (variant)
-    m.narrow = {variant, arg, std::nullopt, atMost};
+    m.narrow = {{variant, arg, std::nullopt, atMost}};
   return m;
 }
 } // namespace
@@ -204,6 +204,12 @@ std::vector<LaunchMetadata> narrowKernelsMetadata() {
   sg.smallGrid = {"nw_tiny", 100};
   LaunchMetadata backNarrow = matrixKernel("nw_back_narrow", 32);
   backNarrow.smallGrid = {"nw_back", 100};
+  // On the rows first, then on the columns.
+  LaunchMetadata lines =
+      narrowing(matrixKernel("nw_lines", 128), "nw_narrow", 8);
+  lines.narrow.insert(lines.narrow.begin(), {"nw_lines_rows", 0, 0, 2});
+  LaunchMetadata loopA = matrixKernel("nw_loop_a", 0);
+  loopA.narrow = {{"nw_loop_b", 0, 0, 4}};
   return {
       narrowing(matrixKernel("nw_wide", 128), "nw_narrow", 8),
       narrowing(matrixKernel("nw_narrow", 32), "nw_tiny", 2),
@@ -222,6 +228,10 @@ std::vector<LaunchMetadata> narrowKernelsMetadata() {
       scalarKernel("nw_scalar", 128, "nw_scalar_narrow", 1, 8),
       scalarKernel("nw_scalar_narrow", 32, "nw_scalar_tiny", 2, 4),
       scalarKernel("nw_scalar_tiny", 32),
+      lines,
+      matrixKernel("nw_lines_rows", 32),
+      loopA,
+      narrowing(matrixKernel("nw_loop_b", 0), "nw_loop_a", 4),
   };
 }
 

@@ -57,3 +57,26 @@ gpu.module @then {
     gpu.return
   }
 }
+
+// -----
+
+// Every line of an array of narrow lines names a variant: main-only erases
+// both.
+// MAIN-LABEL: gpu.module @narrow_lines
+// MAIN: gpu.func @mm(
+// MAIN-NOT: gpu.func
+// ALL-LABEL: gpu.module @narrow_lines
+// ALL-COUNT-3: gpu.func
+gpu.module @narrow_lines {
+  gpu.func @mm(%a: memref<?x?xf32>) kernel
+      attributes {tile.narrow = [{kernel = @mm__columns, operand = 0 : i64, dim = 1 : i64, at_most = 2 : i64},
+                                 {kernel = @mm__rows, operand = 0 : i64, dim = 0 : i64, at_most = 2 : i64}]} {
+    gpu.return
+  }
+  gpu.func @mm__columns(%a: memref<?x?xf32>) kernel {
+    gpu.return
+  }
+  gpu.func @mm__rows(%a: memref<?x?xf32>) kernel {
+    gpu.return
+  }
+}

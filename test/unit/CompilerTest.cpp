@@ -187,7 +187,8 @@ TEST(Compiler, CompilesTheKernelsItIsAskedFor) {
   ASSERT_TRUE(all.ok) << all.diagnostics;
   EXPECT_EQ(kernelsOf(all.output),
             (std::vector<std::string>{"mm", "mm__gemv", "mm__small_grid",
-                                      "mm__split_k", "mm__split_k_sum"}));
+                                      "mm__split_k", "mm__split_k_sum",
+                                      "mm__vecmat"}));
   o.mainKernelsOnly = true;
   tilec::CompileResult main = tilec::compile(kMatmul, o);
   ASSERT_TRUE(main.ok) << main.diagnostics;

@@ -288,11 +288,14 @@ std::map<std::string, LaunchMetadata> entryKernels(const ArchCubin &cubin) {
     }
   }
   std::set<std::string> variants;
-  for (const auto &[name, meta] : all)
-    for (const std::string *v : {&meta.fallback, &meta.smallGrid.kernel,
-                                 &meta.narrow.kernel, &meta.then})
+  for (const auto &[name, meta] : all) {
+    for (const std::string *v :
+         {&meta.fallback, &meta.smallGrid.kernel, &meta.then})
       if (!v->empty())
         variants.insert(*v);
+    for (const tilec::NarrowVariant &n : meta.narrow)
+      variants.insert(n.kernel);
+  }
   std::map<std::string, LaunchMetadata> entries;
   for (const auto &[name, meta] : all)
     if (!variants.count(name))

@@ -144,11 +144,9 @@ int main(int argc, char **argv) {
                         repitchCondition(r) + ")";
           }
           // The kernels the runtime launches instead, and when.
-          if (!meta->narrow.kernel.empty()) {
-            const tilec::NarrowVariant &n = meta->narrow;
+          for (const tilec::NarrowVariant &n : meta->narrow)
             launch += ", " + n.kernel + " where " + extentName(n.arg, n.dim) +
                       " <= " + std::to_string(n.atMost);
-          }
           // A split grid's z only splits its x * y programs' work.
           if (!meta->smallGrid.kernel.empty())
             launch += ", " + meta->smallGrid.kernel + " where the " +

@@ -215,6 +215,15 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     fast as the small-grid kernel in 16-bit at one column (4096x1x4096
     1.03-1.14x cuBLAS), 1.07-2.7x at two, and 2.5-13x in f32.
 
+    Likewise a C of a row or a few (a batch of one times a weight matrix)
+    gets a vector-matrix kernel `<name>__vecmat`: the same program over B
+    (C's row is B's transpose times A's row), x over C's rows, y over 8
+    columns of C where B is stored [N, K] (K contiguous) and 32 where it
+    is stored [K, N]. It is the main kernel's first narrow line, on C's
+    rows (at most 2 in 16-bit, 4 in f32), so a short C takes it whatever
+    its columns; its small grids go down the same ladder.
+    VECMAT_MEASURED
+
     ```mlir
     tile.matmul @mm a(row) b(row)
         : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()

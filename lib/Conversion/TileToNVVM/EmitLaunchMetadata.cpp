@@ -46,9 +46,6 @@ static std::optional<ScalarType> toScalarType(Type type) {
   return std::nullopt;
 }
 
-/// The `tile.narrow` choice, or nullopt when it is malformed: with `dim`, a
-/// dimension of a buffer argument; without, an i32 or i64 scalar argument
-/// (the only integer scalars a launch passes), compared by value.
 /// The strides the kernel's code assumes for a buffer of `type` (those its
 /// layout fixes; memref<?x?xf32> reads rows contiguously), kDynamicStride
 /// where it reads the argument's; empty if none is fixed.
@@ -65,6 +62,9 @@ static std::vector<int64_t> fixedStrides(MemRefType type) {
   return fixed;
 }
 
+/// A `tile.narrow` line, or nullopt when it is malformed: with `dim`, a
+/// dimension of a buffer argument; without, an i32 or i64 scalar argument
+/// (the only integer scalars a launch passes), compared by value.
 static std::optional<NarrowVariant> narrowVariant(DictionaryAttr attr,
                                                   ArrayRef<Type> types) {
   if (!attr)
@@ -225,21 +225,34 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
                                       static_cast<unsigned>(percent.getInt())};
   }
   if (Attribute attr = kernel->getAttr(tile::kNarrowAttrName)) {
-    auto dict = dyn_cast<DictionaryAttr>(attr);
-    std::optional<NarrowVariant> narrow = narrowVariant(dict, types);
-    // Reported in the form the attribute takes: with `dim` (or not a
-    // dictionary at all) the buffer form, without it the scalar form.
-    if (!narrow && dict && !dict.contains("dim"))
-      return kernel.emitError("'")
-             << tile::kNarrowAttrName
-             << "' without dim must be {kernel = @name, operand = A, at_most "
-                "= N} where A is an i32 or i64 scalar argument and N >= 1";
-    if (!narrow)
-      return kernel.emitError("'")
-             << tile::kNarrowAttrName
-             << "' must be {kernel = @name, operand = A, dim = D, at_most = "
-                "N} where A is a buffer argument of rank above D and N >= 1";
-    meta.narrow = *narrow;
+    for (Attribute line : tile::narrowLines(attr)) {
+      auto dict = dyn_cast<DictionaryAttr>(line);
+      std::optional<NarrowVariant> narrow = narrowVariant(dict, types);
+      // Reported in the form the line takes: with `dim` (or not a
+      // dictionary at all) the buffer form, without it the scalar form.
+      if (!narrow && dict && !dict.contains("dim"))
+        return kernel.emitError("'")
+               << tile::kNarrowAttrName
+               << "' without dim must be {kernel = @name, operand = A, "
+                  "at_most = N} where A is an i32 or i64 scalar argument and "
+                  "N >= 1";
+      if (!narrow)
+        return kernel.emitError("'")
+               << tile::kNarrowAttrName
+               << "' must be {kernel = @name, operand = A, dim = D, at_most = "
+                  "N} where A is a buffer argument of rank above D and N >= "
+                  "1, or an array of such lines";
+      // The runtime takes the first line that holds: a second on the same
+      // extent is a ladder's rung, on the variant.
+      for (const NarrowVariant &before : meta.narrow)
+        if (before.arg == narrow->arg && before.dim == narrow->dim)
+          return kernel.emitError("'")
+                 << tile::kNarrowAttrName << "' has two lines on operand "
+                 << narrow->arg
+                 << (narrow->dim ? " dimension " + std::to_string(*narrow->dim)
+                                 : std::string());
+      meta.narrow.push_back(*narrow);
+    }
   }
   // The scratch buffer comes after the user's parameters: the runtime
   // provides it.

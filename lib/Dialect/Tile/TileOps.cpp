@@ -186,7 +186,21 @@ void tilec::tile::setNarrowVariant(KernelOp kernel, KernelOp variant,
   if (dim)
     entries.push_back(b.getNamedAttr("dim", b.getI64IntegerAttr(*dim)));
   entries.push_back(b.getNamedAttr("at_most", b.getI64IntegerAttr(atMost)));
-  kernel->setAttr(kNarrowAttrName, b.getDictionaryAttr(entries));
+  Attribute line = b.getDictionaryAttr(entries);
+  // One line stays a dictionary; more make an array, in order.
+  if (Attribute old = kernel->getAttr(kNarrowAttrName)) {
+    SmallVector<Attribute> lines(narrowLines(old));
+    lines.push_back(line);
+    kernel->setAttr(kNarrowAttrName, b.getArrayAttr(lines));
+    return;
+  }
+  kernel->setAttr(kNarrowAttrName, line);
+}
+
+SmallVector<Attribute, 1> tilec::tile::narrowLines(Attribute value) {
+  if (auto array = dyn_cast<ArrayAttr>(value))
+    return SmallVector<Attribute, 1>(array.getValue());
+  return {value};
 }
 
 void tilec::tile::setSmallGridVariant(KernelOp kernel, KernelOp variant,

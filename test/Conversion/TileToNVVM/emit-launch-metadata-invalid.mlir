@@ -120,6 +120,33 @@ gpu.module @tilec_kernels {
 
 // -----
 
+// Each line of an array of narrow lines is checked.
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' must be {kernel = @name, operand = A, dim = D, at_most = N} where A is a buffer argument of rank above D and N >= 1, or an array of such lines}}
+  gpu.func @narrow_array_bad_line(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = [{kernel = @n, operand = 0, dim = 0, at_most = 8},
+                                 {kernel = @m, operand = 0, dim = 2, at_most = 8}]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.narrow' has two lines on operand 0 dimension 1}}
+  gpu.func @narrow_array_same_extent(%x: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
+                  tile.narrow = [{kernel = @n, operand = 0, dim = 1, at_most = 8},
+                                 {kernel = @m, operand = 0, dim = 1, at_most = 2}]} {
+    gpu.return
+  }
+}
+
+// -----
+
 // Without dim the operand must be an integer scalar: not a float,
 gpu.module @tilec_kernels {
   // expected-error @+1 {{'tile.narrow' without dim must be {kernel = @name, operand = A, at_most = N} where A is an i32 or i64 scalar argument and N >= 1}}

@@ -109,6 +109,21 @@ gpu.module @tilec_kernels {
 
 // -----
 
+// An array of tile.narrow lines becomes narrow lines in its order (a
+// matmul's on C's columns, then on its rows).
+// CHECK: @__tilec_launch_mm("tilec-launch 1\0Akernel mm\0Aparams buffer:f32:2:?,1 buffer:f32:2:?,1 buffer:f32:2:?,1\0Anarrow mm__small 2.1 128\0Anarrow mm__rows 2.0 4\0Ablock 64 1 1\0Agrid 2.0/1 - -\0Ashared 0\0A\00")
+gpu.module @tilec_kernels {
+  gpu.func @mm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 2, dim = 0, per_program = 1>],
+                  tile.narrow = [{kernel = @mm__small, operand = 2, dim = 1, at_most = 128},
+                                 {kernel = @mm__rows, operand = 2, dim = 0, at_most = 4}]} {
+    gpu.return
+  }
+}
+
+// -----
+
 // A tile.narrow without dim chooses on the value of an integer scalar (the
 // longest packed query sequence): the narrow line names the argument alone,
 // with no .DIM.

@@ -82,10 +82,13 @@
 // or scalar:i64, is at most MAX (a negative value never selects it), e.g.
 // `narrow attn__decode 5 16` for attention over packed sequences whose
 // longest query sequence is scalar argument 5. MAX is a decimal uint64, at
-// least 1; at most one line, serialized in the form it was parsed. NAME may
-// have a narrow line of its own with a smaller MAX, on the same or another
-// argument (a ladder: the runtime follows it down to the narrowest kernel
-// that fits), and fallback, smallgrid and scratch lines of its own, which
+// least 1; serialized in the form it was parsed. A kernel may have several
+// narrow lines, each on a different ARG[.DIM] (a matmul's on C's columns
+// and on its rows): the runtime takes the first, in order, whose bound
+// holds. NAME may have narrow lines of its own, one on the ARG[.DIM] that
+// led to it with a smaller MAX (a ladder: the runtime follows it down to
+// the narrowest kernel that fits, and reports a ladder that comes back to a
+// kernel), and fallback, smallgrid and scratch lines of its own, which
 // apply to its own launches. The narrow choice is made first, on the
 // arguments; the kernel chosen then makes its own small-grid choice, and the
 // kernel chosen by that its own fallback choice (so the narrow line of a
@@ -367,8 +370,9 @@ struct LaunchMetadata {
   std::string fallback;
   /// Kernel to launch instead when the grid would leave the GPU mostly idle.
   SmallGridVariant smallGrid;
-  /// Kernel to launch instead when a buffer dimension or a scalar is small.
-  NarrowVariant narrow;
+  /// Kernels to launch instead when a buffer dimension or a scalar is
+  /// small: the first line, in order, that holds.
+  std::vector<NarrowVariant> narrow;
   /// The zero-filled scratch buffer passed after the user parameters.
   ScratchInfo scratch;
   /// Kernel of the same module launched right after this one, with this
@@ -446,12 +450,12 @@ inline bool isEmptyGrid(const std::array<uint64_t, 3> &grid) {
 bool thenRuns(const LaunchMetadata &meta,
               const std::array<uint64_t, 3> &launched);
 
-/// Whether `meta`'s narrow variant should run instead of its kernel when
-/// dimension `narrow.dim` of buffer argument `narrow.arg` has `extent`
-/// elements, or (no `narrow.dim`) scalar argument `narrow.arg` has the
-/// non-negative value `extent`: extent <= atMost. False when the metadata
+/// Whether the variant of narrow line `narrow` should run instead of its
+/// kernel when dimension `narrow.dim` of buffer argument `narrow.arg` has
+/// `extent` elements, or (no `narrow.dim`) scalar argument `narrow.arg` has
+/// the non-negative value `extent`: extent <= atMost. False when the line
 /// names no variant.
-bool prefersNarrow(const LaunchMetadata &meta, uint64_t extent);
+bool prefersNarrow(const NarrowVariant &narrow, uint64_t extent);
 
 /// The bytes of scratch buffer `meta` needs on `grid` (see computeGrid):
 /// fixedBytes + bytesPerProgram * grid[0] * grid[1] * grid[2]; 0 when it

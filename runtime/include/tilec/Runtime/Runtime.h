@@ -330,8 +330,9 @@ public:
   const Kernel *fallbackKernel() const;
   /// The metadata's small-grid variant; nullptr when it names none.
   const Kernel *smallGridKernel() const;
-  /// The metadata's narrow variant; nullptr when it names none.
-  const Kernel *narrowKernel() const;
+  /// The variant of the metadata's narrow line `line`; nullptr when there
+  /// is no such line.
+  const Kernel *narrowKernel(size_t line = 0) const;
   /// The metadata's then kernel; nullptr when it names none.
   const Kernel *thenKernel() const { return then_.get(); }
   /// The kernel launchArgs(args) hands the launch to before the tensor map
@@ -402,7 +403,14 @@ private:
   /// aligned argument of this kernel does not hold for `args` (validated).
   bool needsFallback(const std::vector<KernelArg> &args) const;
   void loadSmallGrid() const;
-  void loadNarrow() const;
+  /// Loads the variant of every narrow line and, down the ladder, their
+  /// own; `chain` holds the kernels above this one, so that a cycle is an
+  /// error.
+  void loadNarrow(std::vector<std::string> chain) const;
+  /// The variant of narrow line `line`, checked to take the same user
+  /// parameters and, on the line's ARG[.DIM], to narrow further only to a
+  /// smaller bound (not its own variants).
+  std::shared_ptr<Kernel> loadNarrowLine(size_t line) const;
   void loadThen();
   /// The variant `name` of this kernel, with its fallback (and small-grid
   /// variant if asked), checked to take the same user parameters; `prefix`
@@ -416,10 +424,13 @@ private:
   /// along an empty K, where this kernel still stores C).
   bool smallGridTakes(const std::vector<KernelArg> &args,
                       const std::array<uint64_t, 3> &grid) const;
-  /// Whether the narrow variant takes a launch on the (validated) `args`.
-  bool narrowFits(const std::vector<KernelArg> &args) const;
+  /// The first narrow line whose variant takes a launch on the (validated)
+  /// `args`; nullopt when none does.
+  std::optional<size_t> narrowLineFor(const std::vector<KernelArg> &args) const;
   /// The last rung of the narrow ladder from this kernel that fits the
-  /// (validated) arguments: this kernel when none does.
+  /// (validated) arguments: this kernel when none does. Throws Error when
+  /// the ladder comes back to a kernel on it (possible only where variants
+  /// load on first need; loadNarrow rules cycles out otherwise).
   const Kernel &narrowest(const std::vector<KernelArg> &args) const;
   /// Launches this kernel with `packed` (tensor maps included) on `grid`.
   void launchPacked(const Stream &stream, const std::array<uint64_t, 3> &grid,
@@ -446,16 +457,19 @@ private:
   /// The kernels above this one on a small-grid ladder (empty unless it was
   /// loaded as a small-grid variant), so that a cycle is an error.
   std::vector<std::string> smallGridAbove_;
-  /// Shared between copies; its own narrow variant, if any, has a strictly
-  /// smaller bound.
-  mutable std::shared_ptr<const Kernel> narrow_;
+  /// One a narrow line, shared between copies; each one's own line on the
+  /// same ARG[.DIM], if any, has a strictly smaller bound.
+  mutable std::vector<std::shared_ptr<const Kernel>> narrow_;
   /// Set where the module resolves missing kernels: each variant loads once,
   /// on first need, into this state shared by the kernel's copies (the
   /// members above stay empty in the copies).
   struct LazyVariants {
     std::mutex mutex;
-    bool fallbackLoaded = false, smallGridLoaded = false, narrowLoaded = false;
-    std::shared_ptr<const Kernel> fallback, smallGrid, narrow;
+    bool fallbackLoaded = false, smallGridLoaded = false;
+    std::shared_ptr<const Kernel> fallback, smallGrid;
+    /// One a narrow line.
+    std::vector<char> narrowLoaded;
+    std::vector<std::shared_ptr<const Kernel>> narrow;
   };
   std::shared_ptr<LazyVariants> lazy_;
   /// Shared between copies; launched after this kernel with its scratch

@@ -85,7 +85,10 @@ inline constexpr llvm::StringLiteral kSmallGridAttrName = "tile.small_grid";
 /// argument A has at most N elements (set by tile-tiling for short rows).
 /// Without `dim`, A is an integer scalar argument (i32 or i64) and the
 /// kernel is launched instead when its value is at most N (a negative value
-/// never is), e.g. packed-sequence attention's `max_seqlen_q`.
+/// never is), e.g. packed-sequence attention's `max_seqlen_q`. Several
+/// lines, each on its own operand and dimension, are an array of such
+/// dictionaries, the first that holds taken (a matmul's on C's columns and
+/// on its rows).
 inline constexpr llvm::StringLiteral kNarrowAttrName = "tile.narrow";
 /// `tile.scratch`: [FIXED, PER_PROGRAM(, Z)] bytes (a third entry 0: no
 /// zero-fill, the kernel writes what it reads; 2: the FIXED bytes are
@@ -146,9 +149,14 @@ inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
 /// Names `variant` as `kernel`'s narrow variant (kNarrowAttrName): taken
 /// when dimension `dim` of buffer argument `operand` has at most `atMost`
 /// elements or, with no `dim`, when the value of integer scalar argument
-/// `operand` is in [0, atMost] (the attribute then has no `dim` entry).
+/// `operand` is in [0, atMost] (the line then has no `dim` entry). A
+/// kernel with a narrow line gets a second one after it, taken where the
+/// first does not hold.
 void setNarrowVariant(KernelOp kernel, KernelOp variant, unsigned operand,
                       std::optional<unsigned> dim, int64_t atMost);
+/// The lines of a kNarrowAttrName value: the value itself, or the elements
+/// of an array of them.
+llvm::SmallVector<mlir::Attribute, 1> narrowLines(mlir::Attribute value);
 /// Names `variant` as `kernel`'s small-grid variant (kSmallGridAttrName):
 /// taken when `kernel`'s grid has fewer blocks than `percentOfSms`% of the
 /// multiprocessors.
