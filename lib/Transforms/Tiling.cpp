@@ -875,13 +875,18 @@ void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
 
 /// C's columns at most for which the GEMV kernel (each column's programs
 /// reading A again, from L2 where they run together) runs instead of the
-/// tile kernels (tile.narrow); and C's rows at most for the vector-matrix
-/// kernel, the same program over B. On the H200 against the small-grid kernel
+/// tile kernels (tile.narrow). On the H200 against the small-grid kernel
 /// (bench/matmul/results/2026-12-02-h200-gemv/columns): 16-bit, 2 columns
 /// 1.07-2.7x as fast, 3 columns 0.90-1.33x, 4 columns 0.54-0.92x (but
 /// 512x4x8192); f32, against the SIMT kernels, 2.5-6.7x at 2 to 4 columns.
 constexpr int64_t kGemvColumns16Bit = 2;
 constexpr int64_t kGemvColumnsF32 = 4;
+/// C's rows at most for which the vector-matrix kernel (the GEMV program
+/// over B stored [N, K]) runs instead. On the H200 against the kernels
+/// that ran before (bench/matmul/results/2026-12-02-h200-vecmat): one row
+/// 1.4-1.8x as fast in bf16 and 1.8-6.2x in f32, two rows 1.18x and
+/// 1.54x, four rows of f32 0.95x.
+constexpr int64_t kVecmatRows = 2;
 /// Matrix lines a GEMV program computes, and K elements it reads of each a
 /// step, for a matrix whose K is contiguous (a row-major A, or B stored
 /// [N, K]): whole 1 KiB runs of 8 rows, 8 loads a thread
@@ -1130,21 +1135,27 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
                                                    : kSmallGridPercentOfSms);
     // Where C is a column or a few, a tile of columns would compute columns
     // past N (and, 16-bit, stage B and C through copies): the GEMV kernel
-    // reads A with plain loads. Where C is a row or a few (a batch of one
-    // times a weight matrix), the same program over B computes C a row at
-    // a time. Where their grids are small, down the small-grid kernel's
-    // ladder (split K).
+    // reads A with plain loads. Where its grid is small, down the
+    // small-grid kernel's ladder (split K).
     tile::KernelOp gemvKernel =
         buildGemvKernel(rewriter, op, GemvLine::column, gemvName);
-    tile::KernelOp vecmatKernel =
-        buildGemvKernel(rewriter, op, GemvLine::row, vecmatName);
-    for (tile::KernelOp narrow : {gemvKernel, vecmatKernel})
-      tile::setSmallGridVariant(narrow, smallKernel, kGemvPercentOfSms);
+    tile::setSmallGridVariant(gemvKernel, smallKernel, kGemvPercentOfSms);
+    // Where C is a row or a few (a batch of one times a linear layer's
+    // weight), the same program over B computes C a row at a time: the
+    // main kernel's first narrow line, so that a short C goes there
+    // whatever its columns. Only over B stored [N, K]: over B [K, N] its
+    // programs of 8 to 32 columns (tiles of 16 to 64 bytes a row) ran at
+    // 0.4-0.9x the tile kernels' speed in bf16 on the H200, for want of a
+    // K split to give them more programs.
+    if (gemvOperands(op, GemvLine::row).kContiguous) {
+      tile::KernelOp vecmatKernel =
+          buildGemvKernel(rewriter, op, GemvLine::row, vecmatName);
+      tile::setSmallGridVariant(vecmatKernel, smallKernel, kGemvPercentOfSms);
+      tile::setNarrowVariant(kernel, vecmatKernel, kMatmulC, kRowsOfC,
+                             kVecmatRows);
+    }
     bool isF32 = op.getAType().getElementType().isF32();
     int64_t gemvLines = isF32 ? kGemvColumnsF32 : kGemvColumns16Bit;
-    // The main kernel's first narrow line, so that a short C goes there
-    // whatever its columns.
-    tile::setNarrowVariant(kernel, vecmatKernel, kMatmulC, kRowsOfC, gemvLines);
     // Where C has no more columns than the small-grid tile, the main
     // kernel's wider tiles would compute columns past N.
     bool smallIsNarrower = small->blockN < schedule.blockN;

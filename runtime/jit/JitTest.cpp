@@ -961,9 +961,9 @@ tile.matmul @hgemm a(row) b(row) accumulate
   // stores, which read it first here, and back after the sum: no twin to
   // compile.
   EXPECT_EQ(check(1, 1, 4097), "hgemm__split_k");
-  // C of one row is the vector-matrix kernel's: compiled at 1x8x4097 to
-  // make the grid choice, which its few programs hand down the small-grid
-  // ladder.
+  // C of one column is the GEMV kernel's: compiled now to make the grid
+  // choice, which its one program hands down the small-grid ladder. (B
+  // stored [K, N] has no vector-matrix kernel: 1x8x4097 compiled nothing.)
   EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   EXPECT_EQ(check(33, 7, 5000), "hgemm__split_k");
   EXPECT_EQ(check(2048, 2047, 64), "hgemm");

@@ -4,11 +4,9 @@
 // by the main kernel (128x256 tiles) with the grid share under which the
 // runtime launches it, and as its narrow variant for C of at most 128
 // columns (dimension 1 of argument 2), which half a 256-wide tile covers.
-// Its first narrow line takes C of at most 2 rows (dimension 0) to the
-// vector-matrix kernel.
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>
-// CHECK-SAME: tile.narrow = [{at_most = 2 : i64, dim = 0 : i64, kernel = @mm__vecmat, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}]
+// CHECK-SAME: tile.narrow = {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
@@ -47,26 +45,36 @@
 // CHECK: tile.reduce add %{{.*}} along 1 : tensor<8x512xf32> -> tensor<8xf32>
 // CHECK: arith.truncf %{{.*}} : tensor<8xf32> to tensor<8xbf16>
 // CHECK: tile.store %{{.*}}, %[[CCOL]]
-// The vector-matrix kernel: the same program over B (stored [K, N], so
-// [128, 32] tiles, 32 columns of C a program), x over C's rows, one a
-// program, A's row m the vector, C's row m stored.
-// CHECK-LABEL: tile.kernel @mm__vecmat(
-// CHECK-SAME: #tile.grid<arg = 2, dim = 0, per_program = 1>, #tile.grid<arg = 2, dim = 1, per_program = 32>
+// B stored [K, N] gets no vector-matrix kernel.
+// CHECK-NOT: tile.kernel @mm__vecmat(
+tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+
+// -----
+
+// B stored [N, K] (a linear layer's weight): the main kernel's first
+// narrow line takes C of at most 2 rows (dimension 0) to the vector-matrix
+// kernel, the GEMV program over B: x over C's rows, one a program, y over
+// 8 columns of C, [8, 512] tiles of B as stored, A's row m the vector, C's
+// row m stored.
+// CHECK-LABEL: tile.kernel @mm_rc(
+// CHECK-SAME: tile.narrow = [{at_most = 2 : i64, dim = 0 : i64, kernel = @mm_rc__vecmat, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm_rc__small_grid, operand = 2 : i64}]
+// CHECK-LABEL: tile.kernel @mm_rc__vecmat(
+// CHECK-SAME: #tile.grid<arg = 2, dim = 0, per_program = 1>, #tile.grid<arg = 2, dim = 1, per_program = 8>
 // CHECK-SAME: num_warps = 4
 // CHECK-NOT: tile.repitch_args
-// CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
+// CHECK-SAME: tile.small_grid = {kernel = @mm_rc__small_grid, percent_of_sms = 50 : i64}
 // CHECK: %[[M:.*]] = tile.program_id x
 // CHECK: %[[AROW:.*]] = memref.subview %arg0[%[[M]], 0] [1, %{{.*}}] [1, 1] : memref<?x?xbf16> to memref<?xbf16, strided<[1], offset: ?>>
 // CHECK: %[[CROW:.*]] = memref.subview %arg2[%[[M]], 0] [1, %{{.*}}] [1, 1] : memref<?x?xbf16> to memref<?xbf16, strided<[1], offset: ?>>
 // CHECK: scf.for
-// CHECK: tile.load %arg1{{.*}} -> tensor<128x32xbf16>
-// CHECK: tile.load %[[AROW]]{{.*}} -> tensor<128xbf16>
-// CHECK: tile.broadcast %{{.*}} dims [1] : tensor<128xf32> -> tensor<128x32xf32>
+// CHECK: tile.load %arg1{{.*}} -> tensor<8x512xbf16>
+// CHECK: tile.load %[[AROW]]{{.*}} -> tensor<512xbf16>
+// CHECK: tile.broadcast %{{.*}} dims [0] : tensor<512xf32> -> tensor<8x512xf32>
 // CHECK-NOT: tile.dot
-// CHECK: tile.reduce add %{{.*}} along 0 : tensor<128x32xf32> -> tensor<32xf32>
-// CHECK: arith.truncf %{{.*}} : tensor<32xf32> to tensor<32xbf16>
+// CHECK: tile.reduce add %{{.*}} along 1 : tensor<8x512xf32> -> tensor<8xf32>
+// CHECK: arith.truncf %{{.*}} : tensor<8xf32> to tensor<8xbf16>
 // CHECK: tile.store %{{.*}}, %[[CROW]]
-tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+tile.matmul @mm_rc a(row) b(col) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
 
 // -----
 
@@ -110,10 +118,9 @@ tile.matmul @mm_cc a(col) b(col) accumulate : (memref<?x?xf16>, memref<?x?xf16>,
 
 // f32: 32x128 tiles of K 32 on 4 warps for small grids, as wide as the
 // main kernel's 128x128: the main kernel's narrow variant is the GEMV
-// kernel itself, for C of at most 4 columns, after the vector-matrix
-// kernel for C of at most 4 rows.
+// kernel itself, for C of at most 4 columns.
 // CHECK-LABEL: tile.kernel @sgemm(
-// CHECK-SAME: tile.narrow = [{at_most = 4 : i64, dim = 0 : i64, kernel = @sgemm__vecmat, operand = 2 : i64}, {at_most = 4 : i64, dim = 1 : i64, kernel = @sgemm__gemv, operand = 2 : i64}]
+// CHECK-SAME: tile.narrow = {at_most = 4 : i64, dim = 1 : i64, kernel = @sgemm__gemv, operand = 2 : i64}
 // CHECK-SAME: tile.small_grid = {kernel = @sgemm__small_grid, percent_of_sms = 50 : i64}
 // CHECK-LABEL: tile.kernel @sgemm__small_grid(
 // CHECK-SAME: per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 32>
