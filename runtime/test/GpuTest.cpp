@@ -1067,6 +1067,37 @@ TEST(Gpu, ReportsBadNarrowVariants) {
   checkMatrixMarks(ctx, wide, 2, 8, 2);
 }
 
+// Where the module resolves missing kernels (the JIT), variants load on
+// first need: a ladder that comes back is found at launch, not at load.
+TEST(Gpu, ALazyNarrowLadderThatComesBackIsAnErrorAtLaunch) {
+  REQUIRE_GPU();
+  Context ctx(0);
+  Module module = Module::loadData(ctx, test::narrowKernelsPtx());
+  module.setKernelImages([](const std::string &) {
+    return std::string(test::narrowKernelsPtx());
+  });
+  Kernel loop(module, "nw_loop_a");
+  DeviceBuffer buf(ctx, 4 * sizeof(int32_t));
+  std::vector<KernelArg> args = {buf.view<int32_t>({2, 2})};
+  try {
+    loop.selectFor(args);
+    ADD_FAILURE() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kernel 'nw_loop_a': its narrow ladder comes back to "
+              "'nw_loop_a'");
+    EXPECT_EQ(e.kernel(), "nw_loop_a");
+  }
+  // Where no line holds, nothing is followed.
+  EXPECT_EQ(loop.selectFor({buf.view<int32_t>({5, 0})}).name(), "nw_loop_a");
+  // Good ladders work the same lazily.
+  Kernel lines(module, "nw_lines");
+  checkMatrixCases(ctx, lines,
+                   {{1, 1000, "nw_lines_rows", 12},
+                    {3, 2, "nw_tiny", 3},
+                    {3, 9, "nw_lines", 11}});
+}
+
 //===----------------------------------------------------------------------===//
 // Scratch buffers (scratch.ptx)
 //===----------------------------------------------------------------------===//
