@@ -1078,9 +1078,13 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::string sumName = (op.getSymName() + "__split_k_sum").str();
   std::string gemvName = (op.getSymName() + "__gemv").str();
   std::string vecmatName = (op.getSymName() + "__vecmat").str();
+  // Only over B stored [N, K] (see below).
+  bool vecmat = gemvOperands(op, GemvLine::row).kContiguous;
   SmallVector<StringRef, 6> variantNames;
   if (small)
-    variantNames.append({smallName, splitName, gemvName, vecmatName});
+    variantNames.append({smallName, splitName, gemvName});
+  if (small && vecmat)
+    variantNames.push_back(vecmatName);
   // 16-bit small-grid kernels split K with an adder; their own variant
   // splits with a sum kernel.
   if (small && small->splitKChunk)
@@ -1147,7 +1151,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     // programs of 8 to 32 columns (tiles of 16 to 64 bytes a row) ran at
     // 0.4-0.9x the tile kernels' speed in bf16 on the H200, for want of a
     // K split to give them more programs.
-    if (gemvOperands(op, GemvLine::row).kContiguous) {
+    if (vecmat) {
       tile::KernelOp vecmatKernel =
           buildGemvKernel(rewriter, op, GemvLine::row, vecmatName);
       tile::setSmallGridVariant(vecmatKernel, smallKernel, kGemvPercentOfSms);

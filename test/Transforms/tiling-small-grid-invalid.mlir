@@ -30,3 +30,25 @@ tile.kernel @mm__split_k_sum(%x: memref<?xf32>)
 
 // expected-error @+1 {{cannot name its small-grid kernel 'mm__split_k_sum': the symbol exists}}
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+
+// -----
+
+// The vector-matrix kernel, where B is stored [N, K].
+tile.kernel @mm__vecmat(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
+  tile.return
+}
+
+// expected-error @+1 {{cannot name its small-grid kernel 'mm__vecmat': the symbol exists}}
+tile.matmul @mm a(row) b(col) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+
+// -----
+
+// Where B is stored [K, N] there is no vector-matrix kernel: the name is
+// the user's.
+tile.kernel @mm__vecmat(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
+  tile.return
+}
+
+tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
