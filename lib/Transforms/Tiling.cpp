@@ -884,7 +884,7 @@ constexpr int64_t kGemvColumnsF32 = 4;
 /// C's rows at most for which the vector-matrix kernel (the GEMV program
 /// over B stored [N, K]) runs instead. On the H200 against the kernels
 /// that ran before (bench/matmul/results/2026-12-02-h200-vecmat): one row
-/// 1.4-1.8x as fast in bf16 and 1.8-6.2x in f32, two rows 1.18x and
+/// 1.1-1.8x as fast in bf16 and 1.8-6.2x in f32, two rows 1.18x and
 /// 1.54x, four rows of f32 0.95x.
 constexpr int64_t kVecmatRows = 2;
 /// Matrix lines a GEMV program computes, and K elements it reads of each a

@@ -221,9 +221,9 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     transpose times A's row (x: one row of C, y: 8 columns of C, [8, 512]
     tiles of B as stored). It is the main kernel's first narrow line, on
     C's rows, so a short C takes it whatever its columns; small grids go
-    down the same ladder. On the H200 it ran 1.4-1.8x as fast as the tile
+    down the same ladder. On the H200 it ran 1.1-1.8x as fast as the tile
     kernels in bf16 at one row (1x4096x4096 0.98-1.12x cuBLAS, 1x32000x4096
-    0.97x) and 1.8-6.2x in f32. Over B stored [K, N] the program's tiles
+    0.96-0.97x) and 1.8-6.2x in f32. Over B stored [K, N] the program's tiles
     are 32 columns wide (64 bytes a row), too few programs without a K
     split: 0.4-0.9x the tile kernels, so that layout has no such kernel.
 
