@@ -854,8 +854,10 @@ const Kernel *Kernel::smallGridKernel() const {
 const Kernel *Kernel::narrowKernel(size_t line) const {
   if (line >= meta_.narrow.size())
     return nullptr;
+  // A rung loaded below another (a small-grid variant, a fallback) has
+  // its narrow variants unloaded: the narrow choice was made above it.
   if (!lazy_)
-    return narrow_[line].get();
+    return line < narrow_.size() ? narrow_[line].get() : nullptr;
   // Its own variants load on their first need too; narrowest rules out a
   // ladder that comes back.
   return loadOnce(lazy_->mutex, lazy_->narrowLoaded[line], lazy_->narrow[line],
@@ -971,8 +973,11 @@ const Kernel &Kernel::narrowest(const std::vector<KernelArg> &args) const {
   const Kernel *kernel = this;
   std::vector<const Kernel *> above;
   while (std::optional<size_t> line = kernel->narrowLineFor(args)) {
+    const Kernel *next = kernel->narrowKernel(*line);
+    if (!next)
+      break;
     above.push_back(kernel);
-    kernel = kernel->narrowKernel(*line);
+    kernel = next;
     for (const Kernel *before : above)
       if (before->name_ == kernel->name_)
         throw Error("kernel '" + name_ +

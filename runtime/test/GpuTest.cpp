@@ -901,6 +901,11 @@ TEST(Gpu, ASmallGridRungMakesNoNarrowChoiceAgain) {
   EXPECT_EQ(narrow.name(), "nw_back_narrow");
   ASSERT_TRUE(narrow.smallGridKernel());
   EXPECT_EQ(narrow.smallGridKernel()->name(), "nw_back");
+  // Loaded as a small-grid rung, nw_back has its narrow line but not its
+  // variant; a launch from it makes no narrow choice.
+  EXPECT_EQ(narrow.smallGridKernel()->metadata().narrow.size(), 1u);
+  EXPECT_EQ(narrow.smallGridKernel()->narrowKernel(), nullptr);
+  checkMatrixMarks(ctx, *narrow.smallGridKernel(), sms, 8, 9);
   checkMatrixCases(ctx, back,
                    {{1, 8, "nw_back", 9},
                     {sms - 1, 1, "nw_back", 9},

@@ -331,7 +331,9 @@ public:
   /// The metadata's small-grid variant; nullptr when it names none.
   const Kernel *smallGridKernel() const;
   /// The variant of the metadata's narrow line `line`; nullptr when there
-  /// is no such line.
+  /// is no such line, or on a kernel loaded as another's small-grid variant
+  /// or fallback (whose narrow variants are not loaded: the narrow choice
+  /// is made before those).
   const Kernel *narrowKernel(size_t line = 0) const;
   /// The metadata's then kernel; nullptr when it names none.
   const Kernel *thenKernel() const { return then_.get(); }
