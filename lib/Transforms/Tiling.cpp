@@ -157,6 +157,30 @@ std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
   return s;
 }
 
+/// C's rows at most for which the few-rows kernel runs (the main kernel's
+/// first narrow line): a warpgroup MMA's 64 rows.
+constexpr int64_t kFewRows = 64;
+
+/// For C of at most kFewRows rows (a batch of decode tokens times a
+/// weight), which the 128-row tiles computed and staged half or more in
+/// padding: 64x128 tiles, two warpgroups each m64n64 a 16 of K, eight slots
+/// of 24 KiB to keep B's stream (which bounds these products) in flight,
+/// K split as the small-grid kernel's. On the H200 at 1 to 64 rows (N and
+/// K of 1024 to 28672, B stored either way), 1.37x as fast as the kernels
+/// before in geometric mean; one warpgroup of m64n128 1.33x, 64x256 tiles
+/// in five slots 1.15x, two blocks a multiprocessor of four slots 1.30x
+/// (bench/matmul/results/2026-12-03-h200-few-rows). 16-bit warpgroup MMA
+/// only (sm_90a); none with hints.
+std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
+                                              bool warpgroupMma) {
+  if (op.getBlock() || op.getWarps() || op.getStages() || op.getPingpong() ||
+      !warpgroupMma || op.getAType().getElementType().isF32())
+    return std::nullopt;
+  MatmulSchedule s{kFewRows, 128, 64, 8, 8};
+  s.splitKChunk = kSplitKChunk;
+  return s;
+}
+
 /// The f32 small-grid kernel's own small-grid variant: the same tiles with
 /// K split, for products whose C is a few tiles and whose K is long (weight
 /// gradients of small layers). Not the f32 small-grid kernel itself: with
@@ -379,24 +403,32 @@ void buildMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   storeResult(b, loc, op, s, c, m0, n0, result);
 }
 
-/// The [blockM, blockN] f32 partial result of split `split` of tile
-/// `tileIndex`, in the scratch buffer after its first `headerWords` words
-/// (the adder's arrival counters, or the sum kernel's header).
+/// The f32 partial result of split `split` of tile `tileIndex`, in the
+/// scratch buffer after its first `headerWords` words (the adder's arrival
+/// counters, or the sum kernel's header): a [blockM, blockN] slot viewed as
+/// its first `rows` rows. A split stores only C's rows of its tile (a C of 4
+/// rows wrote 64 KiB of a 128x128 slot for 2 KiB of results); the adder
+/// loads whole slots, since a load of a run-time row count kept both of
+/// its paths' registers (1.5 KiB of spills a thread).
 Value partialTileView(OpBuilder &b, Location loc, const MatmulSchedule &s,
                       Value scratch, int64_t headerWords, Value tileIndex,
-                      Value splits, Value split) {
+                      Value splits, Value split, OpFoldResult rows) {
   IndexMath m{b, loc};
   int64_t words = s.blockM * s.blockN;
   Value partial = m.add(m.mul(tileIndex, splits), split);
   Value partialOffset = m.mul(partial, m.constant(words));
   Value offset = m.add(m.constant(headerWords), partialOffset);
+  std::optional<int64_t> staticRows = getConstantIntValue(rows);
+  if (staticRows)
+    rows = b.getIndexAttr(*staticRows);
   auto type = MemRefType::get(
-      {s.blockM, s.blockN}, b.getF32Type(),
+      {staticRows ? *staticRows : ShapedType::kDynamic, s.blockN},
+      b.getF32Type(),
       StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
                              {s.blockN, 1}));
   return memref::ReinterpretCastOp::create(
       b, loc, type, scratch, offset,
-      ArrayRef<OpFoldResult>{b.getIndexAttr(s.blockM), b.getIndexAttr(s.blockN)},
+      ArrayRef<OpFoldResult>{rows, b.getIndexAttr(s.blockN)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(s.blockN), b.getIndexAttr(1)});
 }
 
@@ -456,6 +488,8 @@ Value sumLoads(OpBuilder &b, Location loc, Value count, int64_t step,
 /// (the rest take none), and the f32 sum of its run of them.
 struct SplitPart {
   Value tileIndex, m0, n0;
+  /// C's rows in the tile (blockM but over C's last rows).
+  Value rows;
   Value split, gridSplits, splits;
   Value acc;
 };
@@ -500,6 +534,8 @@ SplitPart accumulateSplit(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value kEnd = m.min(m.add(kBegin, perSplit), k);
   part.m0 = m.mul(tileRow, m.constant(s.blockM));
   part.n0 = m.mul(tileColumn, m.constant(s.blockN));
+  Value cRows = b.createOrFold<memref::DimOp>(loc, args[kMatmulC], kRowsOfC);
+  part.rows = m.min(m.sub(cRows, part.m0), m.constant(s.blockM));
   RankedTensorType accType = tileType(s.blockM, s.blockN, b.getF32Type());
   part.acc = accumulateK(b, loc, op, s, args, part.m0, part.n0, kBegin, kEnd,
                          zeroTile(b, loc, accType));
@@ -547,7 +583,11 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value m0 = part.m0, n0 = part.n0, splits = part.splits;
   auto partialView = [&](OpBuilder &vb, Location l, Value split) {
     return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
-                           part.gridSplits, split);
+                           part.gridSplits, split, vb.getIndexAttr(s.blockM));
+  };
+  auto storedPartialView = [&](OpBuilder &vb, Location l, Value split) {
+    return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
+                           part.gridSplits, split, part.rows);
   };
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(storeUnsplitTile(b, loc, op, s, c, part));
@@ -559,7 +599,7 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
                                        part.split, splits);
   auto ifTaking = scf::IfOp::create(b, loc, taking, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifTaking.thenBlock());
-  tile::StoreOp::create(b, loc, part.acc, partialView(b, loc, part.split),
+  tile::StoreOp::create(b, loc, part.acc, storedPartialView(b, loc, part.split),
                         ValueRange{em.constant(0), em.constant(0)});
   Value before =
       tilegpu::ArriveOp::create(b, loc, scratch, part.tileIndex, splits);
@@ -602,7 +642,7 @@ void buildSplitForSumTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   tile::StoreOp::create(b, loc, part.acc,
                         partialTileView(b, loc, s, scratch,
                                         kSplitSumHeaderWords, part.tileIndex,
-                                        part.splits, part.split),
+                                        part.splits, part.split, part.rows),
                         ValueRange{zero, zero});
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       m.add(part.tileIndex, part.split), zero);
@@ -1078,6 +1118,9 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::string sumName = (op.getSymName() + "__split_k_sum").str();
   std::string gemvName = (op.getSymName() + "__gemv").str();
   std::string vecmatName = (op.getSymName() + "__vecmat").str();
+  std::string fewRowsName = (op.getSymName() + "__few_rows").str();
+  std::optional<MatmulSchedule> fewRows =
+      small ? fewRowsSchedule(op, warpgroupMma) : std::nullopt;
   // Only over B stored [N, K] (see below).
   bool vecmat = gemvOperands(op, GemvLine::row).kContiguous;
   SmallVector<StringRef, 6> variantNames;
@@ -1085,6 +1128,8 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     variantNames.append({smallName, splitName, gemvName});
   if (small && vecmat)
     variantNames.push_back(vecmatName);
+  if (fewRows)
+    variantNames.push_back(fewRowsName);
   // 16-bit small-grid kernels split K with an adder; their own variant
   // splits with a sum kernel.
   if (small && small->splitKChunk)
@@ -1144,10 +1189,29 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     tile::KernelOp gemvKernel =
         buildGemvKernel(rewriter, op, GemvLine::column, gemvName);
     tile::setSmallGridVariant(gemvKernel, smallKernel, kGemvPercentOfSms);
+    bool isF32 = op.getAType().getElementType().isF32();
+    int64_t gemvLines = isF32 ? kGemvColumnsF32 : kGemvColumns16Bit;
+    // Where C has few rows, 64-row tiles: the main kernel's first narrow
+    // line, so that a short C goes there whatever its columns (a launch
+    // takes the first line that holds). Its grid, if as small as the split
+    // kernel's, goes there, and a C of few columns too to the GEMV kernel.
+    tile::KernelOp rowsRung = kernel;
+    if (fewRows) {
+      fewRows->producerWarp = producer;
+      tile::KernelOp fewRowsKernel =
+          buildMatmulKernel(rewriter, op, fewRowsName, *fewRows, groupRows);
+      fewRowsKernel->setAttr(tile::kRepitchArgsAttrName,
+                             repitchedOperands(rewriter, op));
+      tile::setSmallGridVariant(fewRowsKernel, splitKernel,
+                                kSplitSumPercentOfSms);
+      tile::setNarrowVariant(kernel, fewRowsKernel, kMatmulC, kRowsOfC,
+                             kFewRows);
+      rowsRung = fewRowsKernel;
+    }
     // Where C is a row or a few (a batch of one times a linear layer's
     // weight), the same program over B computes C a row at a time: the
-    // main kernel's first narrow line, so that a short C goes there
-    // whatever its columns. Only over B stored [N, K]: over B [K, N] its
+    // narrowest rung of the rows' ladder (the few-rows kernel's first line,
+    // or the main kernel's). Only over B stored [N, K]: over B [K, N] its
     // programs of 8 to 32 columns (tiles of 16 to 64 bytes a row) ran at
     // 0.4-0.9x the tile kernels' speed in bf16 on the H200, for want of a
     // K split to give them more programs.
@@ -1155,11 +1219,13 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
       tile::KernelOp vecmatKernel =
           buildGemvKernel(rewriter, op, GemvLine::row, vecmatName);
       tile::setSmallGridVariant(vecmatKernel, smallKernel, kGemvPercentOfSms);
-      tile::setNarrowVariant(kernel, vecmatKernel, kMatmulC, kRowsOfC,
+      tile::setNarrowVariant(rowsRung, vecmatKernel, kMatmulC, kRowsOfC,
                              kVecmatRows);
     }
-    bool isF32 = op.getAType().getElementType().isF32();
-    int64_t gemvLines = isF32 ? kGemvColumnsF32 : kGemvColumns16Bit;
+    // The few-rows kernel's C of few columns too.
+    if (fewRows)
+      tile::setNarrowVariant(rowsRung, gemvKernel, kMatmulC, kColumnsOfC,
+                             gemvLines);
     // Where C has no more columns than the small-grid tile, the main
     // kernel's wider tiles would compute columns past N.
     bool smallIsNarrower = small->blockN < schedule.blockN;

@@ -4,9 +4,11 @@
 // by the main kernel (128x256 tiles) with the grid share under which the
 // runtime launches it, and as its narrow variant for C of at most 128
 // columns (dimension 1 of argument 2), which half a 256-wide tile covers.
+// Its first narrow line takes C of at most 64 rows (dimension 0) to the
+// few-rows kernel, whatever its columns.
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>
-// CHECK-SAME: tile.narrow = {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}
+// CHECK-SAME: tile.narrow = [{at_most = 64 : i64, dim = 0 : i64, kernel = @mm__few_rows, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}]
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
@@ -45,19 +47,34 @@
 // CHECK: tile.reduce add %{{.*}} along 1 : tensor<8x512xf32> -> tensor<8xf32>
 // CHECK: arith.truncf %{{.*}} : tensor<8xf32> to tensor<8xbf16>
 // CHECK: tile.store %{{.*}}, %[[CCOL]]
+// The few-rows kernel: 64x128 tiles on 8 warps (two warpgroups of m64n64)
+// in 8 slots, K split as the small-grid kernel's (a 64x128 f32 partial
+// tile a program); its own grid, if as small as the split kernel's, goes
+// there, and C of at most 2 columns to the GEMV kernel.
+// CHECK-LABEL: tile.kernel @mm__few_rows(
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 64>, #tile.grid<arg = 0, dim = 1, per_program = 512>]
+// CHECK-SAME: num_warps = 8
+// CHECK-SAME: tile.narrow = {at_most = 2 : i64, dim = 1 : i64, kernel = @mm__gemv, operand = 2 : i64}
+// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
+// CHECK-SAME: tile.scratch = array<i64: 4096, 32768, 2>, tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64
+// CHECK: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+// CHECK: } {tile.stages = 8 : i64}
+// CHECK: tilegpu.arrive
 // B stored [K, N] gets no vector-matrix kernel.
 // CHECK-NOT: tile.kernel @mm__vecmat(
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
 
 // -----
 
-// B stored [N, K] (a linear layer's weight): the main kernel's first
+// B stored [N, K] (a linear layer's weight): the few-rows kernel's first
 // narrow line takes C of at most 2 rows (dimension 0) to the vector-matrix
 // kernel, the GEMV program over B: x over C's rows, one a program, y over
 // 8 columns of C, [8, 512] tiles of B as stored, A's row m the vector, C's
 // row m stored.
 // CHECK-LABEL: tile.kernel @mm_rc(
-// CHECK-SAME: tile.narrow = [{at_most = 2 : i64, dim = 0 : i64, kernel = @mm_rc__vecmat, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm_rc__small_grid, operand = 2 : i64}]
+// CHECK-SAME: tile.narrow = [{at_most = 64 : i64, dim = 0 : i64, kernel = @mm_rc__few_rows, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm_rc__small_grid, operand = 2 : i64}]
+// CHECK-LABEL: tile.kernel @mm_rc__few_rows(
+// CHECK-SAME: tile.narrow = [{at_most = 2 : i64, dim = 0 : i64, kernel = @mm_rc__vecmat, operand = 2 : i64}, {at_most = 2 : i64, dim = 1 : i64, kernel = @mm_rc__gemv, operand = 2 : i64}]
 // CHECK-LABEL: tile.kernel @mm_rc__vecmat(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 0, per_program = 1>, #tile.grid<arg = 2, dim = 1, per_program = 8>
 // CHECK-SAME: num_warps = 4
@@ -122,6 +139,8 @@ tile.matmul @mm_cc a(col) b(col) accumulate : (memref<?x?xf16>, memref<?x?xf16>,
 // CHECK-LABEL: tile.kernel @sgemm(
 // CHECK-SAME: tile.narrow = {at_most = 4 : i64, dim = 1 : i64, kernel = @sgemm__gemv, operand = 2 : i64}
 // CHECK-SAME: tile.small_grid = {kernel = @sgemm__small_grid, percent_of_sms = 50 : i64}
+// No few-rows kernel (its tiles are warpgroup MMA's).
+// CHECK-NOT: @sgemm__few_rows
 // CHECK-LABEL: tile.kernel @sgemm__small_grid(
 // CHECK-SAME: per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 32>
 // CHECK-SAME: num_warps = 4
@@ -135,6 +154,7 @@ tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?
 // CHECK-LABEL: tile.kernel @hinted(
 // CHECK-NOT: tile.small_grid
 // CHECK-NOT: @hinted__small_grid
+// CHECK-NOT: @hinted__few_rows
 tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>) -> ()
 
 // -----
@@ -178,6 +198,9 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // CHECK: %[[BEGIN:.*]] = arith.minui %[[START]], %[[K]]
 // CHECK: %[[END0:.*]] = arith.addi %[[BEGIN]], %[[PER_SPLIT]]
 // CHECK: %[[END:.*]] = arith.minui %[[END0]], %[[K]]
+// CHECK: %[[C_ROWS:.*]] = memref.dim %[[C]], %c0
+// CHECK: %[[ROWS_LEFT:.*]] = arith.subi %[[C_ROWS]], %{{.*}}
+// CHECK: %[[ROWS:.*]] = arith.minui %[[ROWS_LEFT]], %c128
 // CHECK: %[[ACC:.*]] = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c64
 // CHECK: tile.dot
 // CHECK: %[[UNSPLIT:.*]] = arith.cmpi eq, %[[SPLITS]], %c1
@@ -189,14 +212,16 @@ tile.matmul @hinted a(row) b(row) stages 3 : (memref<?x?xbf16>, memref<?x?xbf16>
 // CHECK: } else {
 // CHECK:   %[[TAKING:.*]] = arith.cmpi ult, %[[SPLIT]], %[[SPLITS]]
 // CHECK:   scf.if %[[TAKING]] {
-// CHECK:   %[[PARTIAL:.*]] = memref.reinterpret_cast %[[ALIGNED]]
-// CHECK:   tile.store %[[ACC]], %[[PARTIAL]][%c0, %c0
+// A split stores C's rows of its tile (fewer over C's last rows); the
+// last loads whole partial tiles.
+// CHECK:   %[[PARTIAL:.*]] = memref.reinterpret_cast %[[ALIGNED]] to offset: [%{{.*}}], sizes: [%[[ROWS]], 128], strides: [128, 1] : memref<?xf32> to memref<?x128xf32
+// CHECK:   tile.store %[[ACC]], %[[PARTIAL]][%c0
 // CHECK:   %[[BEFORE:.*]] = tilegpu.arrive %[[ALIGNED]][%{{.*}}] of %[[SPLITS]]
 // CHECK:   %[[LAST_COUNT:.*]] = arith.subi %[[SPLITS]], %c1
 // CHECK:   %[[LAST:.*]] = arith.cmpi eq, %[[BEFORE]], %[[LAST_COUNT]]
 // The last loads partial j + 1 before it adds partial j.
 // CHECK:   scf.if %[[LAST]] {
-// CHECK:     %[[VIEW0:.*]] = memref.reinterpret_cast %[[ALIGNED]]
+// CHECK:     %[[VIEW0:.*]] = memref.reinterpret_cast %[[ALIGNED]] to offset: [%{{.*}}], sizes: [128, 128], strides: [128, 1] : memref<?xf32> to memref<128x128xf32
 // CHECK:     %[[P0:.*]] = tile.load %[[VIEW0]]
 // CHECK:     %[[SUM:.*]]:2 = scf.for %[[J:.*]] = %c0{{.*}} to %[[SPLITS]] step %c1{{.*}} iter_args(%[[RUNNING:.*]] = %{{.*}}, %[[CURRENT:.*]] = %[[P0]])
 // CHECK:       %[[FOLLOWING:.*]] = arith.addi %[[J]], %c1
@@ -251,14 +276,14 @@ tile.matmul @split a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?
 // CHECK:   %[[PARTIAL:.*]] = arith.addi %[[PARTIAL_INDEX]], %[[SPLIT]]
 // CHECK:   %[[WORDS:.*]] = arith.muli %[[PARTIAL]], %c16384
 // CHECK:   %[[OFFSET:.*]] = arith.addi %[[WORDS]], %c4
-// CHECK:   %[[VIEW:.*]] = memref.reinterpret_cast %[[ALIGNED]] to offset: [%[[OFFSET]]], sizes: [128, 128], strides: [128, 1]
-// CHECK:   tile.store %[[ACC]], %[[VIEW]][%c0, %c0
+// CHECK:   %[[VIEW:.*]] = memref.reinterpret_cast %[[ALIGNED]] to offset: [%[[OFFSET]]], sizes: [%{{.*}}, 128], strides: [128, 1]
+// CHECK:   tile.store %[[ACC]], %[[VIEW]][%c0
 // CHECK:   %[[FIRST_PROGRAM_SUM:.*]] = arith.addi %[[TILE]], %[[SPLIT]]
 // CHECK:   %[[FIRST_PROGRAM:.*]] = arith.cmpi eq, %[[FIRST_PROGRAM_SUM]], %c0
 // CHECK:   scf.if %[[FIRST_PROGRAM]] {
 // CHECK:     %[[COUNT:.*]] = arith.index_castui %[[SPLITS]] : index to i32
 // CHECK:     %[[BITS:.*]] = arith.bitcast %[[COUNT]] : i32 to f32
-// CHECK:     memref.store %[[BITS]], %[[ALIGNED]][%c0]
+// CHECK:     memref.store %[[BITS]], %[[ALIGNED]][%c0{{(_[0-9]+)?}}]
 
 // The sum kernel: x over C's tile columns, y over C's rows, 4 warps; the
 // same scratch declaration. Its splits come from the header, clamped to
