@@ -165,10 +165,15 @@ constexpr int64_t kFewRows = 64;
 /// weight), which the 128-row tiles computed and staged half or more in
 /// padding: 64x128 tiles, two warpgroups each m64n64 a 16 of K, eight slots
 /// of 24 KiB to keep B's stream (which bounds these products) in flight,
-/// K split as the small-grid kernel's. On the H200 at 1 to 64 rows (N and
-/// K of 1024 to 28672, B stored either way), 1.37x as fast as the kernels
-/// before in geometric mean; one warpgroup of m64n128 1.33x, 64x256 tiles
-/// in five slots 1.15x, two blocks a multiprocessor of four slots 1.30x
+/// K split over the grid with a sum kernel (as the split kernel's; a split
+/// stores only C's rows of its partial tile). On the H200 at 1 to 64 rows
+/// (N and K of 1024 to 28672, B stored either way), with the adder instead
+/// of the sum kernel, 1.37x as fast as the kernels before in geometric
+/// mean; one warpgroup of m64n128 1.33x, 64x256 tiles in five slots 1.15x,
+/// two blocks a multiprocessor of four slots 1.30x. The sum kernel then ran
+/// 1.04-1.24x faster than the adder at 1 to 16 rows, where the last split's
+/// serial sum of the partial tiles is most of a launch, and 0.8x at 64 rows
+/// (a sum program a row of C: as many as the old kernels' speed there)
 /// (bench/matmul/results/2026-12-03-h200-few-rows). 16-bit warpgroup MMA
 /// only (sm_90a); none with hints.
 std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
@@ -178,6 +183,7 @@ std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
     return std::nullopt;
   MatmulSchedule s{kFewRows, 128, 64, 8, 8};
   s.splitKChunk = kSplitKChunk;
+  s.sumSplitsAfter = true;
   return s;
 }
 
@@ -583,7 +589,10 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value m0 = part.m0, n0 = part.n0, splits = part.splits;
   auto partialView = [&](OpBuilder &vb, Location l, Value split) {
     return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
-                           part.gridSplits, split, vb.getIndexAttr(s.blockM));
+                           part.gridSplits, split,
+                           getenv("TILEC_MASKED_LOADS")
+                               ? OpFoldResult(part.rows)
+                               : OpFoldResult(vb.getIndexAttr(s.blockM)));
   };
   auto storedPartialView = [&](OpBuilder &vb, Location l, Value split) {
     return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
@@ -1119,6 +1128,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::string gemvName = (op.getSymName() + "__gemv").str();
   std::string vecmatName = (op.getSymName() + "__vecmat").str();
   std::string fewRowsName = (op.getSymName() + "__few_rows").str();
+  std::string fewRowsSumName = (op.getSymName() + "__few_rows_sum").str();
   std::optional<MatmulSchedule> fewRows =
       small ? fewRowsSchedule(op, warpgroupMma) : std::nullopt;
   // Only over B stored [N, K] (see below).
@@ -1129,7 +1139,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   if (small && vecmat)
     variantNames.push_back(vecmatName);
   if (fewRows)
-    variantNames.push_back(fewRowsName);
+    variantNames.append({fewRowsName, fewRowsSumName});
   // 16-bit small-grid kernels split K with an adder; their own variant
   // splits with a sum kernel.
   if (small && small->splitKChunk)
@@ -1200,6 +1210,8 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
       fewRows->producerWarp = producer;
       tile::KernelOp fewRowsKernel =
           buildMatmulKernel(rewriter, op, fewRowsName, *fewRows, groupRows);
+      buildSplitSumKernel(rewriter, op, fewRowsSumName, *fewRows,
+                          fewRowsKernel);
       fewRowsKernel->setAttr(tile::kRepitchArgsAttrName,
                              repitchedOperands(rewriter, op));
       tile::setSmallGridVariant(fewRowsKernel, splitKernel,

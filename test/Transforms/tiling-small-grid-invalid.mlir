@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -split-input-file -tile-tiling='small-grid-variants=true' -verify-diagnostics
+// RUN: tilec-opt %s -split-input-file -tile-tiling='small-grid-variants=true warpgroup-mma=true' -verify-diagnostics
 
 tile.kernel @mm__small_grid(%x: memref<?xf32>)
     attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
@@ -52,3 +52,24 @@ tile.kernel @mm__vecmat(%x: memref<?xf32>)
 }
 
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+
+// -----
+
+// The few-rows kernel and its sum kernel, for 16-bit warpgroup MMA.
+tile.kernel @mm__few_rows_sum(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
+  tile.return
+}
+
+// expected-error @+1 {{cannot name its small-grid kernel 'mm__few_rows_sum': the symbol exists}}
+tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
+
+// -----
+
+// f32 has no few-rows kernel: the name is the user's.
+tile.kernel @sgemm__few_rows(%x: memref<?xf32>)
+    attributes {grid = [#tile.grid<arg = 0, dim = 0, per_program = 1>], num_warps = 1} {
+  tile.return
+}
+
+tile.matmul @sgemm a(row) b(row) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()

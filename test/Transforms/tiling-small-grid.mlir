@@ -48,18 +48,23 @@
 // CHECK: arith.truncf %{{.*}} : tensor<8xf32> to tensor<8xbf16>
 // CHECK: tile.store %{{.*}}, %[[CCOL]]
 // The few-rows kernel: 64x128 tiles on 8 warps (two warpgroups of m64n64)
-// in 8 slots, K split as the small-grid kernel's (a 64x128 f32 partial
-// tile a program); its own grid, if as small as the split kernel's, goes
-// there, and C of at most 2 columns to the GEMV kernel.
+// in 8 slots, K split as the split kernel's, with a sum kernel of its own
+// (a 64x128 f32 partial tile a program, no counters); its own grid, if as
+// small as the split kernel's, goes there, and C of at most 2 columns to
+// the GEMV kernel.
 // CHECK-LABEL: tile.kernel @mm__few_rows(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 64>, #tile.grid<arg = 0, dim = 1, per_program = 512>]
 // CHECK-SAME: num_warps = 8
 // CHECK-SAME: tile.narrow = {at_most = 2 : i64, dim = 1 : i64, kernel = @mm__gemv, operand = 2 : i64}
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
-// CHECK-SAME: tile.scratch = array<i64: 4096, 32768, 2>, tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64
+// CHECK-SAME: tile.scratch = array<i64: 16, 32768, 0>, tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64, tile.then = @mm__few_rows_sum}
 // CHECK: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
 // CHECK: } {tile.stages = 8 : i64}
-// CHECK: tilegpu.arrive
+// CHECK-NOT: tilegpu.arrive
+// CHECK: tile.return
+// CHECK-LABEL: tile.kernel @mm__few_rows_sum(
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 1>]
+// CHECK-SAME: tile.scratch = array<i64: 16, 32768, 0>
 // B stored [K, N] gets no vector-matrix kernel.
 // CHECK-NOT: tile.kernel @mm__vecmat(
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
