@@ -14,7 +14,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source bench/steps.sh
-for f in .device/parts/new.cubin.xz .device/parts/tilec-matmul-bench.xz \
+# Other builds (BUILD.cubin.xz) are timed too where AB_BUILDS names them.
+for f in .device/parts/*.cubin.xz .device/parts/tilec-matmul-bench.xz \
          .device/parts/tilec_runtime_tests.xz; do
   [ -f "$f" ] && unpack_xz "$f"
 done

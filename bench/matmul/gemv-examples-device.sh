@@ -2,7 +2,8 @@
 # After the GEMV kernel (and the runtime's narrow choice made once): every
 # example AOT against its float64 reference, and examples/matmul.mlir's
 # kernel (with its GEMV kernel) through the matmul bench's float64 checks
-# at one-column, one- and two-row and other odd shapes.
+# at one-column, one- and two-row and other odd shapes (EXAMPLE_SHAPES
+# overrides them).
 # Here:
 #   mkdir -p .device/ex/cubins && cp build/examples/tilec-run-examples-aot \
 #     build/bench/matmul/tilec-matmul-bench .device/ex/ && strip .device/ex/tilec*
@@ -24,7 +25,7 @@ quiet_step examples-aot "$D/tilec-run-examples-aot" --cubin-dir "$D/cubins" --mo
 # examples/matmul.mlir's kernel is mm_bf16_bf16_rc: the bench's variant name.
 QUIET_LINES=3 quiet_step matmul-example "$D/tilec-matmul-bench" --cubin "$D/cubins/matmul.cubin" \
   --check --fail-if-none \
-  --shape 1x1x1,7x1x5,4096x1x4096,4097x1x4095,33x1x70001,10000x1x129,512x1x8192,1x4095x4096,4096x4096x4096,1000x1003x517,2x4097x1001,1x1x4097,2x7x5,1x32000x4096,2x65537x33 \
+  --shape "${EXAMPLE_SHAPES:-1x1x1,7x1x5,4096x1x4096,4097x1x4095,33x1x70001,10000x1x129,512x1x8192,1x4095x4096,4096x4096x4096,1000x1003x517,2x4097x1001,1x1x4097,2x7x5,1x32000x4096,2x65537x33}" \
   --json "$OUT/matmul-example.json"
 summary
 tar czf /tmp/gemv-examples.tgz -C "$OUT" . && rm -rf "${OUT:?}"/* && mv /tmp/gemv-examples.tgz "$OUT/"

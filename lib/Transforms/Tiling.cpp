@@ -55,6 +55,11 @@ struct MatmulSchedule {
   /// and every split of the grid takes K steps, instead of the last program
   /// of a tile adding them with splits capped (worthwhileSplits).
   bool sumSplitsAfter = false;
+  /// With a sum kernel: C's rows a sum program adds. One: the splits'
+  /// rows are loaded kSplitSumRows at a time and reduced across them (for
+  /// many splits); more: a [sumRows, blockN] slab of each split's partial
+  /// tile in turn, added as it comes (for few splits over many rows).
+  int64_t sumRows = 1;
   /// Blocks a multiprocessor ptxas fits the kernel's registers for
   /// (tile.min_blocks_per_sm; 0: ptxas's choice).
   int64_t minBlocksPerSm = 0;
@@ -161,21 +166,29 @@ std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
 /// first narrow line): a warpgroup MMA's 64 rows.
 constexpr int64_t kFewRows = 64;
 
+/// C's rows a program of the few-rows kernel's sum kernel adds (slabs of
+/// each split's partial tile in turn). On the H200 the whole launch ran
+/// 1.14-1.18x as fast at 64 rows as with a program a row (whose 2048
+/// programs at 64x4096 made it no faster than the kernels before), 1.05x
+/// at 32 rows, 0.93-1.03x at 1 to 16; 16 rows a program ran 0.96-1.02x
+/// as fast as 8.
+constexpr int64_t kFewRowsSumRows = 8;
+
 /// For C of at most kFewRows rows (a batch of decode tokens times a
 /// weight), which the 128-row tiles computed and staged half or more in
 /// padding: 64x128 tiles, two warpgroups each m64n64 a 16 of K, eight slots
 /// of 24 KiB to keep B's stream (which bounds these products) in flight,
-/// K split over the grid with a sum kernel (as the split kernel's; a split
-/// stores only C's rows of its partial tile). On the H200 at 1 to 64 rows
-/// (N and K of 1024 to 28672, B stored either way), with the adder instead
-/// of the sum kernel, 1.37x as fast as the kernels before in geometric
-/// mean; one warpgroup of m64n128 1.33x, 64x256 tiles in five slots 1.15x,
-/// two blocks a multiprocessor of four slots 1.30x. The sum kernel then ran
-/// 1.04-1.24x faster than the adder at 1 to 16 rows, where the last split's
-/// serial sum of the partial tiles is most of a launch, and 0.8x at 64 rows
-/// (a sum program a row of C: as many as the old kernels' speed there)
-/// (bench/matmul/results/2026-12-03-h200-few-rows). 16-bit warpgroup MMA
-/// only (sm_90a); none with hints.
+/// K split over the grid with a sum kernel (a split stores only C's rows
+/// of its partial tile). On the H200 (bench/matmul/results/
+/// 2026-12-03-h200-few-rows), at 1 to 64 rows (N and K of 1024 to 28672,
+/// B stored either way) with an adder as the small-grid kernel's, 1.37x as
+/// fast as the kernels before in geometric mean; one warpgroup of m64n128
+/// 1.33x, 64x256 tiles in five slots 1.15x, two blocks a multiprocessor
+/// of four slots 1.30x. The sum kernel then ran 1.04-1.24x faster than the
+/// adder at 1 to 16 rows, where the last split's serial sum of the partial
+/// tiles was most of a launch (about 10 us of fixed cost at 16x4096x4096,
+/// against about 4.5 us unsplit). 16-bit warpgroup MMA only (sm_90a); none
+/// with hints.
 std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
                                               bool warpgroupMma) {
   if (op.getBlock() || op.getWarps() || op.getStages() || op.getPingpong() ||
@@ -184,6 +197,7 @@ std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
   MatmulSchedule s{kFewRows, 128, 64, 8, 8};
   s.splitKChunk = kSplitKChunk;
   s.sumSplitsAfter = true;
+  s.sumRows = kFewRowsSumRows;
   return s;
 }
 
@@ -589,10 +603,7 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value m0 = part.m0, n0 = part.n0, splits = part.splits;
   auto partialView = [&](OpBuilder &vb, Location l, Value split) {
     return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
-                           part.gridSplits, split,
-                           getenv("TILEC_MASKED_LOADS")
-                               ? OpFoldResult(part.rows)
-                               : OpFoldResult(vb.getIndexAttr(s.blockM)));
+                           part.gridSplits, split, vb.getIndexAttr(s.blockM));
   };
   auto storedPartialView = [&](OpBuilder &vb, Location l, Value split) {
     return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
@@ -663,44 +674,33 @@ void buildSplitForSumTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   memref::StoreOp::create(b, loc, bits, scratch, ValueRange{zero});
 }
 
-/// The sum kernel of split-K with a sum kernel: program (x, y) adds the
-/// splits' partial results of row y of C along tile column x, and stores
-/// that row of C. The splits come from the header, which the split
-/// kernel's program 0 writes whenever the runtime runs the sum (a launch
-/// split in two or more), clamped to [1, K / 512] all the same (and to
-/// none for K = 0, whose empty split grid writes no header), and are added
-/// kSplitSumRows at a time (a [kSplitSumRows, blockN] load of the partial
-/// results' rows, one a split, reduced along the splits), the next group's
-/// load issued before this group's sum.
-void buildSplitSumBody(OpBuilder &b, Location loc, tile::MatmulOp op,
-                       const MatmulSchedule &s, ValueRange args) {
+/// The splits whose partial results a sum kernel adds: the header's, which
+/// the split kernel's program 0 writes whenever the runtime runs the sum (a
+/// launch split in two or more), clamped to [1, K / 512] all the same (and
+/// to none for K = 0, whose empty split grid writes no header).
+Value summedSplits(OpBuilder &b, Location loc, tile::MatmulOp op,
+                   const MatmulSchedule &s, Value scratch, Value a) {
   IndexMath m{b, loc};
-  Type index = b.getIndexType();
-  Type f32 = b.getF32Type();
-  auto dim = [&](tile::ProgramDim d) {
-    return tile::ProgramDimAttr::get(b.getContext(), d);
-  };
-  Value scratch = memref::AssumeAlignmentOp::create(b, loc, args[3], 16);
-  Value tileColumn =
-      tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::x));
-  Value columns =
-      tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
-  Value row =
-      tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::y));
-  Value blockM = m.constant(s.blockM);
-  Value tileIndex = m.add(m.mul(m.div(row, blockM), columns), tileColumn);
-  Value zero = m.constant(0);
-  Value one = m.constant(1);
-  Value word = memref::LoadOp::create(b, loc, scratch, ValueRange{zero});
+  Value word =
+      memref::LoadOp::create(b, loc, scratch, ValueRange{m.constant(0)});
   Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), word);
-  Value count = arith::IndexCastUIOp::create(b, loc, index, bits);
-  Value k = matmulK(b, loc, op, args[0]);
+  Value count = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), bits);
+  Value k = matmulK(b, loc, op, a);
   Value gridSplits = m.ceilDiv(k, m.constant(s.splitKChunk));
-  Value splits = m.min(m.max(count, one), gridSplits);
+  return m.min(m.max(count, m.constant(1)), gridSplits);
+}
 
-  // Row y of the tile in each split's partial result: [splits, blockN].
+/// The sum of row `row` of tile `tileIndex` over the splits' partial
+/// results, as a [1, blockN] tile: kSplitSumRows splits at a time (a
+/// [kSplitSumRows, blockN] load of their rows, reduced along the splits),
+/// the next group's load issued before this group's sum.
+Value sumRowOfSplits(OpBuilder &b, Location loc, const MatmulSchedule &s,
+                     Value scratch, Value tileIndex, Value row, Value splits) {
+  IndexMath m{b, loc};
+  Type f32 = b.getF32Type();
   int64_t words = s.blockM * s.blockN;
-  Value rowWords = m.mul(m.rem(row, blockM), m.constant(s.blockN));
+  Value rowWords =
+      m.mul(m.rem(row, m.constant(s.blockM)), m.constant(s.blockN));
   Value tileWords = m.mul(m.mul(tileIndex, splits), m.constant(words));
   Value offset =
       m.add(m.constant(kSplitSumHeaderWords), m.add(tileWords, rowWords));
@@ -725,15 +725,65 @@ void buildSplitSumBody(OpBuilder &b, Location loc, tile::MatmulOp op,
                                                tile::ReduceKind::add, group,
                                                /*axis=*/0);
                });
-  MatmulSchedule rowSchedule = s;
-  rowSchedule.blockM = 1;
-  Value result = tile::BroadcastOp::create(b, loc, tileType(1, s.blockN, f32),
-                                           sum, ArrayRef<int64_t>{0});
+  return tile::BroadcastOp::create(b, loc, tileType(1, s.blockN, f32), sum,
+                                   ArrayRef<int64_t>{0});
+}
+
+/// The sum of rows [row0, row0 + sumRows) of tile `tileIndex` over the
+/// splits' partial results: each split's [sumRows, blockN] slab in turn
+/// (whole: rows past C's in a partial tile are not stored, and not stored
+/// from here either), the next split's load issued before this one's add.
+Value sumSlabOfSplits(OpBuilder &b, Location loc, const MatmulSchedule &s,
+                      Value scratch, Value tileIndex, Value row0,
+                      Value splits) {
+  IndexMath m{b, loc};
+  RankedTensorType slabType = tileType(s.sumRows, s.blockN, b.getF32Type());
+  Value rowInTile = m.rem(row0, m.constant(s.blockM));
+  auto loadSlab = [&](OpBuilder &lb, Location l, Value j) -> Value {
+    IndexMath lm{lb, l};
+    Value slot =
+        partialTileView(lb, l, s, scratch, kSplitSumHeaderWords, tileIndex,
+                        splits, j, lb.getIndexAttr(s.blockM));
+    return tile::LoadOp::create(lb, l, slabType, slot,
+                                ValueRange{rowInTile, lm.constant(0)});
+  };
+  return sumLoads(b, loc, splits, 1, zeroTile(b, loc, slabType), loadSlab,
+                  [](OpBuilder &, Location, Value slab) { return slab; });
+}
+
+/// The sum kernel of split-K with a sum kernel: program (x, y) adds the
+/// splits' partial results of C's rows from y * sumRows along tile column
+/// x (one row: sumRowOfSplits; more: sumSlabOfSplits), and stores those
+/// rows of C.
+void buildSplitSumBody(OpBuilder &b, Location loc, tile::MatmulOp op,
+                       const MatmulSchedule &s, ValueRange args) {
+  IndexMath m{b, loc};
+  Type index = b.getIndexType();
+  auto dim = [&](tile::ProgramDim d) {
+    return tile::ProgramDimAttr::get(b.getContext(), d);
+  };
+  Value scratch = memref::AssumeAlignmentOp::create(b, loc, args[3], 16);
+  Value tileColumn =
+      tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::x));
+  Value columns =
+      tile::NumProgramsOp::create(b, loc, index, dim(tile::ProgramDim::x));
+  Value y = tile::ProgramIdOp::create(b, loc, index, dim(tile::ProgramDim::y));
+  Value row0 = m.mul(y, m.constant(s.sumRows));
+  Value tileRow = m.div(row0, m.constant(s.blockM));
+  Value tileIndex = m.add(m.mul(tileRow, columns), tileColumn);
+  Value splits = summedSplits(b, loc, op, s, scratch, args[0]);
+  Value result =
+      s.sumRows == 1
+          ? sumRowOfSplits(b, loc, s, scratch, tileIndex, row0, splits)
+          : sumSlabOfSplits(b, loc, s, scratch, tileIndex, row0, splits);
+  MatmulSchedule rowsSchedule = s;
+  rowsSchedule.blockM = s.sumRows;
   Value n0 = m.mul(tileColumn, m.constant(s.blockN));
   if (op.getAccumulate())
     result = arith::AddFOp::create(
-        b, loc, result, loadResult(b, loc, op, rowSchedule, args[2], row, n0));
-  storeResult(b, loc, op, rowSchedule, args[2], row, n0, result);
+        b, loc, result,
+        loadResult(b, loc, op, rowsSchedule, args[2], row0, n0));
+  storeResult(b, loc, op, rowsSchedule, args[2], row0, n0, result);
 }
 
 /// Fills the body of the matmul kernel: one C tile a program, or (persistent
@@ -903,7 +953,8 @@ tile::KernelOp buildMatmulKernel(RewriterBase &rewriter, tile::MatmulOp op,
 
 /// Builds the sum kernel named `name` of `split`, a split-K kernel with
 /// schedule `s` and a sum kernel, and names it as `split`'s then kernel:
-/// x over C's tile columns, y over C's rows (buildSplitSumBody).
+/// x over C's tile columns, y over C's rows, `s.sumRows` a program
+/// (buildSplitSumBody).
 void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
                          StringRef name, const MatmulSchedule &s,
                          tile::KernelOp split) {
@@ -911,7 +962,7 @@ void buildSplitSumKernel(RewriterBase &rewriter, tile::MatmulOp op,
   MLIRContext *ctx = rewriter.getContext();
   SmallVector<Attribute> grid{
       tile::GridAttr::get(ctx, kMatmulC, kColumnsOfC, s.blockN),
-      tile::GridAttr::get(ctx, kMatmulC, kRowsOfC, 1)};
+      tile::GridAttr::get(ctx, kMatmulC, kRowsOfC, s.sumRows)};
   OpBuilder::InsertionGuard guard(rewriter);
   tile::KernelOp kernel = createKernelBefore(
       rewriter, op, name, split.getFunctionType(), grid, kSplitSumWarps);

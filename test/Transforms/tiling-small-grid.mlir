@@ -62,9 +62,20 @@
 // CHECK: } {tile.stages = 8 : i64}
 // CHECK-NOT: tilegpu.arrive
 // CHECK: tile.return
+// Its sum kernel adds 8 rows of C a program: each split's [8, 128] slab
+// of its partial tile in turn, the next loaded before this one is added.
 // CHECK-LABEL: tile.kernel @mm__few_rows_sum(
-// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 1>]
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 8>]
 // CHECK-SAME: tile.scratch = array<i64: 16, 32768, 0>
+// CHECK: %[[Y:.*]] = tile.program_id y
+// CHECK: %[[ROW0:.*]] = arith.muli %[[Y]], %c8
+// CHECK: %[[SUM:.*]]:2 = scf.for
+// CHECK:   memref.reinterpret_cast {{.*}} sizes: [64, 128], strides: [128, 1]
+// CHECK:   tile.load {{.*}} -> tensor<8x128xf32>
+// CHECK:   arith.addf {{.*}} : tensor<8x128xf32>
+// CHECK-NOT: tile.reduce
+// CHECK: arith.truncf %[[SUM]]#0 : tensor<8x128xf32> to tensor<8x128xbf16>
+// CHECK: tile.store {{.*}}, %arg2[%[[ROW0]], %{{.*}}] : tensor<8x128xbf16>
 // B stored [K, N] gets no vector-matrix kernel.
 // CHECK-NOT: tile.kernel @mm__vecmat(
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()

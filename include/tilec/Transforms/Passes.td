@@ -215,13 +215,27 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     fast as the small-grid kernel in 16-bit at one column (4096x1x4096
     1.03-1.14x cuBLAS), 1.07-2.7x at two, and 2.5-13x in f32.
 
+    A 16-bit matmul for warpgroup MMA (sm_90a) whose C has at most 64 rows
+    (a batch of decode tokens times a weight) gets a few-rows kernel
+    `<name>__few_rows`, the main kernel's first narrow line (on C's rows,
+    so a short C takes it whatever its columns): 64x128 tiles, two
+    warpgroups each m64n64 a 16 of K, 8 slots, where the 128-row tiles
+    computed and staged at least half their rows as padding. It splits K
+    over the grid like the split kernel, each split storing only C's rows
+    of its partial tile, with a sum kernel of its own
+    (`<name>__few_rows_sum`) that adds 8 rows of C a program, each
+    split's [8, 128] slab in turn. Its small grids go to the split
+    kernel, its C of at most 2 columns to the GEMV kernel. On the H200 it
+    ran 1.3-1.7x as fast as the kernels before at 1 to 32 rows and 1.2x
+    at 64 (0.77-1.08x cuBLAS).
+
     Likewise, where B is stored [N, K] (a linear layer's weight), a C of
     one or two rows (a batch of one) gets a vector-matrix kernel
     `<name>__vecmat`: the same program over B, as C's row is B's
     transpose times A's row (x: one row of C, y: 8 columns of C, [8, 512]
-    tiles of B as stored). It is the main kernel's first narrow line, on
-    C's rows, so a short C takes it whatever its columns; small grids go
-    down the same ladder. On the H200 it ran 1.1-1.8x as fast as the tile
+    tiles of B as stored). It is the first narrow line of the few-rows
+    kernel (of the main kernel where there is none), on C's rows; small
+    grids go down the same ladder. On the H200 it ran 1.1-1.8x as fast as the tile
     kernels in bf16 at one row (1x4096x4096 0.98-1.12x cuBLAS, 1x32000x4096
     0.96-0.97x) and 1.8-6.2x in f32. Over B stored [K, N] the program's tiles
     are 32 columns wide (64 bytes a row), too few programs without a K
