@@ -13,12 +13,6 @@
 # There: bash bench/matmul/few-rows-final-device.sh   (carry .device/parts)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-source bench/steps.sh
-# Other builds (BUILD.cubin.xz) are timed too where AB_BUILDS names them.
-for f in .device/parts/*.cubin.xz .device/parts/tilec-matmul-bench.xz \
-         .device/parts/tilec_runtime_tests.xz; do
-  [ -f "$f" ] && unpack_xz "$f"
-done
 export NARROW_WORD=__few_rows
 export CHECK_SHAPES="${CHECK_SHAPES:-1x1x1,3x4097x4095,64x129x10000,17x8191x513,63x2048x2048,64x1x70001,33x70001x33,5x3x7,65x257x1000,2x1030x4096,48x520x9000,64x2x4097,7x4096x130}"
 export MEM_VARIANTS="${MEM_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f32_rr_acc,mm_f16_f16_cr}"

@@ -24,11 +24,16 @@ cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-gemv}"; mkdir -p "$OUT"
 export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-D=.device/parts; BIN="$D/tilec-matmul-bench"; chmod +x "$BIN"
+D=.device/parts; BIN="$D/tilec-matmul-bench"
 source bench/steps.sh
+# Binaries and cubins come xz-packed (BUILD.cubin.xz for each build named
+# by AB_BUILDS).
+for f in "$D"/*.xz; do
+  [ -f "$f" ] && unpack_xz "$f"
+done
+chmod +x "$BIN"
 python3 bench/matmul/strip-metadata-lines.py "narrow:${NARROW_WORD:-__gemv}" "$D/new.cubin" "$D/old.cubin"
 export TILEC_CACHE_DIR="$(mktemp -d)"
-[ -f "$D/tilec_jit_tests.xz" ] && unpack_xz "$D/tilec_jit_tests.xz"
 chmod +x "$D"/tilec*
 [ -x "$D/tilec_jit_tests" ] &&
   QUIET_PATTERN='PASSED|FAILED|passed' quiet_step jit-tests "$D/tilec_jit_tests" --gtest_brief=1

@@ -10,11 +10,6 @@
 # There: bash bench/matmul/vecmat-device.sh   (carry .device/parts)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-source bench/steps.sh
-for f in .device/parts/new.cubin.xz .device/parts/tilec-matmul-bench.xz \
-         .device/parts/tilec_runtime_tests.xz; do
-  [ -f "$f" ] && unpack_xz "$f"
-done
 export NARROW_WORD=__vecmat
 export CHECK_SHAPES="${CHECK_SHAPES:-1x1x1,1x4097x4095,1x7x5,1x70001x33,3x100x7,2x4097x1001,1x65537x33,1x129x10000,4x1031x1,1x8191x513,2x3x70001}"
 export MEM_VARIANTS="${MEM_VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f32_f32_rr,mm_f16_f32_cc_acc}"

@@ -601,13 +601,11 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   Value scratch = memref::AssumeAlignmentOp::create(b, loc, args[3], 16);
   SplitPart part = accumulateSplit(b, loc, op, s, groupRows, args);
   Value m0 = part.m0, n0 = part.n0, splits = part.splits;
-  auto partialView = [&](OpBuilder &vb, Location l, Value split) {
+  // Stored: C's rows of the slot; loaded: all of it (partialTileView).
+  auto partialView = [&](OpBuilder &vb, Location l, Value split,
+                         OpFoldResult rows) {
     return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
-                           part.gridSplits, split, vb.getIndexAttr(s.blockM));
-  };
-  auto storedPartialView = [&](OpBuilder &vb, Location l, Value split) {
-    return partialTileView(vb, l, s, scratch, kSplitKCounters, part.tileIndex,
-                           part.gridSplits, split, part.rows);
+                           part.gridSplits, split, rows);
   };
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(storeUnsplitTile(b, loc, op, s, c, part));
@@ -619,7 +617,8 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
                                        part.split, splits);
   auto ifTaking = scf::IfOp::create(b, loc, taking, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifTaking.thenBlock());
-  tile::StoreOp::create(b, loc, part.acc, storedPartialView(b, loc, part.split),
+  tile::StoreOp::create(b, loc, part.acc,
+                        partialView(b, loc, part.split, part.rows),
                         ValueRange{em.constant(0), em.constant(0)});
   Value before =
       tilegpu::ArriveOp::create(b, loc, scratch, part.tileIndex, splits);
@@ -630,8 +629,9 @@ void buildSplitKMatmulTile(OpBuilder &b, Location loc, tile::MatmulOp op,
   RankedTensorType accType = cast<RankedTensorType>(part.acc.getType());
   auto loadPartial = [&](OpBuilder &lb, Location l, Value j) -> Value {
     IndexMath lm{lb, l};
-    return tile::LoadOp::create(lb, l, accType, partialView(lb, l, j),
-                                ValueRange{lm.constant(0), lm.constant(0)});
+    return tile::LoadOp::create(
+        lb, l, accType, partialView(lb, l, j, lb.getIndexAttr(s.blockM)),
+        ValueRange{lm.constant(0), lm.constant(0)});
   };
   // Accumulating, the sum starts from C: adding C after the loop held C,
   // the sum and the prefetched partial at once (ptxas spilled 232 bytes
