@@ -101,6 +101,9 @@ constexpr int64_t kSplitSumHeaderWords = 4;
 constexpr int64_t kSplitSumRows = 32;
 /// Warps of a sum-kernel program.
 constexpr int64_t kSplitSumWarps = 4;
+/// Splits' slabs a sum program of more than one row of C loads at once
+/// (sumSlabOfSplits): the few-rows kernel splits K 4 ways at 32 tiles.
+constexpr int64_t kSplitSumSlabs = 8;
 
 /// The hints of `op`, completed by defaults for its element type: tensor
 /// cores want a deep pipeline and wide tiles (128x256 with 8 warps of 64x64
@@ -730,25 +733,46 @@ Value sumRowOfSplits(OpBuilder &b, Location loc, const MatmulSchedule &s,
 }
 
 /// The sum of rows [row0, row0 + sumRows) of tile `tileIndex` over the
-/// splits' partial results: each split's [sumRows, blockN] slab in turn
-/// (whole: rows past C's in a partial tile are not stored, and not stored
-/// from here either), the next split's load issued before this one's add.
+/// splits' partial results: kSplitSumSlabs splits' [sumRows, blockN] slabs
+/// a step, all loaded before they are added (whole slabs: rows past C's in
+/// a partial tile are not stored, and not stored from here either), the
+/// next step's loads issued before this step's sum is added. A program is
+/// a chain of dependent loads (the header's split count, then the slabs),
+/// so what it costs is round trips to memory, not bytes.
 Value sumSlabOfSplits(OpBuilder &b, Location loc, const MatmulSchedule &s,
                       Value scratch, Value tileIndex, Value row0,
                       Value splits) {
   IndexMath m{b, loc};
   RankedTensorType slabType = tileType(s.sumRows, s.blockN, b.getF32Type());
   Value rowInTile = m.rem(row0, m.constant(s.blockM));
-  auto loadSlab = [&](OpBuilder &lb, Location l, Value j) -> Value {
+  auto loadSlabs = [&](OpBuilder &lb, Location l, Value j) -> Value {
     IndexMath lm{lb, l};
-    Value slot =
-        partialTileView(lb, l, s, scratch, kSplitSumHeaderWords, tileIndex,
-                        splits, j, lb.getIndexAttr(s.blockM));
-    return tile::LoadOp::create(lb, l, slabType, slot,
-                                ValueRange{rowInTile, lm.constant(0)});
+    SmallVector<Value> slabs;
+    for (int64_t i = 0; i < kSplitSumSlabs; ++i) {
+      // Split j is one of the splits; past them a slot has no rows, and
+      // its slab reads as zero.
+      Value split = lm.add(j, lm.constant(i));
+      OpFoldResult rows = lb.getIndexAttr(s.blockM);
+      if (i > 0) {
+        Value taken = arith::CmpIOp::create(
+            lb, l, arith::CmpIPredicate::ult, split, splits);
+        rows = arith::SelectOp::create(lb, l, taken, lm.constant(s.blockM),
+                                       lm.constant(0))
+                   .getResult();
+      }
+      Value slot = partialTileView(lb, l, s, scratch, kSplitSumHeaderWords,
+                                   tileIndex, splits, split, rows);
+      slabs.push_back(tile::LoadOp::create(
+          lb, l, slabType, slot, ValueRange{rowInTile, lm.constant(0)}));
+    }
+    Value sum = slabs.front();
+    for (Value slab : ArrayRef<Value>(slabs).drop_front())
+      sum = arith::AddFOp::create(lb, l, sum, slab);
+    return sum;
   };
-  return sumLoads(b, loc, splits, 1, zeroTile(b, loc, slabType), loadSlab,
-                  [](OpBuilder &, Location, Value slab) { return slab; });
+  return sumLoads(b, loc, splits, kSplitSumSlabs, zeroTile(b, loc, slabType),
+                  loadSlabs,
+                  [](OpBuilder &, Location, Value slabs) { return slabs; });
 }
 
 /// The sum kernel of split-K with a sum kernel: program (x, y) adds the

@@ -62,15 +62,22 @@
 // CHECK: } {tile.stages = 8 : i64}
 // CHECK-NOT: tilegpu.arrive
 // CHECK: tile.return
-// Its sum kernel adds 8 rows of C a program: each split's [8, 128] slab
-// of its partial tile in turn, the next loaded before this one is added.
+// Its sum kernel adds 8 rows of C a program: the [8, 128] slabs of 8
+// splits' partial tiles a step, all loaded before they are added (slots
+// past the split count have no rows, so read as zero), the next step's
+// loaded before this one's sum is added.
 // CHECK-LABEL: tile.kernel @mm__few_rows_sum(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 8>]
 // CHECK-SAME: tile.scratch = array<i64: 16, 32768, 0>
 // CHECK: %[[Y:.*]] = tile.program_id y
 // CHECK: %[[ROW0:.*]] = arith.muli %[[Y]], %c8
-// CHECK: %[[SUM:.*]]:2 = scf.for
-// CHECK:   memref.reinterpret_cast {{.*}} sizes: [64, 128], strides: [128, 1]
+// CHECK: %[[SPLITS:.*]] = arith.minui
+// CHECK: memref.reinterpret_cast {{.*}} sizes: [64, 128], strides: [128, 1]
+// CHECK: tile.load {{.*}} -> tensor<8x128xf32>
+// CHECK-COUNT-7: tile.load {{.*}} : memref<?x128xf32, {{.*}} -> tensor<8x128xf32>
+// CHECK-NOT: tile.load
+// CHECK-COUNT-7: arith.addf {{.*}} : tensor<8x128xf32>
+// CHECK: %[[SUM:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %[[SPLITS]] step %c8
 // CHECK:   tile.load {{.*}} -> tensor<8x128xf32>
 // CHECK:   arith.addf {{.*}} : tensor<8x128xf32>
 // CHECK-NOT: tile.reduce
