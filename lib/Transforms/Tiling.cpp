@@ -102,8 +102,11 @@ constexpr int64_t kSplitSumRows = 32;
 /// Warps of a sum-kernel program.
 constexpr int64_t kSplitSumWarps = 4;
 /// Splits' slabs a sum program of more than one row of C loads at once
-/// (sumSlabOfSplits): the few-rows kernel splits K 4 ways at 32 tiles.
-constexpr int64_t kSplitSumSlabs = 8;
+/// (sumSlabOfSplits): the few-rows kernel splits K 4 ways at 32 tiles (C
+/// of 4096 columns). 8 at once were 2-7% faster at 8 to 13 splits on the
+/// H200 but cost 0.11 s more CPU time to compile (masked loads), 4 cost
+/// 0.02 s (bench/matmul/results/2026-12-03-h200-few-rows-sum-slabs).
+constexpr int64_t kSplitSumSlabs = 4;
 
 /// The hints of `op`, completed by defaults for its element type: tensor
 /// cores want a deep pipeline and wide tiles (128x256 with 8 warps of 64x64

@@ -62,7 +62,7 @@
 // CHECK: } {tile.stages = 8 : i64}
 // CHECK-NOT: tilegpu.arrive
 // CHECK: tile.return
-// Its sum kernel adds 8 rows of C a program: the [8, 128] slabs of 8
+// Its sum kernel adds 8 rows of C a program: the [8, 128] slabs of 4
 // splits' partial tiles a step, all loaded before they are added (slots
 // past the split count have no rows, so read as zero), the next step's
 // loaded before this one's sum is added.
@@ -74,10 +74,10 @@
 // CHECK: %[[SPLITS:.*]] = arith.minui
 // CHECK: memref.reinterpret_cast {{.*}} sizes: [64, 128], strides: [128, 1]
 // CHECK: tile.load {{.*}} -> tensor<8x128xf32>
-// CHECK-COUNT-7: tile.load {{.*}} : memref<?x128xf32, {{.*}} -> tensor<8x128xf32>
+// CHECK-COUNT-3: tile.load {{.*}} : memref<?x128xf32, {{.*}} -> tensor<8x128xf32>
 // CHECK-NOT: tile.load
-// CHECK-COUNT-7: arith.addf {{.*}} : tensor<8x128xf32>
-// CHECK: %[[SUM:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %[[SPLITS]] step %c8
+// CHECK-COUNT-3: arith.addf {{.*}} : tensor<8x128xf32>
+// CHECK: %[[SUM:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %[[SPLITS]] step %c4
 // CHECK:   tile.load {{.*}} -> tensor<8x128xf32>
 // CHECK:   arith.addf {{.*}} : tensor<8x128xf32>
 // CHECK-NOT: tile.reduce

@@ -224,7 +224,7 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     over the grid like the split kernel, each split storing only C's rows
     of its partial tile, with a sum kernel of its own
     (`<name>__few_rows_sum`) that adds 8 rows of C a program, loading
-    the [8, 128] slabs of 8 splits at once. Its small grids go to the split
+    the [8, 128] slabs of 4 splits at once. Its small grids go to the split
     kernel, its C of at most 2 columns to the GEMV kernel. On the H200 it
     ran 1.3-1.7x as fast as the kernels before at 1 to 32 rows and 1.2x
     at 64 (0.77-1.08x cuBLAS).
