@@ -72,3 +72,13 @@ matmul_check_steps() {
 unpack_xz() {
   python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$1" "${1%.xz}"
 }
+# `unpack_parts DIR`: every DIR/*.xz unpacked next to itself, and DIR's
+# tilec binaries made executable (what a device call carries packed).
+unpack_parts() {
+  local f
+  for f in "$1"/*.xz; do
+    [ -f "$f" ] && unpack_xz "$f"
+  done
+  chmod +x "$1"/tilec* 2>/dev/null
+  return 0
+}

@@ -28,13 +28,9 @@ D=.device/parts; BIN="$D/tilec-matmul-bench"
 source bench/steps.sh
 # Binaries and cubins come xz-packed (BUILD.cubin.xz for each build named
 # by AB_BUILDS).
-for f in "$D"/*.xz; do
-  [ -f "$f" ] && unpack_xz "$f"
-done
-chmod +x "$BIN"
+unpack_parts "$D"
 python3 bench/matmul/strip-metadata-lines.py "narrow:${NARROW_WORD:-__gemv}" "$D/new.cubin" "$D/old.cubin"
 export TILEC_CACHE_DIR="$(mktemp -d)"
-chmod +x "$D"/tilec*
 [ -x "$D/tilec_jit_tests" ] &&
   QUIET_PATTERN='PASSED|FAILED|passed' quiet_step jit-tests "$D/tilec_jit_tests" --gtest_brief=1
 SWEEP_SHAPES="${SWEEP_SHAPES:-4096x1x4096,8192x1x8192,1024x1x8192,16384x1x4096,4096x1x16384,65536x1x1024,4096x2x4096,4096x8x4096}"

@@ -14,8 +14,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 source bench/steps.sh
 D=.device/parts; BIN="$D/tilec-matmul-bench"
-for f in "$D"/*.xz; do [ -f "$f" ] && unpack_xz "$f"; done
-chmod +x "$BIN"
+unpack_parts "$D"
 export TILEC_CACHE_DIR="$(mktemp -d)"
 SHAPES="4x2048x32768,16x1280x16384,5x1408x20000,64x1664x9000,17x1536x5000,63x2048x2048,3x4097x4095"
 QUIET_LINES=3 quiet_step check "$BIN" --cubin "$D/new.cubin" --check --fail-if-none \
