@@ -207,6 +207,25 @@ std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
   return s;
 }
 
+/// The few-rows kernel's wider rung, for C of few rows and many columns
+/// (a decode step's largest weights), whose 64x128 tiles outnumber the
+/// multiprocessors: 64x256 tiles (two warpgroups each m64n128) in five
+/// slots of 40 KiB, K unsplit, taking the launch while their grid fills
+/// half the multiprocessors or more (then the few-rows kernel's). On the
+/// H200 at 1 to 64 rows of 16896 to 65536 columns, 1.05-1.28x as fast as
+/// the 64x128 tiles and 0.91-1.01x cuBLAS (8x28672x4096: 224 tiles of
+/// 64x128 on 132 multiprocessors, 112 of 64x256; 1.16-1.19x, 0.92-0.93x;
+/// bench/matmul/results/2026-12-03-h200-few-rows-wide). Where the 64x256
+/// tiles are fewer they lose: 64x14336x4096 (56 tiles) 0.80 against
+/// 0.99-1.01x cuBLAS, 64x4096x4096 0.64 against 0.76x (the 64x128 tiles
+/// split 4 ways; 2026-12-03-h200-few-rows-shapes).
+MatmulSchedule fewRowsWideSchedule(MatmulSchedule fewRows) {
+  MatmulSchedule s{fewRows.blockM, 2 * fewRows.blockN, fewRows.blockK,
+                   fewRows.warps, 5};
+  s.producerWarp = fewRows.producerWarp;
+  return s;
+}
+
 /// The f32 small-grid kernel's own small-grid variant: the same tiles with
 /// K split, for products whose C is a few tiles and whose K is long (weight
 /// gradients of small layers). Not the f32 small-grid kernel itself: with
@@ -1207,6 +1226,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::string vecmatName = (op.getSymName() + "__vecmat").str();
   std::string fewRowsName = (op.getSymName() + "__few_rows").str();
   std::string fewRowsSumName = (op.getSymName() + "__few_rows_sum").str();
+  std::string fewRowsWideName = (op.getSymName() + "__few_rows_wide").str();
   std::optional<MatmulSchedule> fewRows =
       small ? fewRowsSchedule(op, warpgroupMma) : std::nullopt;
   // Only over B stored [N, K] (see below).
@@ -1217,7 +1237,7 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   if (small && vecmat)
     variantNames.push_back(vecmatName);
   if (fewRows)
-    variantNames.append({fewRowsName, fewRowsSumName});
+    variantNames.append({fewRowsName, fewRowsSumName, fewRowsWideName});
   // 16-bit small-grid kernels split K with an adder; their own variant
   // splits with a sum kernel.
   if (small && small->splitKChunk)
@@ -1281,8 +1301,10 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     int64_t gemvLines = isF32 ? kGemvColumnsF32 : kGemvColumns16Bit;
     // Where C has few rows, 64-row tiles: the main kernel's first narrow
     // line, so that a short C goes there whatever its columns (a launch
-    // takes the first line that holds). Its grid, if as small as the split
-    // kernel's, goes there, and a C of few columns too to the GEMV kernel.
+    // takes the first line that holds), to the 64x256 tiles, whose grid, if
+    // under half the multiprocessors, goes to the 64x128 tiles, and theirs,
+    // if as small as the split kernel's, there. A C of few columns goes to
+    // the GEMV kernel.
     tile::KernelOp rowsRung = kernel;
     if (fewRows) {
       fewRows->producerWarp = producer;
@@ -1294,9 +1316,17 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
                              repitchedOperands(rewriter, op));
       tile::setSmallGridVariant(fewRowsKernel, splitKernel,
                                 kSplitSumPercentOfSms);
-      tile::setNarrowVariant(kernel, fewRowsKernel, kMatmulC, kRowsOfC,
-                             kFewRows);
-      rowsRung = fewRowsKernel;
+      // Its wider rung on top: a grid of 64x256 tiles under half the
+      // multiprocessors goes to the 64x128 tiles.
+      tile::KernelOp wideKernel =
+          buildMatmulKernel(rewriter, op, fewRowsWideName,
+                            fewRowsWideSchedule(*fewRows), groupRows);
+      wideKernel->setAttr(tile::kRepitchArgsAttrName,
+                          repitchedOperands(rewriter, op));
+      tile::setSmallGridVariant(wideKernel, fewRowsKernel,
+                                kSmallGridPercentOfSms);
+      tile::setNarrowVariant(kernel, wideKernel, kMatmulC, kRowsOfC, kFewRows);
+      rowsRung = wideKernel;
     }
     // Where C is a row or a few (a batch of one times a linear layer's
     // weight), the same program over B computes C a row at a time: the

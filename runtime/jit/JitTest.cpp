@@ -961,11 +961,12 @@ tile.matmul @hgemm a(row) b(row) accumulate
   // stores, which read it first here, and back after the sum: no twin to
   // compile.
   EXPECT_EQ(check(1, 1, 4097), "hgemm__split_k");
-  // C of one row is the few-rows kernel's, and of one column the GEMV
-  // kernel's: each compiled to make the grid choice, which their one
-  // program hands down the small-grid ladder. (B stored [K, N] has no
+  // C of one row is the wide few-rows kernel's, and of one column the
+  // GEMV kernel's: each compiled to make the grid choice, which their one
+  // program hands down the small-grid ladder (the wide kernel's through
+  // the few-rows kernel, compiled too). (B stored [K, N] has no
   // vector-matrix kernel.)
-  EXPECT_EQ(jitCacheStats().misses - misses, 5u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
   EXPECT_EQ(check(33, 7, 5000), "hgemm__split_k");
   EXPECT_EQ(check(2048, 2047, 64), "hgemm");
   {
@@ -977,7 +978,7 @@ tile.matmul @hgemm a(row) b(row) accumulate
   }
   // Under 4 parts: unsplit, no sum; nothing more to compile.
   EXPECT_EQ(check(128, 128, 1024), "hgemm__split_k");
-  EXPECT_EQ(jitCacheStats().misses - misses, 5u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
   // 16 tiles: the small-grid kernel and its adder.
   EXPECT_EQ(check(512, 512, 4096), "hgemm__small_grid");
   // C of 64 rows or fewer on 16 or more tiles of 64x128: the few-rows
@@ -985,7 +986,7 @@ tile.matmul @hgemm a(row) b(row) accumulate
   EXPECT_EQ(check(64, 2048, 2048), "hgemm__few_rows");
   EXPECT_EQ(check(5, 4097, 1030), "hgemm__few_rows");
   EXPECT_EQ(check(65, 2048, 2048), "hgemm__small_grid");
-  EXPECT_EQ(jitCacheStats().misses - misses, 5u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
 }
 
 // A matmul description JIT-compiled with lazy variants (the default): the
@@ -1079,7 +1080,7 @@ tile.matmul @mm a(row) b(col)
   // of 512 runs unsplit.
   check(200, 136, 1088);
   EXPECT_EQ(jitCacheStats().misses - misses, 3u);
-  DeviceBuffer a(ctx, 16384 * 64 * 2), b(ctx, 16384 * 64 * 2),
+  DeviceBuffer a(ctx, 16384 * 64 * 2), b(ctx, 32768 * 64 * 2),
       c(ctx, 16384 * 2048 * 4);
   auto launched = [&](int64_t m, int64_t n) {
     std::vector<KernelArg> args = {a.view<BFloat16>({m, 64}),
@@ -1096,8 +1097,8 @@ tile.matmul @mm a(row) b(col)
   EXPECT_EQ(jitCacheStats().misses - misses, 4u);
   EXPECT_EQ(launched(16384, 2), "mm__gemv");
   EXPECT_EQ(launched(16384, 3), "mm__small_grid");
-  // 64 rows: the few-rows kernel, compiled now, hands a column to the
-  // GEMV kernel.
+  // 64 rows: the wide few-rows kernel, compiled now, hands a column to
+  // the GEMV kernel.
   EXPECT_EQ(launched(64, 1), "mm__split_k");
   check(4097, 1, 1001);
   check(4097, 2, 1001);
@@ -1105,9 +1106,14 @@ tile.matmul @mm a(row) b(col)
   check(4096, 1, 130, /*aPitch=*/0);
   check(4096, 1, 130, /*aPitch=*/-131);
   EXPECT_EQ(jitCacheStats().misses - misses, 5u);
-  // C of at most 64 rows: the few-rows kernel (64x128 tiles), whatever
-  // C's columns; a grid of a few tiles goes down to the split kernel.
+  // C of at most 64 rows, whatever C's columns: the wide few-rows kernel
+  // (64x256 tiles) where they fill half the SMs or more, then the
+  // few-rows kernel (64x128 tiles, K split), compiled now; a grid of a
+  // few tiles goes down to the split kernel.
+  EXPECT_EQ(launched(64, 32768), "mm__few_rows_wide");
+  EXPECT_EQ(jitCacheStats().misses - misses, 5u);
   EXPECT_EQ(launched(64, 16384), "mm__few_rows");
+  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
   EXPECT_EQ(launched(3, 2048), "mm__few_rows");
   EXPECT_EQ(launched(64, 256), "mm__split_k");
   EXPECT_EQ(launched(65, 16384), "mm__small_grid");
@@ -1117,12 +1123,16 @@ tile.matmul @mm a(row) b(col)
   check(17, 2000, 4097);
   check(64, 4096, 130, /*aPitch=*/-131);
   check(33, 2056, 2100, /*aPitch=*/0);
-  EXPECT_EQ(jitCacheStats().misses - misses, 5u);
+  // The wide tiles, ragged: 79 and 67 tiles of 64x256.
+  check(3, 20000, 130);
+  check(17, 16897, 100, /*aPitch=*/-101);
+  check(64, 17000, 72, /*aPitch=*/0);
+  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
   // C of one or two rows: the few-rows kernel's vector-matrix kernel (the
   // same program over B's rows), compiled now, whatever C's columns; a
   // small grid goes down the small-grid kernel's ladder.
   EXPECT_EQ(launched(1, 16384), "mm__vecmat");
-  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
   EXPECT_EQ(launched(2, 16384), "mm__vecmat");
   EXPECT_EQ(launched(2, 2), "mm__split_k");
   EXPECT_EQ(launched(1, 64), "mm__split_k");
@@ -1132,7 +1142,7 @@ tile.matmul @mm a(row) b(col)
   check(1, 1, 4097);
   check(2, 4096, 130, /*aPitch=*/-131);
   check(2, 4096, 130, /*aPitch=*/0);
-  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
   // C's rows of 129 f32 (516 bytes) have no tensor map for the main
   // kernel's bulk store: the runtime copies C out of a staged one.
   EXPECT_EQ(launched(16384, 129), "mm");
@@ -1147,7 +1157,7 @@ tile.matmul @mm a(row) b(col)
   check(2048, 2048, 71, /*aPitch=*/50);
   check(640, 512, 72, /*aPitch=*/-72);
   check(200, 136, 4095, /*aPitch=*/-4097);
-  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
   // A C whose rows repeat would be written twice over by the main
   // kernel's bulk stores: refused, with why.
   {

@@ -5,10 +5,10 @@
 // runtime launches it, and as its narrow variant for C of at most 128
 // columns (dimension 1 of argument 2), which half a 256-wide tile covers.
 // Its first narrow line takes C of at most 64 rows (dimension 0) to the
-// few-rows kernel, whatever its columns.
+// few-rows kernels (the wide one first), whatever its columns.
 // CHECK-LABEL: tile.kernel @mm(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 128>
-// CHECK-SAME: tile.narrow = [{at_most = 64 : i64, dim = 0 : i64, kernel = @mm__few_rows, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}]
+// CHECK-SAME: tile.narrow = [{at_most = 64 : i64, dim = 0 : i64, kernel = @mm__few_rows_wide, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}]
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
@@ -50,12 +50,12 @@
 // The few-rows kernel: 64x128 tiles on 8 warps (two warpgroups of m64n64)
 // in 8 slots, K split as the split kernel's, with a sum kernel of its own
 // (a 64x128 f32 partial tile a program, no counters); its own grid, if as
-// small as the split kernel's, goes there, and C of at most 2 columns to
-// the GEMV kernel.
+// small as the split kernel's, goes there. Its narrow choice was made on
+// the wide rung above it.
 // CHECK-LABEL: tile.kernel @mm__few_rows(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 64>, #tile.grid<arg = 0, dim = 1, per_program = 512>]
 // CHECK-SAME: num_warps = 8
-// CHECK-SAME: tile.narrow = {at_most = 2 : i64, dim = 1 : i64, kernel = @mm__gemv, operand = 2 : i64}
+// CHECK-NOT: tile.narrow
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.scratch = array<i64: 16, 32768, 0>, tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64, tile.then = @mm__few_rows_sum}
 // CHECK: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
@@ -83,6 +83,19 @@
 // CHECK-NOT: tile.reduce
 // CHECK: arith.truncf %[[SUM]]#0 : tensor<8x128xf32> to tensor<8x128xbf16>
 // CHECK: tile.store {{.*}}, %arg2[%[[ROW0]], %{{.*}}] : tensor<8x128xbf16>
+// The few-rows kernels' top rung: 64x256 tiles (two warpgroups of m64n128)
+// in 5 slots, K unsplit, no scratch; a grid under half the SMs goes to the
+// 64x128 tiles, and C of at most 2 columns to the GEMV kernel.
+// CHECK-LABEL: tile.kernel @mm__few_rows_wide(
+// CHECK-SAME: grid = [#tile.grid<arg = 2, dim = 1, per_program = 256>, #tile.grid<arg = 2, dim = 0, per_program = 64>]
+// CHECK-SAME: num_warps = 8
+// CHECK-SAME: tile.narrow = {at_most = 2 : i64, dim = 1 : i64, kernel = @mm__gemv, operand = 2 : i64}
+// CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
+// CHECK-NOT: tile.scratch
+// CHECK-SAME: tile.small_grid = {kernel = @mm__few_rows, percent_of_sms = 50 : i64}}
+// CHECK: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x256xbf16>, tensor<64x256xf32>
+// CHECK: } {tile.stages = 5 : i64}
+// CHECK: tile.store {{.*}} : tensor<64x256xbf16>
 // B stored [K, N] gets no vector-matrix kernel.
 // CHECK-NOT: tile.kernel @mm__vecmat(
 tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
@@ -95,8 +108,8 @@ tile.matmul @mm a(row) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?x
 // 8 columns of C, [8, 512] tiles of B as stored, A's row m the vector, C's
 // row m stored.
 // CHECK-LABEL: tile.kernel @mm_rc(
-// CHECK-SAME: tile.narrow = [{at_most = 64 : i64, dim = 0 : i64, kernel = @mm_rc__few_rows, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm_rc__small_grid, operand = 2 : i64}]
-// CHECK-LABEL: tile.kernel @mm_rc__few_rows(
+// CHECK-SAME: tile.narrow = [{at_most = 64 : i64, dim = 0 : i64, kernel = @mm_rc__few_rows_wide, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm_rc__small_grid, operand = 2 : i64}]
+// CHECK-LABEL: tile.kernel @mm_rc__few_rows_wide(
 // CHECK-SAME: tile.narrow = [{at_most = 2 : i64, dim = 0 : i64, kernel = @mm_rc__vecmat, operand = 2 : i64}, {at_most = 2 : i64, dim = 1 : i64, kernel = @mm_rc__gemv, operand = 2 : i64}]
 // CHECK-LABEL: tile.kernel @mm_rc__vecmat(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 0, per_program = 1>, #tile.grid<arg = 2, dim = 1, per_program = 8>

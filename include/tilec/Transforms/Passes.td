@@ -225,16 +225,22 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     of its partial tile, with a sum kernel of its own
     (`<name>__few_rows_sum`) that adds 8 rows of C a program, loading
     the [8, 128] slabs of 4 splits at once. Its small grids go to the split
-    kernel, its C of at most 2 columns to the GEMV kernel. On the H200 it
-    ran 1.3-1.7x as fast as the kernels before at 1 to 32 rows and 1.2x
-    at 64 (0.77-1.08x cuBLAS).
+    kernel. On the H200 it ran 1.3-1.7x as fast as the kernels before at
+    1 to 32 rows and 1.2x at 64 (0.77-1.08x cuBLAS). Above it sits a wide
+    few-rows kernel `<name>__few_rows_wide`, the main kernel's narrow line
+    itself: 64x256 tiles (two warpgroups each m64n128) in 5 slots, K
+    unsplit, for C of many columns, whose 64x128 tiles outnumber the
+    multiprocessors; its grids under half the multiprocessors go to the
+    few-rows kernel, its C of at most 2 columns to the GEMV kernel. On the
+    H200 it ran 1.05-1.28x as fast as the 64x128 tiles at 1 to 64 rows of
+    16896 to 65536 columns (0.91-1.01x cuBLAS; 8x28672x4096 0.92-0.93x).
 
     Likewise, where B is stored [N, K] (a linear layer's weight), a C of
     one or two rows (a batch of one) gets a vector-matrix kernel
     `<name>__vecmat`: the same program over B, as C's row is B's
     transpose times A's row (x: one row of C, y: 8 columns of C, [8, 512]
-    tiles of B as stored). It is the first narrow line of the few-rows
-    kernel (of the main kernel where there is none), on C's rows; small
+    tiles of B as stored). It is the first narrow line of the wide
+    few-rows kernel (of the main kernel where there is none), on C's rows; small
     grids go down the same ladder. On the H200 it ran 1.1-1.8x as fast as the tile
     kernels in bf16 at one row (1x4096x4096 0.98-1.12x cuBLAS, 1x32000x4096
     0.96-0.97x) and 1.8-6.2x in f32. Over B stored [K, N] the program's tiles
