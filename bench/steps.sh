@@ -82,3 +82,13 @@ unpack_parts() {
   chmod +x "$1"/tilec* 2>/dev/null
   return 0
 }
+# `device_parts DIR`: CUDA's tools and libraries on the paths, DIR's packed
+# parts unpacked (unpack_parts) and a fresh JIT cache (TILEC_CACHE_DIR):
+# how every device script over a folder of packed parts starts.
+device_parts() {
+  export PATH="/usr/local/cuda/bin:$PATH"
+  export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  unpack_parts "$1"
+  TILEC_CACHE_DIR="$(mktemp -d)"
+  export TILEC_CACHE_DIR
+}

@@ -10,12 +10,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-few-rows-shapes}"; mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 source bench/steps.sh
 D=.device/parts; BIN="$D/tilec-matmul-bench"
-unpack_parts "$D"
-export TILEC_CACHE_DIR="$(mktemp -d)"
+device_parts "$D"
 CHECK_SHAPES="${CHECK_SHAPES:-64x4096x4096,7x4097x4095,33x2048x9000,64x129x1000}"
 for build in $AB_BUILDS; do
   QUIET_LINES=2 quiet_step "check-$build" "$BIN" --cubin "$D/$build.cubin" --check \

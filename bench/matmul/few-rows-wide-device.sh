@@ -14,12 +14,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-few-rows-wide}"; mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 source bench/steps.sh
 D=.device/parts; BIN="$D/tilec-matmul-bench"
-unpack_parts "$D"
-export TILEC_CACHE_DIR="$(mktemp -d)"
+device_parts "$D"
 # The JIT's tests when carried (with the repository, over a call's limit
 # at times).
 [ -x "$D/tilec_jit_tests" ] &&

@@ -10,12 +10,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-few-rows-wide-final}"; mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 source bench/steps.sh
 D=.device/parts
-unpack_parts "$D"
-export TILEC_CACHE_DIR="$(mktemp -d)"
+device_parts "$D"
 QUIET_PATTERN='PASSED|FAILED|passed' quiet_step jit-tests "$D/tilec_jit_tests" --gtest_brief=1
 summary
 export EXAMPLE_SHAPES="${EXAMPLE_SHAPES:-1x1x1,1x4096x4096,3x4097x4095,16x4096x4096,63x2048x2048,64x4096x4096,65x257x1000,8x28672x4096,1x28672x4096,17x16897x1001,64x20000x130,2x65537x64,5x32768x4095}"

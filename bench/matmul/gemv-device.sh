@@ -22,15 +22,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-gemv}"; mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 D=.device/parts; BIN="$D/tilec-matmul-bench"
 source bench/steps.sh
 # Binaries and cubins come xz-packed (BUILD.cubin.xz for each build named
 # by AB_BUILDS).
-unpack_parts "$D"
+device_parts "$D"
 python3 bench/matmul/strip-metadata-lines.py "narrow:${NARROW_WORD:-__gemv}" "$D/new.cubin" "$D/old.cubin"
-export TILEC_CACHE_DIR="$(mktemp -d)"
 [ -x "$D/tilec_jit_tests" ] &&
   QUIET_PATTERN='PASSED|FAILED|passed' quiet_step jit-tests "$D/tilec_jit_tests" --gtest_brief=1
 SWEEP_SHAPES="${SWEEP_SHAPES:-4096x1x4096,8192x1x8192,1024x1x8192,16384x1x4096,4096x1x16384,65536x1x1024,4096x2x4096,4096x8x4096}"

@@ -10,12 +10,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-sum-slabs}"; mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 source bench/steps.sh
 D=.device/parts; BIN="$D/tilec-matmul-bench"
-unpack_parts "$D"
-export TILEC_CACHE_DIR="$(mktemp -d)"
+device_parts "$D"
 SHAPES="4x2048x32768,16x1280x16384,5x1408x20000,64x1664x9000,17x1536x5000,63x2048x2048,3x4097x4095"
 QUIET_LINES=3 quiet_step check "$BIN" --cubin "$D/new.cubin" --check --fail-if-none \
   --variant mm_bf16_bf16_rr,mm_bf16_bf16_rc,mm_f16_f16_cr,mm_bf16_f32_rr_acc,mm_f16_f16_rr_acc,mm_bf16_bf16_cc,mm_f16_f32_rc,mm_f16_f32_rr_acc \

@@ -13,12 +13,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/tilec-wave-splits}"; mkdir -p "$OUT"
-export PATH="/usr/local/cuda/bin:$PATH"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 source bench/steps.sh
 D=.device/parts; BIN="$D/tilec-matmul-bench"
-unpack_parts "$D"
-export TILEC_CACHE_DIR="$(mktemp -d)"
+device_parts "$D"
 SHAPES="${SHAPES:-8x28672x4096,16x28672x4096,64x28672x4096,16x20480x4096,16x18432x4096,8x32000x4096,16x28672x8192,16x57344x4096}"
 VARIANTS="${VARIANTS:-mm_bf16_bf16_rr,mm_bf16_bf16_rc}"
 ZS="${ZS:-1 2 3 4 6 8}"
