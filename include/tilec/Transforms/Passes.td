@@ -216,10 +216,10 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     1.03-1.14x cuBLAS), 1.07-2.7x at two, and 2.5-13x in f32.
 
     A 16-bit matmul for warpgroup MMA (sm_90a) whose C has at most 64 rows
-    (a batch of decode tokens times a weight) gets a few-rows kernel
-    `<name>__few_rows`, the main kernel's first narrow line (on C's rows,
-    so a short C takes it whatever its columns): 64x128 tiles, two
-    warpgroups each m64n64 a 16 of K, 8 slots, where the 128-row tiles
+    (a batch of decode tokens times a weight) gets few-rows kernels,
+    reached by the main kernel's first narrow line (on C's rows, so a
+    short C takes them whatever its columns). `<name>__few_rows`: 64x128
+    tiles, two warpgroups each m64n64 a 16 of K, 8 slots, where the 128-row tiles
     computed and staged at least half their rows as padding. It splits K
     over the grid like the split kernel, each split storing only C's rows
     of its partial tile, with a sum kernel of its own
