@@ -207,6 +207,9 @@ std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
   return s;
 }
 
+/// Slots of the wide few-rows kernel: 5 of 40 KiB, as many as fit.
+constexpr int64_t kFewRowsWideSlots = 5;
+
 /// The few-rows kernel's wider rung, for C of few rows and many columns
 /// (a decode step's largest weights), whose 64x128 tiles outnumber the
 /// multiprocessors: 64x256 tiles (two warpgroups each m64n128) in five
@@ -221,7 +224,7 @@ std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
 /// split 4 ways; 2026-12-03-h200-few-rows-shapes).
 MatmulSchedule fewRowsWideSchedule(MatmulSchedule fewRows) {
   MatmulSchedule s{fewRows.blockM, 2 * fewRows.blockN, fewRows.blockK,
-                   fewRows.warps, 5};
+                   fewRows.warps, kFewRowsWideSlots};
   s.producerWarp = fewRows.producerWarp;
   return s;
 }
