@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <map>
 
@@ -25,6 +26,12 @@ static constexpr unsigned kSharedAddressSpace = 3;
 /// Suspend-time hint of each try_wait, in nanoseconds: long enough that a
 /// waiting warp yields the scheduler while the copy is in flight.
 static constexpr int32_t kTryWaitTicks = 10000000;
+
+/// A fitted box's rows (tilegpu.copy_bulk fit_rows) are the source's
+/// rows rounded up to this (at most the panel's): the launch metadata's
+/// `fit` rule (TensorMapInfo::kFitRows), which the kernel repeats to
+/// announce the bytes the box brings.
+static constexpr int64_t kFitRows = 8;
 
 /// The swizzle of a bulk store's rows in workgroup memory
 /// (storeStagedBulk).
@@ -68,10 +75,14 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
   MLIRContext *ctx = func.getContext();
   // One descriptor per buffer argument, box and swizzle: appended to the
   // kernel's parameters and listed as [argument, box..., swizzle bytes].
+  // `fitDim`: the box dimension fitted to the source at launch, if any.
   auto describe = [&](Operation *op, unsigned arg, ArrayRef<int64_t> box,
-                      int64_t swizzleBytes) {
+                      int64_t swizzleBytes,
+                      std::optional<int64_t> fitDim = std::nullopt) {
     SmallVector<int64_t> key(box);
     key.push_back(swizzleBytes);
+    if (fitDim)
+      key.push_back(*fitDim);
     Value &descriptor = descriptors[{arg, key}];
     if (!descriptor) {
       unsigned index = func.getNumArguments();
@@ -110,10 +121,12 @@ LogicalResult tilec::addTensorMapParams(gpu::GPUFuncOp func,
     SmallVector<int64_t> box(rank, 1);
     box[0] = dst.getDimSize(2);
     // A multicast copy's block copies its share of the rows.
-    box[rank - 1 - copy.getRowsDimension()] =
+    int64_t rowsInBox = rank - 1 - copy.getRowsDimension();
+    box[rowsInBox] =
         dst.getDimSize(1) / (copy.getMulticast() ? state.clusterBlocks : 1);
     describe(copy, src.getArgNumber(), box,
-             *copy.getLayout().getHardwareSwizzleBytes(dst.getElementType()));
+             *copy.getLayout().getHardwareSwizzleBytes(dst.getElementType()),
+             copy.getFitRows() ? std::optional(rowsInBox) : std::nullopt);
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
@@ -158,6 +171,24 @@ SmallVector<Value> barrierPointers(OpBuilder &b, Location loc,
     pointers.push_back(
         barrierPointer(b, loc, barriers, indexConstant(b, loc, i)));
   return pointers;
+}
+
+/// The rows of a fitted box (fit_rows) of at most `rows` rows along
+/// `rowsDim` of `src`: its extent rounded up to kFitRows, as the runtime
+/// fits it (at least one part, as for an empty source).
+Value fittedRows(OpBuilder &b, Location loc, Value src, unsigned rowsDim,
+                 int64_t rows) {
+  Value extent = b.createOrFold<memref::DimOp>(loc, src, rowsDim);
+  Value parts = arith::DivUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, extent,
+                            indexConstant(b, loc, kFitRows - 1)),
+      indexConstant(b, loc, kFitRows));
+  parts = arith::MaxUIOp::create(b, loc, parts, indexConstant(b, loc, 1));
+  return arith::MinUIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, parts, indexConstant(b, loc, kFitRows)),
+      indexConstant(b, loc, rows));
 }
 
 /// Builds `body` for the thread that issues `op`'s copies: the producer's
@@ -234,21 +265,32 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
     // panel, r its rank in the cluster of X, into every block's slot.
     int64_t share = op.getMulticast() ? state.clusterBlocks : 1;
     int64_t shareRows = rows / share;
+    int64_t rowBytes = width * dst.getElementTypeBitWidth() / 8;
     auto issue = [&](OpBuilder &b) {
       Value barrier = barrierPointer(b, loc, adaptor.getBarriers(),
                                      adaptor.getBarrier());
+      SmallVector<Value> indices(adaptor.getIndices());
+      unsigned rowsDim = op.getRowsDimension();
       // One arrival that expects every byte of the tile; the copy engine
-      // counts boxes in full, zero-filled parts included.
+      // counts boxes in full, zero-filled parts included. A fitted box
+      // brings its rows only.
+      Value bytes =
+          op.getFitRows()
+              ? arith::MulIOp::create(
+                    b, loc,
+                    arith::IndexCastUIOp::create(
+                        b, loc, b.getI32Type(),
+                        fittedRows(b, loc, adaptor.getSrc(), rowsDim, rows)),
+                    i32Constant(b, loc, panels * rowBytes))
+              : i32Constant(b, loc, panels * panelBytes);
       NVVM::MBarrierArriveExpectTxOp::create(
-          b, loc, /*res=*/Type(), barrier,
-          i32Constant(b, loc, panels * panelBytes),
+          b, loc, /*res=*/Type(), barrier, bytes,
           NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
           b.getBoolAttr(false), /*predicate=*/nullptr);
       Value base = sharedAddress(b, loc, adaptor.getDst());
       auto toI32 = [&](Value index) {
         return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
       };
-      SmallVector<Value> indices(adaptor.getIndices());
       Value mask;
       if (share > 1) {
         Value rankInCluster = arith::IndexCastUIOp::create(
@@ -256,7 +298,6 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
             NVVM::ClusterId::create(b, loc, b.getI32Type()));
         Value firstRow = b.createOrFold<arith::MulIOp>(
             loc, rankInCluster, indexConstant(b, loc, shareRows));
-        unsigned rowsDim = op.getRowsDimension();
         indices[rowsDim] =
             b.createOrFold<arith::AddIOp>(loc, indices[rowsDim], firstRow);
         base = b.createOrFold<arith::AddIOp>(
@@ -264,9 +305,7 @@ struct CopyBulkLowering : MapWarpsPattern<tilegpu::CopyBulkOp> {
             arith::IndexCastUIOp::create(
                 b, loc, b.getI64Type(),
                 b.createOrFold<arith::MulIOp>(
-                    loc, firstRow,
-                    indexConstant(b, loc,
-                                  width * dst.getElementTypeBitWidth() / 8))));
+                    loc, firstRow, indexConstant(b, loc, rowBytes))));
         mask = arith::ConstantIntOp::create(b, loc, (1 << share) - 1, 16);
       }
       for (int64_t p = 0; p < panels; ++p) {

@@ -247,6 +247,8 @@ struct StagedTile {
                                               slot, placement(), rowsDim);
       if (multicast && load->hasAttr(kClusterSharedAttr))
         copy.setMulticast(true);
+      else if (load->hasAttr(kFitRowsAttr))
+        copy.setFitRows(true);
       return;
     }
     tilegpu::CopyAsyncOp::create(b, loc, load.getBuffer(), indices,

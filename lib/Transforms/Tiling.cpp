@@ -63,6 +63,9 @@ struct MatmulSchedule {
   /// Blocks a multiprocessor ptxas fits the kernel's registers for
   /// (tile.min_blocks_per_sm; 0: ptxas's choice).
   int64_t minBlocksPerSm = 0;
+  /// A's bulk copies copy only A's rows, not the tile's padding rows past
+  /// them (kFitRowsAttr): for tiles taller than C.
+  bool fitRowsOfA = false;
 };
 
 /// Registers a thread of a ping-pong matmul's producer warpgroup keeps and
@@ -201,6 +204,7 @@ std::optional<MatmulSchedule> fewRowsSchedule(tile::MatmulOp op,
       !warpgroupMma || op.getAType().getElementType().isF32())
     return std::nullopt;
   MatmulSchedule s{kFewRows, 128, 64, 8, 8};
+  s.fitRowsOfA = true;
   s.splitKChunk = kSplitKChunk;
   s.sumSplitsAfter = true;
   s.sumRows = kFewRowsSumRows;
@@ -226,6 +230,7 @@ MatmulSchedule fewRowsWideSchedule(MatmulSchedule fewRows) {
   MatmulSchedule s{fewRows.blockM, 2 * fewRows.blockN, fewRows.blockK,
                    fewRows.warps, kFewRowsWideSlots};
   s.producerWarp = fewRows.producerWarp;
+  s.fitRowsOfA = fewRows.fitRowsOfA;
   return s;
 }
 
@@ -371,6 +376,9 @@ Value accumulateK(OpBuilder &b, Location loc, tile::MatmulOp op,
         if (s.clusterBlocks > 1)
           sourceLoad(s.clusterSharesA() ? at : bt)
               ->setAttr(kClusterSharedAttr, lb.getUnitAttr());
+        // Along M only: A's rows (B's are K when A is column-major).
+        if (s.fitRowsOfA && op.getALayout() == tile::MatrixLayout::row)
+          sourceLoad(at)->setAttr(kFitRowsAttr, lb.getUnitAttr());
         Value d = tile::DotOp::create(lb, l, accType, at, bt, iterArgs[0]);
         scf::YieldOp::create(lb, l, d);
       });

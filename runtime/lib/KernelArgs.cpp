@@ -377,6 +377,15 @@ describeTensorMap(const TensorMapInfo &info, const TensorView &view) {
     request.boxDim[i] = info.box[i];
     request.elementStrides[i] = 1;
   }
+  if (info.fitDim) {
+    // globalDim >= 1 here (checkTmaLayout), so the box keeps >= 1 part.
+    cuuint64_t extent = request.globalDim[*info.fitDim];
+    cuuint64_t parts = extent / TensorMapInfo::kFitRows +
+                       (extent % TensorMapInfo::kFitRows != 0);
+    if (parts * TensorMapInfo::kFitRows < request.boxDim[*info.fitDim])
+      request.boxDim[*info.fitDim] =
+          cuuint32_t(parts * TensorMapInfo::kFitRows);
+  }
   for (unsigned i = 0; i < inner; ++i)
     request.globalStrides[i] =
         cuuint64_t(view.strides[inner - 1 - i]) * scalarTypeSize(view.type);

@@ -150,16 +150,26 @@ std::string serializeTensorMap(const TensorMapInfo &map) {
   std::string out = std::to_string(map.arg) + ":";
   for (size_t i = 0; i < map.box.size(); ++i)
     out += (i ? "x" : "") + std::to_string(map.box[i]);
-  return out + ":" + std::to_string(map.swizzleBytes);
+  out += ":" + std::to_string(map.swizzleBytes);
+  if (map.fitDim)
+    out += ":fit" + std::to_string(*map.fitDim);
+  return out;
 }
 
-/// The syntax of one `ARG:BOX0xBOX1...:SWIZZLE` entry; checkTensorMap judges
-/// its values.
+/// The syntax of one `ARG:BOX0xBOX1...:SWIZZLE[:fitDIM]` entry;
+/// checkTensorMap judges its values.
 bool parseTensorMap(std::string_view text, TensorMapInfo &map) {
   std::vector<std::string_view> fields = splitOn(text, ':');
-  if (fields.size() != 3 || !parseInt(fields[0], map.arg) ||
-      !parseInt(fields[2], map.swizzleBytes))
+  if ((fields.size() != 3 && fields.size() != 4) ||
+      !parseInt(fields[0], map.arg) || !parseInt(fields[2], map.swizzleBytes))
     return false;
+  if (fields.size() == 4) {
+    unsigned dim = 0;
+    std::string_view fit = fields[3];
+    if (fit.substr(0, 3) != "fit" || !parseInt(fit.substr(3), dim))
+      return false;
+    map.fitDim = dim;
+  }
   for (std::string_view extent : splitOn(fields[1], 'x')) {
     unsigned value;
     if (!parseInt(extent, value))
@@ -350,6 +360,10 @@ std::string checkTensorMap(const LaunchMetadata &meta,
     if (extent == 0 || extent > TensorMapInfo::kMaxBox)
       return what + ": box extent " + std::to_string(extent) +
              " is not in 1.." + std::to_string(TensorMapInfo::kMaxBox);
+  // The innermost extent sets the row bytes the kernel's layout assumes.
+  if (map.fitDim && (*map.fitDim == 0 || *map.fitDim >= map.box.size()))
+    return what + ": fitted box dimension " + std::to_string(*map.fitDim) +
+           " is not an outer dimension of the box";
   unsigned swizzle = map.swizzleBytes;
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return what + ": swizzle " + std::to_string(swizzle) +

@@ -448,6 +448,36 @@ TEST(TensorMap, DescribesAContiguousMatrixInnermostFirst) {
   EXPECT_EQ(r.oobFill, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
+TEST(TensorMap, FitsABoxDimensionToTheViewInPartsOfEightRows) {
+  TensorMapInfo fitted{0, {64, 64}, 128};
+  fitted.fitDim = 1;
+  auto boxRows = [&](int64_t rows) {
+    TensorView a = mat(kAligned, rows, 4096, ScalarType::BF16);
+    return request(describeTensorMap(fitted, a)).boxDim[1];
+  };
+  EXPECT_EQ(boxRows(1), 8u);
+  EXPECT_EQ(boxRows(3), 8u);
+  EXPECT_EQ(boxRows(8), 8u);
+  EXPECT_EQ(boxRows(9), 16u);
+  EXPECT_EQ(boxRows(17), 24u);
+  EXPECT_EQ(boxRows(57), 64u);
+  EXPECT_EQ(boxRows(64), 64u);
+  // Never past the box: a longer view is copied a whole box at a time.
+  EXPECT_EQ(boxRows(65), 64u);
+  EXPECT_EQ(boxRows(int64_t(1) << 31), 64u);
+  // The columns are never fitted, and an unfitted box is the box.
+  TensorView a = mat(kAligned, 3, 4096, ScalarType::BF16);
+  EXPECT_EQ(request(describeTensorMap(fitted, a)).boxDim[0], 64u);
+  EXPECT_EQ(request(describeTensorMap({0, {64, 64}, 128}, a)).boxDim[1], 64u);
+  // A 3-D view fitted along its middle dimension (rows_dim 1 of a copy).
+  TensorMapInfo middle{0, {64, 32, 1}, 128};
+  middle.fitDim = 1;
+  TensorView v =
+      TensorView::contiguous(kAligned, ScalarType::BF16, {4, 12, 64});
+  EXPECT_EQ(request(describeTensorMap(middle, v)).boxDim,
+            (std::array<cuuint32_t, 5>{64, 16, 1, 0, 0}));
+}
+
 TEST(TensorMap, PromotesL2FetchesNoWiderThanTheBoxRows) {
   TensorView a = mat(kAligned, 1000, 1024, ScalarType::BF16);
   auto promotion = [&](unsigned innerBox) {

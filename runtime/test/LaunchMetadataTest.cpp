@@ -93,6 +93,17 @@ TEST(LaunchMetadata, RoundTripsTensorMapsAndFallback) {
   expectRoundTrip(m, text);
 }
 
+TEST(LaunchMetadata, RoundTripsAFittedTensorMap) {
+  LaunchMetadata m = tmaMatmul();
+  m.tensorMaps[0].fitDim = 1;
+  std::string text = serialize(m);
+  EXPECT_NE(text.find("tensormaps 0:64x128:128:fit1 1:64x64:128\n"),
+            std::string::npos)
+      << text;
+  expectRoundTrip(m, text);
+  EXPECT_FALSE(m == tmaMatmul());
+}
+
 TEST(LaunchMetadata, TensorMapsAndFallbackTakePartInEquality) {
   LaunchMetadata a = tmaMatmul(), b = tmaMatmul();
   b.tensorMaps[1].swizzleBytes = 64;
@@ -944,7 +955,7 @@ TEST(TensorMapRejects, ButAcceptsTheirValidNeighbours) {
                                   "params buffer:bf16:2 scalar:i32 "
                                   "buffer:f32:1\n"
                                   "tensormaps 0:64x256:128 0:8x1:0 2:32:128 "
-                                  "0:16x8:32\n"
+                                  "0:16x8:32 0:64x64:128:fit1\n"
                                   "block 1 1 1\ngrid - - -\n",
                                   &error))
       << error;
@@ -971,8 +982,13 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"inner box wider than the swizzle", "0:128x64:128"},
         Malformed{"inner box wider than a 32B swizzle", "2:16:32"},
         Malformed{"inner box not a multiple of 16 bytes", "0:4x64:0"},
-        Malformed{"one bad entry among good ones",
-                  "0:64x64:128 0:64x64:48"}));
+        Malformed{"one bad entry among good ones", "0:64x64:128 0:64x64:48"},
+        Malformed{"fitted inner dimension", "0:64x64:128:fit0"},
+        Malformed{"fitted dimension beyond the box", "0:64x64:128:fit2"},
+        Malformed{"fit without a dimension", "0:64x64:128:fit"},
+        Malformed{"fit of a negative dimension", "0:64x64:128:fit-1"},
+        Malformed{"fit misspelt", "0:64x64:128:fits1"},
+        Malformed{"five fields", "0:64x64:128:fit1:1"}));
 #undef HEAD
 
 TEST(LaunchMetadataRejects, SmallGridLinesWithTheirReason) {

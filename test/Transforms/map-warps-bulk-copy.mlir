@@ -53,6 +53,45 @@ gpu.module @m {
 
 // -----
 
+// A fitted copy (fit_rows) lists the box dimension the runtime fits to the
+// source (its rows, 1) after the swizzle, so it gets a tensor map of its
+// own, and announces the rows the fitted box brings: A's rows rounded up
+// to 8, at most the panel's 64, times 2 panels of 128-byte rows. Still
+// one copy a panel.
+// CHECK-LABEL: gpu.func @fitted(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xbf16>, %{{[^:]*}}: index, %{{[^:]*}}: index, %[[MAP:[^:]*]]: !llvm.ptr, %[[WHOLE:[^:]*]]: !llvm.ptr)
+// CHECK-SAME: tile.tensor_maps = [array<i64: 0, 64, 64, 128, 1>, array<i64: 0, 64, 64, 128>]
+// CHECK: %[[ROWS:.*]] = memref.dim %[[A]], %c0
+// CHECK: %[[UP:.*]] = arith.addi %[[ROWS]], %c7
+// CHECK: %[[PARTS:.*]] = arith.divui %[[UP]], %c8
+// CHECK: %[[SOME:.*]] = arith.maxui %[[PARTS]], %c1
+// CHECK: %[[FITTED:.*]] = arith.muli %[[SOME]], %c8
+// CHECK: %[[BOX:.*]] = arith.minui %[[FITTED]], %c64
+// CHECK: %[[BOX32:.*]] = arith.index_castui %[[BOX]] : index to i32
+// CHECK: %[[BYTES:.*]] = arith.muli %[[BOX32]], %c256_i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]]
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %[[MAP]],
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %[[MAP]],
+// The same source copied whole: the full tile's bytes.
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %[[WHOLE]],
+gpu.module @m {
+  gpu.func @fitted(%a: memref<?x?xbf16>, %m0: index, %k: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16384 = arith.constant 16384 : index
+    %panels = memref.view %base[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x64xbf16, #gpu.address_space<workgroup>>
+    %bars = memref.view %base[%c16384][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %a[%m0, %k], %panels, %bars[%c0] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, fit_rows} : memref<?x?xbf16>, memref<2x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    tilegpu.copy_bulk %a[%m0, %k], %panels, %bars[%c1] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} : memref<?x?xbf16>, memref<2x64x64xbf16, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
 // Copies of one buffer with one box share a tensor map; another box of the
 // same buffer gets its own.
 // CHECK-LABEL: gpu.func @shared_maps(

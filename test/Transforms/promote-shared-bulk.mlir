@@ -85,6 +85,33 @@ gpu.module @m {
 
 // -----
 
+// A load marked tile.fit_rows (by tile-tiling, on the few-rows kernels'
+// A) becomes a bulk copy whose box keeps to the source's rows; the other
+// operand's copy is whole.
+// CHECK-LABEL: gpu.func @fit_rows(
+// CHECK: tilegpu.copy_bulk %arg0[{{.*}}] {fit_rows, layout
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: tilegpu.copy_bulk %arg1[{{.*}}] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>} :
+gpu.module @m {
+  gpu.func @fit_rows(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m0: index, %n0: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %k = memref.dim %a, %c0 : memref<?x?xbf16>
+    %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+    %r = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<64x128xf32>) {
+      %ta = tile.load %a[%m0, %kk] {tile.fit_rows} : memref<?x?xbf16> -> tensor<64x64xbf16>
+      %tb = tile.load %b[%kk, %n0] : memref<?x?xbf16> -> tensor<64x128xbf16>
+      %d = tile.dot %ta, %tb, %acc : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+      scf.yield %d : tensor<64x128xf32>
+    } {tile.stages = 4 : i64}
+    tile.store %r, %c[%m0, %n0] : tensor<64x128xf32>, memref<?x?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // A fallback twin (tile.no_bulk_copies) is staged by the threads.
 // CHECK-LABEL: gpu.func @twin(
 // CHECK-NOT: tilegpu.copy_bulk

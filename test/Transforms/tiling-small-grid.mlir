@@ -11,6 +11,9 @@
 // CHECK-SAME: tile.narrow = [{at_most = 64 : i64, dim = 0 : i64, kernel = @mm__few_rows_wide, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}]
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
+// Its tiles' rows are C's, whose padding rows it never has many of: its
+// copies of A are whole boxes.
+// CHECK-NOT: tile.fit_rows
 // CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
 // Every kernel copies a misaligned A or B from one tile on, and a
 // misaligned C at any grid, and back (it is written, axis -1, and not read
@@ -58,7 +61,12 @@
 // CHECK-NOT: tile.narrow
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.scratch = array<i64: 16, 32768, 0>, tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64, tile.then = @mm__few_rows_sum}
-// CHECK: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+// Its copies of A keep to A's rows (tile.fit_rows): C of 3 rows would
+// otherwise have the copy engine write 61 rows of zeros a K step. B's
+// rows are K, copied whole.
+// CHECK: tile.load %arg0[{{.*}}] {tile.fit_rows} : memref<?x?xbf16> -> tensor<64x64xbf16>
+// CHECK-NEXT: tile.load %arg1[{{.*}}] : memref<?x?xbf16> -> tensor<64x128xbf16>
+// CHECK-NEXT: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
 // CHECK: } {tile.stages = 8 : i64}
 // CHECK-NOT: tilegpu.arrive
 // CHECK: tile.return
@@ -93,7 +101,9 @@
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-NOT: tile.scratch
 // CHECK-SAME: tile.small_grid = {kernel = @mm__few_rows, percent_of_sms = 50 : i64}}
-// CHECK: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x256xbf16>, tensor<64x256xf32>
+// CHECK: tile.load %arg0[{{.*}}] {tile.fit_rows} : memref<?x?xbf16> -> tensor<64x64xbf16>
+// CHECK-NEXT: tile.load %arg1[{{.*}}] : memref<?x?xbf16> -> tensor<64x256xbf16>
+// CHECK-NEXT: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x256xbf16>, tensor<64x256xf32>
 // CHECK: } {tile.stages = 5 : i64}
 // CHECK: tile.store {{.*}} : tensor<64x256xbf16>
 // B stored [K, N] gets no vector-matrix kernel.
@@ -166,6 +176,19 @@ tile.matmul @mm_rc a(row) b(col) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?
 // CHECK-NOT: arith.truncf
 // CHECK: tile.store %{{.*}}, %[[CROW]]
 tile.matmul @mm_cc a(col) b(col) accumulate : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
+
+// -----
+
+// A stored [K, M]: the rows of A's tiles as copied are K, which no copy
+// may cut short (a stale value there, a NaN say, times B's zero-filled
+// row of K would spoil C), so the few-rows kernels copy A in whole boxes.
+// CHECK-LABEL: tile.kernel @mm_cr__few_rows(
+// CHECK-NOT: tile.fit_rows
+// CHECK: tile.dot
+// CHECK-LABEL: tile.kernel @mm_cr__few_rows_wide(
+// CHECK-NOT: tile.fit_rows
+// CHECK: tile.dot
+tile.matmul @mm_cr a(col) b(row) : (memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>) -> ()
 
 // -----
 

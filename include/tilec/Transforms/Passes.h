@@ -81,6 +81,11 @@ inline constexpr llvm::StringLiteral kPersistentTilesAttr = "tile.persistent_til
 /// thread-block cluster reads (a matmul's B, shared by blocks on adjacent
 /// rows): its bulk copy is multicast (tilegpu.copy_bulk multicast).
 inline constexpr llvm::StringLiteral kClusterSharedAttr = "tile.cluster_shared";
+/// Set by tile-tiling on a tile.load whose rows past the source's end are
+/// never read into a stored result (the few-rows kernels' A tile along M):
+/// its bulk copy copies only the rows inside the source
+/// (tilegpu.copy_bulk fit_rows).
+inline constexpr llvm::StringLiteral kFitRowsAttr = "tile.fit_rows";
 
 /// Replaces a matmul description by its block program (see tile-tiling);
 /// `groupRows` tile rows form one group of the program order;

@@ -157,26 +157,33 @@ static FailureOr<LaunchMetadata> describeKernel(gpu::GPUFuncOp kernel) {
     types = types.drop_back(maps.size());
     for (Attribute attr : maps) {
       // [buffer argument, box extents innermost first (one per dimension
-      // of the buffer), swizzle].
+      // of the buffer), swizzle, and optionally the box dimension fitted
+      // to the buffer at launch].
       auto entry = dyn_cast<DenseI64ArrayAttr>(attr);
       auto buffer = entry && entry.size() >= 3 && entry[0] >= 0 &&
                             entry[0] < int64_t(types.size())
                         ? dyn_cast<MemRefType>(types[entry[0]])
                         : MemRefType();
-      if (!buffer || int64_t(entry.size()) != buffer.getRank() + 2 ||
-          llvm::any_of(entry.asArrayRef().slice(1, buffer.getRank()),
+      int64_t rank = buffer ? buffer.getRank() : 0;
+      bool fitted = buffer && int64_t(entry.size()) == rank + 3;
+      if (!buffer || (int64_t(entry.size()) != rank + 2 && !fitted) ||
+          llvm::any_of(entry.asArrayRef().slice(1, rank),
                        [](int64_t extent) {
                          return extent < 1 || extent > TensorMapInfo::kMaxBox;
-                       }))
+                       }) ||
+          (fitted && (entry[rank + 2] < 1 || entry[rank + 2] >= rank)))
         return kernel.emitError("'")
                << tile::kTensorMapsAttrName
                << "' entries must be [buffer argument, a box extent per "
-                  "dimension of the buffer (innermost first), swizzle]";
+                  "dimension of the buffer (innermost first), swizzle] and "
+                  "optionally the outer box dimension fitted at launch";
       TensorMapInfo map;
       map.arg = static_cast<unsigned>(entry[0]);
-      for (int64_t extent : entry.asArrayRef().slice(1, buffer.getRank()))
+      for (int64_t extent : entry.asArrayRef().slice(1, rank))
         map.box.push_back(static_cast<unsigned>(extent));
-      map.swizzleBytes = static_cast<unsigned>(entry.asArrayRef().back());
+      map.swizzleBytes = static_cast<unsigned>(entry[rank + 1]);
+      if (fitted)
+        map.fitDim = static_cast<unsigned>(entry[rank + 2]);
       meta.tensorMaps.push_back(map);
     }
   }

@@ -25,7 +25,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle]}}
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle] and optionally the outer box dimension fitted at launch}}
   gpu.func @scalar_map(%x: memref<?xf32>, %n: i32, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -37,7 +37,7 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle]}}
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle] and optionally the outer box dimension fitted at launch}}
   gpu.func @box_rank(%x: memref<?x?x?x64xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
@@ -49,11 +49,36 @@ gpu.module @tilec_kernels {
 // -----
 
 gpu.module @tilec_kernels {
-  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle]}}
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle] and optionally the outer box dimension fitted at launch}}
   gpu.func @box_too_tall(%x: memref<?x?xbf16>, %t: !llvm.ptr) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>,
                   tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 256>],
                   tile.tensor_maps = [array<i64: 0, 64, 512, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+// The innermost box dimension sets the row bytes: it is never fitted.
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle] and optionally the outer box dimension fitted at launch}}
+  gpu.func @fitted_inner(%x: memref<?x?xbf16>, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 64>],
+                  tile.tensor_maps = [array<i64: 0, 64, 64, 128, 0>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @tilec_kernels {
+  // expected-error @+1 {{'tile.tensor_maps' entries must be [buffer argument, a box extent per dimension of the buffer (innermost first), swizzle] and optionally the outer box dimension fitted at launch}}
+  gpu.func @fitted_past_the_box(%x: memref<?x?xbf16>, %t: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 0, dim = 0, per_program = 64>],
+                  tile.tensor_maps = [array<i64: 0, 64, 64, 128, 2>]} {
     gpu.return
   }
 }

@@ -17,6 +17,21 @@ gpu.module @tilec_kernels {
 
 // -----
 
+// A box dimension fitted at launch (a fifth element) follows its entry's
+// swizzle as fitD.
+// CHECK-LABEL: @__tilec_launch_mm_fitted
+// CHECK-SAME: tensormaps 0:64x64:128:fit1 1:64x64:128\0A
+gpu.module @tilec_kernels {
+  gpu.func @mm_fitted(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %ta: !llvm.ptr, %tb: !llvm.ptr) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  tile.grid = [#tile.grid<arg = 2, dim = 0, per_program = 64>],
+                  tile.tensor_maps = [array<i64: 0, 64, 64, 128, 1>, array<i64: 1, 64, 64, 128>]} {
+    gpu.return
+  }
+}
+
+// -----
+
 // tile.repitch_args becomes the repitch line, ARG:AXIS:MIN with the axis
 // as a letter, before the fallback line it comes with.
 // CHECK-LABEL: @__tilec_launch_mm_repitch

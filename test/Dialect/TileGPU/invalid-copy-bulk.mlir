@@ -153,3 +153,15 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+!bars = memref<4xi64, #gpu.address_space<workgroup>>
+gpu.module @m {
+  gpu.func @fit_rows_multicast(%b: memref<?x?xbf16>, %dst: memref<4x64x64xbf16, #gpu.address_space<workgroup>>, %bars: !bars, %i: index) {
+    // expected-error @+1 {{'tilegpu.copy_bulk' op fit_rows and multicast exclude each other}}
+    tilegpu.copy_bulk %b[%i, %i], %dst, %bars[%i] {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>, multicast, fit_rows} : memref<?x?xbf16>, memref<4x64x64xbf16, #gpu.address_space<workgroup>>, !bars
+    gpu.return
+  }
+}
+

@@ -252,9 +252,18 @@ struct TensorMapInfo {
   std::vector<unsigned> box;
   /// 0 (none), 32, 64 or 128.
   unsigned swizzleBytes = 0;
+  /// The box rows a fitted dimension keeps are the buffer's extent rounded
+  /// up to this.
+  static constexpr unsigned kFitRows = 8;
+  /// A box dimension (not the innermost) fitted to the buffer at launch:
+  /// min(box, extent rounded up to kFitRows), so that a box never copies
+  /// whole parts of kFitRows zeros past a short buffer's end (`:fitD` in
+  /// the metadata; the kernel expects the same bytes).
+  std::optional<unsigned> fitDim;
 
   bool operator==(const TensorMapInfo &o) const {
-    return arg == o.arg && box == o.box && swizzleBytes == o.swizzleBytes;
+    return arg == o.arg && box == o.box && swizzleBytes == o.swizzleBytes &&
+           fitDim == o.fitDim;
   }
 };
 

@@ -335,6 +335,16 @@ def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
     of every block of the cluster (TMA multicast), and each block announces
     the whole tile on its own barrier.
 
+    With `fit_rows` (not with `multicast`), the box's rows are fitted to
+    `src` when the copy is launched: `src`'s extent along the rows, rounded
+    up to 8 (a swizzle atom), where that is fewer than R. The barrier
+    expects those rows of each panel, and the slot's rows past them keep
+    what they held. This is for a tile whose rows past `src`'s end only
+    ever make rows of a result that are not stored (a matmul's A tile along
+    M): C of 3 rows then has the copy engine write 8 rows of A's tile, not
+    64 of which 61 are zeros (1.10-1.20x faster at 3 to 16 rows of
+    14336x4096 on the H200).
+
     ```mlir
     tilegpu.copy_bulk %b[%k, %n0], %panels, %bars[%slot]
         {layout = #tilegpu.shared<vec = 8, per_phase = 1, max_phase = 8, panel_cols = 64, contiguous_dim = 1>}
@@ -345,7 +355,7 @@ def TileGPU_CopyBulkOp : TileGPU_Op<"copy_bulk", [
                        TileGPU_Buffer:$dst, TileGPU_Barriers:$barriers,
                        Index:$barrier, TileGPU_SharedLayoutAttr:$layout,
                        OptionalAttr<I64Attr>:$rows_dim,
-                       UnitAttr:$multicast);
+                       UnitAttr:$multicast, UnitAttr:$fit_rows);
   let extraClassDeclaration = [{
     /// The logical [rows, cols] of the copied tile.
     ::llvm::SmallVector<int64_t> getTileShape();
