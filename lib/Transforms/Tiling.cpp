@@ -234,6 +234,32 @@ MatmulSchedule fewRowsWideSchedule(MatmulSchedule fewRows) {
   return s;
 }
 
+/// Slots of the thin few-rows kernel: 8 of 16 KiB, as the 64x128 kernel's
+/// slot count.
+constexpr int64_t kFewRowsThinSlots = 8;
+
+/// The few-rows kernel's thinner rung, for C of few rows and few columns,
+/// whose 64x128 tiles leave most multiprocessors idle and split K: 64x64
+/// tiles (one warpgroup of m64n64) in 8 slots of 16 KiB, K split as the
+/// few-rows kernel's, with a sum kernel of its own, taking the launch
+/// where the 64x128 tiles' grid is under half the multiprocessors. Twice
+/// the tiles make half the splits, so half the partial tiles to add. On
+/// the H200 (bench/matmul/results/2026-12-03-h200-few-rows-thin, A's boxes
+/// fitted to its rows), 1.06-1.26x as fast as the 64x128 tiles at N of
+/// 6144 to 8192 (64x8192x4096 1.00-1.02x cuBLAS, was 0.79-0.82x),
+/// 1.17-1.20x at 64x4096x4096, 1.03-1.05x at 16 and 32 rows of
+/// 4096x4096; 0.90-0.99x at 8x768x8192, whose 6 tiles of 64x128 went to
+/// the split kernel before. Where the 64x128 tiles run unsplit they win
+/// (16x14336x4096, 112 tiles: 64x64 ran 0.92-0.94x as fast in
+/// 2026-12-03-h200-few-rows-n64-fit), and keep those grids.
+MatmulSchedule fewRowsThinSchedule(MatmulSchedule fewRows) {
+  MatmulSchedule s = fewRows;
+  s.blockN = fewRows.blockN / 2;
+  s.warps = kWarpgroupThreads / 32;
+  s.stages = kFewRowsThinSlots;
+  return s;
+}
+
 /// The f32 small-grid kernel's own small-grid variant: the same tiles with
 /// K split, for products whose C is a few tiles and whose K is long (weight
 /// gradients of small layers). Not the f32 small-grid kernel itself: with
@@ -1238,17 +1264,21 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
   std::string fewRowsName = (op.getSymName() + "__few_rows").str();
   std::string fewRowsSumName = (op.getSymName() + "__few_rows_sum").str();
   std::string fewRowsWideName = (op.getSymName() + "__few_rows_wide").str();
+  std::string fewRowsThinName = (op.getSymName() + "__few_rows_thin").str();
+  std::string fewRowsThinSumName =
+      (op.getSymName() + "__few_rows_thin_sum").str();
   std::optional<MatmulSchedule> fewRows =
       small ? fewRowsSchedule(op, warpgroupMma) : std::nullopt;
   // Only over B stored [N, K] (see below).
   bool vecmat = gemvOperands(op, GemvLine::row).kContiguous;
-  SmallVector<StringRef, 6> variantNames;
+  SmallVector<StringRef, 10> variantNames;
   if (small)
     variantNames.append({smallName, splitName, gemvName});
   if (small && vecmat)
     variantNames.push_back(vecmatName);
   if (fewRows)
-    variantNames.append({fewRowsName, fewRowsSumName, fewRowsWideName});
+    variantNames.append({fewRowsName, fewRowsSumName, fewRowsWideName,
+                         fewRowsThinName, fewRowsThinSumName});
   // 16-bit small-grid kernels split K with an adder; their own variant
   // splits with a sum kernel.
   if (small && small->splitKChunk)
@@ -1313,20 +1343,27 @@ tilec::tileMatmul(RewriterBase &rewriter, tile::MatmulOp op, int64_t groupRows,
     // Where C has few rows, 64-row tiles: the main kernel's first narrow
     // line, so that a short C goes there whatever its columns (a launch
     // takes the first line that holds), to the 64x256 tiles, whose grid, if
-    // under half the multiprocessors, goes to the 64x128 tiles, and theirs,
-    // if as small as the split kernel's, there. A C of few columns goes to
-    // the GEMV kernel.
+    // under half the multiprocessors, goes to the 64x128 tiles, theirs, if
+    // under half too, to the 64x64 tiles, and theirs, if as small as the
+    // split kernel's, there. A C of few columns goes to the GEMV kernel.
     tile::KernelOp rowsRung = kernel;
     if (fewRows) {
       fewRows->producerWarp = producer;
+      MatmulSchedule thin = fewRowsThinSchedule(*fewRows);
+      tile::KernelOp thinKernel =
+          buildMatmulKernel(rewriter, op, fewRowsThinName, thin, groupRows);
+      buildSplitSumKernel(rewriter, op, fewRowsThinSumName, thin, thinKernel);
+      thinKernel->setAttr(tile::kRepitchArgsAttrName,
+                          repitchedOperands(rewriter, op));
+      tile::setSmallGridVariant(thinKernel, splitKernel, kSplitSumPercentOfSms);
       tile::KernelOp fewRowsKernel =
           buildMatmulKernel(rewriter, op, fewRowsName, *fewRows, groupRows);
       buildSplitSumKernel(rewriter, op, fewRowsSumName, *fewRows,
                           fewRowsKernel);
       fewRowsKernel->setAttr(tile::kRepitchArgsAttrName,
                              repitchedOperands(rewriter, op));
-      tile::setSmallGridVariant(fewRowsKernel, splitKernel,
-                                kSplitSumPercentOfSms);
+      tile::setSmallGridVariant(fewRowsKernel, thinKernel,
+                                kSmallGridPercentOfSms);
       // Its wider rung on top: a grid of 64x256 tiles under half the
       // multiprocessors goes to the 64x128 tiles.
       tile::KernelOp wideKernel =

@@ -964,9 +964,9 @@ tile.matmul @hgemm a(row) b(row) accumulate
   // C of one row is the wide few-rows kernel's, and of one column the
   // GEMV kernel's: each compiled to make the grid choice, which their one
   // program hands down the small-grid ladder (the wide kernel's through
-  // the few-rows kernel, compiled too). (B stored [K, N] has no
-  // vector-matrix kernel.)
-  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
+  // the few-rows and the thin few-rows kernels, compiled too). (B stored
+  // [K, N] has no vector-matrix kernel.)
+  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
   EXPECT_EQ(check(33, 7, 5000), "hgemm__split_k");
   EXPECT_EQ(check(2048, 2047, 64), "hgemm");
   {
@@ -978,15 +978,16 @@ tile.matmul @hgemm a(row) b(row) accumulate
   }
   // Under 4 parts: unsplit, no sum; nothing more to compile.
   EXPECT_EQ(check(128, 128, 1024), "hgemm__split_k");
-  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
   // 16 tiles: the small-grid kernel and its adder.
   EXPECT_EQ(check(512, 512, 4096), "hgemm__small_grid");
-  // C of 64 rows or fewer on 16 or more tiles of 64x128: the few-rows
-  // kernel, compiled already; 65 rows are the small-grid kernel's.
-  EXPECT_EQ(check(64, 2048, 2048), "hgemm__few_rows");
-  EXPECT_EQ(check(5, 4097, 1030), "hgemm__few_rows");
+  // C of 64 rows or fewer on 10 or more tiles of 64x64 (and under half
+  // the SMs of 64x128): the thin few-rows kernel, compiled already; 65
+  // rows are the small-grid kernel's.
+  EXPECT_EQ(check(64, 2048, 2048), "hgemm__few_rows_thin");
+  EXPECT_EQ(check(5, 4097, 1030), "hgemm__few_rows_thin");
   EXPECT_EQ(check(65, 2048, 2048), "hgemm__small_grid");
-  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
 }
 
 // A matmul description JIT-compiled with lazy variants (the default): the
@@ -1108,31 +1109,43 @@ tile.matmul @mm a(row) b(col)
   EXPECT_EQ(jitCacheStats().misses - misses, 5u);
   // C of at most 64 rows, whatever C's columns: the wide few-rows kernel
   // (64x256 tiles) where they fill half the SMs or more, then the
-  // few-rows kernel (64x128 tiles, K split), compiled now; a grid of a
-  // few tiles goes down to the split kernel.
+  // few-rows kernel (64x128 tiles, K split), compiled now, then the thin
+  // one (64x64 tiles, K split), compiled now; a grid of a few tiles goes
+  // down to the split kernel.
   EXPECT_EQ(launched(64, 32768), "mm__few_rows_wide");
   EXPECT_EQ(jitCacheStats().misses - misses, 5u);
   EXPECT_EQ(launched(64, 16384), "mm__few_rows");
   EXPECT_EQ(jitCacheStats().misses - misses, 6u);
-  EXPECT_EQ(launched(3, 2048), "mm__few_rows");
-  EXPECT_EQ(launched(64, 256), "mm__split_k");
+  EXPECT_EQ(launched(3, 8448), "mm__few_rows");
+  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
+  EXPECT_EQ(launched(3, 2048), "mm__few_rows_thin");
+  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
+  // 10 tiles of 64x64 keep the thin kernel on 132 SMs; 9 go on down.
+  if (ctx.device().smCount == 132) {
+    EXPECT_EQ(launched(64, 640), "mm__few_rows_thin");
+    EXPECT_EQ(launched(64, 576), "mm__split_k");
+  }
   EXPECT_EQ(launched(65, 16384), "mm__small_grid");
-  // Ragged, split in 8 (each split storing its 17 rows), A's rows
-  // backwards or all one.
+  // The thin tiles, ragged, split in 4 or unsplit (each split storing its
+  // 17 rows), A's rows backwards or all one (A's boxes keep to its rows).
   check(3, 4097, 1001);
   check(17, 2000, 4097);
   check(64, 4096, 130, /*aPitch=*/-131);
   check(33, 2056, 2100, /*aPitch=*/0);
+  // The 64x128 tiles, ragged: 66 tiles split in 2 (K of 4100: copied for
+  // TMA), and 79 unsplit.
+  check(5, 8448, 4100);
+  check(33, 10000, 200, /*aPitch=*/-201);
   // The wide tiles, ragged: 79 and 67 tiles of 64x256.
   check(3, 20000, 130);
   check(17, 16897, 100, /*aPitch=*/-101);
   check(64, 17000, 72, /*aPitch=*/0);
-  EXPECT_EQ(jitCacheStats().misses - misses, 6u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
   // C of one or two rows: the few-rows kernel's vector-matrix kernel (the
   // same program over B's rows), compiled now, whatever C's columns; a
   // small grid goes down the small-grid kernel's ladder.
   EXPECT_EQ(launched(1, 16384), "mm__vecmat");
-  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 8u);
   EXPECT_EQ(launched(2, 16384), "mm__vecmat");
   EXPECT_EQ(launched(2, 2), "mm__split_k");
   EXPECT_EQ(launched(1, 64), "mm__split_k");
@@ -1142,7 +1155,7 @@ tile.matmul @mm a(row) b(col)
   check(1, 1, 4097);
   check(2, 4096, 130, /*aPitch=*/-131);
   check(2, 4096, 130, /*aPitch=*/0);
-  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 8u);
   // C's rows of 129 f32 (516 bytes) have no tensor map for the main
   // kernel's bulk store: the runtime copies C out of a staged one.
   EXPECT_EQ(launched(16384, 129), "mm");
@@ -1157,7 +1170,7 @@ tile.matmul @mm a(row) b(col)
   check(2048, 2048, 71, /*aPitch=*/50);
   check(640, 512, 72, /*aPitch=*/-72);
   check(200, 136, 4095, /*aPitch=*/-4097);
-  EXPECT_EQ(jitCacheStats().misses - misses, 7u);
+  EXPECT_EQ(jitCacheStats().misses - misses, 8u);
   // A C whose rows repeat would be written twice over by the main
   // kernel's bulk stores: refused, with why.
   {

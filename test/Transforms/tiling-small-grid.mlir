@@ -50,17 +50,34 @@
 // CHECK: tile.reduce add %{{.*}} along 1 : tensor<8x512xf32> -> tensor<8xf32>
 // CHECK: arith.truncf %{{.*}} : tensor<8xf32> to tensor<8xbf16>
 // CHECK: tile.store %{{.*}}, %[[CCOL]]
+// The thin few-rows kernel: 64x64 tiles on one warpgroup (m64n64) in 8
+// slots, K split, A's boxes fitted to A's rows, with a sum kernel of its
+// own over [8, 64] slabs; its own grid, if as small as the split kernel's,
+// goes there.
+// CHECK-LABEL: tile.kernel @mm__few_rows_thin(
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 64>, #tile.grid<arg = 2, dim = 0, per_program = 64>, #tile.grid<arg = 0, dim = 1, per_program = 512>]
+// CHECK-SAME: num_warps = 4
+// CHECK-NOT: tile.narrow
+// CHECK-SAME: tile.scratch = array<i64: 16, 16384, 0>, tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64, tile.then = @mm__few_rows_thin_sum}
+// CHECK: tile.load %arg0[{{.*}}] {tile.fit_rows} : memref<?x?xbf16> -> tensor<64x64xbf16>
+// CHECK-NEXT: tile.load %arg1[{{.*}}] : memref<?x?xbf16> -> tensor<64x64xbf16>
+// CHECK-NEXT: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+// CHECK: } {tile.stages = 8 : i64}
+// CHECK-LABEL: tile.kernel @mm__few_rows_thin_sum(
+// CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 64>, #tile.grid<arg = 2, dim = 0, per_program = 8>]
+// CHECK: tile.load {{.*}} -> tensor<8x64xf32>
+// CHECK: tile.store {{.*}}, %arg2[{{.*}}] : tensor<8x64xbf16>
 // The few-rows kernel: 64x128 tiles on 8 warps (two warpgroups of m64n64)
 // in 8 slots, K split as the split kernel's, with a sum kernel of its own
-// (a 64x128 f32 partial tile a program, no counters); its own grid, if as
-// small as the split kernel's, goes there. Its narrow choice was made on
-// the wide rung above it.
+// (a 64x128 f32 partial tile a program, no counters); its own grid, if
+// under half the multiprocessors, goes to the thin kernel. Its narrow
+// choice was made on the wide rung above it.
 // CHECK-LABEL: tile.kernel @mm__few_rows(
 // CHECK-SAME: #tile.grid<arg = 2, dim = 1, per_program = 128>, #tile.grid<arg = 2, dim = 0, per_program = 64>, #tile.grid<arg = 0, dim = 1, per_program = 512>]
 // CHECK-SAME: num_warps = 8
 // CHECK-NOT: tile.narrow
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
-// CHECK-SAME: tile.scratch = array<i64: 16, 32768, 0>, tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64, tile.then = @mm__few_rows_sum}
+// CHECK-SAME: tile.scratch = array<i64: 16, 32768, 0>, tile.small_grid = {kernel = @mm__few_rows_thin, percent_of_sms = 50 : i64}, tile.split = 1 : i64, tile.split_min_parts = 4 : i64, tile.then = @mm__few_rows_sum}
 // Its copies of A keep to A's rows (tile.fit_rows): C of 3 rows would
 // otherwise have the copy engine write 61 rows of zeros a K step. B's
 // rows are K, copied whole.
@@ -182,6 +199,9 @@ tile.matmul @mm_cc a(col) b(col) accumulate : (memref<?x?xf16>, memref<?x?xf16>,
 // A stored [K, M]: the rows of A's tiles as copied are K, which no copy
 // may cut short (a stale value there, a NaN say, times B's zero-filled
 // row of K would spoil C), so the few-rows kernels copy A in whole boxes.
+// CHECK-LABEL: tile.kernel @mm_cr__few_rows_thin(
+// CHECK-NOT: tile.fit_rows
+// CHECK: tile.dot
 // CHECK-LABEL: tile.kernel @mm_cr__few_rows(
 // CHECK-NOT: tile.fit_rows
 // CHECK: tile.dot

@@ -47,12 +47,18 @@
 // and for grids under half the multiprocessors; the wide few-rows kernel
 // names the vector-matrix kernel for C of at most two rows, the GEMV
 // kernel for at most two columns, and the few-rows kernel (64x128 tiles,
-// K split) for grids under half the multiprocessors; the small-grid
+// K split) for grids under half the multiprocessors, which names the thin
+// few-rows kernel (64x64 tiles on one warpgroup, K split) for grids under
+// half, and that one the split kernel; the small-grid
 // kernel names the GEMV kernel (plain loads, no producer) for C of at most
 // two columns, which hands grids under half the multiprocessors back to it.
-// The few-rows kernels' C store is no bulk store: C is not copied.
+// The 64x128 and 64x256 few-rows kernels' C store is no bulk store: C is
+// not copied; the thin kernel's 64x64 tile is stored in bulk through
+// workgroup memory, so it copies C.
 // INFO-DAG: mm  {{.*}} 288 threads / ceil(dim1(arg2)/256) ceil(dim0(arg2)/128) tiles, persistent: at most 1 block(s) an SM, clusters of 2, copies misaligned arg0 (x >= 1) arg1 (y >= 1) arg2 (written: copied back), mm__few_rows_wide where dim0(arg2) <= 64, mm__small_grid where dim1(arg2) <= 128, mm__small_grid where the grid is under 50% of the SMs{{$}}
-// INFO-DAG: mm__few_rows {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/64) ceil(dim1(arg0)/512), z split: at most 1 block(s) an SM in all, unsplit under 4 parts, copies misaligned arg0 (x >= 1) arg1 (y >= 1), mm__split_k where the grid's x * y is under 7% of the SMs, then mm__few_rows_sum{{$}}
+// INFO-DAG: mm__few_rows {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/64) ceil(dim1(arg0)/512), z split: at most 1 block(s) an SM in all, unsplit under 4 parts, copies misaligned arg0 (x >= 1) arg1 (y >= 1), mm__few_rows_thin where the grid's x * y is under 50% of the SMs, then mm__few_rows_sum{{$}}
+// INFO-DAG: mm__few_rows_thin {{.*}} 160 threads / ceil(dim1(arg2)/64) ceil(dim0(arg2)/64) ceil(dim1(arg0)/512), z split: at most 1 block(s) an SM in all, unsplit under 4 parts, copies misaligned arg0 (x >= 1) arg1 (y >= 1) arg2 (written: copied back), mm__split_k where the grid's x * y is under 7% of the SMs, then mm__few_rows_thin_sum{{$}}
+// INFO-DAG: mm__few_rows_thin_sum {{.*}} 128 threads / ceil(dim1(arg2)/64) ceil(dim0(arg2)/8), waits for the grid before it{{$}}
 // INFO-DAG: mm__few_rows_wide {{.*}} 288 threads / ceil(dim1(arg2)/256) ceil(dim0(arg2)/64), copies misaligned arg0 (x >= 1) arg1 (y >= 1), mm__vecmat where dim0(arg2) <= 2, mm__gemv where dim1(arg2) <= 2, mm__few_rows where the grid is under 50% of the SMs{{$}}
 // INFO-DAG: mm__few_rows_sum {{.*}} 128 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/8), waits for the grid before it{{$}}
 // INFO-DAG: mm__small_grid {{.*}} 288 threads / ceil(dim1(arg2)/128) ceil(dim0(arg2)/128) ceil(dim1(arg0)/512), z split: at most 1 block(s) an SM in all, unsplit under 4 parts, copies misaligned arg0 (x >= 1) arg1 (y >= 1) arg2 (written: copied back), mm__gemv where dim1(arg2) <= 2, mm__split_k where the grid's x * y is under 7% of the SMs{{$}}

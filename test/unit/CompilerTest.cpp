@@ -185,11 +185,12 @@ TEST(Compiler, CompilesTheKernelsItIsAskedFor) {
   tilec::CompileOptions o = options(tilec::EmitKind::Cubin);
   tilec::CompileResult all = tilec::compile(kMatmul, o);
   ASSERT_TRUE(all.ok) << all.diagnostics;
-  EXPECT_EQ(kernelsOf(all.output),
-            (std::vector<std::string>{"mm", "mm__few_rows", "mm__few_rows_sum",
-                                      "mm__few_rows_wide", "mm__gemv",
-                                      "mm__small_grid", "mm__split_k",
-                                      "mm__split_k_sum", "mm__vecmat"}));
+  EXPECT_EQ(
+      kernelsOf(all.output),
+      (std::vector<std::string>{
+          "mm", "mm__few_rows", "mm__few_rows_sum", "mm__few_rows_thin",
+          "mm__few_rows_thin_sum", "mm__few_rows_wide", "mm__gemv",
+          "mm__small_grid", "mm__split_k", "mm__split_k_sum", "mm__vecmat"}));
   o.mainKernelsOnly = true;
   tilec::CompileResult main = tilec::compile(kMatmul, o);
   ASSERT_TRUE(main.ok) << main.diagnostics;

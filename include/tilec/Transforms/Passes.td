@@ -234,7 +234,17 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     few-rows kernel, its C of at most 2 columns to the GEMV kernel. On the
     H200 it ran 1.05-1.28x as fast as the 64x128 tiles at 1 to 64 rows of
     16896 to 65536 columns (0.91-1.01x cuBLAS; 8x28672x4096 0.92-0.93x).
-    Both few-rows kernels copy A row-major in boxes fitted to A's rows
+    Below it sits a thin few-rows kernel `<name>__few_rows_thin`: 64x64
+    tiles on one warpgroup (m64n64) in 8 slots, K split with a sum kernel
+    of its own (`<name>__few_rows_thin_sum`), taking the few-rows kernel's
+    grids under half the multiprocessors (C of fewer than 8448 columns on
+    the H200), where the 64x128 tiles split K; its own small grids go to
+    the split kernel. Twice the tiles halve the splits and the partial
+    tiles to add: 1.06-1.26x as fast as the 64x128 tiles at N of 6144 to
+    8192 (64x8192x4096 1.00-1.02x cuBLAS, was 0.79-0.82x), 1.17-1.20x at
+    64x4096x4096, 1.03-1.05x at 16 and 32 rows of 4096x4096; 0.90-0.99x
+    at 8x768x8192, which went to the split kernel before.
+    The few-rows kernels copy A row-major in boxes fitted to A's rows
     (`tile.fit_rows`, tilegpu.copy_bulk `fit_rows`: rounded up to 8),
     not whole 64-row boxes the copy engine fills with zeros: 1.10-1.20x
     as fast at 3 to 16 rows of 14336x4096 (0.96-0.98x cuBLAS, was
