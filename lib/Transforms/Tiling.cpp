@@ -141,6 +141,8 @@ MatmulSchedule chooseSchedule(tile::MatmulOp op, bool warpgroupMma,
                                     : MatmulSchedule{128, 256, 32, 8, 4};
   if (pingpong)
     s.groups = 2;
+  // Its tiles' padding rows past a C of 65 to 127 rows are not copied.
+  s.fitRowsOfA = warpgroupMma && !isF32;
   if (std::optional<ArrayRef<int64_t>> block = op.getBlock()) {
     s.blockM = (*block)[0];
     s.blockN = (*block)[1];
@@ -168,6 +170,8 @@ std::optional<MatmulSchedule> smallGridSchedule(tile::MatmulOp op,
   MatmulSchedule s = warpgroupMma ? MatmulSchedule{128, 128, 64, 8, 4}
                                   : MatmulSchedule{128, 128, 32, 8, 4};
   s.splitKChunk = kSplitKChunk;
+  // C of 65 to 127 rows comes here (fewer have the few-rows kernels).
+  s.fitRowsOfA = warpgroupMma;
   return s;
 }
 
@@ -402,8 +406,11 @@ Value accumulateK(OpBuilder &b, Location loc, tile::MatmulOp op,
         if (s.clusterBlocks > 1)
           sourceLoad(s.clusterSharesA() ? at : bt)
               ->setAttr(kClusterSharedAttr, lb.getUnitAttr());
-        // Along M only: A's rows (B's are K when A is column-major).
-        if (s.fitRowsOfA && op.getALayout() == tile::MatrixLayout::row)
+        // Along M only: A's rows (B's are K when A is column-major). Not
+        // a multicast A: each block of the cluster expects the whole tile.
+        bool multicastA = s.clusterBlocks > 1 && s.clusterSharesA();
+        if (s.fitRowsOfA && !multicastA &&
+            op.getALayout() == tile::MatrixLayout::row)
           sourceLoad(at)->setAttr(kFitRowsAttr, lb.getUnitAttr());
         Value d = tile::DotOp::create(lb, l, accType, at, bt, iterArgs[0]);
         scf::YieldOp::create(lb, l, d);

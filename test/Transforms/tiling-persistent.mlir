@@ -30,7 +30,7 @@
 // CHECK: %[[ROW:.*]] = arith.addi %[[FIRST]], %[[RANK]]
 // CHECK: %[[M0:.*]] = arith.muli %[[ROW]], %c128
 // CHECK: scf.for
-// CHECK: tile.load %{{.*}}[%[[M0]], %{{.*}}] : memref<?x?xbf16> -> tensor<128x64xbf16>
+// CHECK: tile.load %{{.*}}[%[[M0]], %{{.*}}] {tile.fit_rows} : memref<?x?xbf16> -> tensor<128x64xbf16>
 // CHECK: tile.load {{.*}} {tile.cluster_shared} : memref<?x?xbf16> -> tensor<256x64xbf16>
 // CHECK: tile.dot
 // CHECK: } {tile.producer_warp, tile.stages = 4 : i64}

@@ -11,10 +11,11 @@
 // CHECK-SAME: tile.narrow = [{at_most = 64 : i64, dim = 0 : i64, kernel = @mm__few_rows_wide, operand = 2 : i64}, {at_most = 128 : i64, dim = 1 : i64, kernel = @mm__small_grid, operand = 2 : i64}]
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__small_grid, percent_of_sms = 50 : i64}
-// Its tiles' rows are C's, whose padding rows it never has many of: its
-// copies of A are whole boxes.
-// CHECK-NOT: tile.fit_rows
-// CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+// Its copies of A keep to A's rows too (a C of 65 to 127 rows), B's do
+// not.
+// CHECK: tile.load %arg0[{{.*}}] {tile.fit_rows} : memref<?x?xbf16> -> tensor<128x64xbf16>
+// CHECK-NEXT: tile.load %arg1[{{.*}}] : memref<?x?xbf16> -> tensor<64x256xbf16>
+// CHECK-NEXT: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
 // Every kernel copies a misaligned A or B from one tile on, and a
 // misaligned C at any grid, and back (it is written, axis -1, and not read
 // first, 0).
@@ -26,7 +27,9 @@
 // CHECK-SAME: tile.narrow = {at_most = 2 : i64, dim = 1 : i64, kernel = @mm__gemv, operand = 2 : i64}
 // CHECK-SAME: tile.repitch_args = [array<i64: 0, 0, 1>, array<i64: 1, 1, 1>, array<i64: 2, -1, 0>]
 // CHECK-SAME: tile.small_grid = {kernel = @mm__split_k, percent_of_sms = 7 : i64}
-// CHECK: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+// CHECK: tile.load %arg0[{{.*}}] {tile.fit_rows} : memref<?x?xbf16> -> tensor<128x64xbf16>
+// CHECK-NEXT: tile.load %arg1[{{.*}}] : memref<?x?xbf16> -> tensor<64x128xbf16>
+// CHECK-NEXT: tile.dot {{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
 // CHECK: } {tile.stages = 4 : i64}
 // The GEMV kernel: x over C's columns, one a program, y over 8 rows; plain
 // loads of A's [8, 512] tiles and of B's column n (a view), products summed

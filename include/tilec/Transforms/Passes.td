@@ -249,6 +249,10 @@ def TileTiling : Pass<"tile-tiling", "::mlir::ModuleOp"> {
     not whole 64-row boxes the copy engine fills with zeros: 1.10-1.20x
     as fast at 3 to 16 rows of 14336x4096 (0.96-0.98x cuBLAS, was
     0.80-0.88x), 1.02-1.05x at 8x28672x4096, level at 48 and 64 rows.
+    The main, small-grid and split kernels (16-bit warpgroup MMA) fit
+    A's boxes likewise, for C of 65 to 127 rows: 80x28672x4096 1.09-1.10x
+    as fast (main kernel), 72x8192x4096 and 100x14336x4096 1.01-1.05x,
+    level at 127 and 128 rows and on square shapes.
 
     Likewise, where B is stored [N, K] (a linear layer's weight), a C of
     one or two rows (a batch of one) gets a vector-matrix kernel

@@ -264,9 +264,9 @@ LogicalResult CopyBulkOp::verify() {
   if (dst.getDimSize(1) > 256)
     return emitOpError("panels of at most 256 rows can be copied, got ")
            << dst.getDimSize(1);
-  // A multicast block's copy is already its share of the rows (trimming
-  // it would need the cluster's rows end). Placed panels hold whole
-  // swizzle atoms of 8 rows, the parts a trimmed copy is made of.
+  // A multicast block copies its share of the rows into every block of
+  // the cluster, which each expect the whole tile: a box fitted to the
+  // source would leave them waiting on bytes no block sends.
   if (getFitRows() && getMulticast())
     return emitOpError("fit_rows and multicast exclude each other");
   return verifyBarriers(*this, getBarriers().getType());
